@@ -1,0 +1,140 @@
+// Package config merges pincer's settings from built-in defaults, the user
+// file, the project file, the environment and command-line flags into one
+// validated Config, and remembers where every value came from so that
+// errors and `pincer config` can point at the right place.
+//
+// Precedence, lowest first: defaults < user file
+// ($XDG_CONFIG_HOME/pincer/config.json or ~/.config/pincer/config.json, or
+// the file named by PINCER_CONFIG) < project file (.pincer.json in the
+// project root) < environment < flags.
+//
+// The package reads the files it is pointed at and nothing else; the
+// environment comes in as a function so tests can inject it.
+package config
+
+import (
+	"encoding/json"
+	"reflect"
+	"time"
+)
+
+// Config is the merged, validated configuration. Every field has a
+// description tag because the JSON Schema for the config file is generated
+// from this type.
+//
+// The API key is never printed: String, GoString, Format, MarshalJSON and
+// LogValue all show "<redacted>" in its place.
+type Config struct {
+	Provider          string   `json:"provider" jsonschema_description:"Provider preset; it fills base_url, api_key_env and a default model. custom means any OpenAI-compatible server at base_url. With no provider and no base_url, pincer uses a local Ollama."`
+	BaseURL           string   `json:"base_url" jsonschema_description:"OpenAI-compatible API base URL, e.g. https://api.openai.com/v1. Overrides the preset's URL; set alone it means the custom provider."`
+	APIKeyEnv         string   `json:"api_key_env" jsonschema_description:"Name of the environment variable that holds the API key, e.g. OPENAI_API_KEY. The preset fills it."`
+	APIKey            string   `json:"api_key,omitempty" jsonschema_description:"The API key itself. Allowed in the user config file only, never in a project's .pincer.json (it would be committed). Prefer api_key_env."`
+	Model             string   `json:"model" jsonschema_description:"Model name as the provider knows it, e.g. gpt-5-mini or qwen-plus. May be left empty for local servers (ollama, lmstudio, vllm): pincer then uses the first model the server lists."`
+	ContextWindow     int      `json:"context_window" jsonschema:"minimum=1000" jsonschema_description:"Context window in tokens that pincer budgets for (default 30000)."`
+	MaxIterations     int      `json:"max_iterations" jsonschema:"minimum=1,maximum=1000" jsonschema_description:"Most model round trips in one turn before pincer stops and asks the model to summarise (default 30)."`
+	CompressAt        float64  `json:"compress_at" jsonschema:"exclusiveMinimum=0,maximum=1" jsonschema_description:"Fraction of the context window at which older messages are summarised (default 0.8)."`
+	KeepRecent        int      `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"Messages kept verbatim when the context is compressed (default 10)."`
+	CommandTimeout    Duration `json:"command_timeout" jsonschema_description:"Longest a shell command may run, as \"90s\" or \"2m\" or a number of seconds (default 2m). 0 means no limit."`
+	IdleTimeout       Duration `json:"idle_timeout" jsonschema_description:"A model stream silent for this long is aborted, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
+	MaxRetries        int      `json:"max_retries" jsonschema:"minimum=0,maximum=20" jsonschema_description:"Retries of a model request after 429, 5xx or a connection error (default 4)."`
+	Temperature       *float64 `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2" jsonschema_description:"Sampling temperature sent to the model; leave it out to use the provider's default."`
+	Theme             string   `json:"theme" jsonschema:"minLength=1" jsonschema_description:"Colour theme name, or auto to follow the terminal (default auto)."`
+	Allow             []string `json:"allow,omitempty" jsonschema_description:"Command rules that run without asking. Rules from every file are combined."`
+	Deny              []string `json:"deny,omitempty" jsonschema_description:"Command rules that are always refused. Rules from every file are combined."`
+	UnknownCommands   string   `json:"unknown_commands" jsonschema:"enum=confirm,enum=safe" jsonschema_description:"How commands pincer does not recognise are treated: confirm asks first (default), safe runs them at once."`
+	AutoRecall        bool     `json:"auto_recall" jsonschema_description:"Bring relevant notes from earlier sessions into a new one automatically (default false)."`
+	SchedulerInterval Duration `json:"scheduler_interval" jsonschema_description:"How often scheduled tasks are checked, at least 1s (default 30s)."`
+	DataDir           string   `json:"data_dir,omitempty" jsonschema_description:"Absolute directory for pincer's data (sessions). ~/ is expanded. Empty means the platform default. PINCER_DATA_DIR overrides it."`
+}
+
+// Defaults for the fields that have one; Load starts from these.
+const (
+	DefaultContextWindow     = 30000
+	DefaultMaxIterations     = 30
+	DefaultCompressAt        = 0.8
+	DefaultKeepRecent        = 10
+	DefaultCommandTimeout    = 2 * time.Minute
+	DefaultIdleTimeout       = 90 * time.Second
+	DefaultMaxRetries        = 4
+	DefaultTheme             = "auto"
+	DefaultUnknownCommands   = "confirm"
+	DefaultSchedulerInterval = 30 * time.Second
+	// DefaultProvider is used when nothing names a provider or a base URL.
+	DefaultProvider = "ollama"
+)
+
+// Defaults returns the built-in configuration, the lowest layer of Load.
+// Provider is empty here: Load resolves it (to DefaultProvider when nothing
+// names one).
+func Defaults() Config {
+	return Config{
+		ContextWindow:     DefaultContextWindow,
+		MaxIterations:     DefaultMaxIterations,
+		CompressAt:        DefaultCompressAt,
+		KeepRecent:        DefaultKeepRecent,
+		CommandTimeout:    Duration(DefaultCommandTimeout),
+		IdleTimeout:       Duration(DefaultIdleTimeout),
+		MaxRetries:        DefaultMaxRetries,
+		Theme:             DefaultTheme,
+		UnknownCommands:   DefaultUnknownCommands,
+		SchedulerInterval: Duration(DefaultSchedulerInterval),
+	}
+}
+
+// NeedsModelDiscovery reports whether no model is configured and the
+// provider is a local server, so the caller should ask the server for its
+// models and use the first one. Validation allows an empty model only then.
+func (c Config) NeedsModelDiscovery() bool {
+	if c.Model != "" {
+		return false
+	}
+	p, ok := LookupPreset(c.Provider)
+	return ok && p.Local
+}
+
+// FieldNames returns the JSON names of the config fields in declaration
+// order, for listing the merged config with Sources next to each value.
+func FieldNames() []string {
+	t := reflect.TypeFor[Config]()
+	names := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		names = append(names, jsonName(t.Field(i)))
+	}
+	return names
+}
+
+// jsonName is the name a struct field has in JSON.
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	for i := 0; i < len(tag); i++ {
+		if tag[i] == ',' {
+			return tag[:i]
+		}
+	}
+	if tag == "" {
+		return f.Name
+	}
+	return tag
+}
+
+// fieldIndex maps a JSON field name to its index in Config (and FileConfig,
+// whose fields are in the same order).
+func fieldIndex(name string) (int, bool) {
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		if jsonName(t.Field(i)) == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// asJSON is Config without its methods, so marshalling inside MarshalJSON
+// does not recurse.
+type asJSON Config
+
+// MarshalJSON encodes the config with the API key redacted, so a config
+// dumped to a log or a file never carries the key.
+func (c Config) MarshalJSON() ([]byte, error) {
+	return json.Marshal(asJSON(c.Redacted()))
+}

@@ -1,0 +1,100 @@
+package config
+
+import (
+	"reflect"
+	"slices"
+)
+
+// FileConfig is one layer as written: a nil field was not given. Its fields
+// mirror Config's, in the same order with the same JSON names (a test holds
+// the two together). SaveUser hands one to its update function; Load reads
+// each file, the environment and the flags into one.
+type FileConfig struct {
+	Provider          *string   `json:"provider,omitempty"`
+	BaseURL           *string   `json:"base_url,omitempty"`
+	APIKeyEnv         *string   `json:"api_key_env,omitempty"`
+	APIKey            *string   `json:"api_key,omitempty"`
+	Model             *string   `json:"model,omitempty"`
+	ContextWindow     *int      `json:"context_window,omitempty"`
+	MaxIterations     *int      `json:"max_iterations,omitempty"`
+	CompressAt        *float64  `json:"compress_at,omitempty"`
+	KeepRecent        *int      `json:"keep_recent,omitempty"`
+	CommandTimeout    *Duration `json:"command_timeout,omitempty"`
+	IdleTimeout       *Duration `json:"idle_timeout,omitempty"`
+	MaxRetries        *int      `json:"max_retries,omitempty"`
+	Temperature       *float64  `json:"temperature,omitempty"`
+	Theme             *string   `json:"theme,omitempty"`
+	Allow             []string  `json:"allow,omitempty"`
+	Deny              []string  `json:"deny,omitempty"`
+	UnknownCommands   *string   `json:"unknown_commands,omitempty"`
+	AutoRecall        *bool     `json:"auto_recall,omitempty"`
+	SchedulerInterval *Duration `json:"scheduler_interval,omitempty"`
+	DataDir           *string   `json:"data_dir,omitempty"`
+}
+
+// Ptr returns a pointer to v, for filling FileConfig fields.
+func Ptr[T any](v T) *T { return &v }
+
+// setFields returns the JSON names of the fields this layer gives, in
+// declaration order.
+func (f *FileConfig) setFields() []string {
+	v := reflect.ValueOf(f).Elem()
+	t := v.Type()
+	var out []string
+	for i := range t.NumField() {
+		if !v.Field(i).IsNil() {
+			out = append(out, jsonName(t.Field(i)))
+		}
+	}
+	return out
+}
+
+// fieldPtr returns a pointer to the FileConfig field with that JSON name,
+// for decoding one value into it.
+func (f *FileConfig) fieldPtr(name string) (any, bool) {
+	i, ok := fieldIndex(name)
+	if !ok {
+		return nil, false
+	}
+	return reflect.ValueOf(f).Elem().Field(i).Addr().Interface(), true
+}
+
+// clear unsets the field with that JSON name, for a value that failed to
+// decode half-way.
+func (f *FileConfig) clear(name string) {
+	if i, ok := fieldIndex(name); ok {
+		v := reflect.ValueOf(f).Elem().Field(i)
+		v.Set(reflect.Zero(v.Type()))
+	}
+}
+
+// applyTo copies one given field into c: pointers are dereferenced,
+// Temperature keeps its pointer, and allow/deny rules are appended
+// (without repeats) to those of lower layers.
+func (f *FileConfig) applyTo(c *Config, name string) {
+	i, ok := fieldIndex(name)
+	if !ok {
+		return
+	}
+	src := reflect.ValueOf(f).Elem().Field(i)
+	dst := reflect.ValueOf(c).Elem().Field(i)
+	if src.IsNil() {
+		return
+	}
+	switch {
+	case src.Kind() == reflect.Slice:
+		rules := dst.Interface().([]string)
+		for _, r := range src.Interface().([]string) {
+			if !slices.Contains(rules, r) {
+				rules = append(rules, r)
+			}
+		}
+		dst.Set(reflect.ValueOf(rules))
+	case dst.Kind() == reflect.Pointer:
+		cp := reflect.New(dst.Type().Elem())
+		cp.Elem().Set(src.Elem())
+		dst.Set(cp)
+	default:
+		dst.Set(src.Elem())
+	}
+}

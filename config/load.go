@@ -1,0 +1,213 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// LoadOptions says where to look.
+type LoadOptions struct {
+	// ProjectRoot holds .pincer.json; empty means no project file.
+	ProjectRoot string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// Overrides are the flags the person gave.
+	Overrides Overrides
+}
+
+// loader carries what Load needs while it works.
+type loader struct {
+	getenv   func(string) string
+	home     string
+	userPath string // where the user file is (or would be), for fix hints
+	ps       problems
+	warnings []string
+}
+
+// tilde shortens a path under the home directory for messages.
+func (ld *loader) tilde(path string) string { return tildePath(path, ld.home) }
+
+// Load merges defaults < user file < project file < environment < flags
+// into one Config, validates it, and reports where each value came from.
+//
+// The user file is $XDG_CONFIG_HOME/pincer/config.json (else
+// ~/.config/pincer/config.json), or the file PINCER_CONFIG names, which
+// must then exist. Missing user and project files are fine.
+//
+// On error, the returned *Error lists every problem found, each one
+// sentence with the field, the value, its source and the fix. The Config
+// and Sources are still returned with everything that could be merged, so
+// `pincer config` can show them, but must not be used to run.
+func Load(o LoadOptions) (Config, Sources, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	ld := &loader{getenv: getenv, home: homeDir(getenv)}
+	userPath, named := UserConfigPath(getenv), false
+	if p := strings.TrimSpace(getenv(EnvConfig)); p != "" {
+		userPath, named = expandHome(p, ld.home), true
+	}
+	ld.userPath = userPath
+	if ld.userPath == "" { // no home directory: still name the usual place in hints
+		ld.userPath = "~/.config/pincer/config.json"
+	}
+	srcs := Sources{Fields: map[string]Source{}}
+	var layers []layer
+	if userPath != "" {
+		if l, ok := ld.fileLayer(userPath, FromUserFile, named); ok {
+			layers = append(layers, l)
+			srcs.Files = append(srcs.Files, userPath)
+		}
+	}
+	if o.ProjectRoot != "" {
+		path := ProjectConfigPath(o.ProjectRoot)
+		if l, ok := ld.fileLayer(path, FromProjectFile, false); ok {
+			layers = append(layers, l)
+			srcs.Files = append(srcs.Files, path)
+		}
+	}
+	layers = append(layers, envLayer(getenv), flagLayer(o.Overrides))
+
+	c, providerAt := merge(layers, srcs.Fields)
+	c.DataDir = expandHome(c.DataDir, ld.home)
+	srcs.ProviderConfigured = ld.resolveProvider(&c, srcs.Fields, providerAt)
+	ld.validate(c, srcs.Fields)
+	if len(ld.ps) == 0 {
+		c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	}
+	srcs.Warnings = ld.warnings
+	return c, srcs, ld.ps.err()
+}
+
+// providerSpecific are the fields that belong to one provider: a value
+// set while one provider was chosen is dropped when a higher layer
+// switches to another (so an OpenAI key is never sent to DeepSeek). The
+// preset fills all but api_key.
+var providerSpecific = []string{"base_url", "api_key_env", "api_key", "model"}
+
+// merge applies the layers in order over the defaults, records each
+// field's source in fields, and returns for each provider-specific field
+// the provider that was in effect when it was set ("" when none was).
+func merge(layers []layer, fields map[string]Source) (Config, map[string]string) {
+	c := Defaults()
+	for _, name := range FieldNames() {
+		fields[name] = Source{Kind: FromDefault}
+	}
+	providerAt := map[string]string{}
+	current := ""
+	for _, l := range layers {
+		if l.values.Provider != nil {
+			current = *l.values.Provider
+		}
+		for _, name := range l.values.setFields() {
+			l.values.applyTo(&c, name)
+			fields[name] = l.sources[name]
+			if slices.Contains(providerSpecific, name) {
+				providerAt[name] = current
+			}
+		}
+	}
+	return c, providerAt
+}
+
+// resolveProvider settles the provider and fills what its preset gives,
+// and reports whether a provider was configured at all.
+//
+// Rules: a base URL with no provider means custom; nothing at all means
+// the local Ollama preset. The preset fills base_url, api_key_env and
+// model unless a person set them, and a value (api_key too) set while
+// another provider was chosen is replaced, since it belongs to that one.
+// OPENAI_BASE_URL fills base_url for openai and custom when nothing else
+// set it.
+func (ld *loader) resolveProvider(c *Config, fields map[string]Source, providerAt map[string]string) bool {
+	configured := fields["provider"].explicit()
+	openaiBase := strings.TrimSpace(ld.getenv(EnvOpenAIBaseURL))
+	if !configured {
+		switch {
+		case fields["base_url"].explicit():
+			configured = true
+		case openaiBase != "":
+			c.BaseURL = openaiBase
+			fields["base_url"] = Source{Kind: FromEnv, Name: EnvOpenAIBaseURL}
+			configured = true
+		}
+		if configured {
+			c.Provider = Custom
+			fields["provider"] = Source{Kind: FromImplied, Name: "base_url"}
+		} else {
+			c.Provider = DefaultProvider
+		}
+	}
+	p, known := LookupPreset(c.Provider)
+	if !known {
+		return configured // validate reports the name
+	}
+	for _, name := range providerSpecific {
+		src := fields[name]
+		was := providerAt[name]
+		stale := src.explicit() && was != "" && was != c.Provider
+		if src.explicit() && !stale {
+			continue
+		}
+		value := presetValue(p, name)
+		old := setString(c, name, value)
+		if stale && name != "api_key_env" {
+			what := fmt.Sprintf("%s %q", name, old)
+			if name == "api_key" {
+				what = name // never show the key
+			}
+			ld.warnings = append(ld.warnings, fmt.Sprintf("%s from %s was set for provider %q, so it is not used with provider %q from %s",
+				what, ld.describe(src), was, c.Provider, ld.describe(fields["provider"])))
+		}
+		fields[name] = Source{Kind: FromDefault}
+		if value != "" {
+			fields[name] = Source{Kind: FromPreset, Name: p.Name}
+		}
+	}
+	if !fields["base_url"].explicit() && openaiBase != "" && (c.Provider == "openai" || c.Provider == Custom) {
+		c.BaseURL = openaiBase
+		fields["base_url"] = Source{Kind: FromEnv, Name: EnvOpenAIBaseURL}
+	}
+	return configured
+}
+
+// presetValue is what a preset gives a provider-specific field.
+func presetValue(p Preset, name string) string {
+	switch name {
+	case "base_url":
+		return p.BaseURL
+	case "api_key_env":
+		return p.KeyEnv
+	case "model":
+		return p.DefaultModel
+	}
+	return ""
+}
+
+// setString sets one of the provider-specific string fields and returns
+// the old value.
+func setString(c *Config, name, value string) string {
+	var old string
+	switch name {
+	case "base_url":
+		old, c.BaseURL = c.BaseURL, value
+	case "api_key_env":
+		old, c.APIKeyEnv = c.APIKeyEnv, value
+	case "api_key":
+		old, c.APIKey = c.APIKey, value
+	case "model":
+		old, c.Model = c.Model, value
+	}
+	return old
+}
+
+// describe names a source for messages, with paths shortened.
+func (ld *loader) describe(s Source) string {
+	if s.isFile() {
+		return ld.tilde(s.Name)
+	}
+	return s.String()
+}

@@ -1,0 +1,92 @@
+package config
+
+// SourceKind says which layer a value came from.
+type SourceKind int
+
+// The layers, lowest precedence first. FromPreset and FromImplied are not
+// layers of their own: they mark values Load derived from the provider.
+const (
+	FromDefault SourceKind = iota
+	FromPreset
+	FromImplied
+	FromUserFile
+	FromProjectFile
+	FromEnv
+	FromFlag
+)
+
+// Source is where one value came from.
+type Source struct {
+	Kind SourceKind
+	// Name is the file path (FromUserFile, FromProjectFile), the variable
+	// (FromEnv), the flag with its dashes (FromFlag), the preset
+	// (FromPreset) or the field that implied the value (FromImplied).
+	Name string
+}
+
+// String names the source the way `pincer config` shows it:
+// "default", a file path, "env PINCER_MODEL", "flag --model",
+// "preset deepseek", "implied by base_url".
+func (s Source) String() string {
+	switch s.Kind {
+	case FromPreset:
+		return "preset " + s.Name
+	case FromImplied:
+		return "implied by " + s.Name
+	case FromUserFile, FromProjectFile:
+		return s.Name
+	case FromEnv:
+		return "env " + s.Name
+	case FromFlag:
+		return "flag " + s.Name
+	default:
+		return "default"
+	}
+}
+
+// explicit reports whether a person set the value (in a file, the
+// environment or a flag) rather than pincer deriving it.
+func (s Source) explicit() bool { return s.Kind >= FromUserFile }
+
+// isFile reports whether the value came from a config file.
+func (s Source) isFile() bool { return s.Kind == FromUserFile || s.Kind == FromProjectFile }
+
+// Sources records where each field's value came from, which files were
+// read, and what Load derived.
+type Sources struct {
+	// Fields maps every JSON field name to its source. For allow and deny,
+	// whose rules are combined from every layer, it is the highest layer
+	// that added a rule.
+	Fields map[string]Source
+	// Files are the config files that were read, lowest precedence first.
+	Files []string
+	// ProviderConfigured is false when neither a provider nor a base URL
+	// was set anywhere and Load fell back to the local Ollama preset; if
+	// nothing answers there, the caller should say how to configure one
+	// (see Presets).
+	ProviderConfigured bool
+	// Warnings are things worth telling the person that do not stop
+	// pincer, each one sentence.
+	Warnings []string
+}
+
+// Of returns where a field's value came from; unknown fields are "default".
+func (s Sources) Of(field string) Source { return s.Fields[field] }
+
+// trustSensitive are the fields a project file can use to send the API key
+// somewhere else or to let commands run without asking.
+var trustSensitive = []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands"}
+
+// ProjectSensitive lists the fields whose value came from the project file
+// and that decide where the API key is sent or which commands run without
+// asking. A cloned repository controls its .pincer.json, so the caller
+// should show these and ask the person to trust the project first.
+func (s Sources) ProjectSensitive() []string {
+	var out []string
+	for _, f := range trustSensitive {
+		if s.Fields[f].Kind == FromProjectFile {
+			out = append(out, f)
+		}
+	}
+	return out
+}

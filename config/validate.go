@@ -1,0 +1,221 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// validate adds a Problem for every value that is out of range or missing.
+func (ld *loader) validate(c Config, fields map[string]Source) {
+	bad := func(kind error, field, value, sentence string) {
+		ld.ps.add(&Problem{Kind: kind, Field: field, Value: value, Source: fields[field], Message: "config: " + sentence})
+	}
+	// is describes a value and its source: `max_iterations is 0 (from X)`.
+	is := func(field, value string) string {
+		return fmt.Sprintf("%s is %s%s", field, value, ld.from(fields[field]))
+	}
+
+	if _, ok := LookupPreset(c.Provider); !ok {
+		v := fmt.Sprintf("%q", c.Provider)
+		hint := ""
+		if s := suggest(c.Provider, presetNames()); s != "" {
+			hint = fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		bad(ErrInvalidValue, "provider", v, fmt.Sprintf("provider %s%s is not known%s; %s",
+			v, ld.from(fields["provider"]), hint, ld.fix("provider", fields["provider"], "one of "+strings.Join(presetNames(), ", "))))
+	}
+
+	ld.validateBaseURL(c, fields, bad)
+	ld.validateModel(c, fields, bad)
+
+	if c.ContextWindow < 1000 {
+		bad(ErrInvalidValue, "context_window", fmt.Sprint(c.ContextWindow), is("context_window", fmt.Sprint(c.ContextWindow))+
+			"; "+ld.fix("context_window", fields["context_window"], "at least 1000 tokens, such as 30000"))
+	}
+	if c.MaxIterations < 1 || c.MaxIterations > 1000 {
+		bad(ErrInvalidValue, "max_iterations", fmt.Sprint(c.MaxIterations), is("max_iterations", fmt.Sprint(c.MaxIterations))+
+			"; "+ld.fix("max_iterations", fields["max_iterations"], "a whole number from 1 to 1000, such as 30"))
+	}
+	if !(c.CompressAt > 0 && c.CompressAt <= 1) {
+		bad(ErrInvalidValue, "compress_at", fmt.Sprint(c.CompressAt), is("compress_at", fmt.Sprint(c.CompressAt))+
+			"; "+ld.fix("compress_at", fields["compress_at"], "a fraction above 0 and at most 1, such as 0.8"))
+	}
+	if c.KeepRecent < 2 {
+		bad(ErrInvalidValue, "keep_recent", fmt.Sprint(c.KeepRecent), is("keep_recent", fmt.Sprint(c.KeepRecent))+
+			"; "+ld.fix("keep_recent", fields["keep_recent"], "at least 2, such as 10"))
+	}
+	if c.MaxRetries < 0 || c.MaxRetries > 20 {
+		bad(ErrInvalidValue, "max_retries", fmt.Sprint(c.MaxRetries), is("max_retries", fmt.Sprint(c.MaxRetries))+
+			"; "+ld.fix("max_retries", fields["max_retries"], "a whole number from 0 to 20, such as 4"))
+	}
+	for _, d := range []struct {
+		field string
+		value Duration
+		least time.Duration
+		eg    string
+	}{
+		{"command_timeout", c.CommandTimeout, 0, `"2m" (0 means no limit)`},
+		{"idle_timeout", c.IdleTimeout, 0, `"90s" (0 means no limit)`},
+		{"scheduler_interval", c.SchedulerInterval, time.Second, `"30s"`},
+	} {
+		if d.value.Std() >= d.least {
+			continue
+		}
+		want := "a duration that is not negative, such as " + d.eg
+		if d.least > 0 {
+			want = fmt.Sprintf("at least %q, such as %s", d.least.String(), d.eg)
+		}
+		v := fmt.Sprintf("%q", d.value.String())
+		bad(ErrInvalidValue, d.field, v, is(d.field, v)+"; "+ld.fix(d.field, fields[d.field], want))
+	}
+	if t := c.Temperature; t != nil && (*t < 0 || *t > 2) {
+		bad(ErrInvalidValue, "temperature", fmt.Sprint(*t), is("temperature", fmt.Sprint(*t))+
+			"; "+ld.fix("temperature", fields["temperature"], "a number from 0 to 2, or leave it out"))
+	}
+	if strings.TrimSpace(c.Theme) == "" {
+		bad(ErrMissing, "theme", `""`, "theme is empty"+ld.from(fields["theme"])+"; "+
+			ld.fix("theme", fields["theme"], `a theme name or "auto"`))
+	}
+	if c.UnknownCommands != "confirm" && c.UnknownCommands != "safe" {
+		v := fmt.Sprintf("%q", c.UnknownCommands)
+		bad(ErrInvalidValue, "unknown_commands", v, is("unknown_commands", v)+"; "+
+			ld.fix("unknown_commands", fields["unknown_commands"], `"confirm" (ask first) or "safe" (run at once)`))
+	}
+	for _, field := range []string{"allow", "deny"} {
+		rules := c.Allow
+		if field == "deny" {
+			rules = c.Deny
+		}
+		for _, r := range rules {
+			if strings.TrimSpace(r) == "" {
+				bad(ErrInvalidValue, field, `""`, fmt.Sprintf("%s has an empty rule%s; remove the empty string from the %q list",
+					field, ld.from(fields[field]), field))
+				break
+			}
+		}
+	}
+	ld.validateKeyEnv(c, fields, bad)
+	if c.DataDir != "" && !filepath.IsAbs(c.DataDir) {
+		v := fmt.Sprintf("%q", c.DataDir)
+		bad(ErrInvalidValue, "data_dir", v, is("data_dir", v)+", not an absolute path; "+
+			ld.fix("data_dir", fields["data_dir"], "an absolute path, such as \"~/pincer-data\""))
+	}
+}
+
+type badFunc func(kind error, field, value, sentence string)
+
+func (ld *loader) validateBaseURL(c Config, fields map[string]Source, bad badFunc) {
+	src := fields["base_url"]
+	if c.BaseURL == "" {
+		if _, known := LookupPreset(c.Provider); !known {
+			return // the provider problem says it all
+		}
+		bad(ErrMissing, "base_url", `""`, fmt.Sprintf("base_url is empty for provider %q%s; %s or pass --base-url, such as http://localhost:8080/v1",
+			c.Provider, ld.from(src), ld.setIn("base_url", src)))
+		return
+	}
+	v := fmt.Sprintf("%q", c.BaseURL)
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		bad(ErrInvalidValue, "base_url", v, fmt.Sprintf("base_url %s%s is not an http:// or https:// URL; %s",
+			v, ld.from(src), ld.fix("base_url", src, "a full URL such as https://api.openai.com/v1")))
+		return
+	}
+	for _, suffix := range []string{"/chat/completions", "/completions"} {
+		if trimmed, ok := strings.CutSuffix(strings.TrimRight(c.BaseURL, "/"), suffix); ok {
+			bad(ErrInvalidValue, "base_url", v, fmt.Sprintf("base_url %s%s names an endpoint, not the API base; %s",
+				v, ld.from(src), ld.fix("base_url", src, fmt.Sprintf("%q", trimmed))))
+			return
+		}
+	}
+}
+
+func (ld *loader) validateModel(c Config, fields map[string]Source, bad badFunc) {
+	if strings.TrimSpace(c.Model) != "" {
+		return
+	}
+	p, known := LookupPreset(c.Provider)
+	if !known || p.Local {
+		return // local servers list their models; unknown provider is reported already
+	}
+	src := fields["model"]
+	eg := ""
+	if len(p.Models) > 0 {
+		eg = fmt.Sprintf(" (provider %s has no default; for example %q)", p.Name, p.Models[0])
+	}
+	bad(ErrMissing, "model", `""`, fmt.Sprintf("model is empty%s; %s or pass --model%s", ld.from(src), ld.setIn("model", src), eg))
+}
+
+func (ld *loader) validateKeyEnv(c Config, fields map[string]Source, bad badFunc) {
+	name := c.APIKeyEnv
+	if name == "" || isEnvName(name) {
+		return
+	}
+	src := fields["api_key_env"]
+	bare := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "${"), "$"), "}")
+	if isEnvName(bare) {
+		v := fmt.Sprintf("%q", name)
+		bad(ErrInvalidValue, "api_key_env", v, fmt.Sprintf("api_key_env %s%s must be the variable's name without $; %s",
+			v, ld.from(src), ld.fix("api_key_env", src, fmt.Sprintf("%q", bare))))
+		return
+	}
+	// Anything else may be the key itself pasted into the wrong field: never echo it.
+	bad(ErrInvalidValue, "api_key_env", redactedKey, fmt.Sprintf("api_key_env%s is not an environment variable name (it may be a key, so it is not shown); %s, and put the key in that variable",
+		ld.from(src), ld.fix("api_key_env", src, `the variable's name, such as "OPENAI_API_KEY"`)))
+}
+
+// isEnvName reports whether s is a portable environment variable name.
+func isEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case r >= '0' && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// from says where a value came from, for the middle of a sentence:
+// " (from ~/.config/pincer/config.json)", or "" for built-in values.
+func (ld *loader) from(s Source) string {
+	switch s.Kind {
+	case FromDefault:
+		return ""
+	case FromPreset, FromImplied:
+		return " (" + s.String() + ")"
+	}
+	return " (from " + ld.describe(s) + ")"
+}
+
+// fix says how to change a value where it was set, ending with want:
+// `set "f" in FILE to WANT`, `set VAR to WANT`, `give --flag WANT`. A
+// built-in or derived value is fixed in the user file.
+func (ld *loader) fix(field string, s Source, want string) string {
+	switch s.Kind {
+	case FromUserFile, FromProjectFile:
+		return fmt.Sprintf("set %q in %s to %s", field, ld.tilde(s.Name), want)
+	case FromEnv:
+		return fmt.Sprintf("set %s to %s", s.Name, want)
+	case FromFlag:
+		return fmt.Sprintf("give %s %s", s.Name, want)
+	}
+	return fmt.Sprintf("set %q in %s to %s", field, ld.tilde(ld.userPath), want)
+}
+
+// setIn says where to set a missing value: the file it was emptied in, or
+// the user file.
+func (ld *loader) setIn(field string, s Source) string {
+	path := ld.userPath
+	if s.isFile() {
+		path = s.Name
+	}
+	return fmt.Sprintf("set %q in %s", field, ld.tilde(path))
+}
