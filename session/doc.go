@@ -1,0 +1,25 @@
+// Package session keeps pincer's conversations in one bbolt file so that
+// people can name them, come back to them and export them, and so that a
+// crash loses at most the message in flight.
+//
+// Several pincer processes may use the same file at once. bbolt locks the
+// whole file while a database is open for writing, so a Store never keeps
+// the file open: every operation opens it, runs one transaction and closes
+// it again, holding the lock for well under a millisecond plus the commit's
+// fsync. An operation that finds the file locked queues for the lock in the
+// kernel (on Windows it polls), so writers take turns; past two seconds it
+// says so once through Options.OnWait, and after Options.LockWait it gives
+// up with ErrLocked.
+//
+// The file holds these top-level buckets:
+//
+//	meta       schema version
+//	sessions   session id → JSON session record (no summary, so listing stays cheap)
+//	names      session name → session id
+//	dirs       working directory → bucket of session ids
+//	summaries  session id → summary text
+//	messages   session id → bucket of big-endian sequence number → JSON message record
+//
+// Every record carries a version field, and Open runs the migrations a file
+// needs inside one transaction, so later releases can change the layout.
+package session

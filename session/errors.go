@@ -1,0 +1,54 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. The store wraps them with the session, name or path
+// concerned, so test for them with errors.Is.
+var (
+	// ErrNotFound means no session matches the name, id or id prefix given.
+	ErrNotFound = errors.New("session not found")
+	// ErrNameTaken means another session already has the requested name.
+	ErrNameTaken = errors.New("session name already taken")
+	// ErrInvalidName means a requested session name breaks the naming rules.
+	ErrInvalidName = errors.New("invalid session name")
+	// ErrAmbiguous means an id prefix matches more than one session.
+	ErrAmbiguous = errors.New("ambiguous session id prefix")
+	// ErrLocked means another process held the store's file for longer than
+	// Options.LockWait.
+	ErrLocked = errors.New("session store is locked by another process")
+	// ErrDamaged means the store's file is not a readable pincer store. The
+	// file is left as it is.
+	ErrDamaged = errors.New("session store is damaged")
+	// ErrSchemaTooNew means the file was written by a newer pincer whose
+	// layout this build does not know. The file is left as it is.
+	ErrSchemaTooNew = errors.New("session store was written by a newer pincer")
+	// ErrUnwritable means the data directory or the file cannot be created or
+	// written.
+	ErrUnwritable = errors.New("session store is not writable")
+)
+
+// storeError is an error whose text is one sentence meant for people, while
+// errors.Is still finds the sentinel that classifies it and the cause
+// underneath.
+type storeError struct {
+	msg   string
+	kind  error
+	cause error
+}
+
+func (e *storeError) Error() string { return e.msg }
+
+func (e *storeError) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.kind}
+	}
+	return []error{e.kind, e.cause}
+}
+
+// newError builds a storeError of the given kind; cause may be nil.
+func newError(kind, cause error, format string, args ...any) error {
+	return &storeError{msg: fmt.Sprintf(format, args...), kind: kind, cause: cause}
+}

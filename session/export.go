@@ -1,0 +1,228 @@
+package session
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The formats Export writes.
+const (
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+)
+
+// exportFormatName and exportVersion identify a JSON export, so tools that
+// read it can tell what they have.
+const (
+	exportFormatName = "pincer-session"
+	exportVersion    = 1
+)
+
+// Document is what Export writes in the JSON format: the session with its
+// summary and every message. Its field names are stable.
+type Document struct {
+	Format   string    `json:"format"`
+	Version  int       `json:"version"`
+	Session  Session   `json:"session"`
+	Messages []Message `json:"messages"`
+}
+
+// Export writes the session found by ref, with its summary and every
+// message, to w: FormatMarkdown is a readable transcript, FormatJSON an
+// Export document. The store is read in one transaction and released before
+// anything is written to w.
+func (s *Store) Export(w io.Writer, ref string, format string) error {
+	if format != FormatMarkdown && format != FormatJSON {
+		return fmt.Errorf("unknown export format %q; use %s or %s", format, FormatMarkdown, FormatJSON)
+	}
+	doc := Document{Format: exportFormatName, Version: exportVersion}
+	err := s.view(func(tx *bolt.Tx) error {
+		rec, err := resolve(tx, ref)
+		if err != nil {
+			return err
+		}
+		doc.Session = withSummary(tx, rec)
+		doc.Messages, err = readMessages(tx, rec.ID, 0)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if doc.Messages == nil {
+		doc.Messages = []Message{}
+	}
+	if format == FormatJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return fmt.Errorf("export session %s as JSON: %w", doc.Session.ID, err)
+		}
+		return nil
+	}
+	bw := bufio.NewWriter(w)
+	writeMarkdown(bw, doc.Session, doc.Messages)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("export session %s as markdown: %w", doc.Session.ID, err)
+	}
+	return nil
+}
+
+// writeMarkdown renders a transcript: the session's facts, the summary, then
+// one section per turn (a turn starts with each user message).
+func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message) {
+	title := sess.Name
+	if title == "" {
+		title = sess.Title
+	}
+	if title == "" {
+		title = sess.ID
+	}
+	fmt.Fprintf(w, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(w, "- **Session:** `%s`\n", sess.ID)
+	if sess.Name != "" {
+		fmt.Fprintf(w, "- **Name:** %s\n", sess.Name)
+	}
+	if sess.Title != "" && sess.Title != title {
+		fmt.Fprintf(w, "- **Title:** %s\n", sess.Title)
+	}
+	fmt.Fprintf(w, "- **Directory:** `%s`\n", sess.Dir)
+	if sess.Model != "" {
+		fmt.Fprintf(w, "- **Model:** %s\n", sess.Model)
+	}
+	fmt.Fprintf(w, "- **Created:** %s\n", stamp(sess.Created))
+	fmt.Fprintf(w, "- **Last activity:** %s\n", stamp(sess.Updated))
+	fmt.Fprintf(w, "- **Messages:** %d\n", sess.MessageCount)
+	fmt.Fprintf(w, "- **Tokens:** %d prompt, %d completion\n", sess.Usage.PromptTokens, sess.Usage.CompletionTokens)
+	if sess.ForkOf != "" {
+		fmt.Fprintf(w, "- **Forked from:** `%s`\n", sess.ForkOf)
+	}
+
+	if sess.Summary != "" {
+		fmt.Fprintf(w, "\n## Summary\n\n_Covers messages 1–%d._\n\n%s\n", sess.SummaryThrough, strings.TrimRight(sess.Summary, "\n"))
+	}
+
+	turn := 0
+	for i, m := range msgs {
+		if m.Role == RoleUser {
+			turn++
+			fmt.Fprintf(w, "\n## Turn %d\n", turn)
+		} else if i == 0 {
+			w.WriteString("\n## Before the first prompt\n")
+		}
+		writeMessage(w, m)
+	}
+}
+
+// writeMessage renders one message under its own heading.
+func writeMessage(w *bufio.Writer, m Message) {
+	fmt.Fprintf(w, "\n### %s\n\n_#%d · %s", heading(m), m.Seq, stamp(m.Time))
+	if m.Usage != nil {
+		fmt.Fprintf(w, " · %d prompt + %d completion tokens", m.Usage.PromptTokens, m.Usage.CompletionTokens)
+	}
+	w.WriteString("_\n")
+	if m.Reasoning != "" {
+		w.WriteString("\n**Reasoning**\n\n")
+		writeFenced(w, "text", m.Reasoning)
+	}
+	if m.Content != "" {
+		w.WriteString("\n")
+		prose := m.Role == RoleUser || m.Role == RoleAssistant || m.Kind == KindSummary
+		if prose && fencesClosed(m.Content) {
+			fmt.Fprintf(w, "%s\n", strings.TrimRight(m.Content, "\n"))
+		} else {
+			writeFenced(w, "text", m.Content)
+		}
+	}
+	for _, c := range m.ToolCalls {
+		fmt.Fprintf(w, "\n**Tool call** `%s` (`%s`)\n\n", c.Name, c.ID)
+		writeFenced(w, "json", c.Arguments)
+	}
+}
+
+// heading names a message for its section title.
+func heading(m Message) string {
+	var h string
+	switch m.Role {
+	case RoleUser:
+		h = "User"
+	case RoleAssistant:
+		h = "Assistant"
+	case RoleSystem:
+		h = "System"
+	case RoleTool:
+		h = "Tool result"
+		if m.ToolName != "" {
+			h += ": `" + m.ToolName + "`"
+		}
+		if m.ToolCallID != "" {
+			h += " (`" + m.ToolCallID + "`)"
+		}
+	default:
+		h = m.Role
+	}
+	if m.Kind != "" {
+		h += " — " + m.Kind
+	}
+	if m.IsError {
+		h += " — error"
+	}
+	return h
+}
+
+// writeFenced writes text in a code fence longer than any run of backticks
+// inside it, so the text cannot end the block early.
+func writeFenced(w *bufio.Writer, lang, text string) {
+	fence := strings.Repeat("`", max(3, longestRun(text, '`')+1))
+	fmt.Fprintf(w, "%s%s\n%s\n%s\n", fence, lang, strings.TrimRight(text, "\n"), fence)
+}
+
+// fencesClosed reports whether every code fence opened in markdown text is
+// closed again; text with an open fence would swallow the rest of the
+// transcript, so it is shown verbatim instead.
+func fencesClosed(text string) bool {
+	open := ""
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		run := strings.Repeat("`", longestRun(line, '`'))
+		if len(run) < 3 || !strings.HasPrefix(line, run) {
+			continue
+		}
+		switch {
+		case open == "":
+			open = run
+		case strings.TrimRight(line, "`") == "" && len(run) >= len(open):
+			open = ""
+		}
+	}
+	return open == ""
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
+// stamp formats a time for a transcript.
+func stamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02 15:04:05 UTC")
+}
+
+// oneLine keeps a heading on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,161 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// recordVersion is written into every record so a later migration can tell
+// old records from new ones.
+const recordVersion = 1
+
+// The record types are the stored form. They are kept apart from the
+// exported types so that the API can change without changing the file.
+
+type usageRecord struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+	Reasoning  int `json:"reasoning,omitempty"`
+	Cached     int `json:"cached,omitempty"`
+}
+
+type sessionRecord struct {
+	V              int         `json:"v"`
+	ID             string      `json:"id"`
+	Name           string      `json:"name,omitempty"`
+	Dir            string      `json:"dir"`
+	Model          string      `json:"model,omitempty"`
+	Created        time.Time   `json:"created"`
+	Updated        time.Time   `json:"updated"`
+	Usage          usageRecord `json:"usage"`
+	SummaryThrough uint64      `json:"summary_through,omitempty"`
+	Title          string      `json:"title,omitempty"`
+	MessageCount   int         `json:"message_count"`
+	ForkOf         string      `json:"fork_of,omitempty"`
+}
+
+type toolCallRecord struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type messageRecord struct {
+	V          int              `json:"v"`
+	Seq        uint64           `json:"seq"`
+	Role       string           `json:"role"`
+	Kind       string           `json:"kind,omitempty"`
+	Content    string           `json:"content,omitempty"`
+	Reasoning  string           `json:"reasoning,omitempty"`
+	ToolCalls  []toolCallRecord `json:"tool_calls,omitempty"`
+	ToolCallID string           `json:"tool_call_id,omitempty"`
+	ToolName   string           `json:"tool_name,omitempty"`
+	IsError    bool             `json:"is_error,omitempty"`
+	Time       time.Time        `json:"time"`
+	Usage      *usageRecord     `json:"usage,omitempty"`
+}
+
+func toUsageRecord(u Usage) usageRecord {
+	return usageRecord{Prompt: u.PromptTokens, Completion: u.CompletionTokens, Reasoning: u.ReasoningTokens, Cached: u.CachedTokens}
+}
+
+func (r usageRecord) usage() Usage {
+	return Usage{PromptTokens: r.Prompt, CompletionTokens: r.Completion, ReasoningTokens: r.Reasoning, CachedTokens: r.Cached}
+}
+
+func toSessionRecord(s Session) sessionRecord {
+	return sessionRecord{
+		V:              recordVersion,
+		ID:             s.ID,
+		Name:           s.Name,
+		Dir:            s.Dir,
+		Model:          s.Model,
+		Created:        s.Created.UTC(),
+		Updated:        s.Updated.UTC(),
+		Usage:          toUsageRecord(s.Usage),
+		SummaryThrough: s.SummaryThrough,
+		Title:          s.Title,
+		MessageCount:   s.MessageCount,
+		ForkOf:         s.ForkOf,
+	}
+}
+
+// session converts the record; the summary lives in its own bucket and is
+// filled in by the caller when it needs it.
+func (r sessionRecord) session() Session {
+	return Session{
+		ID:             r.ID,
+		Name:           r.Name,
+		Dir:            r.Dir,
+		Model:          r.Model,
+		Created:        r.Created,
+		Updated:        r.Updated,
+		Usage:          r.Usage.usage(),
+		SummaryThrough: r.SummaryThrough,
+		Title:          r.Title,
+		MessageCount:   r.MessageCount,
+		ForkOf:         r.ForkOf,
+	}
+}
+
+func toMessageRecord(m Message) messageRecord {
+	r := messageRecord{
+		V:          recordVersion,
+		Seq:        m.Seq,
+		Role:       m.Role,
+		Kind:       m.Kind,
+		Content:    m.Content,
+		Reasoning:  m.Reasoning,
+		ToolCallID: m.ToolCallID,
+		ToolName:   m.ToolName,
+		IsError:    m.IsError,
+		Time:       m.Time.UTC(),
+	}
+	for _, c := range m.ToolCalls {
+		r.ToolCalls = append(r.ToolCalls, toolCallRecord(c))
+	}
+	if m.Usage != nil {
+		u := toUsageRecord(*m.Usage)
+		r.Usage = &u
+	}
+	return r
+}
+
+func (r messageRecord) message() Message {
+	m := Message{
+		Seq:        r.Seq,
+		Role:       r.Role,
+		Kind:       r.Kind,
+		Content:    r.Content,
+		Reasoning:  r.Reasoning,
+		ToolCallID: r.ToolCallID,
+		ToolName:   r.ToolName,
+		IsError:    r.IsError,
+		Time:       r.Time,
+	}
+	for _, c := range r.ToolCalls {
+		m.ToolCalls = append(m.ToolCalls, ToolCall(c))
+	}
+	if r.Usage != nil {
+		u := r.Usage.usage()
+		m.Usage = &u
+	}
+	return m
+}
+
+func decodeSession(raw []byte) (sessionRecord, error) {
+	var r sessionRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return r, fmt.Errorf("decode session record: %w", err)
+	}
+	return r, nil
+}
+
+func decodeMessage(raw []byte) (messageRecord, error) {
+	var r messageRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return r, fmt.Errorf("decode message record: %w", err)
+	}
+	return r, nil
+}

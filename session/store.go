@@ -1,0 +1,135 @@
+package session
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// defaultLockWait is how long an operation waits for another process to
+// release the file before it gives up.
+const defaultLockWait = 30 * time.Second
+
+// Options tunes a Store. The zero value is ready to use.
+type Options struct {
+	// LockWait is how long one operation waits for another pincer process to
+	// release the file before it fails with ErrLocked; 0 means 30 seconds.
+	LockWait time.Duration
+	// OnWait, when set, is called once per operation whose wait for the file
+	// passes about two seconds, with one sentence a person can read. It runs
+	// on the waiting goroutine and should return quickly.
+	OnWait func(message string)
+	// Now is the clock used for ids and timestamps; nil means time.Now.
+	Now func() time.Time
+}
+
+// Store is pincer's session store: one bbolt file shared by every pincer
+// process of the user. It does not keep the file open between operations,
+// so it needs no Close and several processes can use the same file. A Store
+// is safe for concurrent use by several goroutines.
+type Store struct {
+	path     string
+	lockWait time.Duration
+	onWait   func(string)
+	now      func() time.Time
+
+	// mu keeps this process's own operations from queueing on the file lock
+	// behind each other: readers share it, writers take it alone.
+	mu sync.RWMutex
+}
+
+// Open prepares the store at path: it creates the directory (mode 0700) and
+// the file (mode 0600) if they are missing, checks that an existing file is a
+// readable pincer store of a schema this build knows, and migrates it to the
+// current schema. A damaged or foreign file is reported with ErrDamaged and
+// left untouched; a directory or file that cannot be written is reported with
+// ErrUnwritable.
+func Open(path string, o Options) (*Store, error) {
+	return open(path, o, migrations)
+}
+
+// open is Open with the migration list as a parameter, so tests can
+// exercise the migration machinery with steps of their own.
+func open(path string, o Options, steps []migration) (*Store, error) {
+	if path == "" {
+		return nil, newError(ErrUnwritable, nil,
+			"no place for the session store: set PINCER_DATA_DIR to a directory pincer may write")
+	}
+	s := &Store{path: path, lockWait: o.LockWait, onWait: o.OnWait, now: o.Now}
+	if s.lockWait <= 0 {
+		s.lockWait = defaultLockWait
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, newError(ErrUnwritable, err,
+			"cannot create the data directory %s (%v); make it writable or set PINCER_DATA_DIR to another directory",
+			dir, unwrapPath(err))
+	}
+	version := uint64(0)
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// A new store: the migration below creates it.
+	case err != nil:
+		return nil, newError(ErrUnwritable, err,
+			"cannot read the session store %s (%v); fix its permissions or set PINCER_DATA_DIR to another directory",
+			path, unwrapPath(err))
+	case info.IsDir():
+		return nil, newError(ErrDamaged, nil,
+			"the session store %s is a directory, not a file; move it aside or set PINCER_DATA_DIR to another directory", path)
+	case info.Size() > 0:
+		if err := checkWritable(path); err != nil {
+			return nil, err
+		}
+		// Look before writing: a damaged file must never be opened for
+		// writing, and a newer schema must not be touched.
+		err := s.view(func(tx *bolt.Tx) error {
+			var err error
+			version, err = inspect(tx, path, len(steps))
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if version < uint64(len(steps)) {
+		if err := s.update(func(tx *bolt.Tx) error { return migrate(tx, path, steps) }); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// checkWritable makes sure the file can be opened for writing, so that an
+// unwritable store is reported by Open rather than by the first Append.
+func checkWritable(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return newError(ErrUnwritable, err,
+			"cannot open the session store %s for writing (%v); make it writable or set PINCER_DATA_DIR to another directory",
+			path, unwrapPath(err))
+	}
+	return f.Close()
+}
+
+// Path returns the file the store lives in, so callers can show it.
+func (s *Store) Path() string { return s.path }
+
+// unwrapPath drops the operation and path from an *fs.PathError, because the
+// messages built around it already name the path.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

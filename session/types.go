@@ -1,0 +1,94 @@
+package session
+
+import "time"
+
+// The roles a message may have, in the terms of the chat API.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// KindSummary marks a message that holds a compressed history; exports show
+// its text as prose rather than as a system prompt.
+const KindSummary = "summary"
+
+// Usage counts the tokens a provider reported. On a Message it is what one
+// request cost; on a Session it is the sum over the session.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+}
+
+// add sums u and v field by field.
+func (u Usage) add(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
+		CachedTokens:     u.CachedTokens + v.CachedTokens,
+	}
+}
+
+// ToolCall is one call the model asked for. Arguments is the JSON text the
+// model sent, kept as text so it round-trips exactly.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Message is one finished message of a conversation, stored as soon as it is
+// complete so that a crash loses at most the message in flight.
+type Message struct {
+	// Seq is the message's place in its session, starting at 1; Append
+	// assigns it.
+	Seq uint64 `json:"seq"`
+	// Role is RoleSystem, RoleUser, RoleAssistant or RoleTool.
+	Role string `json:"role"`
+	// Kind optionally marks messages a front end shows differently, such as
+	// "summary", "notice" or "task"; empty for plain conversation.
+	Kind       string     `json:"kind,omitempty"`
+	Content    string     `json:"content"`
+	Reasoning  string     `json:"reasoning,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	ToolName   string     `json:"tool_name,omitempty"`
+	IsError    bool       `json:"is_error,omitempty"`
+	// Time is when the message was finished; Append fills it in when zero.
+	Time  time.Time `json:"time"`
+	Usage *Usage    `json:"usage,omitempty"`
+}
+
+// Session describes one conversation: where it ran, with which model, and
+// what it has cost so far. The messages themselves are read with
+// Store.Messages.
+type Session struct {
+	// ID is a ULID: unique and sortable by creation time.
+	ID string `json:"id"`
+	// Name is optional and unique across the store when set.
+	Name string `json:"name,omitempty"`
+	// Dir is the working directory the session belongs to.
+	Dir     string    `json:"dir"`
+	Model   string    `json:"model,omitempty"`
+	Created time.Time `json:"created"`
+	// Updated is the time of the last message or summary.
+	Updated time.Time `json:"updated"`
+	// Usage is the sum of the usage of every message appended.
+	Usage Usage `json:"usage"`
+	// Summary is the compressed history of messages 1..SummaryThrough. List
+	// leaves it empty to stay fast; Get, Latest and Fork fill it in.
+	Summary string `json:"summary,omitempty"`
+	// SummaryThrough is the sequence number of the last message the summary
+	// covers; 0 means there is no summary.
+	SummaryThrough uint64 `json:"summary_through,omitempty"`
+	// Title is the first line of the first user message, shortened, for
+	// lists and pickers.
+	Title        string `json:"title,omitempty"`
+	MessageCount int    `json:"message_count"`
+	// ForkOf is the id of the session this one was forked from, if any.
+	ForkOf string `json:"fork_of,omitempty"`
+}
