@@ -1,0 +1,133 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrChangedOnDisk is returned by Apply when the file no longer holds what it
+// held when the change was planned, so applying it would lose someone's work.
+var ErrChangedOnDisk = errors.New("the file changed on disk after the edit was planned; read it again and redo the edit")
+
+// Change is an edit planned but not yet written, so a person can review the
+// diff before it lands.
+type Change struct {
+	Path    string // absolute
+	Rel     string // relative to Root, for display
+	Before  []byte // content on disk when planned; nil when the file does not exist
+	After   []byte // proposed content
+	Created bool   // the file does not exist yet
+	// Summary says what the edit does, for the model and the review dialog,
+	// e.g. "replaced 1 occurrence (lines 40-44)".
+	Summary string
+}
+
+// Planner is implemented by the Calls of edit_file and write_file. Plan reads
+// the disk, computes the new content and writes nothing. A plan failure
+// (old_text not found, path is a directory) is an error whose text is for
+// the model; send it back as an error result. To review an edit: Plan, show
+// the diff of Before and After, Apply what the person accepted, and answer
+// the model with AppliedResult. Calling Run instead plans and applies at
+// once, without review.
+type Planner interface {
+	Plan(ctx context.Context) (*Change, error)
+}
+
+// Apply writes content to ch.Path if the file on disk still equals ch.Before
+// (or still does not exist, for a new file); otherwise it returns an error
+// wrapping ErrChangedOnDisk and writes nothing. content is usually ch.After,
+// or what the reviewer made of it. The write is atomic: a temporary file in
+// the same directory renamed over the target, keeping the file mode. Parent
+// directories of a new file are created. A symbolic link is followed and its
+// target written, so the link survives.
+func Apply(ch *Change, content []byte) error {
+	target := ch.Path
+	if real, err := filepath.EvalSymlinks(ch.Path); err == nil {
+		target = real
+	}
+	current, err := os.ReadFile(target)
+	exists := err == nil
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
+	case ch.Before == nil && exists:
+		return fmt.Errorf("apply edit to %s: it was created by someone else meanwhile: %w", ch.Rel, ErrChangedOnDisk)
+	case ch.Before != nil && !exists:
+		return fmt.Errorf("apply edit to %s: it was deleted meanwhile: %w", ch.Rel, ErrChangedOnDisk)
+	case ch.Before != nil && !bytes.Equal(current, ch.Before):
+		return fmt.Errorf("apply edit to %s: %w", ch.Rel, ErrChangedOnDisk)
+	}
+	mode := fs.FileMode(0o644)
+	if exists {
+		if info, err := os.Stat(target); err == nil {
+			mode = info.Mode().Perm()
+		}
+	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		return fmt.Errorf("apply edit to %s: create its directory: %w", ch.Rel, err)
+	}
+	if err := writeAtomic(target, content, mode); err != nil {
+		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
+	}
+	return nil
+}
+
+// writeAtomic writes data to a temporary file next to path and renames it
+// over path, so readers see the old or the new content, never a mix.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pincer-*")
+	if err != nil {
+		return fmt.Errorf("create temporary file: %w", err)
+	}
+	name := tmp.Name()
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(name)
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		return fail(fmt.Errorf("write temporary file: %w", err))
+	}
+	if err := tmp.Sync(); err != nil {
+		return fail(fmt.Errorf("sync temporary file: %w", err))
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(fmt.Errorf("set mode of temporary file: %w", err))
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("close temporary file: %w", err)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("rename temporary file into place: %w", err)
+	}
+	return nil
+}
+
+// AppliedResult is the tool result for a change that Apply wrote with
+// content: what changed, and a numbered snippet of the changed region so the
+// model can check it without reading the file again. When the reviewer
+// altered the proposal the text says so.
+func AppliedResult(ch *Change, content []byte) Result {
+	kind := TouchChanged
+	verb := "Edited"
+	if ch.Created {
+		kind, verb = TouchCreated, "Created"
+	}
+	var b bytes.Buffer
+	if bytes.Equal(content, ch.After) {
+		fmt.Fprintf(&b, "%s %s: %s.", verb, ch.Rel, ch.Summary)
+	} else {
+		fmt.Fprintf(&b, "%s %s, with changes the user made during review: the file now differs from your proposal, so read the snippet below (or the file) before editing it again.", verb, ch.Rel)
+	}
+	if snippet := changedSnippet(ch.Before, content); snippet != "" {
+		b.WriteString("\n")
+		b.WriteString(snippet)
+	}
+	return Result{Content: b.String(), Touched: []Touch{{Path: ch.Rel, Kind: kind}}}
+}

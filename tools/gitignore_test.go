@@ -1,0 +1,129 @@
+package tools
+
+import (
+	"context"
+	"reflect"
+	"sort"
+	"testing"
+)
+
+func TestIgnoreRules(t *testing.T) {
+	tests := []struct {
+		pattern string
+		path    string
+		isDir   bool
+		want    bool
+	}{
+		{"*.log", "a.log", false, true},
+		{"*.log", "deep/er/a.log", false, true},
+		{"*.log", "a.log.txt", false, false},
+		{"build/", "build", true, true},
+		{"build/", "build", false, false}, // a file named build is not a directory
+		{"build/", "src/build", true, true},
+		{"/build", "build", true, true},
+		{"/build", "src/build", true, false},
+		{"doc/frotz", "doc/frotz", true, true},
+		{"doc/frotz", "a/doc/frotz", true, false}, // a middle slash anchors
+		{"frotz/", "a/frotz", true, true},
+		{"**/foo", "foo", false, true},
+		{"**/foo", "x/y/foo", false, true},
+		{"**/foo/bar", "x/foo/bar", false, true},
+		{"abc/**", "abc/x/y", false, true},
+		{"abc/**", "abc", true, false},
+		{"a/**/b", "a/b", false, true},
+		{"a/**/b", "a/x/y/b", false, true},
+		{"a/**/b", "a/xb", false, false},
+		{"foo*bar", "foo/bar", false, false}, // * does not cross "/"
+		{"foo?", "fooa", false, true},
+		{"foo?", "foo", false, false},
+		{"[abc].txt", "b.txt", false, true},
+		{"[!abc].txt", "b.txt", false, false},
+		{"[!abc].txt", "d.txt", false, true},
+		{"[a-c]x", "bx", false, true},
+		{`\#hash`, "#hash", false, true},
+		{`\!bang`, "!bang", false, true},
+		{"# comment", "# comment", false, false},
+		{"trailing   ", "trailing", false, true},
+		{`space\ `, "space ", false, true},
+		{"a.b", "axb", false, false}, // "." is literal
+		{"(x)+", "(x)+", false, true},
+	}
+	for _, tt := range tests {
+		f := parseIgnore("", []byte(tt.pattern+"\n"))
+		got := ignoreStack{f}.ignored(tt.path, tt.isDir)
+		if got != tt.want {
+			t.Errorf("pattern %q, path %q (dir %v): ignored = %v, want %v", tt.pattern, tt.path, tt.isDir, got, tt.want)
+		}
+	}
+}
+
+func TestIgnoreStackPrecedence(t *testing.T) {
+	root := parseIgnore("", []byte("*.log\n!keep.log\n"))
+	sub := parseIgnore("sub", []byte("keep.log\n!debug.log\n/local\n"))
+	stack := ignoreStack{}.push(root).push(sub)
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"a.log", true},
+		{"keep.log", false},      // negated in the root file
+		{"sub/keep.log", true},   // the nested file ignores it again
+		{"sub/debug.log", false}, // the nested file re-includes it
+		{"sub/x/debug.log", false},
+		{"sub/local", true},
+		{"local", false}, // /local is anchored to sub/
+		{"other/local", false},
+	}
+	for _, tt := range tests {
+		if got := stack.ignored(tt.path, false); got != tt.want {
+			t.Errorf("ignored(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+	if len(ignoreStack{}.push(root)) != 1 || len(stack) != 2 {
+		t.Fatal("push changed the stack it was called on")
+	}
+}
+
+func TestWalkFilesHonoursGitignore(t *testing.T) {
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{
+		".gitignore":              "*.log\n/dist/\nnode_modules/\n!important.log\n",
+		".git/config":             "x",
+		".git/info/exclude":       "secret.txt\n",
+		"secret.txt":              "x",
+		"a.go":                    "x",
+		"app.log":                 "x",
+		"important.log":           "x",
+		"dist/bundle.js":          "x",
+		"node_modules/m/index.js": "x",
+		"pkg/.gitignore":          "generated/\n*.tmp\n!keep.tmp\n",
+		"pkg/a.go":                "x",
+		"pkg/x.tmp":               "x",
+		"pkg/keep.tmp":            "x",
+		"pkg/generated/gen.go":    "x",
+		"pkg/dist/inner.js":       "x", // /dist/ is anchored to the root
+		"pkg/sub/trace.log":       "x",
+		"pkg/sub/important.log":   "x",
+	})
+	collect := func(start string) []string {
+		var got []string
+		err := walkFiles(context.Background(), root, start, func(e dirEntry) error {
+			got = append(got, e.rel)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Strings(got)
+		return got
+	}
+	want := []string{".gitignore", "a.go", "important.log", "pkg/.gitignore", "pkg/a.go", "pkg/dist/inner.js", "pkg/keep.tmp", "pkg/sub/important.log"}
+	if got := collect(root); !reflect.DeepEqual(got, want) {
+		t.Errorf("walk from root = %v\nwant %v", got, want)
+	}
+	// Starting below the root still applies the root's rules.
+	wantSub := []string{"pkg/sub/important.log"}
+	if got := collect(root + "/pkg/sub"); !reflect.DeepEqual(got, wantSub) {
+		t.Errorf("walk from pkg/sub = %v, want %v", got, wantSub)
+	}
+}

@@ -1,0 +1,58 @@
+package tools
+
+import (
+	"path/filepath"
+	"time"
+)
+
+// Defaults and hard limits of the built-in tools.
+const (
+	DefaultCommandTimeout = 2 * time.Minute
+	MaxCommandTimeout     = 10 * time.Minute
+	DefaultMaxOutput      = 30000
+)
+
+// Options configure the built-in tools for one project.
+type Options struct {
+	// Root is the project root, absolute; relative paths resolve against it.
+	Root string
+	// CommandTimeout is run_command's default timeout (0 means 2 minutes),
+	// rounded up to whole seconds. A call may ask for less or more, up to
+	// MaxCommandTimeout.
+	CommandTimeout time.Duration
+	// MaxOutput is the most bytes of a tool result kept (0 means 30000);
+	// longer output keeps its head and tail and states the cut.
+	MaxOutput int
+	// Shell runs run_command. "" picks $SHELL when it is sh-like (bash, zsh,
+	// sh, dash, ksh), else /bin/bash, else /bin/sh; on Windows pwsh or
+	// powershell. A path or name of cmd.exe or powershell also works there.
+	Shell string
+}
+
+// withDefaults fills zero fields and cleans Root.
+func (o Options) withDefaults() Options {
+	if o.CommandTimeout <= 0 {
+		o.CommandTimeout = DefaultCommandTimeout
+	}
+	if o.CommandTimeout > MaxCommandTimeout {
+		o.CommandTimeout = MaxCommandTimeout
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = DefaultMaxOutput
+	}
+	if o.Root == "" {
+		o.Root = "."
+	}
+	if abs, err := filepath.Abs(o.Root); err == nil {
+		o.Root = abs
+	}
+	o.Root = filepath.Clean(o.Root)
+	return o
+}
+
+// ShellPath is the shell run_command will use with these options, so the
+// system prompt can tell the model which syntax to write.
+func (o Options) ShellPath() string {
+	prog, _ := shellCommand(o.Shell, "")
+	return prog
+}

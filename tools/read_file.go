@@ -1,0 +1,169 @@
+package tools
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// defaultReadLimit is how many lines read_file shows when no limit is given.
+const defaultReadLimit = 2000
+
+type readFileArgs struct {
+	Path   string `json:"path" jsonschema_description:"File to read, relative to the project root or absolute."`
+	Offset int    `json:"offset,omitempty" jsonschema:"minimum=1" jsonschema_description:"1-based line number to start reading at."`
+	Limit  int    `json:"limit,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most lines to read."`
+}
+
+func readFileTool(o Options) (Tool, error) {
+	return New(Spec[readFileArgs]{
+		Name: "read_file",
+		Description: fmt.Sprintf("Read a text file. Each line is shown as its 1-based line number, a tab, then the text; "+
+			"line numbers are not part of the file. Reads up to limit lines from offset, and at most about %d bytes; "+
+			"lines longer than %d bytes are cut. When the file goes on, the output ends with the range shown and the "+
+			"offset to read more. Binary files are refused; for a directory use tree_view.", o.MaxOutput, maxLineBytes),
+		Defaults: readFileArgs{Offset: 1, Limit: defaultReadLimit},
+		Example:  readFileArgs{Path: "main.go", Offset: 1, Limit: 200},
+		Check: func(a *readFileArgs) error {
+			if strings.TrimSpace(a.Path) == "" {
+				return errors.New(`argument "path" is empty; give the file to read, e.g. "main.go"`)
+			}
+			return nil
+		},
+		Bind: func(a readFileArgs) Call {
+			return &readFileCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+		},
+	})
+}
+
+type readFileCall struct {
+	opts Options
+	args readFileArgs
+	abs  string
+}
+
+func (c *readFileCall) Summary() string {
+	s := "read_file " + displayPath(c.opts.Root, c.abs)
+	if c.args.Offset > 1 {
+		s += fmt.Sprintf(" from line %d", c.args.Offset)
+	}
+	return s
+}
+
+func (c *readFileCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
+
+func (c *readFileCall) Run(ctx context.Context) (Result, error) {
+	rel := displayPath(c.opts.Root, c.abs)
+	info, err := os.Stat(c.abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return errorResult(notFound(c.opts.Root, c.abs, "file")), nil
+	case err != nil:
+		return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
+	case info.IsDir():
+		return errorResult(fmt.Sprintf("%s is a directory; use tree_view to list it, or glob to find files in it.", rel)), nil
+	case !info.Mode().IsRegular():
+		return errorResult(fmt.Sprintf("%s is not a regular file (%s); read_file only reads files.", rel, info.Mode().Type())), nil
+	}
+	f, err := os.Open(c.abs)
+	if err != nil {
+		return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 64*1024)
+	if head, _ := r.Peek(sniffBytes); isBinary(head) {
+		return errorResult(fmt.Sprintf("%s is a binary file (%d bytes); read_file only shows text. Use run_command with a suitable tool (e.g. file, xxd, hexdump) if you need to inspect it.", rel, info.Size())), nil
+	}
+	if info.Size() == 0 {
+		return Result{Content: fmt.Sprintf("(%s is empty)", rel), Touched: c.touched()}, nil
+	}
+
+	budget := c.opts.MaxOutput - noticeReserve
+	var b strings.Builder
+	first, last, total := c.args.Offset, 0, 0
+	cutByBytes := false
+	for {
+		if total%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+		}
+		line, err := r.ReadString('\n')
+		if line == "" && err != nil {
+			if err != io.EOF {
+				return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
+			}
+			break
+		}
+		total++
+		if total < first {
+			continue
+		}
+		text := numberedLine(total, strings.ToValidUTF8(strings.TrimSuffix(line, "\n"), "\uFFFD")) + "\n"
+		if total-first >= c.args.Limit || b.Len()+len(text) > budget && b.Len() > 0 {
+			cutByBytes = total-first < c.args.Limit
+			last = total - 1
+			rest, err := countLines(ctx, r)
+			if err != nil {
+				return Result{}, err
+			}
+			total += rest
+			break
+		}
+		b.WriteString(text)
+	}
+	if first > total {
+		return errorResult(fmt.Sprintf("offset %d is past the end of %s, which has %s.", first, rel, plural(total, "line"))), nil
+	}
+	if last == 0 {
+		last = total
+	}
+	if first > 1 || last < total {
+		why := ""
+		if cutByBytes {
+			why = fmt.Sprintf(" (output limit of about %d bytes reached)", c.opts.MaxOutput)
+		}
+		if last < total {
+			fmt.Fprintf(&b, "\n[lines %d–%d of %d%s; use offset=%d to read more]", first, last, total, why, last+1)
+		} else {
+			fmt.Fprintf(&b, "\n[lines %d–%d of %d]", first, last, total)
+		}
+	}
+	return Result{Content: strings.TrimSuffix(b.String(), "\n"), Touched: c.touched()}, nil
+}
+
+func (c *readFileCall) touched() []Touch {
+	return []Touch{{Path: displayPath(c.opts.Root, c.abs), Kind: TouchRead}}
+}
+
+// countLines counts the lines left in r, a final line without a newline
+// included.
+func countLines(ctx context.Context, r io.Reader) (int, error) {
+	buf := make([]byte, 256*1024)
+	n, lastByte := 0, byte('\n')
+	for {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		k, err := r.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte{'\n'})
+			lastByte = buf[k-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if lastByte != '\n' {
+		n++
+	}
+	return n, nil
+}

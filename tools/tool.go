@@ -1,0 +1,93 @@
+package tools
+
+import "context"
+
+// Tool is one capability offered to the model. Its schema and description are
+// sent with every request; Decode turns the model's raw arguments into a Call.
+// Tools and Calls are safe for use from several goroutines.
+type Tool interface {
+	// Name is the function name the model calls, e.g. "read_file".
+	Name() string
+	// Description is what the model reads: what the tool does, its limits and defaults.
+	Description() string
+	// Parameters is the JSON Schema object of the arguments, generated from the
+	// tool's Go argument struct and accepted by strict providers.
+	Parameters() map[string]any
+	// Mutates reports whether a call can change anything: files, or the world
+	// through a command.
+	Mutates() bool
+	// Decode validates raw JSON arguments and returns the call they describe.
+	// "" and "{}" mean no arguments. The error text is written for the model:
+	// it names the argument, says what was wrong and shows a valid call.
+	Decode(arguments string) (Call, error)
+}
+
+// Call is one decoded invocation of a Tool, ready to be checked and run.
+type Call interface {
+	// Summary is a short human label for a card, e.g. "read_file agent/loop.go".
+	Summary() string
+	// Access says what running the call would touch, so the caller can ask
+	// its safety policy before Run.
+	Access() Access
+	// Run performs the call. Tool-level failures (file not found, exit code 1)
+	// are a Result with IsError set; the error is reserved for failures of
+	// pincer itself and for cancellation, when it is ctx.Err() and the Result
+	// holds whatever output there was.
+	Run(ctx context.Context) (Result, error)
+}
+
+// Access describes what a call would touch. Paths are absolute and cleaned.
+// When a path reaches through a symbolic link, the link's real target is
+// listed as well, so a policy about where files may be written cannot be
+// side-stepped by a link inside the project.
+type Access struct {
+	Command string   // run_command: the command line passed to the shell
+	Dir     string   // run_command: the working directory
+	Reads   []string // paths the call reads (files or directories walked)
+	Writes  []string // paths the call writes
+}
+
+// Result is what a call produced, for the model and for the UI.
+type Result struct {
+	// Content is the text for the model, capped to Options.MaxOutput with
+	// head and tail kept and the cut stated.
+	Content string
+	// IsError marks a tool-level failure the model should react to.
+	IsError bool
+	// Touched lists the files read, changed or created, for the tree pane.
+	Touched []Touch
+}
+
+// Touch is one file a call read or changed.
+type Touch struct {
+	Path string // relative to Options.Root with forward slashes; absolute when outside it
+	Kind TouchKind
+}
+
+// TouchKind says how a call touched a file.
+type TouchKind int
+
+// The ways a file can be touched.
+const (
+	TouchRead TouchKind = iota + 1
+	TouchChanged
+	TouchCreated
+)
+
+// String names the kind for logs and tests.
+func (k TouchKind) String() string {
+	switch k {
+	case TouchRead:
+		return "read"
+	case TouchChanged:
+		return "changed"
+	case TouchCreated:
+		return "created"
+	}
+	return "unknown"
+}
+
+// errorResult is the Result of a tool-level failure.
+func errorResult(text string) Result {
+	return Result{Content: text, IsError: true}
+}
