@@ -1,0 +1,113 @@
+package safety
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// handler classifies one program's arguments into the part.
+type handler func(p *part, name string, args []field)
+
+// Classifier decides the tier of shell commands and file accesses under
+// one set of user rules. It is immutable and safe for concurrent use.
+type Classifier struct {
+	allow    []pattern
+	deny     []pattern
+	unknown  Tier
+	programs map[string]handler
+	names    []string // known program names, sorted
+}
+
+// NewClassifier compiles the user's rules. A malformed pattern is an error
+// (a *RuleError wrapping ErrInvalidRule) that names the rule and the fix.
+func NewClassifier(r Rules) (*Classifier, error) {
+	allow, err := compilePatterns("allow", r.Allow)
+	if err != nil {
+		return nil, err
+	}
+	deny, err := compilePatterns("deny", r.Deny)
+	if err != nil {
+		return nil, err
+	}
+	if r.UnknownCommands != UnknownConfirm && r.UnknownCommands != UnknownSafe {
+		return nil, fmt.Errorf("%w for unknown commands (%d): use UnknownConfirm or UnknownSafe", ErrInvalidTier, int(r.UnknownCommands))
+	}
+	progs := programTable()
+	names := make([]string, 0, len(progs))
+	for n := range progs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return &Classifier{allow: allow, deny: deny, unknown: r.UnknownCommands.Tier(), programs: progs, names: names}, nil
+}
+
+// WithAllow returns a copy of the classifier with extra allow rules, such
+// as the ones "always allow for this session" saves. The receiver is not
+// changed.
+func (c *Classifier) WithAllow(patterns ...string) (*Classifier, error) {
+	extra, err := compilePatterns("allow", patterns)
+	if err != nil {
+		return nil, err
+	}
+	cp := *c
+	cp.allow = append(append(make([]pattern, 0, len(c.allow)+len(extra)), c.allow...), extra...)
+	return &cp, nil
+}
+
+// Classify decides the tier of a shell command line (which may be a whole
+// script) from a parse of it: every simple command is classified, through
+// wrappers, nested shells and substitutions, and the highest tier wins.
+// It never panics: should the classifier fail, the verdict is Dangerous.
+func (c *Classifier) Classify(command string) (v Verdict) {
+	defer func() {
+		if r := recover(); r != nil {
+			v = Verdict{Tier: Dangerous, Reasons: []string{display(command) + ": could not be analysed (internal error: " + fmt.Sprint(r) + ")"}}
+		}
+	}()
+	return c.classify(command)
+}
+
+// classify is Classify without the panic guard, so tests see panics.
+func (c *Classifier) classify(command string) Verdict {
+	sh := newShared(c)
+	w := &walker{sh: sh, sc: newScope(), src: command}
+	f, err := parseScript(command)
+	if err != nil {
+		w.unparsable(command, err)
+		return sh.acc.verdict()
+	}
+	w.sc.collect(f)
+	w.stmts(f.Stmts, stream{})
+	return sh.acc.verdict()
+}
+
+// lookup finds a program's handler, trying versioned names (python3.12,
+// pip3) and suffixed ones (mkfs.ext4) as their base program.
+func (c *Classifier) lookup(name string) (handler, bool) {
+	if h, ok := c.programs[name]; ok {
+		return h, true
+	}
+	if base := strings.TrimRight(name, "0123456789.-"); base != name && versioned[base] {
+		h, ok := c.programs[base]
+		return h, ok
+	}
+	if i := strings.IndexByte(name, '.'); i > 0 && suffixed[name[:i]] {
+		h, ok := c.programs[name[:i]]
+		return h, ok
+	}
+	return nil, false
+}
+
+// versioned programs are also installed under names with a version
+// (python3.12, pip3, php8.2); only these are looked up that way, so that a
+// script named cat1 is not taken for cat.
+var versioned = map[string]bool{
+	"python": true, "pip": true, "pypy": true, "perl": true, "ruby": true, "php": true, "node": true,
+	"lua": true, "luajit": true, "tclsh": true, "wish": true, "gem": true, "irb": true, "bash": true,
+	"zsh": true, "ksh": true, "pwsh": true, "java": true, "psql": true, "mysql": true, "sqlite": true,
+	"idle": true, "easy_install": true, "pipx": true, "bun": true, "deno": true, "julia": true, "rscript": true,
+}
+
+// suffixed programs have variants named program.kind (mkfs.ext4).
+var suffixed = map[string]bool{"mkfs": true, "fsck": true, "mount": true, "umount": true, "newfs": true, "mkdosfs": true}

@@ -1,0 +1,36 @@
+package safety
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestClassifyTable(t *testing.T) {
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(commandCases) < 300 {
+		t.Fatalf("the table has %d commands; keep at least 300", len(commandCases))
+	}
+	seen := map[string]bool{}
+	for _, tc := range commandCases {
+		if seen[tc.cmd] {
+			t.Errorf("%q is in the table twice", tc.cmd)
+		}
+		seen[tc.cmd] = true
+		v := c.classify(tc.cmd)
+		if v.Tier != tc.want {
+			t.Errorf("%q: got %v, want %v (%s)\n\treasons: %q", tc.cmd, v.Tier, tc.want, tc.why, v.Reasons)
+			continue
+		}
+		if v.Tier > Safe && len(v.Reasons) == 0 {
+			t.Errorf("%q: %v without a reason", tc.cmd, v.Tier)
+		}
+		for _, r := range v.Reasons {
+			if !strings.Contains(r, ": ") {
+				t.Errorf("%q: reason %q is not of the form '<part>: <why>'", tc.cmd, r)
+			}
+		}
+	}
+}

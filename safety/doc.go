@@ -1,0 +1,96 @@
+// Package safety decides how much approval an action of the agent needs:
+// the risk tier of a shell command, and the policy for file tools reading
+// and writing paths. It only decides; it does no I/O and asks nobody.
+//
+// # Tiers
+//
+// Safe runs at once. It is for read-only inspection: ls, cat, head, tail
+// (including -f), wc, grep and rg (but not rg --pre), find without -exec,
+// -ok, -delete or -fprint, sed without -i and without the e and w commands,
+// awk programs that neither run commands nor write files, jq, diff, sort
+// without -o, git status/diff/log/show/blame and the list forms of git
+// branch, tag, remote, stash and config, go env/version/list/vet/doc,
+// --version and --help queries of known programs, and system facts (uname,
+// whoami, ps, df, …). Pipelines, lists and loops of safe parts stay safe;
+// cd is tracked, so `cd src && ls` is safe.
+//
+// Confirm needs one approval. It covers ordinary development changes
+// (git commit/push/merge/rebase/reset/checkout, package installs, builds
+// and tests, docker run/rm/stop), writes through redirection or tee,
+// cp/mv/touch/mkdir, rm of single files (not recursive), network fetches
+// that are not run, kill, interpreter one-liners that do nothing
+// destructive (they still run code), reading secret-looking files (.env,
+// keys, ~/.ssh, credentials), printing the whole environment, and every
+// program the classifier does not know (unless Rules.UnknownCommands is
+// UnknownSafe). Anything the classifier cannot see through is at least
+// Confirm: input that does not parse, a program name only known at run time
+// ($CMD, $(…)), code built from unknown text (bash -c "$X").
+//
+// Dangerous needs two approvals: rm -r in every spelling (-rf, -fr, -r -f,
+// --recursive --force, flags after operands, /bin/rm, \rm, "r"m, $'\x72m',
+// {rm,-rf,/}, rm${IFS}-rf, command/env/xargs/find -exec rm, …); sudo, doas,
+// su, pkexec; chmod making files world-writable or setuid; downloads piped,
+// substituted or saved and then run by an interpreter (curl … | sh,
+// sh -c "$(curl …)", bash <(curl …), curl -o x; sh x, iwr … | iex) and text
+// decoded at run time and run (base64 -d | sh); mkfs, partitioning, dd or
+// redirections to block devices; format C:, del /s, rd /s, Remove-Item
+// -Recurse; fork bombs; writes, deletes or permission changes of system
+// files (/etc, /usr, …), ~/.ssh, credentials, shell start-up files,
+// crontabs, git hooks; git push --force/--mirror/--delete and +refspecs,
+// git clean -f, git reset --hard, git checkout/restore of the whole tree,
+// git stash clear, history rewrites; shutdown and reboot; interpreter
+// one-liners that delete, chmod, write files, fork or shell out to a
+// dangerous command; find -delete; SQL that drops or empties data through a
+// client; remote shells (bash -i >& /dev/tcp/…, nc -e); uploads of secrets.
+//
+// # How a command is read
+//
+// The command is parsed with mvdan.cc/sh/v3/syntax (bash dialect) and every
+// simple command is classified: in pipelines, ; && || & and newline lists,
+// subshells, { } groups, if/for/while/case bodies, function bodies (as if
+// called), command and process substitutions, here-documents and here
+// strings. The tier of the whole is the highest tier of any part, and
+// redirections count. Quoted text that is only an argument stays an
+// argument: grep -r "rm -rf" . is safe.
+//
+// Words are expanded as far as the command itself says: quotes and
+// escapes are removed, brace expansion is done, variables take every value
+// the script assigns them (and an unknown one), $(echo rm) and $(printf …)
+// are evaluated, ${X:-rm} considers its default, $HOME is the home
+// directory. Wrappers are unwrapped (sudo, doas, env with its options and
+// assignments, command, builtin, exec, nice, nohup, timeout, time, stdbuf,
+// ionice, watch, xargs, parallel, find -exec/-execdir/-ok, busybox, poetry
+// run, docker exec, …) and strings run by a shell are classified as
+// scripts of their own: bash/sh/zsh/dash/ksh -c, eval, ssh host '…',
+// su -c, cmd /c, powershell -Command and -EncodedCommand, git aliases and
+// pagers, trap. What flows through pipes is tracked: text downloaded or
+// decoded and then run by a shell or interpreter is dangerous, literal text
+// piped to sh is classified as the script it is. Windows spellings (format,
+// del, rd, Remove-Item, ri) are recognised as words.
+//
+// Input the parser rejects is at least Confirm, and every command-like run
+// of words in it is still checked, so a syntax error cannot hide rm -rf.
+//
+// # Reasons
+//
+// A Verdict carries one reason per part that raised the tier, in the form
+// "<the part>: <why>", for example "rm -rf build/: recursive forced
+// delete". Dangerous reasons come first.
+//
+// # Rules
+//
+// Rules.Allow and Rules.Deny hold patterns of a program and its arguments
+// ("go test *", "npm run *"). They apply to each simple command, including
+// commands inside wrappers and nested shells. A deny match refuses the
+// whole command (Verdict.Denied); an allow match lowers that command from
+// Confirm to Safe and never lowers Dangerous, nor Confirm raised by things
+// a rule cannot vouch for (a program chosen at run time, LD_PRELOAD).
+// SuggestRule gives the pattern "always allow for this session" saves.
+//
+// # Paths
+//
+// Classifier.Path applies the same knowledge to file tools: inside the
+// project and ordinary is Safe; outside the project, inside .git/ or
+// secret-looking needs approval; writing where a command's write would be
+// dangerous is Dangerous.
+package safety

@@ -1,0 +1,123 @@
+package safety
+
+import (
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestPathPolicy(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the table uses Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root, home = "/home/u/proj", "/home/u"
+	for _, tc := range []struct {
+		path   string
+		write  bool
+		want   Tier
+		reason string
+	}{
+		{"/home/u/proj/main.go", false, Safe, ""},
+		{"/home/u/proj/main.go", true, Safe, ""},
+		{"/home/u/proj/internal/x/y.go", true, Safe, ""},
+		{"/home/u/proj/.bashrc", true, Safe, ""},
+		{"/home/u/proj/.env.example", false, Safe, ""},
+		{"/home/u/proj/.env", false, Confirm, "secret-looking"},
+		{"/home/u/proj/.env.local", true, Confirm, "secret-looking"},
+		{"/home/u/proj/certs/server.pem", false, Confirm, "secret-looking"},
+		{"/home/u/proj/deploy/id_rsa", false, Confirm, "SSH key"},
+		{"/home/u/proj/tls.key", true, Confirm, "secret-looking"},
+		{"/home/u/proj/.netrc", false, Confirm, "credentials"},
+		{"/home/u/proj/credentials.json", false, Confirm, "credentials"},
+		{"/home/u/proj/.git/HEAD", false, Confirm, "inside .git/"},
+		{"/home/u/proj/.git/info/exclude", true, Confirm, "inside .git/"},
+		{"/home/u/proj/.git/hooks/pre-commit", true, Dangerous, "git hook"},
+		{"/home/u/proj/.git/config", true, Dangerous, "git configuration"},
+		{"/home/u/other/main.go", false, Confirm, "outside the project"},
+		{"/home/u/proj-evil/x", false, Confirm, "outside the project"},
+		{"/tmp/out.txt", true, Confirm, "outside the project"},
+		{"/etc/hosts", false, Confirm, "outside the project"},
+		{"/etc/hosts", true, Dangerous, "system configuration"},
+		{"/etc/shadow", false, Confirm, "secret-looking"},
+		{"/home/u/.ssh/authorized_keys", true, Dangerous, "SSH keys"},
+		{"/home/u/.ssh/id_ed25519", false, Confirm, "secret-looking"},
+		{"/home/u/.ssh/config", false, Confirm, "secret-looking"},
+		{"/home/u/.bashrc", true, Dangerous, "start-up file"},
+		{"/home/u/.bashrc", false, Confirm, "outside the project"},
+		{"/home/u/.zshrc", true, Dangerous, "start-up file"},
+		{"/home/u/.config/fish/config.fish", true, Dangerous, "start-up file"},
+		{"/home/u/.gitconfig", true, Dangerous, "credentials or login configuration"},
+		{"/home/u/.aws/credentials", false, Confirm, "secret-looking"},
+		{"/home/u/.aws/credentials", true, Dangerous, "cloud credentials"},
+		{"/home/u/Library/LaunchAgents/x.plist", true, Dangerous, "login start-up item"},
+		{"/var/spool/cron/crontabs/u", true, Dangerous, "crontab"},
+		{"/dev/sda", true, Dangerous, "device"},
+		{"/usr/local/bin/tool", true, Dangerous, "system directory"},
+		{"relative/path.go", false, Confirm, "not an absolute path"},
+		{"", true, Confirm, "not an absolute path"},
+	} {
+		v := c.Path(PathAccess{Root: root, Home: home, Path: tc.path, Write: tc.write})
+		if v.Tier != tc.want {
+			t.Errorf("Path(%q, write=%v) = %v %q; want %v", tc.path, tc.write, v.Tier, v.Reasons, tc.want)
+			continue
+		}
+		if tc.want == Safe {
+			if len(v.Reasons) != 0 {
+				t.Errorf("Path(%q) is safe but has reasons %q", tc.path, v.Reasons)
+			}
+			continue
+		}
+		if len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], tc.reason) || !strings.Contains(v.Reasons[0], ": ") {
+			t.Errorf("Path(%q, write=%v) reasons %q; want one containing %q", tc.path, tc.write, v.Reasons, tc.reason)
+		}
+	}
+}
+
+func TestPathPolicyRootAtHome(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// pincer started in the home directory: the user's start-up files are
+	// inside the root but still not project files.
+	for _, tc := range []struct {
+		root, path string
+		want       Tier
+	}{
+		{"/home/u", "/home/u/.bashrc", Dangerous},
+		{"/", "/home/u/.profile", Dangerous},
+		{"/home/u", "/home/u/notes.txt", Safe},
+		{"/home/u/dotfiles", "/home/u/dotfiles/.zshrc", Safe},
+	} {
+		v := c.Path(PathAccess{Root: tc.root, Home: "/home/u", Path: tc.path, Write: true})
+		if v.Tier != tc.want {
+			t.Errorf("root %s, write %s = %v %q; want %v", tc.root, tc.path, v.Tier, v.Reasons, tc.want)
+		}
+	}
+}
+
+func TestPathPolicyNativePaths(t *testing.T) {
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	inside := filepath.Join(root, "src", "main.go")
+	if v := c.Path(PathAccess{Root: root, Home: filepath.Dir(root), Path: inside, Write: true}); v.Tier != Safe {
+		t.Errorf("native path inside the root = %v %q", v.Tier, v.Reasons)
+	}
+	if v := c.Path(PathAccess{Root: root, Path: filepath.Join(root, ".git", "hooks", "pre-push"), Write: true}); v.Tier != Dangerous {
+		t.Errorf("native git hook = %v %q", v.Tier, v.Reasons)
+	}
+	if v := c.Path(PathAccess{Root: "", Path: inside}); v.Tier != Confirm {
+		t.Errorf("no root: %v %q", v.Tier, v.Reasons)
+	}
+}

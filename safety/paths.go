@@ -1,0 +1,232 @@
+package safety
+
+import (
+	"path"
+	"strings"
+)
+
+// loc is a path placed as well as pincer can place it without looking at
+// the file system.
+type loc struct {
+	path    string // cleaned and slash-separated: "~/x", "/x", "c:/x", "sub/x", "../x"; unknown pieces are "?"
+	project bool   // inside the project: relative to the project root and not escaping it
+	unknown bool   // some of it is only known at run time
+}
+
+// resolve places a path argument of a command, relative to the directory
+// the script has changed to.
+func (w *walker) resolve(s string) loc {
+	return placePath(s, w.cwd)
+}
+
+func placePath(s, cwd string) loc {
+	l := loc{unknown: strings.Contains(s, unknownMark)}
+	s = strings.ReplaceAll(s, unknownMark, "?")
+	if isWindowsPath(s) {
+		s = strings.ToLower(strings.ReplaceAll(s, `\`, "/"))
+		if len(s) == 2 {
+			s += "/"
+		}
+		l.path = path.Clean(s)
+		return l
+	}
+	switch {
+	case s == "":
+		l.path = "?"
+		l.unknown = true
+		return l
+	case strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || strings.HasPrefix(s, "?"):
+		l.path = path.Clean(s)
+	default:
+		base := cwd
+		if base == "" {
+			base = "."
+		}
+		l.path = path.Clean(base + "/" + s)
+	}
+	l.project = !strings.HasPrefix(l.path, "/") && !strings.HasPrefix(l.path, "~") &&
+		!strings.HasPrefix(l.path, "?") && l.path != ".." && !strings.HasPrefix(l.path, "../")
+	return l
+}
+
+func isWindowsPath(s string) bool {
+	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') &&
+		(len(s) == 2 || s[2] == '\\' || s[2] == '/' || s[2] != ':')
+}
+
+// sinks are files that swallow output: writing them changes nothing.
+func isSink(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/full", "nul", "con":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/self/fd/") || strings.HasPrefix(p, "/dev/pts/")
+}
+
+func isNetDev(p string) bool {
+	return strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/")
+}
+
+// writeRisk is the tier of writing (or deleting) a path, and why when it is
+// not an ordinary file.
+func writeRisk(l loc) (Tier, string) {
+	p := l.path
+	switch {
+	case isSink(p):
+		return Safe, ""
+	case isNetDev(p):
+		return Confirm, netWhy
+	case p == "/dev" || strings.HasPrefix(p, "/dev/"):
+		return Dangerous, "a device"
+	}
+	if why := sensitiveLoc(l); why != "" {
+		return Dangerous, why
+	}
+	return Confirm, ""
+}
+
+var systemDirs = []string{
+	"/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/sys", "/proc",
+	"/root", "/System", "/Library", "/var/lib", "/var/log", "/var/db", "/var/root", "/var/spool",
+	"/var/at", "/var/cron", "/private/var/root", "/private/var/db", "/private/var/at", "/snap", "/efi",
+}
+
+var startupFiles = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
+	".zshrc": true, ".zshenv": true, ".zprofile": true, ".zlogin": true, ".zlogout": true,
+	".kshrc": true, ".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true, ".logout": true,
+	".xprofile": true, ".xinitrc": true, ".xsession": true, ".xsessionrc": true, ".bash_aliases": true,
+	".inputrc": true, "config.fish": true, ".vimrc": true, ".gvimrc": true, ".exrc": true,
+	".pam_environment": true, ".tmux.conf": true, ".screenrc": true,
+}
+
+var credentialFiles = map[string]bool{
+	".netrc": true, "_netrc": true, ".git-credentials": true, ".pgpass": true, ".my.cnf": true,
+	".npmrc": true, ".pypirc": true, ".gitconfig": true, "authorized_keys": true, "known_hosts": true,
+	".rhosts": true, ".shosts": true, ".k5login": true, "sudoers": true,
+}
+
+// sensitiveLoc names what a path is when changing it is dangerous: system
+// files, keys and credentials, start-up files that run code at login, git
+// hooks, devices. It returns "" for ordinary files.
+func sensitiveLoc(l loc) string {
+	p := l.path
+	if p == "/" {
+		return "the root directory"
+	}
+	if under(p, "/etc") || under(p, "/private/etc") {
+		return "system configuration"
+	}
+	for _, d := range systemDirs {
+		if under(p, d) {
+			if strings.Contains(p, "cron") || strings.HasPrefix(p, "/var/at") {
+				return "the crontab"
+			}
+			return "a system directory"
+		}
+	}
+	if len(p) >= 2 && p[1] == ':' {
+		rest := strings.TrimPrefix(p[2:], "/")
+		switch {
+		case rest == "" || rest == ".":
+			return "the root of a drive"
+		case under(rest, "windows"), under(rest, "program files"), under(rest, "program files (x86)"),
+			under(rest, "programdata"), strings.Contains(rest, "/system32"):
+			return "a Windows system directory"
+		}
+	}
+	comps := strings.Split(p, "/")
+	for i, c := range comps {
+		next := ""
+		if i+1 < len(comps) {
+			next = comps[i+1]
+		}
+		switch {
+		case c == ".ssh":
+			return "SSH keys and configuration"
+		case c == ".gnupg":
+			return "GPG keys"
+		case c == ".aws" || c == ".azure" || c == ".kube" || (c == ".config" && next == "gcloud") || (c == ".docker" && next == "config.json"):
+			return "cloud credentials"
+		case c == ".git" && next == "hooks":
+			return "a git hook, which git runs"
+		case c == ".git" && next == "config" && i+2 == len(comps):
+			return "git configuration, which can run commands"
+		case c == "LaunchAgents" || c == "LaunchDaemons":
+			return "a login start-up item"
+		case c == ".config" && (next == "autostart" || next == "systemd"):
+			return "a login start-up item"
+		case c == ".config" && next == "fish", c == ".bashrc.d", c == ".zshrc.d", c == ".oh-my-zsh" && next == "custom":
+			return "a shell start-up file"
+		case c == ".config" && next == "git" && i+3 == len(comps) && comps[i+2] == "config":
+			return "git configuration, which can run commands"
+		}
+	}
+	if !l.project {
+		base := comps[len(comps)-1]
+		switch {
+		case startupFiles[base]:
+			return "a shell start-up file"
+		case credentialFiles[base]:
+			return "credentials or login configuration"
+		case base == "crontab" || base == "cron.d":
+			return "the crontab"
+		}
+	}
+	return ""
+}
+
+// secretLoc names what a path is when even reading it may expose secrets.
+func secretLoc(l loc) string {
+	p := l.path
+	comps := strings.Split(p, "/")
+	base := comps[len(comps)-1]
+	lower := strings.ToLower(base)
+	switch {
+	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
+		return "an environment file, which usually holds secrets"
+	case strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_dsa") ||
+		strings.HasPrefix(lower, "id_ecdsa") || strings.HasPrefix(lower, "id_ed25519"):
+		return "an SSH key"
+	case hasAnySuffix(lower, ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".tfstate", ".gpg"):
+		return "a key, certificate or secret store"
+	case credentialFiles[lower] && lower != "known_hosts" && lower != "authorized_keys" && lower != ".gitconfig",
+		lower == ".htpasswd", lower == ".vault-token", lower == "credentials",
+		strings.HasPrefix(lower, "credentials.") || strings.HasPrefix(lower, "secrets.") || strings.HasPrefix(lower, "secret."):
+		return "a credentials file"
+	case p == "/etc/shadow" || p == "/etc/gshadow" || p == "/etc/master.passwd" || under(p, "/etc/sudoers") ||
+		under(p, "/etc/sudoers.d") || under(p, "/etc/ssl/private"):
+		return "system secrets"
+	}
+	for i, c := range comps {
+		switch {
+		case c == ".ssh":
+			return "the SSH directory"
+		case c == ".gnupg":
+			return "the GPG directory"
+		case c == ".aws" || c == ".azure" || c == ".kube" || (c == ".config" && i+1 < len(comps) && comps[i+1] == "gcloud"):
+			return "a cloud credentials directory"
+		case c == ".docker" && i+1 < len(comps) && comps[i+1] == "config.json":
+			return "a credentials file"
+		}
+	}
+	return ""
+}
+
+func isTemplate(name string) bool {
+	return hasAnySuffix(name, ".example", ".sample", ".template", ".dist", ".defaults", ".tmpl", ".schema")
+}
+
+func hasAnySuffix(s string, suffixes ...string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether p is dir or inside it.
+func under(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}

@@ -1,0 +1,135 @@
+package safety
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// netWhy is the reason given for a redirection to /dev/tcp or /dev/udp;
+// shells check for it, since a shell wired to a socket is a remote shell.
+const netWhy = "opens a network connection"
+
+// redirects works out what a statement's redirections do: the stdin they
+// give the command and the raises for what they write or read.
+func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, []string) {
+	stdin := in
+	var effects []raise
+	var written []string
+	add := func(t Tier, why string) {
+		if t > Safe {
+			effects = append(effects, raise{t, levelPart, why})
+		}
+	}
+	for _, r := range rs {
+		if r.Word != nil {
+			w.substsWith(r.Word, in)
+		}
+		if r.Hdoc != nil {
+			w.substsWith(r.Hdoc, in)
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body := ""
+			var t taint
+			if r.Hdoc != nil {
+				body, t = w.docText(r.Hdoc, quotedDelim(r.Word))
+			}
+			stdin = stream{literal: body, exact: true, present: true, taint: t}
+			continue
+		case syntax.WordHdoc:
+			text, t := w.docText(r.Word, false)
+			if len(r.Word.Parts) > 0 {
+				alts := w.expand(r.Word)
+				if len(alts) == 1 {
+					text = joinFields(alts[0])
+				}
+			}
+			stdin = stream{literal: text + "\n", exact: true, present: true, taint: t}
+			continue
+		}
+		for _, target := range w.targets(r.Word) {
+			l := w.resolve(target.s)
+			switch r.Op {
+			case syntax.RdrIn:
+				st := stream{present: true, taint: target.taint}
+				if isNetDev(l.path) || w.sh.downloaded[l.path] {
+					st.taint |= taintDownload
+				}
+				if isNetDev(l.path) {
+					add(Confirm, netWhy)
+				}
+				stdin = st
+				if why := secretLoc(l); why != "" {
+					add(Confirm, "reads "+display(target.s)+" ("+why+")")
+				}
+			case syntax.DplIn:
+			case syntax.DplOut:
+				if isDigits(target.s) || target.s == "-" {
+					continue
+				}
+				add(w.writeEffect(target, l))
+			default: // >, >>, >|, &>, &>>, <>
+				if target.proc {
+					continue
+				}
+				add(w.writeEffect(target, l))
+				written = append(written, l.path)
+			}
+		}
+	}
+	return stdin, effects, written
+}
+
+// targets returns the possible values of a redirection word; a redirection
+// never splits, so each alternative is joined into one path.
+func (w *walker) targets(word *syntax.Word) []field {
+	if word == nil {
+		return nil
+	}
+	var out []field
+	for _, alt := range w.expand(word) {
+		f := field{s: joinFields(alt), taint: fieldsTaint(alt)}
+		for _, x := range alt {
+			f.glob = f.glob || x.glob
+			f.proc = f.proc || x.proc
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// writeEffect is the tier and reason of writing one path.
+func (w *walker) writeEffect(target field, l loc) (Tier, string) {
+	t, why := writeRisk(l)
+	switch {
+	case t == Safe:
+		return Safe, ""
+	case why == netWhy:
+		return t, why
+	case why != "":
+		return t, "writes " + display(target.s) + " (" + why + ")"
+	case l.unknown:
+		return Confirm, "writes a file whose name is only known at run time"
+	}
+	return Confirm, "writes " + display(target.s)
+}
+
+// quotedDelim reports a here-document delimiter written with quotes or a
+// backslash, whose body is taken literally.
+func quotedDelim(word *syntax.Word) bool {
+	if word == nil {
+		return false
+	}
+	for _, p := range word.Parts {
+		switch x := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		case *syntax.Lit:
+			for i := 0; i < len(x.Value); i++ {
+				if x.Value[i] == '\\' {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,395 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+const (
+	maxDepth = 8    // nested shells (bash -c "bash -c …") before giving up
+	maxParts = 4000 // simple commands evaluated in one classification
+)
+
+// shared is the state of one Classify call, common to every nested walk.
+type shared struct {
+	c          *Classifier
+	acc        *acc
+	parts      int
+	substs     map[syntax.Node]stream
+	words      map[*syntax.Word][][]field
+	downloaded map[string]bool // files a downloader wrote earlier in the command
+	record     bool            // keep every finished part (for SuggestRule)
+	finished   []*part
+}
+
+func newShared(c *Classifier) *shared {
+	return &shared{
+		c:          c,
+		acc:        newAcc(),
+		substs:     map[syntax.Node]stream{},
+		words:      map[*syntax.Word][][]field{},
+		downloaded: map[string]bool{},
+	}
+}
+
+// walker walks one shell script.
+type walker struct {
+	sh    *shared
+	sc    *scope
+	src   string
+	depth int
+	cwd   string // "" is the project root; otherwise "sub/dir", "../x", "~", "/abs" or "?"
+	bulk  bool   // commands run once per item of a list (find -exec, xargs)
+}
+
+// scriptOpts says how a nested script runs.
+type scriptOpts struct {
+	shareScope bool     // eval and source: same variables and functions
+	positional []string // bash -c 'script' $0 $1 …
+	hasPos     bool
+	stdin      stream
+	bulk       bool
+}
+
+func parseScript(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// script classifies shell source run by the current command (bash -c,
+// eval, a here-document fed to sh, …) and returns what it prints.
+func (w *walker) script(src string, o scriptOpts) stream {
+	if w.depth >= maxDepth {
+		w.sh.acc.add(Dangerous, display(src)+": shells nested too deeply to analyse")
+		return stream{present: true}
+	}
+	child := &walker{sh: w.sh, src: src, depth: w.depth + 1, cwd: w.cwd, bulk: w.bulk || o.bulk}
+	if o.shareScope {
+		child.sc = w.sc
+	} else {
+		child.sc = newScope()
+		child.sc.positional, child.sc.hasPos = o.positional, o.hasPos
+	}
+	f, err := parseScript(src)
+	if err != nil {
+		child.unparsable(src, err)
+		return stream{present: true}
+	}
+	child.sc.collect(f)
+	out := child.stmts(f.Stmts, o.stdin)
+	if o.shareScope {
+		w.cwd = child.cwd
+	}
+	return out
+}
+
+// unparsable handles source the parser rejects: at least Confirm, and a
+// rough look at every command-like run of words for anything dangerous.
+func (w *walker) unparsable(src string, err error) {
+	msg := err.Error()
+	if pe, ok := err.(syntax.ParseError); ok {
+		msg = pe.Text
+	}
+	w.sh.acc.add(Confirm, display(src)+": does not parse as a shell command ("+msg+")")
+	w.roughScan(src)
+	// PowerShell rarely parses as bash; its known dangerous forms are
+	// recognised in the raw text.
+	for _, r := range codeRules["powershell"] {
+		if r.re.MatchString(src) {
+			w.sh.acc.add(Dangerous, display(src)+": "+r.why)
+			break
+		}
+	}
+}
+
+func (w *walker) text(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if s, ok := n.(*syntax.Stmt); ok && s.Cmd != nil {
+		// Leave out the ; or & that ends the statement.
+		end = int(s.Cmd.End().Offset())
+		for _, r := range s.Redirs {
+			if e := int(r.End().Offset()); e > end {
+				end = e
+			}
+		}
+	}
+	if start < 0 || end > len(w.src) || start >= end {
+		return w.src
+	}
+	return w.src[start:end]
+}
+
+func (w *walker) stmts(list []*syntax.Stmt, in stream) stream {
+	var out stream
+	for i, s := range list {
+		o := w.stmt(s, in)
+		if len(list) == 1 {
+			return o
+		}
+		if i == 0 {
+			out = stream{present: true}
+		}
+		out.taint |= o.taint
+	}
+	return out
+}
+
+func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
+	if s == nil {
+		return stream{}
+	}
+	if w.sh.parts > maxParts {
+		w.sh.acc.add(Dangerous, display(w.src)+": too large to analyse")
+		return stream{}
+	}
+	stdin, effects, written := w.redirects(s.Redirs, in)
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		out := w.call(s, call, stdin, effects)
+		if out.taint&taintDownload != 0 {
+			// curl … > file: the file now holds downloaded code.
+			for _, path := range written {
+				w.sh.downloaded[path] = true
+			}
+		}
+		return out
+	}
+	if len(effects) > 0 || s.Cmd == nil {
+		p := w.newPart(w.text(s), stdin)
+		p.raises = append(p.raises, effects...)
+		p.finish()
+	}
+	switch x := s.Cmd.(type) {
+	case nil:
+		return stream{}
+	case *syntax.BinaryCmd:
+		if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+			return w.pipeline(x, stdin)
+		}
+		w.stmt(x.X, stdin)
+		return w.stmt(x.Y, stdin)
+	case *syntax.Block:
+		return w.stmts(x.Stmts, stdin)
+	case *syntax.Subshell:
+		cwd := w.cwd
+		out := w.stmts(x.Stmts, stdin)
+		w.cwd = cwd
+		return out
+	case *syntax.IfClause:
+		out := stream{present: true}
+		for c := x; c != nil; c = c.Else {
+			w.stmts(c.Cond, stdin)
+			out.taint |= w.stmts(c.Then, stdin).taint
+		}
+		return out
+	case *syntax.WhileClause:
+		w.stmts(x.Cond, stdin)
+		return w.stmts(x.Do, stdin)
+	case *syntax.ForClause:
+		w.substsIn(x.Loop)
+		if it, ok := x.Loop.(*syntax.WordIter); ok {
+			for _, item := range it.Items {
+				w.expand(item)
+			}
+		}
+		return w.stmts(x.Do, stdin)
+	case *syntax.CaseClause:
+		w.expand(x.Word)
+		out := stream{present: true}
+		for _, item := range x.Items {
+			for _, pat := range item.Patterns {
+				w.substsIn(pat)
+			}
+			out.taint |= w.stmts(item.Stmts, stdin).taint
+		}
+		return out
+	case *syntax.FuncDecl:
+		w.funcDecl(x)
+		return stream{}
+	case *syntax.ArithmCmd:
+		w.substsIn(x)
+		return stream{}
+	case *syntax.TestClause:
+		w.substsIn(x)
+		return stream{}
+	case *syntax.LetClause:
+		w.substsIn(x)
+		return stream{}
+	case *syntax.DeclClause:
+		return w.decl(s, x)
+	case *syntax.TimeClause:
+		return w.stmt(x.Stmt, stdin)
+	case *syntax.CoprocClause:
+		return w.stmt(x.Stmt, stdin)
+	case *syntax.TestDecl:
+		w.substsIn(x.Description)
+		return w.stmt(x.Body, stdin)
+	}
+	w.sh.acc.add(Confirm, display(w.text(s))+": a shell construct pincer does not analyse")
+	return stream{present: true}
+}
+
+// pipeline walks the stages of a | b | c, feeding each stage what the
+// previous one prints. Taint accumulates: curl … | gunzip | sh still runs
+// downloaded code.
+func (w *walker) pipeline(b *syntax.BinaryCmd, in stream) stream {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt)
+	flatten = func(s *syntax.Stmt) {
+		if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) && len(s.Redirs) == 0 && !s.Negated {
+			flatten(bc.X)
+			flatten(bc.Y)
+			return
+		}
+		stages = append(stages, s)
+	}
+	flatten(b.X)
+	flatten(b.Y)
+	cur := in
+	var acc taint
+	shell := false
+	for _, st := range stages {
+		cwd := w.cwd
+		out := w.stmt(st, cur)
+		w.cwd = cwd
+		acc |= out.taint
+		shell = shell || out.shell
+		out.taint, out.shell, out.present = acc, shell, true
+		cur = out
+	}
+	return cur
+}
+
+// substsIn classifies every command and process substitution inside a
+// node, once each, and remembers what each prints.
+func (w *walker) substsIn(n syntax.Node) { w.substsWith(n, stream{}) }
+
+// substsWith is substsIn for the words of a command whose standard input
+// is stdin: substitutions read the same input (sh -c "$(cat)" runs what is
+// piped in, tee >(sh) feeds sh what tee reads).
+func (w *walker) substsWith(n syntax.Node, stdin stream) {
+	if n == nil {
+		return
+	}
+	if word, ok := n.(*syntax.Word); ok && word == nil {
+		return
+	}
+	in := stream{present: stdin.present, taint: stdin.taint}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		var stmts []*syntax.Stmt
+		switch x := n.(type) {
+		case *syntax.CmdSubst:
+			stmts = x.Stmts
+		case *syntax.ProcSubst:
+			stmts = x.Stmts
+		default:
+			return true
+		}
+		if _, done := w.sh.substs[n]; !done {
+			w.sh.substs[n] = stream{}
+			cwd := w.cwd
+			w.sh.substs[n] = w.stmts(stmts, in)
+			w.cwd = cwd
+		}
+		return false
+	})
+}
+
+// ranDownload reports a program path that names a file a downloader wrote
+// earlier in the command. .\x.ps1 loses its backslash to the shell parse,
+// so a name ending in a downloaded file's base name after a separator or
+// dot counts too.
+func (w *walker) ranDownload(prog string) bool {
+	if w.sh.downloaded[w.resolve(prog).path] {
+		return true
+	}
+	for p := range w.sh.downloaded {
+		base := p[strings.LastIndexByte(p, '/')+1:]
+		if i := len(prog) - len(base); base != "" && i > 0 && strings.HasSuffix(prog, base) && strings.IndexByte("/\\.", prog[i-1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// funcDecl classifies a function body as if it ran (it usually does), and
+// recognises fork bombs: a function that calls itself in a pipe or in the
+// background.
+func (w *walker) funcDecl(fd *syntax.FuncDecl) {
+	var names []string
+	if fd.Name != nil {
+		names = append(names, fd.Name.Value)
+	}
+	for _, n := range fd.Names {
+		names = append(names, n.Value)
+	}
+	for _, name := range names {
+		if w.selfSpawning(fd.Body, name) {
+			w.sh.acc.add(Dangerous, display(w.text(fd))+": fork bomb (the function "+name+" starts copies of itself)")
+		}
+	}
+	w.stmt(fd.Body, stream{})
+}
+
+func (w *walker) selfSpawning(body *syntax.Stmt, name string) bool {
+	calls, spawned := 0, false
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			if ce, ok := x.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && w.firstLit(ce.Args[0]) == name {
+				calls++
+				if x.Background {
+					spawned = true
+				}
+			}
+			if bc, ok := x.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.Pipe || bc.Op == syntax.PipeAll) {
+				for _, side := range []*syntax.Stmt{bc.X, bc.Y} {
+					if ce, ok := side.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && w.firstLit(ce.Args[0]) == name {
+						spawned = true
+					}
+				}
+				if x.Background && strings.Contains(w.text(x), name) {
+					spawned = true
+				}
+			}
+		}
+		return true
+	})
+	return spawned || calls > 1
+}
+
+func (w *walker) firstLit(word *syntax.Word) string {
+	alts := w.expand(word)
+	if len(alts) == 0 || len(alts[0]) == 0 {
+		return ""
+	}
+	return alts[0][0].s
+}
+
+// decl handles declare/local/export/readonly/typeset.
+func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
+	p := w.newPart(w.text(s), stream{})
+	for _, a := range d.Args {
+		w.substsIn(a)
+		if a.Name != nil && !a.Naked {
+			p.assignment(a)
+		}
+	}
+	p.finish()
+	return stream{}
+}
+
+// trialTier classifies argv as if its program were name, without
+// recording anything: used when a program name is only known at run time.
+func (w *walker) trialTier(name string, argv []field, stdin stream) Tier {
+	sh := newShared(w.sh.c)
+	sh.parts = w.sh.parts
+	tw := &walker{sh: sh, sc: w.sc, src: w.src, depth: w.depth, cwd: w.cwd, bulk: w.bulk}
+	p := tw.newPart("", stdin)
+	args := append([]field{literalField(name)}, argv[1:]...)
+	p.run(args)
+	t := p.tier()
+	if sh.acc.top > t {
+		t = sh.acc.top
+	}
+	return t
+}
