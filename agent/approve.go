@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+
+	"pincer/safety"
+	"pincer/tools"
+)
+
+// Cancelled is the tool result the model receives when the person refuses a
+// tool call, at any step. The person's comment, when they gave one, follows
+// on its own lines.
+const Cancelled = "User cancelled the operation"
+
+// ApprovalKind says what a person is asked to approve.
+type ApprovalKind string
+
+// The kinds of approval.
+const (
+	ApproveCommand ApprovalKind = "command" // a shell command
+	ApproveEdit    ApprovalKind = "edit"    // a file change, with its diff
+	ApprovePath    ApprovalKind = "path"    // a file access outside the usual bounds
+)
+
+// Approval is one question to the person. A dangerous action is asked
+// twice: Step 1, then Step 2, and a front end must make the second answer
+// impossible to give by repeating the first one's keystroke.
+type Approval struct {
+	Kind    ApprovalKind
+	Step    int // 1, or 2 for the second confirmation of a dangerous action
+	CallID  string
+	Tool    string
+	Summary string        // e.g. "run_command go test ./..."
+	Command string        // for commands
+	Dir     string        // where a command runs
+	Paths   []string      // files a call reads or writes
+	Change  *tools.Change // for edits: the planned change
+	Tier    safety.Tier
+	Reasons []string
+	// SuggestedRule is the allow rule "always allow" would add for a
+	// command, or "" when none would be safe to suggest.
+	SuggestedRule string
+}
+
+// Decision is the person's answer.
+type Decision struct {
+	Allow   bool
+	Comment string // passed to the model with a refusal, or with an edit
+	// Content, for an edit, is what to write when the person accepted only
+	// part of the change; nil means the change as planned.
+	Content []byte
+	// Note, for an edit, tells the model what the person changed in review,
+	// e.g. which hunks they rejected.
+	Note string
+	// AllowRule, when set on an approved command, is an allow rule to add
+	// for the rest of the session.
+	AllowRule string
+}
+
+// Approver asks a person. The TUI implements it with dialogs; the headless
+// runner from its flags. An error (the context ended, the screen closed)
+// counts as a refusal.
+type Approver interface {
+	Approve(ctx context.Context, a Approval) (Decision, error)
+}
+
+// ApproverFunc adapts a function to the Approver interface.
+type ApproverFunc func(ctx context.Context, a Approval) (Decision, error)
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, a Approval) (Decision, error) { return f(ctx, a) }
+
+// ask runs the approval protocol: one question for the confirm tier, two
+// separate questions for the dangerous tier. Any refusal or error is a
+// refusal. The first step's answer (content, note, rule) is the one kept.
+func ask(ctx context.Context, ap Approver, a Approval) Decision {
+	if ap == nil {
+		return Decision{}
+	}
+	a.Step = 1
+	d, err := ap.Approve(ctx, a)
+	if err != nil || !d.Allow {
+		d.Allow = false
+		return d
+	}
+	if a.Tier >= safety.Dangerous {
+		a.Step = 2
+		d2, err := ap.Approve(ctx, a)
+		if err != nil || !d2.Allow {
+			d2.Allow = false
+			return d2
+		}
+		if d2.Comment != "" {
+			d.Comment = d2.Comment
+		}
+	}
+	return d
+}
+
+// refusal is the tool result for a refused call.
+func refusal(d Decision) string {
+	if d.Comment == "" {
+		return Cancelled
+	}
+	return Cancelled + "\n\nThe user said: " + d.Comment
+}

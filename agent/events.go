@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"time"
+
+	"pincer/tools"
+)
+
+// Event is something the agent reports while it works. The UI turns events
+// into screen updates and the headless runner into output lines; both drain
+// them from one sink. The concrete types below are the whole set.
+type Event interface{ isEvent() }
+
+// TextDelta is a piece of the assistant's answer as it streams.
+type TextDelta struct{ Text string }
+
+// ReasoningDelta is a piece of the model's reasoning ("thinking") as it
+// streams, for models that expose it.
+type ReasoningDelta struct{ Text string }
+
+// ToolCallDelta reports a tool call while its arguments still stream, so a
+// card can show the tool and its key argument before the call is complete.
+// Index is the call's position in the assistant message.
+type ToolCallDelta struct {
+	Index     int
+	ID        string
+	Name      string
+	ArgsSoFar string
+}
+
+// Usage is the token accounting the server reported for one request. It is
+// both an event and the value stored with messages.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+}
+
+// Retrying says a request failed before any answer arrived and will be sent
+// again after Wait.
+type Retrying struct {
+	Attempt int // the attempt that failed, from 1
+	Wait    time.Duration
+	Err     error
+}
+
+// AssistantMessage is a finished assistant message: the answer, the
+// reasoning and the complete tool calls, as stored in the history, and the
+// finish reason the server gave.
+type AssistantMessage struct {
+	Message      Message
+	FinishReason string
+}
+
+// ToolStarted says a tool call passed its checks and now runs.
+type ToolStarted struct {
+	ID      string
+	Name    string
+	Summary string
+}
+
+// ToolResult is the outcome of one tool call as the model will see it.
+type ToolResult struct {
+	ID      string
+	Name    string
+	Content string
+	IsError bool
+	Touched []tools.Touch
+}
+
+// Notice is a line for the person that is not part of the conversation: the
+// iteration limit was reached, a rule blocked a command, and so on.
+type Notice struct{ Text string }
+
+// Compressed says older messages were replaced by a summary.
+type Compressed struct {
+	Summary  string
+	Messages int // how many messages the summary replaced
+	Before   int // estimated tokens before
+	After    int // estimated tokens after
+}
+
+func (TextDelta) isEvent()        {}
+func (ReasoningDelta) isEvent()   {}
+func (ToolCallDelta) isEvent()    {}
+func (Usage) isEvent()            {}
+func (Retrying) isEvent()         {}
+func (AssistantMessage) isEvent() {}
+func (ToolStarted) isEvent()      {}
+func (ToolResult) isEvent()       {}
+func (Notice) isEvent()           {}
+func (Compressed) isEvent()       {}

@@ -1,0 +1,499 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"pincer/safety"
+	"pincer/tools"
+)
+
+// DefaultMaxIterations is how many model requests with tools one prompt may
+// use before the agent asks the model to wrap up.
+const DefaultMaxIterations = 30
+
+// Options configure an Agent. Model, Tools and Safety are required.
+type Options struct {
+	Model    Model
+	Tools    *tools.Registry
+	Safety   *safety.Classifier
+	Approver Approver // nil refuses everything that needs a yes
+	System   string   // the assembled system prompt
+	Root     string   // the project root; file access is judged against it
+	Home     string   // the person's home directory, for the path policy
+	// MaxIterations caps the model requests with tools per prompt; 0 means
+	// DefaultMaxIterations.
+	MaxIterations int
+	// Recorder, when set, stores each finished message at once.
+	Recorder Recorder
+	// Budget configures context compression; the zero value turns it off.
+	Budget Budget
+	Now    func() time.Time
+}
+
+// Recorder stores finished messages, one at a time, as soon as they are
+// complete, so a crash loses at most the message in flight.
+type Recorder interface {
+	Record(m Message) error
+}
+
+// Result sums up one Run.
+type Result struct {
+	Text       string // the final answer
+	Iterations int    // model requests made
+	Usage      Usage  // summed over the requests
+	// StopReason is "answer", "max_iterations", "cancelled" or "error".
+	StopReason string
+}
+
+// Agent is one conversation with the model and its tools. Run must not be
+// called again before the previous Run returned.
+type Agent struct {
+	opts       Options
+	classifier *safety.Classifier
+	history    []Message
+	usedIDs    map[string]bool
+	summary    summaryState
+	lastPrompt int // prompt tokens the server reported for the last request
+	lastSent   int // messages in history when that request was built
+}
+
+// New checks the options and returns an agent with an empty history.
+func New(o Options) (*Agent, error) {
+	switch {
+	case o.Model == nil:
+		return nil, errors.New("agent: no model")
+	case o.Tools == nil:
+		return nil, errors.New("agent: no tool registry")
+	case o.Safety == nil:
+		return nil, errors.New("agent: no safety classifier")
+	}
+	if o.MaxIterations <= 0 {
+		o.MaxIterations = DefaultMaxIterations
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Root != "" {
+		if real, err := filepath.EvalSymlinks(o.Root); err == nil {
+			o.Root = real
+		}
+	}
+	return &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}, nil
+}
+
+// History returns a copy of the conversation so far (without the system
+// prompt).
+func (a *Agent) History() []Message { return append([]Message(nil), a.history...) }
+
+// Restore replaces the conversation, for a resumed session.
+func (a *Agent) Restore(history []Message) {
+	a.history = append([]Message(nil), history...)
+	a.usedIDs = map[string]bool{}
+	for _, m := range a.history {
+		for _, c := range m.ToolCalls {
+			a.usedIDs[c.ID] = true
+		}
+	}
+	a.lastPrompt, a.lastSent = 0, 0
+}
+
+// Classifier is the safety classifier in use, including rules added during
+// the session.
+func (a *Agent) Classifier() *safety.Classifier { return a.classifier }
+
+// Run sends the person's prompt and works until the model answers without
+// calling tools, the iteration limit is reached, or ctx ends. Events go to
+// sink as they happen.
+func (a *Agent) Run(ctx context.Context, prompt string, sink func(Event)) (Result, error) {
+	return a.RunMessage(ctx, Message{Role: RoleUser, Content: prompt}, sink)
+}
+
+// RunMessage is Run with a prepared user message (a scheduled task, say).
+func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) (Result, error) {
+	if sink == nil {
+		sink = func(Event) {}
+	}
+	user.Role = RoleUser
+	var res Result
+	a.add(user, sink)
+	for iter := 1; ; iter++ {
+		final := iter > a.opts.MaxIterations
+		if final {
+			a.add(Message{Role: RoleUser, Kind: KindLimit, Content: limitPrompt(a.opts.MaxIterations)}, sink)
+			sink(Notice{Text: fmt.Sprintf("Reached the limit of %d iterations; asking the model to sum up.", a.opts.MaxIterations)})
+		}
+		if err := a.compressIfNeeded(ctx, sink); err != nil && ctx.Err() != nil {
+			res.StopReason = "cancelled"
+			return res, ctx.Err()
+		}
+		req, err := a.request(final)
+		if err != nil {
+			res.StopReason = "error"
+			return res, err
+		}
+		reply, err := a.opts.Model.Complete(ctx, req, sink)
+		res.Iterations = iter
+		res.Usage = res.Usage.plus(reply.Usage)
+		if err != nil {
+			if reply.Content != "" || reply.Reasoning != "" {
+				a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
+			}
+			res.Text = reply.Content
+			res.StopReason = "error"
+			if ctx.Err() != nil {
+				res.StopReason = "cancelled"
+				return res, ctx.Err()
+			}
+			return res, err
+		}
+		if reply.Usage.PromptTokens > 0 {
+			a.lastPrompt, a.lastSent = reply.Usage.PromptTokens, len(a.history)
+		}
+		msg := Message{
+			Role:      RoleAssistant,
+			Content:   reply.Content,
+			Reasoning: reply.Reasoning,
+			ToolCalls: a.uniqueIDs(reply.ToolCalls),
+		}
+		if reply.Usage != (Usage{}) {
+			u := reply.Usage
+			msg.Usage = &u
+		}
+		msg = a.add(msg, sink)
+		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason})
+		res.Text = msg.Content
+		if len(msg.ToolCalls) == 0 {
+			res.StopReason = "answer"
+			if final {
+				res.StopReason = "max_iterations"
+			}
+			return res, nil
+		}
+		for _, call := range msg.ToolCalls {
+			var r tools.Result
+			switch {
+			case ctx.Err() != nil:
+				r = tools.Result{Content: Cancelled, IsError: true}
+			case final:
+				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
+			default:
+				r = a.runCall(ctx, call, sink)
+			}
+			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError}, sink)
+			sink(ToolResult{ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+		}
+		if ctx.Err() != nil {
+			res.StopReason = "cancelled"
+			return res, ctx.Err()
+		}
+		if final {
+			res.StopReason = "max_iterations"
+			return res, nil
+		}
+	}
+}
+
+func limitPrompt(n int) string {
+	return fmt.Sprintf("You have used all %d tool iterations allowed for this request, so tools are no longer available. "+
+		"Do not call any tool. Reply with a short summary: what you did, what is finished, what is left to do, and the next step you would take.", n)
+}
+
+// add stamps and stores a message and returns it as stored.
+func (a *Agent) add(m Message, sink func(Event)) Message {
+	if m.Time.IsZero() {
+		m.Time = a.opts.Now()
+	}
+	a.history = append(a.history, m)
+	if a.opts.Recorder != nil {
+		if err := a.opts.Recorder.Record(m); err != nil {
+			sink(Notice{Text: "Could not save the message to the session: " + err.Error()})
+		}
+	}
+	return m
+}
+
+// request builds what is sent: the system prompt, the summary of older
+// messages if there is one, and the messages after it, repaired so that a
+// strict server accepts them. final withholds tools.
+func (a *Agent) request(final bool) (Request, error) {
+	msgs := a.requestMessages()
+	req := Request{Messages: msgs}
+	for _, t := range a.opts.Tools.List() {
+		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
+	}
+	if final {
+		req.ToolChoice = "none"
+	}
+	return req, nil
+}
+
+func (a *Agent) requestMessages() []Message {
+	msgs := make([]Message, 0, len(a.history)+2)
+	if a.opts.System != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
+	}
+	start := 0
+	if a.summary.text != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
+		start = a.summary.through
+	}
+	return append(msgs, wellFormed(a.history[start:])...)
+}
+
+// wellFormed returns msgs as a strict server accepts them: every tool call
+// answered right after its assistant message (a call left unanswered by a
+// crash gets a result saying so), no tool message that answers nothing, and
+// no empty assistant message.
+func wellFormed(msgs []Message) []Message {
+	out := make([]Message, 0, len(msgs))
+	var open []ToolCall
+	closeOpen := func() {
+		for _, c := range open {
+			out = append(out, Message{Role: RoleTool, ToolCallID: c.ID, ToolName: c.Name, IsError: true,
+				Content: "No result: pincer stopped before this call finished."})
+		}
+		open = nil
+	}
+	for _, m := range msgs {
+		if m.Role == RoleTool {
+			k := -1
+			for i, c := range open {
+				if c.ID == m.ToolCallID {
+					k = i
+				}
+			}
+			if k < 0 {
+				continue
+			}
+			// Answer in the order the calls were made.
+			for _, c := range open[:k] {
+				out = append(out, Message{Role: RoleTool, ToolCallID: c.ID, ToolName: c.Name, IsError: true,
+					Content: "No result: pincer stopped before this call finished."})
+			}
+			open = open[k+1:]
+			out = append(out, m)
+			continue
+		}
+		closeOpen()
+		if m.Role == RoleAssistant && m.Content == "" && len(m.ToolCalls) == 0 {
+			continue
+		}
+		out = append(out, m)
+		if m.Role == RoleAssistant {
+			open = append([]ToolCall(nil), m.ToolCalls...)
+		}
+	}
+	closeOpen()
+	return out
+}
+
+// uniqueIDs gives every call an id not used before in the conversation:
+// some servers reuse ids across turns (or send none), and strict servers
+// reject a history where one id answers two calls.
+func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]ToolCall, len(calls))
+	for i, c := range calls {
+		id := c.ID
+		if id == "" {
+			id = "call"
+		}
+		if a.usedIDs[id] || c.ID == "" {
+			base := id
+			for n := 2; ; n++ {
+				if cand := fmt.Sprintf("%s_%d", base, n); !a.usedIDs[cand] {
+					id = cand
+					break
+				}
+			}
+		}
+		a.usedIDs[id] = true
+		out[i] = c
+		out[i].ID = id
+	}
+	return out
+}
+
+// runCall checks, approves and runs one tool call, returning what the model
+// will read.
+func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tools.Result {
+	if tc.Name == "" {
+		return tools.Result{Content: "The tool call has no name. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
+	}
+	tool, ok := a.opts.Tools.Get(tc.Name)
+	if !ok {
+		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
+	}
+	call, err := tool.Decode(tc.Arguments)
+	if err != nil {
+		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
+	}
+	acc := call.Access()
+	v := a.judge(acc)
+	if v.Denied {
+		text := fmt.Sprintf("Blocked by the user's deny rule %q; it was not run. Do not try to get around the rule; ask the user if it is needed.", v.Rule)
+		sink(Notice{Text: fmt.Sprintf("Blocked %s (deny rule %q).", call.Summary(), v.Rule)})
+		return tools.Result{Content: text, IsError: true}
+	}
+	if p, ok := call.(tools.Planner); ok {
+		return a.runEdit(ctx, tc, call, p, v, sink)
+	}
+	if v.Tier > safety.Safe {
+		ap := Approval{
+			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
+			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
+			Tier: v.Tier, Reasons: v.Reasons,
+		}
+		if acc.Command != "" {
+			ap.Kind, ap.Command = ApproveCommand, acc.Command
+			ap.SuggestedRule = safety.SuggestRule(acc.Command)
+		}
+		d := ask(ctx, a.opts.Approver, ap)
+		if !d.Allow {
+			return tools.Result{Content: refusal(d), IsError: true}
+		}
+		if d.AllowRule != "" {
+			a.allow(d.AllowRule, sink)
+		}
+	}
+	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
+	r, err := call.Run(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			r.IsError = true
+			if r.Content == "" {
+				r.Content = Cancelled
+			} else {
+				r.Content += "\n\n(" + Cancelled + " while it ran.)"
+			}
+			return r
+		}
+		return tools.Result{Content: fmt.Sprintf("%s failed: %v", tc.Name, err), IsError: true}
+	}
+	return r
+}
+
+// runEdit plans a file change, has the person review it, and applies what
+// they accepted. Every edit is reviewed: at least the confirm tier.
+func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p tools.Planner, v safety.Verdict, sink func(Event)) tools.Result {
+	ch, err := p.Plan(ctx)
+	if err != nil {
+		return tools.Result{Content: err.Error(), IsError: true}
+	}
+	tier := max(v.Tier, safety.Confirm)
+	d := ask(ctx, a.opts.Approver, Approval{
+		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
+		Paths: []string{ch.Path}, Change: ch, Tier: tier, Reasons: v.Reasons,
+	})
+	if !d.Allow {
+		return tools.Result{Content: refusal(d), IsError: true}
+	}
+	content := ch.After
+	if d.Content != nil {
+		content = d.Content
+	}
+	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
+	if err := tools.Apply(ch, content); err != nil {
+		return tools.Result{Content: err.Error(), IsError: true}
+	}
+	r := tools.AppliedResult(ch, content)
+	if d.Note != "" {
+		r.Content += "\n\n" + d.Note
+	}
+	if d.Comment != "" {
+		r.Content += "\n\nThe user said: " + d.Comment
+	}
+	return r
+}
+
+// allow adds a session rule chosen in an approval dialog.
+func (a *Agent) allow(rule string, sink func(Event)) {
+	c, err := a.classifier.WithAllow(rule)
+	if err != nil {
+		sink(Notice{Text: fmt.Sprintf("Could not add the rule %q: %v", rule, err)})
+		return
+	}
+	a.classifier = c
+	sink(Notice{Text: fmt.Sprintf("Allowed for this session: %s", rule)})
+}
+
+// judge asks the safety policy about everything a call would touch; the
+// verdict is the worst of the parts.
+func (a *Agent) judge(acc tools.Access) safety.Verdict {
+	v := safety.Verdict{Tier: safety.Safe}
+	if acc.Command != "" {
+		v = worse(v, a.classifier.Classify(acc.Command))
+	}
+	for _, p := range acc.Reads {
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Path: resolve(p)}))
+	}
+	for _, p := range acc.Writes {
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Path: resolve(p), Write: true}))
+	}
+	return v
+}
+
+func worse(a, b safety.Verdict) safety.Verdict {
+	out := safety.Verdict{Tier: max(a.Tier, b.Tier), Denied: a.Denied || b.Denied}
+	out.Reasons = append(append(out.Reasons, a.Reasons...), b.Reasons...)
+	out.Rule = a.Rule
+	if b.Denied || out.Rule == "" {
+		out.Rule = b.Rule
+	}
+	if a.Denied && !b.Denied {
+		out.Rule = a.Rule
+	}
+	return out
+}
+
+// resolve follows symbolic links in the longest existing prefix of p, so the
+// path policy judges where a write would really land.
+func resolve(p string) string {
+	p = filepath.Clean(p)
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+func (a *Agent) toolNames() []string {
+	var names []string
+	for _, t := range a.opts.Tools.List() {
+		names = append(names, t.Name())
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (u Usage) plus(v Usage) Usage {
+	return Usage{
+		PromptTokens:     u.PromptTokens + v.PromptTokens,
+		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
+		TotalTokens:      u.TotalTokens + v.TotalTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
+		CachedTokens:     u.CachedTokens + v.CachedTokens,
+	}
+}
+
+// HomeDir is the person's home directory, or "" when it cannot be known.
+func HomeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}

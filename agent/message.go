@@ -1,0 +1,45 @@
+package agent
+
+import "time"
+
+// Role is who a message is from, in the terms of the chat API.
+type Role string
+
+// The roles of the chat completions API.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Kinds mark messages that are not plain conversation, so a front end can
+// show them differently and the agent can treat them specially.
+const (
+	KindSummary     = "summary"     // a system message holding the compressed history
+	KindLimit       = "limit"       // the user message that asks for a wrap-up at the iteration limit
+	KindInterrupted = "interrupted" // a partial answer cut short by the person
+	KindTask        = "task"        // a user message sent by the scheduler
+)
+
+// Message is one message of the conversation as the agent keeps it.
+type Message struct {
+	Role       Role       `json:"role"`
+	Kind       string     `json:"kind,omitempty"`
+	Content    string     `json:"content"`
+	Reasoning  string     `json:"reasoning,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	ToolName   string     `json:"tool_name,omitempty"`
+	IsError    bool       `json:"is_error,omitempty"`
+	Time       time.Time  `json:"time"`
+	Usage      *Usage     `json:"usage,omitempty"`
+}
+
+// ToolCall is one complete call the model asked for. Arguments is the JSON
+// text the model sent.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}

@@ -1,0 +1,304 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tmc/langchaingo/llms"
+	"github.com/tmc/langchaingo/llms/openai"
+)
+
+// Model streams one completion. The agent loop depends on this interface
+// only; Client is the real implementation.
+type Model interface {
+	Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error)
+}
+
+// Request is what the loop asks of the model: the whole conversation to send
+// and the tools it may call.
+type Request struct {
+	Messages []Message
+	Tools    []ToolSpec
+	// ToolChoice "none" keeps the tools listed (the history refers to them)
+	// but tells the model not to call any.
+	ToolChoice string
+}
+
+// ToolSpec describes one tool to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Parameters  map[string]any
+}
+
+// Reply is a finished assistant message. On error it holds what arrived
+// before the failure, so a cancelled answer can be kept.
+type Reply struct {
+	Content      string
+	Reasoning    string
+	ToolCalls    []ToolCall
+	FinishReason string
+	Usage        Usage
+}
+
+// ClientOptions configure a Client.
+type ClientOptions struct {
+	BaseURL     string        // e.g. https://api.openai.com/v1
+	APIKey      string        // may be empty for local servers
+	Model       string        // the model name the server knows
+	Temperature *float64      // nil: let the server choose
+	MaxRetries  int           // retries before the first byte; <0 means none, 0 means 4
+	IdleTimeout time.Duration // abort a stream silent this long; 0 means 90s
+	// HTTP is the transport requests finally go through; nil means
+	// http.DefaultTransport. Tests point it at an httptest server.
+	HTTP http.RoundTripper
+
+	backoff func(int) time.Duration
+}
+
+// Client talks to an OpenAI-compatible server through langchaingo, with the
+// stream handling repaired by its own transport (see transport).
+type Client struct {
+	llm   llms.Model
+	model string
+	base  string
+	key   string
+	http  *http.Client
+}
+
+// NewClient checks the options and builds a client.
+func NewClient(o ClientOptions) (*Client, error) {
+	if o.Model == "" {
+		return nil, errors.New("no model is set; pass --model or set \"model\" in the config file")
+	}
+	u, err := url.Parse(o.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not an http(s) URL; set \"base_url\" like https://api.openai.com/v1", o.BaseURL)
+	}
+	retries := o.MaxRetries
+	switch {
+	case retries == 0:
+		retries = 4
+	case retries < 0:
+		retries = 0
+	}
+	idle := o.IdleTimeout
+	if idle == 0 {
+		idle = 90 * time.Second
+	}
+	backoff := o.backoff
+	if backoff == nil {
+		backoff = defaultBackoff
+	}
+	tr := &transport{
+		base:        o.HTTP,
+		apiKey:      o.APIKey,
+		maxRetries:  retries,
+		idleTimeout: idle,
+		temperature: o.Temperature,
+		backoff:     backoff,
+		sleep:       sleepCtx,
+	}
+	hc := &http.Client{Transport: tr}
+	token := o.APIKey
+	if token == "" {
+		token = "none" // langchaingo insists on a token; the transport drops the header
+	}
+	llm, err := openai.New(
+		openai.WithToken(token),
+		openai.WithModel(o.Model),
+		openai.WithBaseURL(strings.TrimSuffix(o.BaseURL, "/")),
+		openai.WithHTTPClient(hc),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("set up the model client: %w", err)
+	}
+	return &Client{llm: llm, model: o.Model, base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, http: hc}, nil
+}
+
+// ModelName is the model the client asks for.
+func (c *Client) ModelName() string { return c.model }
+
+// Complete sends the conversation and streams the answer into sink. The
+// returned error is context.Canceled when ctx was cancelled, ErrStreamCut
+// or ErrStreamIdle when the stream broke, or a readable API error.
+func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error) {
+	if sink == nil {
+		sink = func(Event) {}
+	}
+	msgs, reasoning, err := toLangchain(req.Messages)
+	if err != nil {
+		return Reply{}, err
+	}
+	st := &callState{sink: sink, reasoning: reasoning}
+	defer st.close()
+	opts := []llms.CallOption{
+		// langchaingo parses a streamed answer only when a streaming
+		// function is set; the events themselves come from the transport.
+		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }),
+	}
+	if len(req.Tools) > 0 {
+		ts := make([]llms.Tool, len(req.Tools))
+		for i, t := range req.Tools {
+			ts[i] = llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
+				Name: t.Name, Description: t.Description, Parameters: t.Parameters,
+			}}
+		}
+		opts = append(opts, llms.WithTools(ts))
+		if req.ToolChoice != "" {
+			opts = append(opts, llms.WithToolChoice(req.ToolChoice))
+		}
+	}
+	resp, err := c.llm.GenerateContent(withCallState(ctx, st), msgs, opts...)
+	st.mu.Lock()
+	m, stErr, finished := st.merger, st.err, st.finished
+	st.mu.Unlock()
+	if err == nil && stErr == nil && !finished {
+		// langchaingo stops reading quietly when the context ends, and
+		// reports success with what it had; never take that for an answer.
+		stErr = ctx.Err()
+		if stErr == nil {
+			stErr = ErrStreamCut
+		}
+	}
+	if err != nil || stErr != nil {
+		var partial Reply
+		if m != nil {
+			partial = m.reply()
+			partial.ToolCalls = nil // never act on half a call
+		}
+		switch {
+		case ctx.Err() != nil:
+			return partial, ctx.Err()
+		case stErr != nil:
+			return partial, stErr
+		default:
+			return partial, fmt.Errorf("model request failed: %w", err)
+		}
+	}
+	if len(resp.Choices) == 0 {
+		return Reply{}, errors.New("the model server sent no answer")
+	}
+	ch := resp.Choices[0]
+	r := Reply{
+		Content:      ch.Content,
+		Reasoning:    ch.ReasoningContent,
+		FinishReason: ch.StopReason,
+	}
+	for _, tc := range ch.ToolCalls {
+		if tc.FunctionCall == nil {
+			continue
+		}
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments})
+	}
+	if m != nil {
+		mr := m.reply()
+		r.Usage = mr.Usage
+		r.FinishReason = mr.FinishReason // as the server said it, even when empty
+	}
+	return r, nil
+}
+
+// toLangchain converts the conversation to langchaingo messages, and
+// collects each assistant message's reasoning for the transport to put back.
+func toLangchain(msgs []Message) ([]llms.MessageContent, []string, error) {
+	out := make([]llms.MessageContent, 0, len(msgs))
+	var reasoning []string
+	for i, m := range msgs {
+		switch m.Role {
+		case RoleSystem:
+			out = append(out, llms.TextParts(llms.ChatMessageTypeSystem, m.Content))
+		case RoleUser:
+			out = append(out, llms.TextParts(llms.ChatMessageTypeHuman, m.Content))
+		case RoleAssistant:
+			var parts []llms.ContentPart
+			if m.Content != "" || len(m.ToolCalls) == 0 {
+				parts = append(parts, llms.TextContent{Text: m.Content})
+			}
+			for _, tc := range m.ToolCalls {
+				parts = append(parts, llms.ToolCall{ID: tc.ID, Type: "function", FunctionCall: &llms.FunctionCall{
+					Name: tc.Name, Arguments: wellFormedArgs(tc.Arguments),
+				}})
+			}
+			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
+			reasoning = append(reasoning, m.Reasoning)
+		case RoleTool:
+			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},
+			}})
+		default:
+			return nil, nil, fmt.Errorf("message %d has unknown role %q", i, m.Role)
+		}
+	}
+	return out, reasoning, nil
+}
+
+// wellFormedArgs returns arguments a strict server accepts back in the
+// history: the model's own text when it is a JSON object, "{}" otherwise
+// (the tool result already told the model what was wrong with it).
+func wellFormedArgs(args string) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(args), &obj) == nil && obj != nil {
+		return args
+	}
+	return "{}"
+}
+
+// Models lists the models the server offers (GET /models), for pickers.
+func (c *Client) Models(ctx context.Context) ([]string, error) {
+	return listModels(ctx, c.http, c.base, c.key)
+}
+
+// ListModels lists the models a server offers without needing a model
+// name first: how pincer picks a default on a local server.
+func ListModels(ctx context.Context, o ClientOptions) ([]string, error) {
+	rt := o.HTTP
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	return listModels(ctx, &http.Client{Transport: rt, Timeout: 10 * time.Second}, strings.TrimSuffix(o.BaseURL, "/"), o.APIKey)
+}
+
+func listModels(ctx context.Context, hc *http.Client, base, key string) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
+	if err != nil {
+		return nil, fmt.Errorf("list models at %s: %w", base, err)
+	}
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("list models at %s: %w", base, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("list models at %s: the server answered %d %s", base, resp.StatusCode, statusText(resp.StatusCode))
+	}
+	var body struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return nil, fmt.Errorf("list models at %s: %w", base, err)
+	}
+	names := make([]string, 0, len(body.Data))
+	for _, d := range body.Data {
+		names = append(names, d.ID)
+	}
+	return names, nil
+}
+
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return t
+	}
+	return "status"
+}

@@ -1,0 +1,394 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// wireChunk is one streamed chat.completion.chunk as OpenAI-compatible
+// servers send it. Text fields stay raw so they can be joined across chunks
+// without damage; everything is optional because servers differ.
+type wireChunk struct {
+	Choices []wireChoice    `json:"choices"`
+	Usage   *wireUsage      `json:"usage"`
+	Error   json.RawMessage `json:"error"`
+}
+
+type wireChoice struct {
+	Index        *int       `json:"index"`
+	Delta        *wireDelta `json:"delta"`
+	Message      *wireDelta `json:"message"` // a few servers send the whole message here
+	FinishReason *string    `json:"finish_reason"`
+}
+
+type wireDelta struct {
+	Content          rawText        `json:"content"`
+	ReasoningContent rawText        `json:"reasoning_content"`
+	Reasoning        rawText        `json:"reasoning"`
+	ToolCalls        []wireToolCall `json:"tool_calls"`
+	FunctionCall     *wireFunction  `json:"function_call"`
+}
+
+type wireToolCall struct {
+	Index    *int            `json:"index"`
+	ID       json.RawMessage `json:"id"`
+	Function wireFunction    `json:"function"`
+}
+
+type wireFunction struct {
+	Name      rawText         `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+type wireUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	CompletionTokensDetails *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+// callAcc accumulates one tool call from its fragments.
+type callAcc struct {
+	index    int
+	hasIndex bool
+	id       string
+	name     string
+	args     textStream
+}
+
+// merger turns the chunks of one streamed response into the finished
+// message, reporting live events as fragments arrive. It is the repair for
+// the fragment shapes that langchaingo's own merge gets wrong: calls
+// interleaved by index, missing or repeated indexes and ids, "null" ids,
+// missing types, empty trailing fragments, arguments sent as objects, and
+// characters split across chunks.
+type merger struct {
+	emit      func(Event)
+	text      textStream
+	reasoning textStream
+	calls     []*callAcc
+	finish    string
+	usage     *Usage
+	done      bool // [DONE] seen
+	chunks    int
+}
+
+// Delta is what one chunk added to the answer and the reasoning, for the
+// pass-through stream handed to langchaingo.
+type chunkDelta struct {
+	Text      string
+	Reasoning string
+}
+
+// apiError is an error object a server sent instead of, or in the middle of,
+// an answer.
+type apiError struct {
+	Status  int
+	Message string
+	Type    string
+	Code    string
+}
+
+func (e *apiError) Error() string {
+	var b strings.Builder
+	b.WriteString("the model server")
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " answered %d %s", e.Status, statusText(e.Status))
+	} else {
+		b.WriteString(" sent an error")
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	return b.String()
+}
+
+// parseAPIError reads an "error" value in any of the shapes servers use: an
+// object with message/type/code, a bare string, or a list of such objects.
+func parseAPIError(raw json.RawMessage) *apiError {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		return &apiError{Message: s}
+	case '[':
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+			return parseAPIError(list[0])
+		}
+	case '{':
+		var obj struct {
+			Message  string          `json:"message"`
+			Type     string          `json:"type"`
+			Code     json.RawMessage `json:"code"`
+			Error    json.RawMessage `json:"error"`
+			Metadata json.RawMessage `json:"metadata"`
+		}
+		if json.Unmarshal(raw, &obj) == nil {
+			if obj.Message == "" && len(obj.Error) > 0 {
+				if inner := parseAPIError(obj.Error); inner != nil {
+					return inner
+				}
+			}
+			code := strings.Trim(string(obj.Code), `"`)
+			if code == "null" {
+				code = ""
+			}
+			msg := obj.Message
+			if msg == "" {
+				msg = string(raw)
+			}
+			return &apiError{Message: msg, Type: obj.Type, Code: code}
+		}
+	}
+	return &apiError{Message: string(raw)}
+}
+
+// chunk merges one event's data. It returns the text and reasoning the
+// chunk completed, or an error when the server reported one.
+func (m *merger) chunk(data []byte) (chunkDelta, error) {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return chunkDelta{}, nil
+	}
+	if bytes.Equal(data, []byte("[DONE]")) {
+		m.done = true
+		return chunkDelta{}, nil
+	}
+	var c wireChunk
+	if err := json.Unmarshal(data, &c); err != nil {
+		if values := splitJSONValues(data); values != nil {
+			var d chunkDelta
+			for _, v := range values {
+				vd, err := m.chunk(v)
+				d.Text += vd.Text
+				d.Reasoning += vd.Reasoning
+				if err != nil {
+					return d, err
+				}
+			}
+			return d, nil
+		}
+		return chunkDelta{}, fmt.Errorf("the model server sent a chunk that is not JSON: %.200q", data)
+	}
+	m.chunks++
+	if e := parseAPIError(c.Error); e != nil {
+		return chunkDelta{}, e
+	}
+	if c.Usage != nil {
+		u := Usage{
+			PromptTokens:     c.Usage.PromptTokens,
+			CompletionTokens: c.Usage.CompletionTokens,
+			TotalTokens:      c.Usage.TotalTokens,
+		}
+		if u.TotalTokens == 0 {
+			u.TotalTokens = u.PromptTokens + u.CompletionTokens
+		}
+		if d := c.Usage.PromptTokensDetails; d != nil {
+			u.CachedTokens = d.CachedTokens
+		}
+		if d := c.Usage.CompletionTokensDetails; d != nil {
+			u.ReasoningTokens = d.ReasoningTokens
+		}
+		if u != (Usage{}) {
+			m.usage = &u
+			m.emit(u)
+		}
+	}
+	var d chunkDelta
+	for _, ch := range c.Choices {
+		if ch.Index != nil && *ch.Index != 0 {
+			continue // only the first choice is used; pincer never asks for more
+		}
+		delta := ch.Delta
+		if delta == nil {
+			delta = ch.Message
+		}
+		if delta != nil {
+			if t := m.text.add(delta.Content.fragment()); t != "" {
+				d.Text += t
+				m.emit(TextDelta{Text: t})
+			}
+			rc := delta.ReasoningContent.fragment()
+			if len(rc) == 0 {
+				rc = delta.Reasoning.fragment()
+			}
+			if t := m.reasoning.add(rc); t != "" {
+				d.Reasoning += t
+				m.emit(ReasoningDelta{Text: t})
+			}
+			for i := range delta.ToolCalls {
+				m.toolFragment(&delta.ToolCalls[i])
+			}
+			if fc := delta.FunctionCall; fc != nil {
+				m.toolFragment(&wireToolCall{Function: *fc})
+			}
+		}
+		if ch.FinishReason != nil {
+			switch r := *ch.FinishReason; r {
+			case "", "null":
+			case "error":
+				return d, &apiError{Message: "the model stopped with finish_reason \"error\""}
+			default:
+				m.finish = r
+			}
+		}
+	}
+	return d, nil
+}
+
+// normalID returns the id a fragment carries, treating "", "null" and JSON
+// null as none. Numeric ids are kept as text.
+func normalID(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' {
+		if json.Unmarshal(raw, &s) != nil {
+			return ""
+		}
+	} else {
+		s = string(raw)
+	}
+	if s == "null" || s == "None" || s == "undefined" {
+		return ""
+	}
+	return s
+}
+
+// toolFragment merges one tool-call fragment into the call it belongs to.
+//
+// A fragment belongs to the call with its index, unless that call already
+// has a different id (a server that repeats index 0 for every call). Without
+// an index it belongs to the call with its id; without either, to the last
+// call, unless it names a different function.
+func (m *merger) toolFragment(f *wireToolCall) {
+	id := normalID(f.ID)
+	name := string(f.Function.Name.fragment())
+	var call *callAcc
+	switch {
+	case f.Index != nil:
+		for _, c := range m.calls {
+			if c.hasIndex && c.index == *f.Index {
+				call = c // the latest call with this index wins
+			}
+		}
+		if call != nil && (id != "" && call.id != "" && call.id != id ||
+			name != "" && call.name != "" && call.name != name) {
+			call = nil // index reused for a new call
+		}
+	case id != "":
+		for _, c := range m.calls {
+			if c.id == id {
+				call = c
+			}
+		}
+		if call == nil && len(m.calls) > 0 {
+			// An id that appears only on a later fragment of the last call.
+			if last := m.calls[len(m.calls)-1]; last.id == "" && (name == "" || name == last.name) {
+				call = last
+			}
+		}
+	default:
+		if n := len(m.calls); n > 0 {
+			last := m.calls[n-1]
+			if name == "" || last.name == "" || last.name == name {
+				call = last
+			}
+		}
+	}
+	if call == nil {
+		call = &callAcc{}
+		if f.Index != nil {
+			call.index, call.hasIndex = *f.Index, true
+		}
+		m.calls = append(m.calls, call)
+	}
+	if call.id == "" {
+		call.id = id
+	}
+	if call.name == "" {
+		call.name = name // later fragments may repeat it
+	}
+	if args := bytes.TrimSpace(f.Function.Arguments); len(args) > 0 {
+		switch args[0] {
+		case '"':
+			call.args.add(unquoteLoose(args))
+		case '{', '[':
+			// A server that sends the arguments as a JSON value, whole.
+			var buf bytes.Buffer
+			if json.Compact(&buf, args) == nil {
+				call.args.replace(buf.String())
+			}
+		}
+	}
+	pos := 0
+	for i, c := range m.calls {
+		if c == call {
+			pos = i
+		}
+	}
+	m.emit(ToolCallDelta{Index: pos, ID: call.id, Name: call.name, ArgsSoFar: call.args.String()})
+}
+
+// finishText hands out text held back at the end of the stream (an
+// incomplete character becomes U+FFFD).
+func (m *merger) finishText() chunkDelta {
+	var d chunkDelta
+	if t := m.text.flush(); t != "" {
+		d.Text = t
+		m.emit(TextDelta{Text: t})
+	}
+	if t := m.reasoning.flush(); t != "" {
+		d.Reasoning = t
+		m.emit(ReasoningDelta{Text: t})
+	}
+	for _, c := range m.calls {
+		c.args.flush()
+	}
+	return d
+}
+
+// complete reports whether the stream ended properly: with [DONE] or with a
+// finish reason.
+func (m *merger) complete() bool { return m.done || m.finish != "" }
+
+// reply is the merged message. Calls without a name and without arguments
+// (empty trailing fragments) are dropped; calls without an id get one.
+func (m *merger) reply() Reply {
+	r := Reply{
+		Content:      m.text.String(),
+		Reasoning:    m.reasoning.String(),
+		FinishReason: m.finish,
+	}
+	if m.usage != nil {
+		r.Usage = *m.usage
+	}
+	for i, c := range m.calls {
+		args := c.args.String()
+		if c.name == "" && strings.TrimSpace(args) == "" {
+			continue
+		}
+		id := c.id
+		if id == "" {
+			id = "call_" + strconv.Itoa(i)
+		}
+		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: args})
+	}
+	return r
+}

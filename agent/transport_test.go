@@ -1,0 +1,384 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+)
+
+func userOnly(text string) Request {
+	return Request{Messages: []Message{{Role: RoleUser, Content: text}}}
+}
+
+func TestRetries(t *testing.T) {
+	ok := agenttest.Text("recovered", 4)
+	cases := []struct {
+		name     string
+		replies  []agenttest.Reply
+		retries  int
+		wantText string
+		wantErr  string // substring; "" means success
+		wantReqs int
+		wantWait []time.Duration // waits of the Retrying events, when fixed by Retry-After
+	}{
+		{name: "429 then success honours Retry-After seconds",
+			replies: []agenttest.Reply{{Status: 429, Header: map[string]string{"Retry-After": "0.05"}, Body: `{"error":{"message":"slow down"}}`}, ok},
+			retries: 2, wantText: "recovered", wantReqs: 2, wantWait: []time.Duration{50 * time.Millisecond}},
+		{name: "500 then 503 then success",
+			replies: []agenttest.Reply{agenttest.Error(500, "boom"), agenttest.Error(503, "busy"), ok},
+			retries: 3, wantText: "recovered", wantReqs: 3},
+		{name: "500 until retries run out",
+			replies: []agenttest.Reply{agenttest.Error(500, "boom"), agenttest.Error(500, "boom again"), agenttest.Error(500, "still")},
+			retries: 2, wantErr: "500 Internal Server Error: still", wantReqs: 3},
+		{name: "401 is not retried and the message is kept",
+			replies: []agenttest.Reply{agenttest.Error(401, "Incorrect API key provided")},
+			retries: 3, wantErr: "401 Unauthorized: Incorrect API key provided", wantReqs: 1},
+		{name: "400 with a plain text body",
+			replies: []agenttest.Reply{{Status: 400, Body: "bad request body", Header: map[string]string{"Content-Type": "text/plain"}}},
+			retries: 3, wantErr: "400 Bad Request: bad request body", wantReqs: 1},
+		{name: "a cut stream is not retried (the answer had started)",
+			replies: []agenttest.Reply{{Body: `data: {"choices":[{"index":0,"delta":{"content":"half"}}]}` + "\n\n"}, ok},
+			retries: 3, wantErr: ErrStreamCut.Error(), wantReqs: 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := agenttest.New(tc.replies...)
+			defer srv.Close()
+			c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: tc.retries, backoff: func(int) time.Duration { return time.Millisecond }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &eventLog{}
+			got, err := c.Complete(context.Background(), userOnly("hi"), log.sink)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if got.Content != tc.wantText {
+					t.Errorf("content %q, want %q", got.Content, tc.wantText)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+			}
+			if n := len(srv.Requests()); n != tc.wantReqs {
+				t.Errorf("%d requests, want %d", n, tc.wantReqs)
+			}
+			if len(log.retries) != tc.wantReqs-1 {
+				t.Errorf("%d Retrying events, want %d", len(log.retries), tc.wantReqs-1)
+			}
+			for i, w := range tc.wantWait {
+				if i < len(log.retries) && log.retries[i].Wait != w {
+					t.Errorf("retry %d waited %v, want %v (Retry-After)", i, log.retries[i].Wait, w)
+				}
+			}
+		})
+	}
+}
+
+func TestConnectionErrorsBeforeFirstByteAreRetried(t *testing.T) {
+	// A listener that accepts and immediately closes the first connection,
+	// then serves normally.
+	srv := agenttest.New(agenttest.Text("second try", 3))
+	defer srv.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		conn, err := ln.Accept()
+		if err == nil {
+			conn.Close() // drop the first connection without answering
+		}
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go proxy(conn, srv.Listener.Addr().String())
+		}
+	}()
+	c, err := NewClient(ClientOptions{BaseURL: "http://" + ln.Addr().String() + "/v1", Model: "m", MaxRetries: 2,
+		backoff: func(int) time.Duration { return time.Millisecond },
+		HTTP:    &http.Transport{DisableKeepAlives: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &eventLog{}
+	got, err := c.Complete(context.Background(), userOnly("hi"), log.sink)
+	if err != nil {
+		t.Fatalf("error %v", err)
+	}
+	if got.Content != "second try" || len(log.retries) != 1 {
+		t.Fatalf("content %q after %d retries, want %q after 1", got.Content, len(log.retries), "second try")
+	}
+}
+
+func proxy(in net.Conn, to string) {
+	defer in.Close()
+	out, err := net.Dial("tcp", to)
+	if err != nil {
+		return
+	}
+	defer out.Close()
+	go func() { _, _ = copyConn(out, in) }()
+	_, _ = copyConn(in, out)
+}
+
+func copyConn(dst, src net.Conn) (int64, error) {
+	buf := make([]byte, 32*1024)
+	var n int64
+	for {
+		k, err := src.Read(buf)
+		if k > 0 {
+			if _, werr := dst.Write(buf[:k]); werr != nil {
+				return n, werr
+			}
+			n += int64(k)
+		}
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
+func TestRefusedLocalServerIsNotRetried(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	c, err := NewClient(ClientOptions{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 3, backoff: func(int) time.Duration { return time.Second }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &eventLog{}
+	_, err = c.Complete(context.Background(), userOnly("hi"), log.sink)
+	if err == nil || !strings.Contains(err.Error(), "could not reach the model server") {
+		t.Fatalf("error %v, want a could-not-reach error", err)
+	}
+	if len(log.retries) != 0 {
+		t.Errorf("retried %d times a server that refuses connections on this machine", len(log.retries))
+	}
+}
+
+func TestIdleTimeout(t *testing.T) {
+	cases := []struct {
+		name  string
+		reply agenttest.Reply
+	}{
+		{"silent after some text", agenttest.Reply{Body: `data: {"choices":[{"index":0,"delta":{"content":"thinking"}}]}` + "\n\n", Hang: true}},
+		{"silent before headers", agenttest.Reply{Delay: 5 * time.Second, Body: "data: [DONE]\n\n"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := agenttest.New(tc.reply, tc.reply)
+			defer srv.Close()
+			c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: -1, IdleTimeout: 150 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.Complete(context.Background(), userOnly("hi"), nil)
+			if !errors.Is(err, ErrStreamIdle) {
+				t.Fatalf("error %v, want ErrStreamIdle", err)
+			}
+		})
+	}
+}
+
+func TestCancelReturnsContextCanceled(t *testing.T) {
+	srv := agenttest.New(agenttest.Reply{Body: `data: {"choices":[{"index":0,"delta":{"content":"partial answer"}}]}` + "\n\n", Hang: true})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), "")
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan Reply, 1)
+	errc := make(chan error, 1)
+	go func() {
+		r, err := c.Complete(ctx, userOnly("hi"), func(ev Event) {
+			if _, ok := ev.(TextDelta); ok {
+				cancel()
+			}
+		})
+		got <- r
+		errc <- err
+	}()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("error %v, want context.Canceled", err)
+		}
+		if r := <-got; r.Content != "partial answer" {
+			t.Errorf("partial content %q, want %q", r.Content, "partial answer")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Complete did not return after cancellation")
+	}
+}
+
+func TestAPIKeyNeverInErrors(t *testing.T) {
+	const key = "sk-secret-1234567890abcdef"
+	srv := agenttest.New(agenttest.Error(401, "Incorrect API key provided: "+key+". You can find your key at ..."))
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), key)
+	_, err := c.Complete(context.Background(), userOnly("hi"), nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if strings.Contains(err.Error(), key) {
+		t.Fatalf("error shows the key: %v", err)
+	}
+	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer "+key {
+		t.Errorf("Authorization %q, want the key sent", got)
+	}
+}
+
+func TestNoKeyNoAuthorizationHeader(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("ok", 2))
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), "")
+	if _, err := c.Complete(context.Background(), userOnly("hi"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if h := srv.Requests()[0].Header.Get("Authorization"); h != "" {
+		t.Errorf("sent Authorization %q without a key", h)
+	}
+}
+
+// TestReasoningGoesBack checks that each earlier assistant message carries
+// its reasoning_content back, which thinking models that call tools require,
+// and that the request is otherwise well-formed.
+func TestReasoningGoesBack(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("done", 2))
+	defer srv.Close()
+	temp := 0.3
+	c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "deepseek-reasoner", Temperature: &temp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Messages: []Message{
+		{Role: RoleSystem, Content: "sys"},
+		{Role: RoleUser, Content: "read it"},
+		{Role: RoleAssistant, Reasoning: "I need the file.", ToolCalls: []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+		{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
+		{Role: RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
+		{Role: RoleUser, Content: "thanks"},
+	}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
+	if _, err := c.Complete(context.Background(), req, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.Requests()[0]
+	if r.Strict != nil {
+		t.Fatalf("request breaks strict rules: %v", r.Strict)
+	}
+	var body struct {
+		Messages []struct {
+			Role             string  `json:"role"`
+			ReasoningContent *string `json:"reasoning_content"`
+		} `json:"messages"`
+		Temperature   *float64        `json:"temperature"`
+		StreamOptions json.RawMessage `json:"stream_options"`
+	}
+	if err := json.Unmarshal(r.Raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{2: "I need the file.", 4: "Easy."}
+	for i, m := range body.Messages {
+		w, ok := want[i]
+		switch {
+		case ok && (m.ReasoningContent == nil || *m.ReasoningContent != w):
+			t.Errorf("message %d (%s): reasoning_content %v, want %q", i, m.Role, m.ReasoningContent, w)
+		case !ok && m.ReasoningContent != nil:
+			t.Errorf("message %d (%s) has reasoning_content %q", i, m.Role, *m.ReasoningContent)
+		}
+	}
+	if body.Temperature == nil || *body.Temperature != 0.3 {
+		t.Errorf("temperature %v, want 0.3", body.Temperature)
+	}
+	if !strings.Contains(string(body.StreamOptions), `"include_usage":true`) {
+		t.Errorf("stream_options %s, want include_usage", body.StreamOptions)
+	}
+}
+
+func TestNoTemperatureUnlessConfigured(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("ok", 2))
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), "")
+	if _, err := c.Complete(context.Background(), userOnly("hi"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := srv.Requests()[0].Body["temperature"]; ok {
+		t.Errorf("temperature sent although none is configured: %s", srv.Requests()[0].Raw)
+	}
+}
+
+func TestPlainJSONAnswerToAStreamRequest(t *testing.T) {
+	body := `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"whole","tool_calls":[{"id":"c9","type":"function","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`
+	srv := agenttest.New(agenttest.Reply{Body: body, Header: map[string]string{"Content-Type": "application/json"}})
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), "")
+	got, err := c.Complete(context.Background(), userOnly("hi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Content != "whole" || len(got.ToolCalls) != 1 || got.ToolCalls[0].Arguments != `{"pattern":"*"}` || got.Usage.TotalTokens != 5 {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestModels(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetModels("a-model", "b-model")
+	c := newTestClient(t, srv.BaseURL(), "")
+	got, err := c.Models(context.Background())
+	if err != nil || strings.Join(got, ",") != "a-model,b-model" {
+		t.Fatalf("Models() = %v, %v", got, err)
+	}
+}
+
+func TestNewClientRejectsBadOptions(t *testing.T) {
+	cases := []struct {
+		o    ClientOptions
+		want string
+	}{
+		{ClientOptions{BaseURL: "http://x/v1"}, "no model"},
+		{ClientOptions{BaseURL: "ftp://x", Model: "m"}, "not an http(s) URL"},
+		{ClientOptions{BaseURL: "localhost:11434", Model: "m"}, "not an http(s) URL"},
+	}
+	for _, tc := range cases {
+		if _, err := NewClient(tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("NewClient(%+v) error %v, want %q", tc.o, err, tc.want)
+		}
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	cases := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", 0},
+		{"3", 3 * time.Second},
+		{"0.5", 500 * time.Millisecond},
+		{"-1", 0},
+		{"100000", 2 * time.Minute},
+		{"nonsense", 0},
+	}
+	for _, tc := range cases {
+		if got := retryAfter(tc.in); got != tc.want {
+			t.Errorf("retryAfter(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	future := time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)
+	if got := retryAfter(future); got < 8*time.Second || got > 10*time.Second {
+		t.Errorf("retryAfter(date 10s ahead) = %v", got)
+	}
+}
