@@ -1,0 +1,267 @@
+// Package headless is pincer without a screen: `pincer run` streams the
+// answer to standard output and tool activity to standard error, or prints
+// one JSON object per line for scripts, and answers approval questions from
+// its flags instead of asking.
+package headless
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"pincer/agent"
+	"pincer/safety"
+)
+
+// Exit codes of `pincer run`.
+const (
+	ExitOK      = 0 // the model answered
+	ExitFailure = 1 // the model or a tool failed, or the run was cut short
+	ExitUsage   = 2 // bad flags or config
+)
+
+// Policy is what the flags allow without asking.
+type Policy struct {
+	// Yes approves what needs one approval: confirm-tier commands and
+	// file access, and edits (applied without review).
+	Yes bool
+	// ApproveAll approves everything, dangerous commands included.
+	ApproveAll bool
+}
+
+// Approver answers approvals from the policy and reports each refusal on
+// errOut, with the flag that would have allowed it.
+func (p Policy) Approver(errOut io.Writer) agent.Approver {
+	var mu sync.Mutex
+	return agent.ApproverFunc(func(_ context.Context, a agent.Approval) (agent.Decision, error) {
+		allow := p.ApproveAll || (p.Yes && a.Tier < safety.Dangerous)
+		if !allow && a.Step == 1 {
+			flag := "--yes"
+			if a.Tier >= safety.Dangerous {
+				flag = "--dangerously-approve-all"
+			}
+			what := a.Summary
+			if a.Kind == agent.ApproveEdit && a.Change != nil {
+				what = "edit of " + a.Change.Rel
+			}
+			reason := ""
+			if len(a.Reasons) > 0 {
+				reason = " (" + strings.Join(a.Reasons, "; ") + ")"
+			}
+			mu.Lock()
+			fmt.Fprintf(errOut, "refused %s: %s needs approval%s; pass %s to allow it\n", what, a.Tier, reason, flag)
+			mu.Unlock()
+		}
+		return agent.Decision{Allow: allow}, nil
+	})
+}
+
+// Printer turns agent events into output. It is safe for use by one agent
+// run at a time.
+type Printer struct {
+	out, err io.Writer
+	json     bool
+	enc      *json.Encoder
+	lastByte byte // last byte of answer text written to out
+	wrote    bool
+}
+
+// NewPrinter writes the answer to out and activity to errOut, or JSON lines
+// to out when asJSON is set.
+func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
+	p := &Printer{out: out, err: errOut, json: asJSON}
+	if asJSON {
+		p.enc = json.NewEncoder(out)
+		p.enc.SetEscapeHTML(false)
+	}
+	return p
+}
+
+// Event prints one agent event.
+func (p *Printer) Event(ev agent.Event) {
+	if p.json {
+		p.jsonEvent(ev)
+		return
+	}
+	switch e := ev.(type) {
+	case agent.TextDelta:
+		if e.Text != "" {
+			io.WriteString(p.out, e.Text)
+			p.lastByte = e.Text[len(e.Text)-1]
+			p.wrote = true
+		}
+	case agent.AssistantMessage:
+		p.endLine()
+	case agent.ToolStarted:
+		fmt.Fprintf(p.err, "▸ %s\n", e.Summary)
+	case agent.ToolResult:
+		mark := "✓"
+		if e.IsError {
+			mark = "✗"
+		}
+		fmt.Fprintf(p.err, "  %s %s\n", mark, firstLine(e.Content, 120))
+	case agent.Retrying:
+		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %v)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, e.Err)
+	case agent.Notice:
+		fmt.Fprintf(p.err, "note: %s\n", e.Text)
+	case agent.Compressed:
+		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
+	}
+}
+
+// endLine ends the answer text with a newline so the next output starts on
+// its own line.
+func (p *Printer) endLine() {
+	if p.wrote && p.lastByte != '\n' {
+		io.WriteString(p.out, "\n")
+	}
+	p.wrote = false
+	p.lastByte = 0
+}
+
+// The JSON lines, one type each; "type" comes first so a reader can
+// dispatch on it at a glance.
+type (
+	textLine struct {
+		Type  string `json:"type"`
+		Delta string `json:"delta"`
+	}
+	callLine struct {
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Arguments any    `json:"arguments"`
+	}
+	assistantLine struct {
+		Type         string     `json:"type"`
+		Content      string     `json:"content"`
+		Reasoning    string     `json:"reasoning"`
+		ToolCalls    []callLine `json:"tool_calls"`
+		FinishReason string     `json:"finish_reason"`
+	}
+	toolStartLine struct {
+		Type    string `json:"type"`
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Summary string `json:"summary"`
+	}
+	toolResultLine struct {
+		Type    string `json:"type"`
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Content string `json:"content"`
+		IsError bool   `json:"is_error"`
+	}
+	usageLine struct {
+		Type string `json:"type"`
+		agent.Usage
+	}
+	retryLine struct {
+		Type    string `json:"type"`
+		Attempt int    `json:"attempt"`
+		WaitMS  int64  `json:"wait_ms"`
+		Error   string `json:"error"`
+	}
+	messageLine struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+	compressedLine struct {
+		Type         string `json:"type"`
+		Messages     int    `json:"messages"`
+		TokensBefore int    `json:"tokens_before"`
+		TokensAfter  int    `json:"tokens_after"`
+		Summary      string `json:"summary"`
+	}
+	resultLine struct {
+		Type       string      `json:"type"`
+		Content    string      `json:"content"`
+		StopReason string      `json:"stop_reason"`
+		Iterations int         `json:"iterations"`
+		IsError    bool        `json:"is_error"`
+		Usage      agent.Usage `json:"usage"`
+	}
+)
+
+func (p *Printer) jsonEvent(ev agent.Event) {
+	switch e := ev.(type) {
+	case agent.TextDelta:
+		p.line(textLine{"text", e.Text})
+	case agent.ReasoningDelta:
+		p.line(textLine{"reasoning", e.Text})
+	case agent.AssistantMessage:
+		calls := make([]callLine, 0, len(e.Message.ToolCalls))
+		for _, c := range e.Message.ToolCalls {
+			calls = append(calls, callLine{c.ID, c.Name, parsedArgs(c.Arguments)})
+		}
+		p.line(assistantLine{"assistant", e.Message.Content, e.Message.Reasoning, calls, e.FinishReason})
+	case agent.ToolStarted:
+		p.line(toolStartLine{"tool_start", e.ID, e.Name, e.Summary})
+	case agent.ToolResult:
+		p.line(toolResultLine{"tool_result", e.ID, e.Name, e.Content, e.IsError})
+	case agent.Usage:
+		p.line(usageLine{"usage", e})
+	case agent.Retrying:
+		p.line(retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()})
+	case agent.Notice:
+		p.line(messageLine{"notice", e.Text})
+	case agent.Compressed:
+		p.line(compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary})
+	}
+}
+
+// parsedArgs is the arguments as a JSON value when they parse, else the
+// raw text.
+func parsedArgs(args string) any {
+	var v any
+	if err := json.Unmarshal([]byte(args), &v); err == nil {
+		return v
+	}
+	return args
+}
+
+func (p *Printer) line(v any) {
+	_ = p.enc.Encode(v)
+}
+
+// Finish prints the end of a run and returns the exit code.
+func (p *Printer) Finish(res agent.Result, err error) int {
+	code := ExitOK
+	msg := ""
+	switch {
+	case errors.Is(err, context.Canceled):
+		code, msg = ExitFailure, "interrupted"
+	case err != nil:
+		code, msg = ExitFailure, err.Error()
+	case res.StopReason == "max_iterations":
+		code = ExitFailure
+		msg = fmt.Sprintf("stopped at the iteration limit (%d requests); the answer above says what is left", res.Iterations)
+	}
+	if p.json {
+		if err != nil {
+			p.line(messageLine{"error", msg})
+		}
+		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage})
+		return code
+	}
+	p.endLine()
+	if msg != "" {
+		fmt.Fprintf(p.err, "pincer: %s\n", msg)
+	}
+	return code
+}
+
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len([]rune(s)) > max {
+		s = string([]rune(s)[:max]) + "…"
+	}
+	return s
+}
