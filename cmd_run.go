@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"pincer/ui/headless"
+)
+
+// runFlags are the flags of `pincer run`.
+type runFlags struct {
+	json       bool
+	yes        bool
+	approveAll bool
+}
+
+func (c *cli) runCommand() *cobra.Command {
+	var rf runFlags
+	cmd := &cobra.Command{
+		Use:   "run [prompt]",
+		Short: "Do one task without the screen, for scripts and CI",
+		Long: `run sends one prompt and lets the model work through its tools until it answers,
+without the full screen. The answer streams to standard output and tool activity
+to standard error; with --json, standard output gets one JSON object per line.
+
+The prompt comes from the arguments, from standard input, or both (the arguments
+first, then what was piped in).
+
+Nobody is there to approve anything, so safe commands (reading, listing,
+searching) run, and everything that would ask on the screen is refused with
+"User cancelled the operation" unless you allow it: --yes approves what needs one
+approval (ordinary commands and file edits, applied without review);
+--dangerously-approve-all approves dangerous commands too.
+
+Exit status: 0 when the model answered, 1 when the model or a tool failed or the
+iteration limit was reached, 2 for bad usage or configuration.`,
+		Example: `  pincer run "list the TODOs in this project"
+  pincer run --yes "make go vet pass"
+  go test ./... 2>&1 | pincer run "explain these failures"
+  pincer run --json "summarise README.md" | jq -r 'select(.type=="result").content'`,
+		RunE: func(cmd *cobra.Command, args []string) error { return c.runHeadless(cmd, args, rf) },
+	}
+	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line instead of text")
+	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits (without review)")
+	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
+	return cmd
+}
+
+func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error {
+	prompt, err := c.readPrompt(args)
+	if err != nil {
+		return usageError(err)
+	}
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if err := p.pickModel(ctx); err != nil {
+		return err
+	}
+	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
+	a, err := c.newAgent(p, policy.Approver(c.stderr), nil)
+	if err != nil {
+		return err
+	}
+	res, runErr := a.Run(ctx, prompt, printer.Event)
+	if runErr != nil {
+		runErr = p.explainUnreachable(runErr)
+		var ee *exitError
+		if errors.As(runErr, &ee) {
+			// A configuration problem found only now: say it like one.
+			printer.Finish(res, ee.err)
+			return &exitError{code: ee.code, err: ee.err, silent: true}
+		}
+	}
+	if code := printer.Finish(res, runErr); code != 0 {
+		return &exitError{code: code, silent: true}
+	}
+	return nil
+}
+
+// readPrompt joins the arguments and, when standard input is not a
+// terminal, what was piped in.
+func (c *cli) readPrompt(args []string) (string, error) {
+	prompt := strings.TrimSpace(strings.Join(args, " "))
+	if f, ok := c.stdin.(*os.File); !ok || !isTerminal(f) {
+		data, err := io.ReadAll(io.LimitReader(c.stdin, 8<<20))
+		if err != nil {
+			return "", fmt.Errorf("read the prompt from standard input: %w", err)
+		}
+		if piped := strings.TrimSpace(string(data)); piped != "" {
+			if prompt == "" {
+				prompt = piped
+			} else {
+				prompt += "\n\n" + piped
+			}
+		}
+	}
+	if prompt == "" {
+		return "", errors.New("no prompt; give it as an argument (pincer run \"fix the build\") or on standard input")
+	}
+	return prompt, nil
+}
+
+// isTerminal reports whether f is a character device (a terminal), so
+// pincer does not wait for input nobody will type.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

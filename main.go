@@ -1,0 +1,166 @@
+// Command pincer is a full-screen terminal coding assistant that works with
+// any OpenAI-compatible model. `pincer` opens the screen; `pincer run` does
+// the same work headless, for scripts and CI.
+//
+// This file holds the command tree and the wiring: flags are parsed here,
+// the configuration is loaded (package config), and the packages are put
+// together — the model client and the agent loop (agent), the tools
+// (tools), the safety policy (safety), the session store (session) and a
+// front end (ui, or ui/headless for `pincer run`).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"syscall"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+)
+
+// version is the release this source belongs to.
+const version = "0.1.0"
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run executes the command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	root := c.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(versionString()),
+		fang.WithErrorHandler(c.printError),
+	)
+	return exitCodeOf(err)
+}
+
+// cli is the state shared by the commands: the streams, the environment,
+// and the global flags.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	flags          globalFlags
+}
+
+// globalFlags are the flags every command accepts.
+type globalFlags struct {
+	provider      string
+	baseURL       string
+	model         string
+	theme         string
+	maxIterations int
+	contextWindow int
+	cwd           string
+	session       string
+	continueLast  bool
+}
+
+func (c *cli) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pincer",
+		Short: "A terminal coding assistant for any OpenAI-compatible model",
+		Long: `pincer pairs with you in your project: the model reads the tree, reads and edits
+files and runs commands through tools; you watch the answer stream in, review
+every edit as a diff before it lands, and approve risky commands (twice for
+dangerous ones). Sessions are named and kept, so you can come back tomorrow.
+
+Run it in your project directory. With no provider configured, pincer talks to a
+local Ollama at http://localhost:11434/v1; see 'pincer config --help' to use
+another provider.`,
+		Example: `# open the full-screen assistant in this directory
+pincer
+
+# resume (or start) the session named "refactor"
+pincer -s refactor
+
+# answer without the screen, for scripts and CI
+pincer run "why does go test fail?"
+git diff | pincer run --json "review this change"`,
+		Args: cobra.NoArgs,
+		RunE: c.runTUI,
+	}
+	f := root.PersistentFlags()
+	f.StringVar(&c.flags.provider, "provider", "", "provider preset: openai, deepseek, dashscope, ollama, lmstudio, vllm, openrouter, groq, mimo, custom")
+	f.StringVar(&c.flags.baseURL, "base-url", "", "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1")
+	f.StringVarP(&c.flags.model, "model", "m", "", "model name, as the server knows it")
+	f.StringVar(&c.flags.theme, "theme", "", "colour theme")
+	f.IntVar(&c.flags.maxIterations, "max-iterations", 0, "model requests with tools per prompt before the model must sum up (default 30)")
+	f.IntVar(&c.flags.contextWindow, "context-window", 0, "tokens the model accepts; older turns are compressed at 80% (default 30000)")
+	f.StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
+	f.StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
+	f.BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
+	root.AddCommand(c.runCommand(), c.configCommand(), c.classifyCommand())
+	return root
+}
+
+// runTUI opens the full-screen program.
+func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
+	return usageError(errors.New("the full-screen screen is not part of this build yet; use 'pincer run \"your prompt\"'"))
+}
+
+// exitError carries an exit code with an error. A silent one has already
+// been reported by the command itself.
+type exitError struct {
+	code   int
+	err    error
+	silent bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks bad flags or configuration: exit code 2.
+func usageError(err error) error { return &exitError{code: 2, err: err} }
+
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// Errors from cobra itself (unknown flag, bad arguments) are usage errors.
+	return 2
+}
+
+// printError shows an error as one readable sentence on standard error.
+func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.silent {
+		return
+	}
+	fmt.Fprintf(w, "pincer: %v\n", err)
+}
+
+func versionString() string {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 7 {
+				v += " (" + s.Value[:7] + ")"
+			}
+		}
+	}
+	return v
+}

@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/config"
+	"pincer/docs"
+	"pincer/safety"
+	"pincer/tools"
+)
+
+// project is what a command that talks to the model needs: the directory,
+// the merged configuration and where it came from.
+type project struct {
+	root string
+	cfg  config.Config
+	srcs config.Sources
+	key  string
+}
+
+// loadProject resolves the project directory and loads the configuration,
+// with the flags the person gave on top.
+func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
+	root := c.flags.cwd
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, usageError(fmt.Errorf("cannot tell the current directory: %w", err))
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("project directory %q: %w", root, err))
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, usageError(fmt.Errorf("project directory %s does not exist or is not a directory; pass an existing one with --cwd", abs))
+	}
+	ov := config.Overrides{}
+	fl := cmd.Flags()
+	if fl.Changed("provider") {
+		ov.Provider = &c.flags.provider
+	}
+	if fl.Changed("base-url") {
+		ov.BaseURL = &c.flags.baseURL
+	}
+	if fl.Changed("model") {
+		ov.Model = &c.flags.model
+	}
+	if fl.Changed("theme") {
+		ov.Theme = &c.flags.theme
+	}
+	if fl.Changed("max-iterations") {
+		ov.MaxIterations = &c.flags.maxIterations
+	}
+	if fl.Changed("context-window") {
+		ov.ContextWindow = &c.flags.contextWindow
+	}
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	for _, w := range srcs.Warnings {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
+	}
+	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv)}, nil
+}
+
+// clientOptions are the model client's options from the configuration.
+func (p *project) clientOptions() agent.ClientOptions {
+	return agent.ClientOptions{
+		BaseURL:     p.cfg.BaseURL,
+		APIKey:      p.key,
+		Model:       p.cfg.Model,
+		Temperature: p.cfg.Temperature,
+		MaxRetries:  p.cfg.MaxRetries,
+		IdleTimeout: p.cfg.IdleTimeout.Std(),
+	}
+}
+
+// pickModel fills in the model on a local server that was configured
+// without one: the first model the server lists.
+func (p *project) pickModel(ctx context.Context) error {
+	if !p.cfg.NeedsModelDiscovery() {
+		return nil // config.Load refuses an empty model everywhere else
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	names, err := agent.ListModels(ctx, p.clientOptions())
+	if err != nil {
+		return p.explainUnreachable(err)
+	}
+	if len(names) == 0 {
+		return usageError(fmt.Errorf("the server at %s lists no models; pull one (for Ollama: ollama pull qwen3) or pass --model", p.cfg.BaseURL))
+	}
+	p.cfg.Model = names[0]
+	return nil
+}
+
+// explainUnreachable turns "cannot connect" into advice. When no provider
+// was configured, the person may not know pincer defaulted to a local
+// Ollama, so the message says how to configure one.
+func (p *project) explainUnreachable(err error) error {
+	if !errors.Is(err, syscall.ECONNREFUSED) && !strings.Contains(err.Error(), "connection refused") {
+		return err
+	}
+	if !p.srcs.ProviderConfigured {
+		return usageError(fmt.Errorf("no model provider is configured, and nothing answers at %s (a local Ollama, the default); "+
+			"start Ollama, or configure a provider, for example: export PINCER_PROVIDER=openai OPENAI_API_KEY=sk-... "+
+			"(or write %s; see 'pincer config --help')", p.cfg.BaseURL, config.UserConfigPath(os.Getenv)))
+	}
+	return fmt.Errorf("nothing answers at %s; is the %s server running? (%w)", p.cfg.BaseURL, p.cfg.Provider, err)
+}
+
+// newAgent wires the model client, the tools, the safety policy and the
+// system prompt into an agent.
+func (c *cli) newAgent(p *project, approver agent.Approver, rec agent.Recorder) (*agent.Agent, error) {
+	client, err := agent.NewClient(p.clientOptions())
+	if err != nil {
+		return nil, usageError(err)
+	}
+	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std()}
+	if topts.CommandTimeout == 0 {
+		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
+	}
+	reg, err := tools.NewRegistry(tools.Builtins(topts)...)
+	if err != nil {
+		return nil, fmt.Errorf("set up the tools: %w", err)
+	}
+	cls, err := c.classifier(p)
+	if err != nil {
+		return nil, err
+	}
+	system := agent.SystemPrompt(agent.PromptParts{
+		Agent:  docs.AgentMD,
+		Skills: docs.SkillsMD,
+		Env:    agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
+	})
+	return agent.New(agent.Options{
+		Model:         client,
+		Tools:         reg,
+		Safety:        cls,
+		Approver:      approver,
+		System:        system,
+		Root:          p.root,
+		Home:          agent.HomeDir(),
+		MaxIterations: p.cfg.MaxIterations,
+		Recorder:      rec,
+		Budget: agent.Budget{
+			ContextWindow: p.cfg.ContextWindow,
+			CompressAt:    p.cfg.CompressAt,
+			KeepRecent:    p.cfg.KeepRecent,
+		},
+	})
+}
+
+// classifier builds the safety classifier from the configured rules.
+func (c *cli) classifier(p *project) (*safety.Classifier, error) {
+	unknown := safety.UnknownConfirm
+	if p.cfg.UnknownCommands == "safe" {
+		unknown = safety.UnknownSafe
+	}
+	cls, err := safety.NewClassifier(safety.Rules{Allow: p.cfg.Allow, Deny: p.cfg.Deny, UnknownCommands: unknown})
+	if err != nil {
+		return nil, usageError(fmt.Errorf("config: %w", err))
+	}
+	return cls, nil
+}
