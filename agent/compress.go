@@ -1,25 +1,378 @@
 package agent
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
 
 // Budget configures context compression.
 type Budget struct {
 	ContextWindow int     // tokens the model accepts; 0 turns compression off
-	CompressAt    float64 // fraction of the window that triggers compression
-	KeepRecent    int     // messages kept verbatim
+	CompressAt    float64 // fraction of the window that triggers compression (0 means 0.8)
+	KeepRecent    int     // messages kept verbatim (0 means 10)
 }
 
-// summaryState is the summary of older messages: the text and how many
-// messages of the history it covers.
+func (b Budget) compressAt() float64 {
+	if b.CompressAt <= 0 || b.CompressAt > 1 {
+		return 0.8
+	}
+	return b.CompressAt
+}
+
+func (b Budget) keepRecent() int {
+	if b.KeepRecent < 2 {
+		return 10
+	}
+	return b.KeepRecent
+}
+
+// summaryState is the summary of older messages: the text and the sequence
+// number of the last message it covers.
 type summaryState struct {
 	text    string
-	through int
+	through uint64
 }
 
 const summaryPreamble = "Summary of the earlier part of this conversation (older messages were compressed):\n\n"
 
+// summaryInstructions tell the model how to compress. The user's own words
+// matter most: a summary that paraphrases a constraint loses it.
+const summaryInstructions = `You are compressing the earlier part of a coding session between a user and an AI coding assistant, so that the assistant can continue the work with a smaller context. Write the summary the assistant will read instead of those messages.
+
+Keep word for word, as quotes: the user's goal and every explicit instruction, preference or constraint the user gave ("do not touch X", "use Y", "tests must pass").
+
+Then, under these Markdown headings, write what matters for continuing:
+## Goal and constraints
+## Decisions (what was decided and why)
+## Files (each file read, created or changed, with its path and what changed)
+## Commands (commands run and their outcome: passed, failed, the key error lines)
+## Open problems
+## Next steps
+
+Be specific: names, paths, line numbers, numbers and error messages. Leave out chit-chat. Never invent anything that is not in the messages. If an earlier summary is given, merge it in and keep its quotes.`
+
+// estimateTokens guesses the tokens of a text without a tokenizer: about
+// four bytes of ASCII per token, and one token per other character (CJK
+// text and symbols cost about one each).
+func estimateTokens(s string) int {
+	ascii, other := 0, 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			ascii++
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		other++
+		i += n
+	}
+	return (ascii+3)/4 + other
+}
+
+// messageTokens estimates one message as sent, with a little overhead for
+// its role and framing.
+func messageTokens(m Message) int {
+	n := 4 + estimateTokens(m.Content) + estimateTokens(m.Reasoning)
+	for _, c := range m.ToolCalls {
+		n += 8 + estimateTokens(c.Name) + estimateTokens(c.Arguments)
+	}
+	return n
+}
+
+func messagesTokens(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += messageTokens(m)
+	}
+	return n
+}
+
+// toolsTokens estimates the tool schemas sent with every request.
+func (a *Agent) toolsTokens() int {
+	n := 0
+	for _, t := range a.opts.Tools.List() {
+		n += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
+	}
+	return n
+}
+
+// Estimate is the expected prompt size of the next request in tokens. It
+// prefers what the server reported for the last request, plus an estimate
+// of what was added since; before any report, it estimates everything.
+func (a *Agent) Estimate() int {
+	if a.lastPrompt > 0 && a.lastSent <= len(a.history) {
+		return a.lastPrompt + messagesTokens(a.history[a.lastSent:])
+	}
+	return messagesTokens(a.requestMessages()) + a.toolsTokens()
+}
+
+// ContextWindow is the configured window, for a front end's "context used"
+// display; 0 when compression is off.
+func (a *Agent) ContextWindow() int { return a.opts.Budget.ContextWindow }
+
+// Summary returns the current summary text and the sequence number of the
+// last message it covers.
+func (a *Agent) Summary() (string, uint64) { return a.summary.text, a.summary.through }
+
 // compressIfNeeded compresses older messages when the next request would
-// pass the budget.
+// reach the budget. A failed compression is reported and the session goes
+// on uncompressed; only a cancelled context is returned as an error.
 func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
+	b := a.opts.Budget
+	if b.ContextWindow <= 0 {
+		return nil
+	}
+	if float64(a.Estimate()) < b.compressAt()*float64(b.ContextWindow) {
+		return nil
+	}
+	err := a.compress(ctx, "", sink)
+	if err != nil && !errors.Is(err, errNothingToCompress) {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		sink(Notice{Text: "Could not compress the conversation (" + err.Error() + "); going on with the full history."})
+	}
 	return nil
+}
+
+// errNothingToCompress is returned when every message is among the recent
+// ones that are kept.
+var errNothingToCompress = errors.New("nothing old enough to compress")
+
+// Compact compresses the history now, keeping the recent messages; focus,
+// when given, says what the summary should concentrate on. It is /compact.
+func (a *Agent) Compact(ctx context.Context, focus string, sink func(Event)) error {
+	if sink == nil {
+		sink = func(Event) {}
+	}
+	return a.compress(ctx, focus, sink)
+}
+
+// cutPoint returns the index in history of the first message kept verbatim.
+// The cut never separates an assistant message from the tool results that
+// answer it: it moves earlier until it does not fall on a tool result.
+func cutPoint(history []Message, start, keep int) int {
+	c := len(history) - keep
+	if c < start {
+		c = start
+	}
+	for c > start && history[c].Role == RoleTool {
+		c--
+	}
+	// The summary marker is not conversation; skip past it.
+	return c
+}
+
+// compress summarises history[start:cut] (with the previous summary) and
+// makes the result the new summary.
+func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) error {
+	start := a.summaryStart()
+	cut := cutPoint(a.history, start, a.opts.Budget.keepRecent())
+	old := make([]Message, 0, cut-start)
+	for _, m := range a.history[start:cut] {
+		if m.Kind != KindSummary {
+			old = append(old, m)
+		}
+	}
+	if len(old) == 0 {
+		return errNothingToCompress
+	}
+	before := a.Estimate()
+	summary, err := a.summarise(ctx, a.summary.text, old, focus)
+	if err != nil {
+		return err
+	}
+	through := a.history[cut-1].Seq
+	if through == 0 {
+		through = uint64(cut) // not recorded: count positions instead
+	}
+	a.summary = summaryState{text: summary, through: through}
+	a.lastPrompt, a.lastSent = 0, 0
+	if r := a.opts.Recorder; r != nil {
+		if err := r.RecordSummary(summary, through); err != nil {
+			sink(Notice{Text: "Could not save the summary to the session: " + err.Error()})
+		}
+	}
+	// A marker in the history shows where compression happened; it is not
+	// sent (the summary itself is, as a system message).
+	a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink)
+	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.Estimate()})
+	return nil
+}
+
+// summaryStart is the index of the first history message after the summary.
+func (a *Agent) summaryStart() int {
+	if a.summary.text == "" {
+		return 0
+	}
+	for i, m := range a.history {
+		if m.Seq > a.summary.through || (m.Seq == 0 && uint64(i) >= a.summary.through) {
+			return i
+		}
+	}
+	return len(a.history)
+}
+
+// summarise asks the model for a summary of old messages, in as many
+// requests as it takes to fit them in the window: each request carries the
+// summary so far and the next slice of messages.
+func (a *Agent) summarise(ctx context.Context, previous string, old []Message, focus string) (string, error) {
+	window := a.opts.Budget.ContextWindow
+	if window <= 0 {
+		window = 30000
+	}
+	// Leave room for the instructions, the summary so far and the answer
+	// (a quarter of the window).
+	sliceBudget := window*3/4 - estimateTokens(summaryInstructions) - estimateTokens(previous)
+	if sliceBudget < window/8 {
+		sliceBudget = window / 8
+	}
+	running := previous
+	for len(old) > 0 {
+		var b strings.Builder
+		n := 0
+		for n < len(old) {
+			part := transcriptLine(old[n])
+			if n > 0 && estimateTokens(b.String())+estimateTokens(part) > sliceBudget {
+				break
+			}
+			b.WriteString(part)
+			n++
+		}
+		old = old[n:]
+		s, err := a.summaryRequest(ctx, running, b.String(), focus)
+		if err != nil {
+			return "", err
+		}
+		running = s
+	}
+	return running, nil
+}
+
+func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus string) (string, error) {
+	var user strings.Builder
+	if previous != "" {
+		user.WriteString("Earlier summary:\n\n" + previous + "\n\n")
+	}
+	user.WriteString("Messages to compress:\n\n" + transcript)
+	if focus != "" {
+		user.WriteString("\n\nThe user asks the summary to focus on: " + focus)
+	}
+	user.WriteString("\n\nWrite the summary now.")
+	req := Request{Messages: []Message{
+		{Role: RoleSystem, Content: summaryInstructions},
+		{Role: RoleUser, Content: user.String()},
+	}}
+	quiet := func(Event) {} // the summary is not part of the answer on screen
+	reply, err := a.opts.Model.Complete(ctx, req, quiet)
+	if err != nil {
+		return "", fmt.Errorf("the summary request failed: %w", err)
+	}
+	s := strings.TrimSpace(reply.Content)
+	if s == "" {
+		return "", errors.New("the model returned an empty summary")
+	}
+	return s, nil
+}
+
+// transcriptLine renders one message for the summary request: plainly, with
+// long tool output cut to its head and tail.
+func transcriptLine(m Message) string {
+	var b strings.Builder
+	switch m.Role {
+	case RoleUser:
+		b.WriteString("[user]\n" + m.Content)
+	case RoleAssistant:
+		b.WriteString("[assistant]\n" + m.Content)
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(&b, "\n(calls %s %s)", c.Name, cutMiddle(c.Arguments, 1500))
+		}
+	case RoleTool:
+		status := "result"
+		if m.IsError {
+			status = "error"
+		}
+		fmt.Fprintf(&b, "[%s %s]\n%s", m.ToolName, status, cutMiddle(m.Content, 3000))
+	default:
+		b.WriteString("[" + string(m.Role) + "]\n" + m.Content)
+	}
+	b.WriteString("\n\n")
+	return b.String()
+}
+
+// cutMiddle keeps the head and tail of s within about n bytes, saying what
+// was cut.
+func cutMiddle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head, tail := n*2/3, n/3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[:head] + fmt.Sprintf("\n[… %d characters cut …]\n", start-head) + s[start:]
+}
+
+// fitToWindow makes sure a request is not sent over the window: it cuts the
+// oldest tool outputs first, down to their head and tail, and only then
+// drops the oldest messages, whole turns at a time. msgs begins with the
+// system messages, which are never touched.
+func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
+	if window <= 0 {
+		return msgs, nil
+	}
+	limit := window * 95 / 100 // leave a little room for the answer's framing
+	total := fixed + messagesTokens(msgs)
+	if total <= limit {
+		return msgs, nil
+	}
+	var notes []string
+	out := append([]Message(nil), msgs...)
+	cutOutputs := 0
+	for i := range out {
+		if total <= limit {
+			break
+		}
+		if out[i].Role != RoleTool || len(out[i].Content) <= 600 {
+			continue
+		}
+		before := messageTokens(out[i])
+		out[i].Content = cutMiddle(out[i].Content, 500) + "\n[this output was cut to fit the context window]"
+		total -= before - messageTokens(out[i])
+		cutOutputs++
+	}
+	if cutOutputs > 0 {
+		notes = append(notes, fmt.Sprintf("Cut %d old tool outputs down to fit the context window.", cutOutputs))
+	}
+	// Still too big: drop the oldest turns after the system messages.
+	first := 0
+	for first < len(out) && out[first].Role == RoleSystem {
+		first++
+	}
+	dropped := 0
+	for total > limit && first < len(out)-1 {
+		// Drop one message, and with an assistant message the tool results
+		// that answer it, so the rest stays well-formed.
+		total -= messageTokens(out[first])
+		calls := len(out[first].ToolCalls)
+		out = append(out[:first], out[first+1:]...)
+		dropped++
+		for calls > 0 && first < len(out)-1 && out[first].Role == RoleTool {
+			total -= messageTokens(out[first])
+			out = append(out[:first], out[first+1:]...)
+			dropped++
+			calls--
+		}
+	}
+	if dropped > 0 {
+		notes = append(notes, fmt.Sprintf("Left out the %d oldest messages: even cut down, they did not fit the context window.", dropped))
+	}
+	return out, notes
 }

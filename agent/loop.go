@@ -38,9 +38,14 @@ type Options struct {
 }
 
 // Recorder stores finished messages, one at a time, as soon as they are
-// complete, so a crash loses at most the message in flight.
+// complete, so a crash loses at most the message in flight, and the summary
+// that replaces older messages after compression.
 type Recorder interface {
-	Record(m Message) error
+	// Record stores m and returns its sequence number in the session.
+	Record(m Message) (uint64, error)
+	// RecordSummary stores the summary of the messages up to and including
+	// sequence number through.
+	RecordSummary(summary string, through uint64) error
 }
 
 // Result sums up one Run.
@@ -92,9 +97,15 @@ func New(o Options) (*Agent, error) {
 // prompt).
 func (a *Agent) History() []Message { return append([]Message(nil), a.history...) }
 
-// Restore replaces the conversation, for a resumed session.
-func (a *Agent) Restore(history []Message) {
+// Restore replaces the conversation, for a resumed session: the full
+// history (for display and search, and what is sent after the summary),
+// and the summary of the messages up to sequence number through.
+func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	a.history = append([]Message(nil), history...)
+	a.summary = summaryState{text: summary, through: through}
+	if summary == "" {
+		a.summary = summaryState{}
+	}
 	a.usedIDs = map[string]bool{}
 	for _, m := range a.history {
 		for _, c := range m.ToolCalls {
@@ -133,11 +144,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			res.StopReason = "cancelled"
 			return res, ctx.Err()
 		}
-		req, err := a.request(final)
-		if err != nil {
-			res.StopReason = "error"
-			return res, err
-		}
+		req := a.request(final, sink)
 		reply, err := a.opts.Model.Complete(ctx, req, sink)
 		res.Iterations = iter
 		res.Usage = res.Usage.plus(reply.Usage)
@@ -210,28 +217,34 @@ func (a *Agent) add(m Message, sink func(Event)) Message {
 	if m.Time.IsZero() {
 		m.Time = a.opts.Now()
 	}
-	a.history = append(a.history, m)
 	if a.opts.Recorder != nil {
-		if err := a.opts.Recorder.Record(m); err != nil {
+		seq, err := a.opts.Recorder.Record(m)
+		if err != nil {
 			sink(Notice{Text: "Could not save the message to the session: " + err.Error()})
 		}
+		m.Seq = seq
 	}
+	a.history = append(a.history, m)
 	return m
 }
 
 // request builds what is sent: the system prompt, the summary of older
 // messages if there is one, and the messages after it, repaired so that a
-// strict server accepts them. final withholds tools.
-func (a *Agent) request(final bool) (Request, error) {
-	msgs := a.requestMessages()
-	req := Request{Messages: msgs}
+// strict server accepts them and cut down if they would not fit the
+// window. final withholds tools.
+func (a *Agent) request(final bool, sink func(Event)) Request {
+	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
+	for _, n := range notes {
+		sink(Notice{Text: n})
+	}
+	req := Request{Messages: wellFormed(msgs)}
 	for _, t := range a.opts.Tools.List() {
 		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}
 	if final {
 		req.ToolChoice = "none"
 	}
-	return req, nil
+	return req
 }
 
 func (a *Agent) requestMessages() []Message {
@@ -239,12 +252,16 @@ func (a *Agent) requestMessages() []Message {
 	if a.opts.System != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
 	}
-	start := 0
 	if a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
-		start = a.summary.through
 	}
-	return append(msgs, wellFormed(a.history[start:])...)
+	rest := make([]Message, 0, len(a.history))
+	for _, m := range a.history[a.summaryStart():] {
+		if m.Kind != KindSummary { // markers of where compression happened
+			rest = append(rest, m)
+		}
+	}
+	return append(msgs, wellFormed(rest)...)
 }
 
 // wellFormed returns msgs as a strict server accepts them: every tool call

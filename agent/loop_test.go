@@ -26,13 +26,24 @@ type harness struct {
 	mu      sync.Mutex
 	asked   []Approval
 	answer  func(Approval) Decision
-	events  []Event
-	records []Message
+	events    []Event
+	records   []Message
+	summaries []recordedSummary
 }
 
-func (h *harness) Record(m Message) error {
+func (h *harness) Record(m Message) (uint64, error) {
 	h.records = append(h.records, m)
+	return uint64(len(h.records)), nil
+}
+
+func (h *harness) RecordSummary(summary string, through uint64) error {
+	h.summaries = append(h.summaries, recordedSummary{summary, through})
 	return nil
+}
+
+type recordedSummary struct {
+	text    string
+	through uint64
 }
 
 func newHarness(t *testing.T, maxIter int, replies ...agenttest.Reply) *harness {

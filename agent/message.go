@@ -24,6 +24,9 @@ const (
 
 // Message is one message of the conversation as the agent keeps it.
 type Message struct {
+	// Seq is the message's place in its session once recorded (from 1);
+	// 0 for a message that was not recorded.
+	Seq        uint64     `json:"seq,omitempty"`
 	Role       Role       `json:"role"`
 	Kind       string     `json:"kind,omitempty"`
 	Content    string     `json:"content"`

@@ -43,6 +43,7 @@ type Server struct {
 	requests []Request
 	models   []string
 	fallback *Reply
+	respond  func(Request) (Reply, bool)
 }
 
 // New starts a server that answers with replies in order. When they run
@@ -67,6 +68,14 @@ func (s *Server) Add(r ...Reply) {
 func (s *Server) SetFallback(r Reply) {
 	s.mu.Lock()
 	s.fallback = &r
+	s.mu.Unlock()
+}
+
+// SetResponder installs a function that may answer a request by its
+// content before the script is consulted (return false to pass).
+func (s *Server) SetResponder(f func(Request) (Reply, bool)) {
+	s.mu.Lock()
+	s.respond = f
 	s.mu.Unlock()
 }
 
@@ -110,7 +119,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.requests = append(s.requests, req)
 	var reply Reply
+	var answered bool
+	if s.respond != nil {
+		reply, answered = s.respond(req)
+	}
 	switch {
+	case answered:
 	case len(s.replies) > 0:
 		reply = s.replies[0]
 		s.replies = s.replies[1:]

@@ -69,7 +69,16 @@ type Printer struct {
 	enc      *json.Encoder
 	lastByte byte // last byte of answer text written to out
 	wrote    bool
+	session  sessionRef
 }
+
+type sessionRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+}
+
+// SetSession names the session the run is recorded in, for the result line.
+func (p *Printer) SetSession(id, name string) { p.session = sessionRef{id, name} }
 
 // NewPrinter writes the answer to out and activity to errOut, or JSON lines
 // to out when asJSON is set.
@@ -184,6 +193,7 @@ type (
 		Iterations int         `json:"iterations"`
 		IsError    bool        `json:"is_error"`
 		Usage      agent.Usage `json:"usage"`
+		Session    *sessionRef `json:"session,omitempty"`
 	}
 )
 
@@ -245,7 +255,11 @@ func (p *Printer) Finish(res agent.Result, err error) int {
 		if err != nil {
 			p.line(messageLine{"error", msg})
 		}
-		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage})
+		var sess *sessionRef
+		if p.session.ID != "" {
+			sess = &p.session
+		}
+		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage, sess})
 		return code
 	}
 	p.endLine()

@@ -1,0 +1,325 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"pincer/agent/agenttest"
+)
+
+// randomHistory builds a well-formed history: user prompts, assistant
+// messages with 0-3 tool calls, each call answered right after.
+func randomHistory(r *rand.Rand, n int) []Message {
+	var h []Message
+	id := 0
+	for len(h) < n {
+		h = append(h, Message{Role: RoleUser, Content: "prompt"})
+		for turns := r.IntN(4); turns >= 0 && len(h) < n; turns-- {
+			calls := r.IntN(4)
+			m := Message{Role: RoleAssistant, Content: "thinking out loud"}
+			for i := 0; i < calls; i++ {
+				id++
+				m.ToolCalls = append(m.ToolCalls, ToolCall{ID: fmt.Sprintf("c%d", id), Name: "glob", Arguments: "{}"})
+			}
+			h = append(h, m)
+			for _, c := range m.ToolCalls {
+				h = append(h, Message{Role: RoleTool, ToolCallID: c.ID, ToolName: "glob", Content: "out"})
+			}
+		}
+	}
+	for i := range h {
+		h[i].Seq = uint64(i + 1)
+	}
+	return h
+}
+
+// TestCutNeverSplitsToolPairs is a property test: for random histories and
+// random keep counts, every tool result kept verbatim has the assistant
+// message that called it kept too, and at least keep messages are kept.
+func TestCutNeverSplitsToolPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 2000; round++ {
+		h := randomHistory(r, 5+r.IntN(80))
+		start := r.IntN(len(h) / 2)
+		for start > 0 && h[start].Role == RoleTool { // a summary cut is never on a tool result either
+			start--
+		}
+		keep := 2 + r.IntN(15)
+		c := cutPoint(h, start, keep)
+		if c < start || c > len(h) {
+			t.Fatalf("cut %d outside [%d, %d]", c, start, len(h))
+		}
+		if c > start && h[c].Role == RoleTool {
+			t.Fatalf("round %d: cut at a tool result (index %d)", round, c)
+		}
+		if kept := len(h) - c; kept < keep && c > start {
+			t.Fatalf("round %d: kept %d messages, want at least %d", round, kept, keep)
+		}
+		called := map[string]bool{}
+		for _, m := range h[c:] {
+			for _, tc := range m.ToolCalls {
+				called[tc.ID] = true
+			}
+			if m.Role == RoleTool && !called[m.ToolCallID] {
+				t.Fatalf("round %d: kept result %s without its call (cut %d)", round, m.ToolCallID, c)
+			}
+		}
+	}
+}
+
+// summaryResponder answers summary requests with text.
+func summaryResponder(text string) func(agenttest.Request) (agenttest.Reply, bool) {
+	return func(r agenttest.Request) (agenttest.Reply, bool) {
+		msgs, _ := r.Body["messages"].([]any)
+		if len(msgs) > 0 {
+			if c, _ := msgs[0].(map[string]any)["content"].(string); strings.Contains(c, "You are compressing") {
+				return agenttest.Text(text, 40), true
+			}
+		}
+		return agenttest.Reply{}, false
+	}
+}
+
+// bigHistory is a resumed history of n messages of about size bytes each.
+func bigHistory(n, size int) []Message {
+	h := randomHistory(rand.New(rand.NewPCG(7, 7)), n)
+	for i := range h {
+		h[i].Content = fmt.Sprintf("message %d: %s", i, strings.Repeat("lorem ipsum ", size/12))
+	}
+	h[0].Content = "Please keep the public API unchanged. " + h[0].Content
+	return h
+}
+
+func TestCompressionWhenTheWindowFills(t *testing.T) {
+	h := newHarness(t, 30, agenttest.Text("continuing", 10))
+	h.srv.SetResponder(summaryResponder("## Goal and constraints\n\"Please keep the public API unchanged.\""))
+	h.agent.opts.Budget = Budget{ContextWindow: 10000, CompressAt: 0.8, KeepRecent: 6}
+	hist := bigHistory(40, 700)
+	h.agent.Restore(hist, "", 0)
+	if est := h.agent.Estimate(); est < 8000 || est > 10000 {
+		t.Fatalf("test history of the wrong size: estimate %d", est)
+	}
+	res, err := h.run("go on")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "continuing" {
+		t.Fatalf("answer %q", res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want one summary request (the old part fits one) and the answer", len(reqs))
+	}
+	sumReq := reqs[0].Body["messages"].([]any)
+	if sys := sumReq[0].(map[string]any)["content"].(string); !strings.Contains(sys, "word for word") {
+		t.Errorf("summary request system prompt %q", sys)
+	}
+	if u := sumReq[1].(map[string]any)["content"].(string); !strings.Contains(u, "Please keep the public API unchanged.") || !strings.Contains(u, "message 1:") {
+		t.Errorf("summary request does not carry the old messages")
+	}
+	if _, ok := reqs[0].Body["tools"]; ok {
+		t.Error("the summary request offered tools")
+	}
+	// The answer request: system prompt, summary, then only recent messages.
+	msgs := reqs[1].Body["messages"].([]any)
+	if c := msgs[1].(map[string]any)["content"].(string); !strings.Contains(c, "Please keep the public API unchanged.") {
+		t.Errorf("second message %q is not the summary", c)
+	}
+	for _, m := range msgs[2:] {
+		if c, _ := m.(map[string]any)["content"].(string); strings.Contains(c, "message 1:") {
+			t.Error("a summarised message was sent again")
+		}
+	}
+	h.checkStrict()
+	if len(h.summaries) != 1 {
+		t.Fatalf("%d summaries recorded, want 1", len(h.summaries))
+	}
+	through := h.summaries[0].through
+	// The cut is made on the history with the new prompt added.
+	keptFrom := cutPoint(append(append([]Message(nil), hist...), Message{Role: RoleUser}), 0, 6)
+	if through != hist[keptFrom-1].Seq {
+		t.Errorf("summary covers through seq %d, want %d", through, hist[keptFrom-1].Seq)
+	}
+	var compressed []Compressed
+	for _, ev := range h.events {
+		if c, ok := ev.(Compressed); ok {
+			compressed = append(compressed, c)
+		}
+	}
+	if len(compressed) != 1 || compressed[0].After >= compressed[0].Before || compressed[0].Messages != keptFrom {
+		t.Errorf("Compressed events %+v", compressed)
+	}
+	// The full history is still there for display and export.
+	if got := len(h.agent.History()); got < len(hist)+2 {
+		t.Errorf("history shrank to %d messages", got)
+	}
+}
+
+func TestFailedSummaryLosesNothing(t *testing.T) {
+	fail := agenttest.Error(400, "context too long")
+	h := newHarness(t, 30, fail, agenttest.Text("answered anyway", 10))
+	h.agent.opts.Budget = Budget{ContextWindow: 4000, KeepRecent: 6}
+	hist := bigHistory(30, 400)
+	h.agent.Restore(hist, "", 0)
+	res, err := h.run("go on")
+	if err != nil || res.Text != "answered anyway" {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	var notice string
+	for _, ev := range h.events {
+		if n, ok := ev.(Notice); ok && strings.Contains(n.Text, "Could not compress") {
+			notice = n.Text
+		}
+	}
+	if !strings.Contains(notice, "context too long") {
+		t.Errorf("no notice saying why compression failed (got %q)", notice)
+	}
+	if len(h.summaries) != 0 {
+		t.Error("a summary was recorded although the request failed")
+	}
+	if s, _ := h.agent.Summary(); s != "" {
+		t.Error("the agent has a summary although the request failed")
+	}
+	h.checkStrict()
+}
+
+func TestResumeSendsSummaryAndLaterMessagesOnly(t *testing.T) {
+	h := newHarness(t, 30, agenttest.Text("ok", 10))
+	hist := bigHistory(20, 40)
+	through := hist[cutPoint(hist, 0, 10)-1].Seq
+	h.agent.Restore(hist, "EARLIER SUMMARY", through)
+	if _, err := h.run("next"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := h.srv.Requests()[0].Body["messages"].([]any)
+	if !strings.Contains(msgs[1].(map[string]any)["content"].(string), "EARLIER SUMMARY") {
+		t.Fatalf("the summary is not the second message: %v", msgs[1])
+	}
+	var contents []string
+	for _, m := range msgs[2:] {
+		c, _ := m.(map[string]any)["content"].(string)
+		contents = append(contents, c)
+	}
+	joined := strings.Join(contents, "|")
+	first := fmt.Sprintf("message %d:", through) // history index = seq-1, so this is the first kept
+	last := fmt.Sprintf("message %d:", through-1)
+	if strings.Contains(joined, last) || !strings.HasPrefix(joined, first) {
+		t.Errorf("messages after the summary are wrong: %.300s", joined)
+	}
+	h.checkStrict()
+}
+
+func TestCompactWithFocus(t *testing.T) {
+	h := newHarness(t, 30, agenttest.Text("focused summary", 10))
+	h.agent.Restore(bigHistory(30, 40), "", 0)
+	if err := h.agent.Compact(context.Background(), "the database migration", h.sink); err != nil {
+		t.Fatal(err)
+	}
+	u := h.srv.Requests()[0].Body["messages"].([]any)[1].(map[string]any)["content"].(string)
+	if !strings.Contains(u, "focus on: the database migration") {
+		t.Errorf("focus missing from the summary request")
+	}
+	if s, _ := h.agent.Summary(); s != "focused summary" {
+		t.Errorf("summary %q", s)
+	}
+	// Nothing old enough: an error that says so, not an empty summary.
+	h2 := newHarness(t, 30)
+	h2.agent.Restore(bigHistory(4, 40), "", 0)
+	if err := h2.agent.Compact(context.Background(), "", nil); err == nil || len(h2.srv.Requests()) != 0 {
+		t.Errorf("Compact on a short history: %v after %d requests", err, len(h2.srv.Requests()))
+	}
+}
+
+func TestLongSummariesAreSplitAcrossRequests(t *testing.T) {
+	h := newHarness(t, 30)
+	h.srv.SetFallback(agenttest.Text("partial summary", 10))
+	h.agent.opts.Budget = Budget{ContextWindow: 2000, KeepRecent: 4}
+	h.agent.Restore(bigHistory(80, 400), "", 0)
+	if err := h.agent.Compact(context.Background(), "", nil); err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) < 3 {
+		t.Fatalf("%d summary requests; a history this long must take several", len(reqs))
+	}
+	for i, r := range reqs {
+		u := r.Body["messages"].([]any)[1].(map[string]any)["content"].(string)
+		if est := estimateTokens(u); est > 2000 {
+			t.Errorf("summary request %d is %d tokens, over the window", i, est)
+		}
+		if i > 0 && !strings.Contains(u, "Earlier summary:\n\npartial summary") {
+			t.Errorf("summary request %d does not carry the summary so far", i)
+		}
+	}
+}
+
+func TestFitToWindow(t *testing.T) {
+	big := strings.Repeat("x", 8000)
+	sys := Message{Role: RoleSystem, Content: "system"}
+	call := func(id string) Message {
+		return Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: id, Name: "read_file", Arguments: "{}"}}}
+	}
+	result := func(id, content string) Message { return Message{Role: RoleTool, ToolCallID: id, Content: content} }
+	msgs := []Message{sys, {Role: RoleUser, Content: "u1"}, call("a"), result("a", big), call("b"), result("b", big), {Role: RoleUser, Content: "u2"}}
+
+	// Fits: untouched.
+	out, notes := fitToWindow(msgs, 100000, 0)
+	if len(notes) != 0 || len(out) != len(msgs) {
+		t.Fatalf("a request that fits was changed: %v", notes)
+	}
+	// Tight: tool outputs are cut (oldest first), nothing dropped.
+	out, notes = fitToWindow(msgs, 3000, 0)
+	if len(out) != len(msgs) || len(notes) != 1 || !strings.Contains(notes[0], "Cut") {
+		t.Fatalf("got %d messages, notes %v; want outputs cut and nothing dropped", len(out), notes)
+	}
+	if len(out[3].Content) >= len(big) || !strings.Contains(out[3].Content, "cut to fit") {
+		t.Error("the oldest tool output was not cut")
+	}
+	if msgs[3].Content != big {
+		t.Error("fitToWindow changed the history it was given")
+	}
+	// Impossible: messages are dropped too, and what is left is well-formed.
+	out, notes = fitToWindow(msgs, 200, 0)
+	if len(notes) != 2 || out[0].Role != RoleSystem {
+		t.Fatalf("notes %v, first %v", notes, out[0].Role)
+	}
+	fixed := wellFormed(out)
+	for i, m := range fixed {
+		if m.Role == RoleTool && (i == 0 || (fixed[i-1].Role != RoleAssistant && fixed[i-1].Role != RoleTool)) {
+			t.Errorf("dropping left an orphan tool result at %d", i)
+		}
+	}
+}
+
+func TestEstimatePrefersReportedTokens(t *testing.T) {
+	h := newHarness(t, 30, agenttest.Reply{Body: agenttest.TextBody("short answer", 4, 12345, 3)})
+	if _, err := h.run("hi"); err != nil {
+		t.Fatal(err)
+	}
+	// The reported prompt size plus the answer that followed it.
+	want := 12345 + messageTokens(h.agent.History()[len(h.agent.History())-1])
+	if got := h.agent.Estimate(); got != want {
+		t.Errorf("Estimate() = %d, want %d (reported prompt tokens plus what came after)", got, want)
+	}
+}
+
+func TestEstimateTokens(t *testing.T) {
+	cases := []struct {
+		in   string
+		want int
+	}{
+		{"", 0},
+		{"abcd", 1},
+		{"abcde", 2},
+		{"你好世界", 4},
+		{"héllo", 2}, // 4 ASCII bytes → 1, é → 1
+	}
+	for _, tc := range cases {
+		if got := estimateTokens(tc.in); got != tc.want {
+			t.Errorf("estimateTokens(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}

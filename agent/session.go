@@ -1,0 +1,85 @@
+package agent
+
+import (
+	"fmt"
+
+	"pincer/session"
+)
+
+// SessionLog records a conversation into one session of the store: every
+// finished message at once (one transaction each), and summaries.
+type SessionLog struct {
+	Store *session.Store
+	ID    string
+}
+
+// Record stores m.
+func (l SessionLog) Record(m Message) (uint64, error) {
+	return l.Store.Append(l.ID, toStored(m))
+}
+
+// RecordSummary stores the summary with the last sequence number it covers.
+func (l SessionLog) RecordSummary(summary string, through uint64) error {
+	return l.Store.SetSummary(l.ID, summary, through)
+}
+
+// LoadSession reads a stored session back: the whole history, the summary
+// and the sequence number it covers, ready for Agent.Restore.
+func LoadSession(st *session.Store, id string) (history []Message, summary string, through uint64, err error) {
+	sess, err := st.Get(id)
+	if err != nil {
+		return nil, "", 0, err
+	}
+	stored, err := st.Messages(sess.ID, 0)
+	if err != nil {
+		return nil, "", 0, fmt.Errorf("read the messages of session %s: %w", sess.ID, err)
+	}
+	history = make([]Message, len(stored))
+	for i, m := range stored {
+		history[i] = fromStored(m)
+	}
+	return history, sess.Summary, sess.SummaryThrough, nil
+}
+
+func toStored(m Message) session.Message {
+	out := session.Message{
+		Role:       string(m.Role),
+		Kind:       m.Kind,
+		Content:    m.Content,
+		Reasoning:  m.Reasoning,
+		ToolCallID: m.ToolCallID,
+		ToolName:   m.ToolName,
+		IsError:    m.IsError,
+		Time:       m.Time,
+	}
+	for _, c := range m.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, session.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	if u := m.Usage; u != nil {
+		out.Usage = &session.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+			ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
+	}
+	return out
+}
+
+func fromStored(m session.Message) Message {
+	out := Message{
+		Seq:        m.Seq,
+		Role:       Role(m.Role),
+		Kind:       m.Kind,
+		Content:    m.Content,
+		Reasoning:  m.Reasoning,
+		ToolCallID: m.ToolCallID,
+		ToolName:   m.ToolName,
+		IsError:    m.IsError,
+		Time:       m.Time,
+	}
+	for _, c := range m.ToolCalls {
+		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	if u := m.Usage; u != nil {
+		out.Usage = &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
+			TotalTokens: u.PromptTokens + u.CompletionTokens, ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
+	}
+	return out
+}
