@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"pincer/agent"
 	"pincer/ui/headless"
 )
 
@@ -61,14 +62,35 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		return err
 	}
 	ctx := cmd.Context()
+	var rec agent.Recorder
+	var opened *openedSession
+	st, err := c.openStore(p)
+	switch {
+	case err != nil && (c.flags.session != "" || c.flags.continueLast):
+		return err
+	case err != nil:
+		fmt.Fprintf(c.stderr, "pincer: warning: this run will not be saved: %v\n", err)
+	default:
+		if opened, err = c.openSession(cmd, st, p); err != nil {
+			return err
+		}
+		rec = agent.SessionLog{Store: st, ID: opened.sess.ID}
+	}
 	if err := p.pickModel(ctx); err != nil {
 		return err
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
-	a, err := c.newAgent(p, policy.Approver(c.stderr), nil)
+	a, err := c.newAgent(p, policy.Approver(c.stderr), rec)
 	if err != nil {
 		return err
+	}
+	if opened != nil {
+		a.Restore(opened.history, opened.summary, opened.through)
+		printer.SetSession(opened.sess.ID, opened.sess.Name)
+		if opened.sess.Model == "" && p.cfg.Model != "" {
+			_ = st.SetModel(opened.sess.ID, p.cfg.Model)
+		}
 	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)
 	if runErr != nil {

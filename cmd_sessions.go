@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/session"
+)
+
+func (c *cli) sessionsCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "sessions",
+		Aliases: []string{"session"},
+		Short:   "List, show, rename, delete, export, fork and compact sessions",
+		Long: `sessions lists the saved sessions, most recent first: name (or id), directory,
+last activity, number of messages and a title from the first prompt.
+
+Every conversation is saved as it happens, one message at a time, in one file
+under the data directory ($PINCER_DATA_DIR, else ~/.local/share/pincer). Resume
+one with 'pincer -s NAME' (or 'pincer -c' for the latest one here). A session can
+be named by its name, its id, or the first 6+ characters of its id.`,
+		Example: `pincer sessions
+pincer sessions show refactor
+pincer sessions rename 01JX3Q refactor
+pincer sessions export refactor --format markdown > refactor.md
+pincer sessions fork refactor refactor-alt
+pincer sessions compact refactor "keep the API decisions"
+pincer sessions rm refactor-alt --yes`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			list, err := st.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []session.Session{}
+				}
+				enc := json.NewEncoder(c.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(c.stdout, "No sessions yet. Start one with 'pincer' or 'pincer run'.")
+				return nil
+			}
+			home, _ := os.UserHomeDir()
+			tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tDIRECTORY\tLAST ACTIVE\tMESSAGES\tTITLE")
+			now := time.Now()
+			for _, s := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", sessionLabel(s), tildeDir(s.Dir, home), ago(now, s.Updated), s.MessageCount, oneLine(s.Title, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
+	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact())
+	return cmd
+}
+
+// optionalProject loads the configuration for its data_dir when it can;
+// session commands that do not talk to a model still work with a broken
+// config file.
+func (c *cli) optionalProject(cmd *cobra.Command) *project {
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+func (c *cli) sessionsShow() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show NAME",
+		Short: "Show a session: its details and its whole transcript",
+		Args:  exactArgs(1, "give the session's name or id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return st.Export(c.stdout, args[0], session.FormatJSON)
+			}
+			s, err := st.Get(args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
+				sessionLabel(s), s.ID, s.Dir, s.Model, s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
+				s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, resumeHint(s))
+			return st.Export(c.stdout, s.ID, session.FormatMarkdown)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the session and its messages as JSON")
+	return cmd
+}
+
+func (c *cli) sessionsRename() *cobra.Command {
+	return &cobra.Command{
+		Use:   "rename NAME NEW-NAME",
+		Short: "Give a session a (new) name",
+		Args:  exactArgs(2, "give the session and its new name"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			if err := st.Rename(args[0], args[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "Renamed to %s.\n", args[1])
+			return nil
+		},
+	}
+}
+
+func (c *cli) sessionsRemove() *cobra.Command {
+	var yes bool
+	cmd := &cobra.Command{
+		Use:     "rm NAME",
+		Aliases: []string{"delete"},
+		Short:   "Delete a session and its messages (asks first unless --yes)",
+		Args:    exactArgs(1, "give the session's name or id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			s, err := st.Get(args[0])
+			if err != nil {
+				return err
+			}
+			if !yes {
+				fmt.Fprintf(c.stderr, "Delete session %s (%d messages, last active %s)? This cannot be undone. [y/N] ",
+					sessionLabel(s), s.MessageCount, ago(time.Now(), s.Updated))
+				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					fmt.Fprintln(c.stderr, "Kept it.")
+					return &exitError{code: 1, silent: true}
+				}
+			}
+			if err := st.Delete(s.ID); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "Deleted %s.\n", sessionLabel(s))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	return cmd
+}
+
+func (c *cli) sessionsExport() *cobra.Command {
+	var format, output string
+	cmd := &cobra.Command{
+		Use:   "export NAME",
+		Short: "Write a session as Markdown or JSON",
+		Args:  exactArgs(1, "give the session's name or id"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != session.FormatMarkdown && format != session.FormatJSON {
+				return usageError(fmt.Errorf("--format %q is not known; use markdown or json", format))
+			}
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			var w io.Writer = c.stdout
+			if output != "" {
+				f, err := os.Create(output)
+				if err != nil {
+					return fmt.Errorf("create %s: %w", output, err)
+				}
+				defer f.Close()
+				w = f
+			}
+			return st.Export(w, args[0], format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", session.FormatMarkdown, "markdown or json")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of standard output")
+	return cmd
+}
+
+func (c *cli) sessionsFork() *cobra.Command {
+	return &cobra.Command{
+		Use:   "fork NAME NEW-NAME",
+		Short: "Copy a session to try another path from the same point",
+		Args:  exactArgs(2, "give the session to copy and the name of the copy"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			s, err := st.Fork(args[0], args[1])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "Forked into %s (%d messages). Resume it with: %s\n", sessionLabel(s), s.MessageCount, resumeHint(s))
+			return nil
+		},
+	}
+}
+
+func (c *cli) sessionsCompact() *cobra.Command {
+	return &cobra.Command{
+		Use:   "compact NAME [focus...]",
+		Short: "Summarise a session's older messages now (what /compact does)",
+		Long: `compact asks the model to summarise everything but the most recent messages
+(keep_recent, 10 by default) into a summary that is stored with the session and
+sent instead of them from now on. The full history stays for show and export.
+Words after the name say what the summary should focus on.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := c.loadProject(cmd)
+			if err != nil {
+				return err
+			}
+			st, err := c.openStore(p)
+			if err != nil {
+				return err
+			}
+			s, err := st.Get(args[0])
+			if err != nil {
+				return err
+			}
+			if s.Model != "" && !cmd.Flags().Changed("model") {
+				p.cfg.Model = s.Model
+			}
+			if err := p.pickModel(cmd.Context()); err != nil {
+				return err
+			}
+			a, err := c.newAgent(p, nil, agent.SessionLog{Store: st, ID: s.ID})
+			if err != nil {
+				return err
+			}
+			history, summary, through, err := agent.LoadSession(st, s.ID)
+			if err != nil {
+				return err
+			}
+			a.Restore(history, summary, through)
+			var compressed agent.Compressed
+			err = a.Compact(cmd.Context(), strings.Join(args[1:], " "), func(ev agent.Event) {
+				if cv, ok := ev.(agent.Compressed); ok {
+					compressed = cv
+				}
+			})
+			if err != nil {
+				return p.explainUnreachable(fmt.Errorf("compact %s: %w", sessionLabel(s), err))
+			}
+			fmt.Fprintf(c.stdout, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, sessionLabel(s), compressed.Before, compressed.After, compressed.Summary)
+			return nil
+		},
+	}
+}
+
+// exactArgs is cobra.ExactArgs with a message that says what to give.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usageError(errors.New(what))
+		}
+		return nil
+	}
+}
+
+// ago says how long ago t was, briefly.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+func tildeDir(dir, home string) string {
+	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
+		return "~" + dir[len(home):]
+	}
+	return dir
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/session"
+)
+
+// openStore opens the session store: PINCER_DATA_DIR / data_dir, else the
+// platform's data directory. A wait for another pincer process is reported
+// on standard error.
+func (c *cli) openStore(p *project) (*session.Store, error) {
+	path := session.DefaultPath(c.getenv)
+	if p != nil && p.cfg.DataDir != "" {
+		path = filepath.Join(p.cfg.DataDir, "pincer.db")
+	}
+	st, err := session.Open(path, session.Options{OnWait: func(msg string) {
+		fmt.Fprintf(c.stderr, "pincer: %s\n", msg)
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// openedSession is the session a command works in, with its history.
+type openedSession struct {
+	sess    session.Session
+	resumed bool
+	history []agent.Message
+	summary string
+	through uint64
+}
+
+// openSession resolves --session and --continue: resume the named session
+// (or create it), resume the latest session of the directory, or start a
+// new one. The session's model is used unless --model was given.
+func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*openedSession, error) {
+	var sess session.Session
+	var err error
+	resumed := false
+	switch {
+	case c.flags.session != "" && c.flags.continueLast:
+		return nil, usageError(errors.New("--session and --continue both choose a session; give one of them"))
+	case c.flags.session != "":
+		sess, err = st.Get(c.flags.session)
+		switch {
+		case err == nil:
+			resumed = true
+		case errors.Is(err, session.ErrNotFound):
+			sess, err = st.Create(session.Session{Name: c.flags.session, Dir: p.root, Model: p.cfg.Model})
+			if errors.Is(err, session.ErrNameTaken) { // another pincer created it meanwhile
+				sess, err = st.Get(c.flags.session)
+				resumed = err == nil
+			}
+		}
+		if errors.Is(err, session.ErrInvalidName) {
+			return nil, usageError(err)
+		}
+	case c.flags.continueLast:
+		sess, err = st.Latest(p.root)
+		if errors.Is(err, session.ErrNotFound) {
+			fmt.Fprintf(c.stderr, "pincer: no earlier session in %s; starting a new one\n", p.root)
+			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+		} else {
+			resumed = err == nil
+		}
+	default:
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := &openedSession{sess: sess, resumed: resumed}
+	if !resumed {
+		return o, nil
+	}
+	if sess.Dir != p.root {
+		fmt.Fprintf(c.stderr, "pincer: session %s was started in %s; working in %s\n", sessionLabel(sess), sess.Dir, p.root)
+	}
+	switch {
+	case cmd.Flags().Changed("model") && sess.Model != p.cfg.Model:
+		if err := st.SetModel(sess.ID, p.cfg.Model); err != nil {
+			return nil, err
+		}
+	case sess.Model != "":
+		p.cfg.Model = sess.Model
+	}
+	o.history, o.summary, o.through, err = agent.LoadSession(st, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// sessionLabel is how a person names a session: its name, or its id.
+func sessionLabel(s session.Session) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.ID
+}
+
+// resumeHint is the command that resumes a session.
+func resumeHint(s session.Session) string {
+	return "pincer -s " + shellQuote(sessionLabel(s))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == '/') {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	out := "'"
+	for _, r := range s {
+		if r == '\'' {
+			out += `'\''`
+		} else {
+			out += string(r)
+		}
+	}
+	return out + "'"
+}
