@@ -19,13 +19,13 @@ import (
 // harness is an agent wired to a scripted server, the real tools in a
 // temporary project, the real classifier and a recording approver.
 type harness struct {
-	t       *testing.T
-	root    string
-	srv     *agenttest.Server
-	agent   *Agent
-	mu      sync.Mutex
-	asked   []Approval
-	answer  func(Approval) Decision
+	t         *testing.T
+	root      string
+	srv       *agenttest.Server
+	agent     *Agent
+	mu        sync.Mutex
+	asked     []Approval
+	answer    func(Approval) Decision
 	events    []Event
 	records   []Message
 	summaries []recordedSummary
