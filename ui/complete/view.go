@@ -1,0 +1,181 @@
+package complete
+
+import (
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Styles is how the popup looks; the root app fills it from the theme.
+type Styles struct {
+	Item     lipgloss.Style // a row
+	Selected lipgloss.Style // the selected row, across the whole width
+	Match    lipgloss.Style // matched characters, drawn over Item or Selected
+	Detail   lipgloss.Style // the detail text, drawn over Item or Selected
+}
+
+// DefaultStyles returns styles in the terminal's own colours, for when no
+// theme is set.
+func DefaultStyles() Styles {
+	return Styles{
+		Item:     lipgloss.NewStyle(),
+		Selected: lipgloss.NewStyle().Reverse(true),
+		Match:    lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Yellow),
+		Detail:   lipgloss.NewStyle().Faint(true),
+	}
+}
+
+// layoutSafe keeps the styles from changing the width of what they draw.
+func (s Styles) layoutSafe() Styles {
+	for _, p := range []*lipgloss.Style{&s.Item, &s.Selected, &s.Match, &s.Detail} {
+		*p = p.Inline(true).UnsetWidth().UnsetHeight().UnsetMaxWidth().UnsetMaxHeight().UnsetTransform()
+	}
+	return s
+}
+
+// View draws the visible rows: Height() lines, each exactly the width set
+// by SetSize. Labels too long lose their start ("…/deep/name.go"), since the
+// end of a path says most; the detail is cut or dropped first.
+func (m *Model) View() string {
+	h := m.Height()
+	if h == 0 {
+		return ""
+	}
+	if m.cache != nil && m.cache.valid && m.cache.version == m.version {
+		return m.cache.s
+	}
+	q := newQuery(m.query)
+	sc := newScorer(&q)
+	pos := make([]int, len(q.lower))
+	lines := make([]string, 0, h)
+	for i := m.offset; i < m.offset+h && i < len(m.results); i++ {
+		lines = append(lines, m.row(i, sc, pos))
+	}
+	out := strings.Join(lines, "\n")
+	if m.cache != nil {
+		*m.cache = viewCache{version: m.version, valid: true, s: out}
+	}
+	return out
+}
+
+// row draws result i.
+func (m *Model) row(i int, sc *scorer, pos []int) string {
+	r := m.results[i]
+	c := &m.cands[r.idx]
+	base, match, detailStyle := m.styles.Item, m.styles.Match.Inherit(m.styles.Item), m.styles.Detail.Inherit(m.styles.Item)
+	if i == m.cursor {
+		base, match, detailStyle = m.styles.Selected, m.styles.Match.Inherit(m.styles.Selected), m.styles.Detail.Inherit(m.styles.Selected)
+	}
+	margin := 1
+	if m.width < 3 {
+		margin = 0
+	}
+	inner := m.width - 2*margin
+
+	matched := pos[:0]
+	if len(pos) > 0 {
+		if _, ok := sc.score(c, pos); ok {
+			matched = pos
+		}
+	}
+
+	// Cut the label from the left when it does not fit.
+	label := c.text
+	start, cut := 0, false
+	if width(string(label)) > inner {
+		cut = true
+		start = len(label)
+		for start > 0 && width(string(label[start-1:])) <= inner-1 {
+			start--
+		}
+	}
+	labelWidth := width(string(label[start:]))
+	if cut {
+		labelWidth++
+	}
+
+	detail := ""
+	if d := sanitize(m.items[r.idx].Detail); d != "" {
+		if room := inner - labelWidth - 2; room >= 4 {
+			detail = truncate(d, room)
+		}
+	}
+	gap := inner - labelWidth - width(detail)
+
+	var b strings.Builder
+	b.WriteString(base.Render(spaces(margin)))
+	if cut {
+		b.WriteString(base.Render("…"))
+	}
+	// The label in runs of matched and unmatched characters.
+	isMatch := make([]bool, len(label))
+	for _, p := range matched {
+		isMatch[p] = true
+	}
+	for j := start; j < len(label); {
+		k := j
+		for k < len(label) && isMatch[k] == isMatch[j] {
+			k++
+		}
+		if isMatch[j] {
+			b.WriteString(match.Render(string(label[j:k])))
+		} else {
+			b.WriteString(base.Render(string(label[j:k])))
+		}
+		j = k
+	}
+	if gap > 0 {
+		b.WriteString(base.Render(spaces(gap)))
+	}
+	if detail != "" {
+		b.WriteString(detailStyle.Render(detail))
+	}
+	b.WriteString(base.Render(spaces(margin)))
+	return b.String()
+}
+
+// width is the number of cells plain s takes, quickly for ASCII.
+func width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
+}
+
+// truncate cuts plain s to w cells, ending in "…" when it was cut.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// spaces returns n spaces (none for n <= 0).
+func spaces(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strings.Repeat(" ", n)
+}
+
+// sanitize replaces control characters, which would break the layout or
+// drive the terminal, with "?".
+func sanitize(s string) string {
+	if strings.IndexFunc(s, isControl) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
