@@ -1,0 +1,123 @@
+package transcript
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// previewLines is how many lines of a tool's result a collapsed card shows.
+const previewLines = 4
+
+// renderCard draws a tool card: the tool's name and key argument, then, once
+// it ran, a preview of the result (the whole result when expanded).
+func (s *state) renderCard(it *item, w int) []string {
+	st := &s.styles
+	t := it.tool
+	out := []string{cardHeader(t, w, st.ToolName, st.ToolArg, st.Muted)}
+	bar := st.ToolBorder.Render("│") + " "
+	inner := max(w-2, 1)
+	switch {
+	case t.done:
+		out = s.appendResult(out, t, it.expanded, bar, inner)
+	case t.running:
+		out = append(out, bar+st.Muted.Render("running…"))
+	}
+	return out
+}
+
+// cardHeader is the first line of a card: "name  key-argument".
+func cardHeader(t *toolState, w int, nameStyle, argStyle, muted lipgloss.Style) string {
+	name := t.name
+	if name == "" {
+		name = "tool"
+	}
+	name = ansi.Truncate(sanitize(name), w, "…")
+	arg := cardArgument(t)
+	head := nameStyle.Render(name)
+	room := w - ansi.StringWidth(name) - 2
+	if arg != "" && room > 0 {
+		head += "  " + argStyle.Render(ansi.Truncate(arg, room, "…"))
+	} else if arg == "" && !t.done && !t.running && room > 0 {
+		head += "  " + muted.Render("…")
+	}
+	return head
+}
+
+// cardArgument is what the header shows after the tool's name: the
+// agent's summary once the call runs, else the key argument as far as it
+// has streamed. Only its first line is shown.
+func cardArgument(t *toolState) string {
+	arg := ""
+	if t.summary != "" {
+		arg = strings.TrimPrefix(t.summary, t.name+" ")
+	} else if _, v, ok := keyArgument(t.args); ok {
+		arg = v
+	}
+	arg = sanitize(arg)
+	if i := strings.IndexByte(arg, '\n'); i >= 0 {
+		arg = strings.TrimRight(arg[:i], " ") + " …"
+	}
+	return strings.TrimSpace(arg)
+}
+
+// appendResult adds the result lines of a finished call.
+func (s *state) appendResult(out []string, t *toolState, expanded bool, bar string, w int) []string {
+	st := &s.styles
+	body := st.Muted
+	if t.isError {
+		body = st.Error
+	}
+	result := strings.TrimRight(t.result, "\n ")
+	if strings.TrimSpace(result) == "" {
+		return append(out, bar+st.Muted.Render("(no output)"))
+	}
+	diff := !t.isError && looksLikeDiff(result)
+	style := func(l string) string {
+		if diff {
+			switch {
+			case strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++"):
+				return st.DiffAdded.Render(l)
+			case strings.HasPrefix(l, "-") && !strings.HasPrefix(l, "---"):
+				return st.DiffRemoved.Render(l)
+			}
+		}
+		return body.Render(l)
+	}
+	total := strings.Count(result, "\n") + 1
+	shown := total
+	if !expanded && total > previewLines {
+		shown = previewLines - 1 // leave a line for "… more"
+	}
+	rest := result
+	for i := 0; i < shown; i++ {
+		line := rest
+		if j := strings.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = ""
+		}
+		line = sanitize(line)
+		if !expanded {
+			out = append(out, bar+style(ansi.Truncate(line, w, "…")))
+			continue
+		}
+		for _, part := range appendWrapped(nil, line, w) {
+			out = append(out, bar+style(part))
+		}
+	}
+	if shown < total {
+		more := total - shown
+		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(more)+" more line"+plural(more)))
+	}
+	return out
+}
+
+// looksLikeDiff reports whether a result is a unified diff, whose added and
+// removed lines are worth colouring.
+func looksLikeDiff(s string) bool {
+	return strings.HasPrefix(s, "@@ ") || strings.Contains(s, "\n@@ ") ||
+		strings.HasPrefix(s, "--- ") && strings.Contains(s, "\n+++ ")
+}

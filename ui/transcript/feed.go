@@ -1,0 +1,207 @@
+package transcript
+
+// AddUser appends a message from the person.
+func (m *Model) AddUser(text string) {
+	m.s.push(&item{kind: KindUser, text: text, gen: -1})
+}
+
+// AppendText adds a piece of the answer in flight, starting an answer if
+// none is in flight. Reasoning in flight collapses as the answer starts.
+func (m *Model) AppendText(delta string) {
+	s := m.s
+	if delta == "" {
+		return
+	}
+	if s.answer == nil {
+		s.endReasoning()
+		s.answer = &item{kind: KindAssistant, doc: newStreamDoc(""), streaming: true, gen: -1}
+		s.push(s.answer)
+	}
+	s.answer.doc.append(delta)
+	s.answer.invalidate()
+	s.grew()
+}
+
+// AppendReasoning adds a piece of the model's reasoning in flight. It is
+// shown in full while it streams.
+func (m *Model) AppendReasoning(delta string) {
+	s := m.s
+	if delta == "" {
+		return
+	}
+	if s.reasoning == nil {
+		s.reasoning = &item{kind: KindReasoning, body: &growingText{gen: -1}, expanded: true, streaming: true, gen: -1}
+		s.push(s.reasoning)
+	}
+	s.reasoning.body.append(delta)
+	s.reasoning.invalidate()
+	s.grew()
+}
+
+// ToolCallDelta shows a tool call whose arguments are still streaming.
+// index is the call's position in the message in flight; argsSoFar is all
+// of the arguments received so far. The card shows the key argument (path,
+// command, pattern, …) as soon as it can be read.
+func (m *Model) ToolCallDelta(index int, id, name, argsSoFar string) {
+	s := m.s
+	card := s.calls[index]
+	if card == nil && id != "" {
+		card = s.byID[id]
+	}
+	if card == nil {
+		s.endReasoning()
+		card = &item{kind: KindTool, tool: &toolState{}, gen: -1}
+		s.push(card)
+	}
+	s.calls[index] = card
+	t := card.tool
+	if id != "" && t.id == "" {
+		t.id = id
+		s.byID[id] = card
+	}
+	if name != "" {
+		t.name = name
+	}
+	t.args = argsSoFar
+	card.invalidate()
+	s.grew()
+}
+
+// ToolStarted marks the call id as running. summary says what it does
+// (e.g. "edit_file main.go"); it replaces the key argument on the card.
+func (m *Model) ToolStarted(id, summary string) {
+	s := m.s
+	card := s.card(id, "")
+	card.tool.running = true
+	card.tool.summary = summary
+	card.invalidate()
+	s.grew()
+}
+
+// ToolResult shows the outcome of the call id: a mark and the first lines
+// of content, expandable to all of it.
+func (m *Model) ToolResult(id, name, content string, isError bool) {
+	s := m.s
+	card := s.card(id, name)
+	t := card.tool
+	t.running, t.done = false, true
+	t.result, t.isError = content, isError
+	card.invalidate()
+	s.grew()
+}
+
+// FinishAssistant ends the message in flight: the answer's last block is
+// rendered once more and kept from then on. interrupted marks an answer the
+// person cut short; with no answer in flight it adds the mark alone.
+func (m *Model) FinishAssistant(interrupted bool) {
+	s := m.s
+	s.endReasoning()
+	switch {
+	case s.answer != nil:
+		s.answer.doc.finish()
+		s.answer.streaming = false
+		s.answer.interrupted = interrupted
+		s.answer.invalidate()
+		s.grew()
+	case interrupted:
+		s.push(&item{kind: KindAssistant, doc: newStreamDoc(""), interrupted: true, gen: -1})
+	}
+	s.answer = nil
+	clear(s.calls)
+}
+
+// AddNotice appends a dim line that is not part of the conversation.
+func (m *Model) AddNotice(text string) {
+	m.s.push(&item{kind: KindNotice, text: text, gen: -1})
+}
+
+// AddError appends an error, in the theme's error colour.
+func (m *Model) AddError(text string) {
+	m.s.push(&item{kind: KindError, text: text, gen: -1})
+}
+
+// AddRetry appends a notice that a request is being retried.
+func (m *Model) AddRetry(text string) {
+	m.s.push(&item{kind: KindRetry, text: text, gen: -1})
+}
+
+// AddCompressed appends the marker where n earlier messages were replaced
+// by summary; expanding it shows the summary.
+func (m *Model) AddCompressed(summary string, n int) {
+	m.s.push(&item{kind: KindCompressed, text: summary, n: n, gen: -1})
+}
+
+// Load appends the entries of a resumed session. Nothing is rendered until
+// it comes into view, so loading costs little however long the session.
+// KindToolResult entries complete the KindTool entry with the same ToolID.
+func (m *Model) Load(entries ...Entry) {
+	s := m.s
+	for _, e := range entries {
+		switch e.Kind {
+		case KindToolResult:
+			card := s.card(e.ToolID, e.ToolName)
+			t := card.tool
+			t.done, t.result, t.isError = true, e.Text, e.IsError
+			card.invalidate()
+			continue
+		case KindTool:
+			card := &item{kind: KindTool, tool: &toolState{id: e.ToolID, name: e.ToolName, args: e.ToolArgs}, gen: -1}
+			if e.ToolID != "" {
+				s.byID[e.ToolID] = card
+			}
+			s.items = append(s.items, card)
+			continue
+		}
+		it := &item{kind: e.Kind, text: e.Text, n: e.Count, interrupted: e.Interrupted, gen: -1}
+		switch e.Kind {
+		case KindAssistant:
+			it.doc = finishedDoc(e.Text)
+			it.text = ""
+		case KindReasoning:
+			it.body = &growingText{gen: -1}
+			it.body.append(e.Text)
+			it.text = ""
+		}
+		s.items = append(s.items, it)
+	}
+	s.grew()
+}
+
+// push appends an entry.
+func (s *state) push(it *item) {
+	s.items = append(s.items, it)
+	s.grew()
+}
+
+// card finds the card of call id, or appends one when the call was never
+// announced.
+func (s *state) card(id, name string) *item {
+	if c := s.byID[id]; c != nil && id != "" {
+		if name != "" && c.tool.name == "" {
+			c.tool.name = name
+		}
+		return c
+	}
+	c := &item{kind: KindTool, tool: &toolState{id: id, name: name}, gen: -1}
+	if id != "" {
+		s.byID[id] = c
+	}
+	s.push(c)
+	return c
+}
+
+// endReasoning closes the reasoning in flight and collapses it, unless the
+// person chose to keep it open.
+func (s *state) endReasoning() {
+	r := s.reasoning
+	if r == nil {
+		return
+	}
+	r.streaming = false
+	if !r.touched {
+		r.expanded = false
+	}
+	r.invalidate()
+	s.reasoning = nil
+	s.changed()
+}

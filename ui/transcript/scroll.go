@@ -1,0 +1,193 @@
+package transcript
+
+// The transcript is a list of entries, each drawn as gap blank lines then
+// its rendered lines. The view is placed by an anchor (an entry and a line
+// in it) or sticks to the bottom; moving it walks entries one by one, so
+// scrolling and drawing touch only the entries near the view.
+
+// count is the number of positions: the entries and the queued block.
+func (s *state) count() int { return len(s.items) + 1 }
+
+// gap is the number of blank lines above entry i.
+func (s *state) gap(i int) int {
+	if i == 0 {
+		return 0
+	}
+	if i == len(s.items) {
+		return 1 // before the queued messages
+	}
+	prev, cur := s.items[i-1].kind, s.items[i].kind
+	if compact(prev) && compact(cur) && (prev == cur || prev != KindTool && cur != KindTool) {
+		return 0
+	}
+	return 1
+}
+
+// compact kinds stack without blank lines between entries of a kind.
+func compact(k Kind) bool { return k == KindTool || k == KindNotice || k == KindRetry }
+
+// lines returns what position i draws, without gap and gutter.
+func (s *state) lines(i int) []string {
+	if i == len(s.items) {
+		return s.queuedBlock()
+	}
+	return s.itemLines(s.items[i])
+}
+
+// span is the number of lines position i takes, gap included. An entry
+// with nothing to show takes none.
+func (s *state) span(i int) int {
+	n := len(s.lines(i))
+	if n == 0 {
+		return 0
+	}
+	return s.gap(i) + n
+}
+
+// bottomAnchor is the anchor that shows the last screenful.
+func (s *state) bottomAnchor() anchor {
+	need := s.page()
+	for i := s.count() - 1; i >= 0; i-- {
+		h := s.span(i)
+		if h >= need {
+			return anchor{i, h - need}
+		}
+		need -= h
+	}
+	return anchor{}
+}
+
+// page is the pane's height, at least one line.
+func (s *state) page() int { return max(s.height, 1) }
+
+// viewTop is the first visible line, following or not.
+func (s *state) viewTop() anchor {
+	if s.follow {
+		return s.bottomAnchor()
+	}
+	return s.top
+}
+
+// up moves an anchor up n lines, stopping at the top.
+func (s *state) up(a anchor, n int) anchor {
+	for n > 0 {
+		if a.off >= n {
+			a.off -= n
+			return a
+		}
+		n -= a.off
+		a.off = 0
+		// Find the previous position with lines.
+		i := a.idx - 1
+		for i >= 0 && s.span(i) == 0 {
+			i--
+		}
+		if i < 0 {
+			return a
+		}
+		a = anchor{i, s.span(i) - 1}
+		n--
+	}
+	return a
+}
+
+// down moves an anchor down n lines, stopping at the last line.
+func (s *state) down(a anchor, n int) anchor {
+	for n > 0 {
+		h := s.span(a.idx)
+		if a.off+n < h {
+			a.off += n
+			return a
+		}
+		// Find the next position with lines.
+		i := a.idx + 1
+		for i < s.count() && s.span(i) == 0 {
+			i++
+		}
+		if i >= s.count() {
+			a.off = max(h-1, 0)
+			return a
+		}
+		n -= h - a.off
+		a = anchor{i, 0}
+	}
+	return a
+}
+
+// linesFrom counts the lines from a to the end, stopping once it passes
+// limit.
+func (s *state) linesFrom(a anchor, limit int) int {
+	n := s.span(a.idx) - a.off
+	for i := a.idx + 1; i < s.count() && n <= limit; i++ {
+		n += s.span(i)
+	}
+	return n
+}
+
+// settle sticks the view to the bottom when the anchor shows the end.
+func (s *state) settle() {
+	if !s.follow && s.linesFrom(s.top, s.page()) <= s.page() {
+		s.follow = true
+	}
+	if s.follow {
+		s.newBelow = false
+	}
+}
+
+// clampTop keeps the anchor inside the transcript after entries changed
+// size.
+func (s *state) clampTop() {
+	if s.follow {
+		return
+	}
+	if s.top.idx >= s.count() {
+		s.top = anchor{s.count() - 1, 0}
+	}
+	if h := s.span(s.top.idx); s.top.off >= h {
+		s.top.off = max(h-1, 0)
+	}
+	s.settle()
+}
+
+// scrollUp moves the view up n lines.
+func (s *state) scrollUp(n int) {
+	top := s.viewTop()
+	s.top = s.up(top, n)
+	s.follow = false
+	s.settle()
+	s.changed()
+}
+
+// scrollDown moves the view down n lines.
+func (s *state) scrollDown(n int) {
+	if s.follow {
+		return
+	}
+	s.top = s.down(s.top, n)
+	s.settle()
+	s.changed()
+}
+
+// toTop shows the start of the transcript.
+func (s *state) toTop() {
+	s.top = anchor{}
+	s.follow = false
+	s.settle()
+	s.changed()
+}
+
+// toBottom shows the end and follows new output again.
+func (s *state) toBottom() {
+	s.follow = true
+	s.newBelow = false
+	s.changed()
+}
+
+// grew records that content changed: when the view does not follow, the
+// person is told that more arrived below.
+func (s *state) grew() {
+	if !s.follow {
+		s.newBelow = true
+	}
+	s.changed()
+}
