@@ -107,11 +107,6 @@ git diff | pincer run --json "review this change"`,
 	return root
 }
 
-// runTUI opens the full-screen program.
-func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
-	return usageError(errors.New("the full-screen screen is not part of this build yet; use 'pincer run \"your prompt\"'"))
-}
-
 // exitError carries an exit code with an error. A silent one has already
 // been reported by the command itself.
 type exitError struct {

@@ -98,10 +98,15 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	return o, nil
 }
 
-// sessionLabel is how a person names a session: its name, or its id.
+// sessionLabel is how a person names a session: its name, or the start of
+// its id (twelve characters: the time it was created and a little of its
+// random part, enough to tell sessions apart).
 func sessionLabel(s session.Session) string {
 	if s.Name != "" {
 		return s.Name
+	}
+	if len(s.ID) > 12 {
+		return s.ID[:12]
 	}
 	return s.ID
 }

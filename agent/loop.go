@@ -514,3 +514,7 @@ func HomeDir() string {
 	h, _ := os.UserHomeDir()
 	return h
 }
+
+// SetApprover sets who answers approval questions; the screen sets itself
+// once it runs. It must not be called while Run is running.
+func (a *Agent) SetApprover(ap Approver) { a.opts.Approver = ap }

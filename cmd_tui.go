@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/config"
+	"pincer/themes"
+	"pincer/ui"
+)
+
+// runTUI opens the full-screen program in the project, in a new or resumed
+// session, and prints how to resume it when it closes.
+func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	st, err := c.openStore(p)
+	if err != nil {
+		return err
+	}
+	opened, err := c.openSession(cmd, st, p)
+	if err != nil {
+		return err
+	}
+	if err := p.pickModel(ctx); err != nil {
+		return err
+	}
+	if opened.sess.Model == "" {
+		_ = st.SetModel(opened.sess.ID, p.cfg.Model)
+	}
+	a, err := c.newAgent(p, nil, agent.SessionLog{Store: st, ID: opened.sess.ID})
+	if err != nil {
+		return err
+	}
+	a.Restore(opened.history, opened.summary, opened.through)
+	theme, auto, err := c.pickTheme(p.cfg.Theme)
+	if err != nil {
+		return usageError(err)
+	}
+	u := opened.sess.Usage
+	err = ui.Run(ctx, ui.Options{
+		Agent:     a,
+		Root:      p.root,
+		Theme:     theme,
+		AutoTheme: auto,
+		Model:     p.cfg.Model,
+		Session:   sessionLabel(opened.sess),
+		History:   opened.history,
+		Usage:     agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+	})
+	if s, gerr := st.Get(opened.sess.ID); gerr == nil && s.MessageCount > 0 {
+		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
+	} else if gerr == nil {
+		_ = st.Delete(s.ID) // nothing was said: do not keep an empty session
+	}
+	return err
+}
+
+// pickTheme finds the configured theme: "auto" follows the terminal's
+// background, a built-in name, or a theme file in the config directory
+// (themes/NAME.json).
+func (c *cli) pickTheme(name string) (themes.Theme, bool, error) {
+	if name == "" || name == "auto" {
+		return themes.Dark(), true, nil
+	}
+	if th, ok := themes.Lookup(name); ok {
+		return th, false, nil
+	}
+	path := filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "themes", name+".json")
+	th, err := themes.Load(path)
+	if err != nil {
+		return themes.Theme{}, false, fmt.Errorf("theme %q is neither built in nor readable from %s: %w", name, path, err)
+	}
+	return th, false, nil
+}

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+)
+
+// tmuxScreen drives the real binary in a real terminal: tmux, on a socket
+// of its own so it never touches the developer's sessions.
+type tmuxScreen struct {
+	t      *testing.T
+	socket string
+	name   string
+}
+
+func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScreen {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	ts := &tmuxScreen{t: t, socket: fmt.Sprintf("pincer-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
+	var env []string
+	for _, e := range s.env {
+		env = append(env, "-e", e)
+	}
+	// After pincer exits the pane stays, so its last words can be read.
+	command := strings.Join(append([]string{pincerBin}, args...), " ") + "; echo '[pincer exited]'; sleep 30"
+	cmdArgs := append([]string{"-L", ts.socket, "new-session", "-d", "-s", ts.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", s.dir}, env...)
+	cmdArgs = append(cmdArgs, command)
+	if out, err := exec.Command("tmux", cmdArgs...).CombinedOutput(); err != nil {
+		t.Fatalf("start tmux: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", ts.socket, "kill-server").Run() })
+	return ts
+}
+
+func (ts *tmuxScreen) capture() string {
+	out, err := exec.Command("tmux", "-L", ts.socket, "capture-pane", "-p", "-t", ts.name).Output()
+	if err != nil {
+		ts.t.Fatalf("capture-pane: %v", err)
+	}
+	return string(out)
+}
+
+func (ts *tmuxScreen) keys(keys ...string) {
+	ts.t.Helper()
+	args := append([]string{"-L", ts.socket, "send-keys", "-t", ts.name}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		ts.t.Fatalf("send-keys: %v: %s", err, out)
+	}
+}
+
+// waitFor waits until the screen shows all of want.
+func (ts *tmuxScreen) waitFor(what string, want ...string) string {
+	ts.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var screen string
+	for time.Now().Before(deadline) {
+		screen = ts.capture()
+		ok := true
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				ok = false
+			}
+		}
+		if ok {
+			return screen
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.t.Fatalf("waiting for %s: the screen never showed %q:\n%s", what, want, screen)
+	return ""
+}
+
+// TestTUIEndToEnd starts pincer in tmux against the in-repo server, types
+// a prompt, watches the answer and a tool card stream in, scrolls, cancels
+// a turn with Esc, quits, and reads the resume hint.
+func TestTUIEndToEnd(t *testing.T) {
+	long := strings.Repeat("This line is part of a long answer that keeps streaming.\n\n", 60)
+	slow := agenttest.Reply{Body: agenttest.TextBody(long, 20, 10, 10), Piece: 300, Delay: 40 * time.Millisecond}
+	srv := agenttest.New(
+		agenttest.Tools("Let me look.", agenttest.Call{ID: "call_1", Name: "run_command", Arguments: `{"command":"ls"}`}),
+		agenttest.Text("The project has **notes.txt** in it.", 6),
+		slow,
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("notes.txt", "remember the milk\n")
+	ts := newTmuxScreen(t, s, 100, 30, "-s", "e2e")
+	ts.waitFor("the screen to open", "Ask pincer", "test-model", "e2e", "notes.txt")
+
+	ts.keys("what is here?", "Enter")
+	screen := ts.waitFor("the answer and the tool card", "what is here?", "run_command", "ls", "The project has notes.txt in it.", "idle")
+	if !strings.Contains(screen, "✓") {
+		t.Errorf("the tool card shows no outcome:\n%s", screen)
+	}
+
+	// A long answer: scroll up while it streams, see that more arrives
+	// below, then cancel it with Esc.
+	ts.keys("tell me a long story", "Enter")
+	ts.waitFor("the long answer to stream", "This line is part of a long answer", "streaming")
+	// Wait until the answer is longer than the pane, so there is
+	// something to scroll back to.
+	for deadline := time.Now().Add(10 * time.Second); strings.Count(ts.capture(), "This line is part") < 12; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the answer did not grow:\n%s", ts.capture())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ts.keys("PageUp")
+	ts.waitFor("the new-output marker", "new output", "what is here?")
+	ts.keys("Escape")
+	ts.waitFor("the turn to stop", "idle")
+	ts.keys("End")
+	ts.waitFor("the interrupted mark", "(interrupted)")
+
+	ts.keys("C-c")
+	ts.keys("C-c")
+	screen = ts.waitFor("pincer to exit", "[pincer exited]")
+	if !strings.Contains(screen, "pincer -s e2e") {
+		t.Errorf("no resume hint after quitting:\n%s", screen)
+	}
+	for i, r := range srv.Requests() {
+		if r.Strict != nil {
+			t.Errorf("request %d: %v", i, r.Strict)
+		}
+	}
+	if n := len(exported(t, s, "e2e").Messages); n < 6 {
+		t.Errorf("the session holds %d messages after the TUI run, want at least 6", n)
+	}
+}

@@ -1,0 +1,561 @@
+// Package ui is pincer's full-screen program: the conversation streams into
+// a scrollable transcript, the project tree sits in a side pane, an input
+// box waits below, and a status line says what is going on. Dialogs (an
+// approval, a diff to review) open on top of it, one at a time.
+//
+// The agent runs on its own goroutine (started through a tea.Cmd) and
+// reports through a bridge that batches its events to about 30 a second;
+// Update never blocks and never starts goroutines of its own.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"pincer/agent"
+	"pincer/themes"
+	"pincer/tools"
+	"pincer/ui/complete"
+	"pincer/ui/transcript"
+	"pincer/ui/tree"
+)
+
+// Options are what the screen needs from main.
+type Options struct {
+	Agent *agent.Agent
+	Root  string // the project directory
+	Theme themes.Theme
+	// AutoTheme follows the terminal's background: Theme is used until the
+	// terminal answers, then the dark or light theme.
+	AutoTheme bool
+	Model     string // the model's name, for the status line
+	Session   string // the session's name or id, for the status line
+	// History is a resumed session's messages, shown in the transcript.
+	History []agent.Message
+	// Usage is the tokens the session had used before this run.
+	Usage agent.Usage
+	// Prompt, when set, is sent as soon as the screen opens.
+	Prompt string
+	// Commands are extra slash commands (main adds the ones that need the
+	// session store or the config).
+	Commands []Command
+}
+
+// state is what the agent is doing, for the status line.
+type state int
+
+const (
+	stateIdle state = iota
+	stateThinking
+	stateStreaming
+	stateTool
+	stateWaiting
+)
+
+// focusArea is which part of the screen gets the keys.
+type focusArea int
+
+const (
+	focusInput focusArea = iota
+	focusTranscript
+	focusTree
+)
+
+// App is the root model.
+type App struct {
+	opts   Options
+	agent  *agent.Agent
+	bridge *bridge
+	theme  themes.Theme
+	styles themes.Styles
+	keys   keyMap
+	help   help.Model
+
+	transcript transcript.Model
+	tree       tree.Model
+	input      textarea.Model
+	files      complete.Model
+	commands   complete.Model
+	fileItems  []complete.Item
+	token      complete.Token
+	tokenOpen  bool
+
+	width, height int
+	focus         focusArea
+	treeShown     bool // the person's choice; the pane also hides when narrow
+	showHelp      bool
+
+	state       state
+	toolName    string
+	busy        bool
+	cancel      context.CancelFunc
+	turnStart   time.Time
+	now         time.Time // last tick, for the elapsed time
+	spin        int
+	ticking     bool
+	answering   bool // an answer or reasoning is streaming into the transcript
+	queue       []string
+	history     []string // prompts sent, for Up/Down
+	historyPos  int
+	draft       string // what was typed before browsing history
+	pastes      map[string]string
+	quitArmed   bool
+	terminalOut bool // the terminal window does not have focus
+	notice      string
+
+	usage       agent.Usage // session total
+	lastContext int         // prompt+completion tokens of the last request
+
+	dialogs []dialog
+	cmdList []Command
+	quit    bool
+}
+
+// New builds the screen's model.
+func New(o Options) *App {
+	a := &App{
+		opts:      o,
+		agent:     o.Agent,
+		bridge:    newBridge(),
+		theme:     o.Theme,
+		keys:      defaultKeys(),
+		help:      help.New(),
+		treeShown: true,
+		pastes:    map[string]string{},
+		usage:     o.Usage,
+		now:       time.Now(),
+	}
+	a.transcript = transcript.New(o.Theme)
+	a.tree = tree.New(o.Root)
+	a.files = complete.New()
+	a.commands = complete.New()
+	a.input = newInput()
+	a.cmdList = append(builtinCommands(), o.Commands...)
+	a.applyTheme(o.Theme)
+	if len(o.History) > 0 {
+		a.loadHistory(o.History)
+	} else {
+		a.transcript.AddNotice(fmt.Sprintf("pincer with %s in %s. Ask for anything; @ mentions a file, / lists the commands, ? shows the keys.", o.Model, o.Root))
+	}
+	return a
+}
+
+// newInput is the multi-line input box: Enter sends, Shift+Enter,
+// Alt+Enter or Ctrl+J adds a line.
+func newInput() textarea.Model {
+	ta := textarea.New()
+	ta.Placeholder = "Ask pincer…  @ file · / command · ? keys"
+	ta.ShowLineNumbers = false
+	ta.Prompt = "› "
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = 8
+	ta.SetHeight(1)
+	ta.CharLimit = 0
+	ta.KeyMap.InsertNewline.SetKeys("shift+enter", "alt+enter", "ctrl+j")
+	ta.Focus()
+	return ta
+}
+
+// applyTheme points every part of the screen at a theme.
+func (a *App) applyTheme(th themes.Theme) {
+	a.theme = th
+	a.styles = th.Styles()
+	a.transcript.SetTheme(th)
+	st := a.styles
+	a.tree.SetStyles(tree.Styles{
+		Title: st.Accent, Dir: st.Accent.Bold(false), File: st.Text, Note: st.Muted,
+		Cursor: st.Selected, CursorBlurred: st.Muted.Reverse(true),
+		Read: st.Muted, Changed: st.Warning, Created: st.OK,
+	})
+	cs := complete.Styles{Item: st.Text, Selected: st.Selected, Match: st.Accent, Detail: st.Muted}
+	a.files.SetStyles(cs)
+	a.commands.SetStyles(cs)
+	is := textarea.DefaultStyles(th.Dark)
+	// A blinking cursor would redraw the whole screen twice a second
+	// forever; idle means idle.
+	is.Cursor.Blink = false
+	is.Focused.Prompt = st.Accent
+	is.Blurred.Prompt = st.Muted
+	is.Focused.Placeholder = st.Muted
+	is.Blurred.Placeholder = st.Muted
+	a.input.SetStyles(is)
+	hs := help.DefaultStyles(th.Dark)
+	a.help.Styles = hs
+}
+
+// loadHistory shows a resumed session in the transcript and fills the
+// input history with its prompts.
+func (a *App) loadHistory(msgs []agent.Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	var entries []transcript.Entry
+	for _, m := range msgs {
+		switch m.Role {
+		case agent.RoleUser:
+			if m.Kind == agent.KindLimit {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Iteration limit reached; the model was asked to sum up."})
+				continue
+			}
+			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: m.Content})
+			a.history = append(a.history, m.Content)
+		case agent.RoleAssistant:
+			if m.Reasoning != "" {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindReasoning, Text: m.Reasoning})
+			}
+			if m.Content != "" || m.Kind == agent.KindInterrupted {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindAssistant, Text: m.Content, Interrupted: m.Kind == agent.KindInterrupted})
+			}
+			for _, c := range m.ToolCalls {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindTool, ToolID: c.ID, ToolName: c.Name, ToolArgs: c.Arguments})
+			}
+		case agent.RoleTool:
+			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError})
+		case agent.RoleSystem:
+			if m.Kind == agent.KindSummary {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindCompressed, Text: m.Content})
+			}
+		}
+	}
+	entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: fmt.Sprintf("Resumed session %s.", a.opts.Session)})
+	a.transcript.Load(entries...)
+	a.historyPos = len(a.history)
+}
+
+// Init starts listening to the bridge, lists the project, and loads the
+// files for @ completion.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{
+		a.bridge.wait(),
+		a.tree.Init(),
+		complete.LoadFiles(context.Background(), a.opts.Root, 20000),
+		tea.RequestBackgroundColor,
+	}
+	if a.opts.Prompt != "" {
+		cmds = append(cmds, func() tea.Msg { return submitMsg{text: a.opts.Prompt} })
+	}
+	return tea.Batch(cmds...)
+}
+
+// submitMsg sends a prompt as if typed.
+type submitMsg struct{ text string }
+
+// tickMsg animates the spinner and the elapsed time while busy.
+type tickMsg time.Time
+
+// disarmQuitMsg ends the window in which a second Ctrl+C quits.
+type disarmQuitMsg struct{}
+
+const tickInterval = 100 * time.Millisecond
+
+func tick() tea.Cmd {
+	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// Update handles one message.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.layout()
+		return a, nil
+	case tea.BackgroundColorMsg:
+		if a.opts.AutoTheme {
+			a.applyTheme(themes.ForBackground(msg.IsDark()))
+		}
+		return a, nil
+	case tea.FocusMsg:
+		a.terminalOut = false
+		return a, nil
+	case tea.BlurMsg:
+		a.terminalOut = true
+		return a, nil
+	case eventsMsg:
+		cmds := a.handleEvents(msg)
+		cmds = append(cmds, a.bridge.wait())
+		return a, tea.Batch(cmds...)
+	case turnDoneMsg:
+		return a, a.turnDone(msg)
+	case tickMsg:
+		a.now = time.Time(msg)
+		a.spin++
+		if a.busy {
+			return a, tick()
+		}
+		a.ticking = false
+		return a, nil
+	case disarmQuitMsg:
+		a.quitArmed = false
+		a.notice = ""
+		return a, nil
+	case submitMsg:
+		return a, a.submit(msg.text)
+	case tree.ListedMsg:
+		return a, a.tree.Update(msg)
+	case tree.SelectMsg:
+		a.insertMention(msg.Path)
+		a.setFocus(focusInput)
+		return a, nil
+	case complete.FilesMsg:
+		if msg.Err == nil {
+			a.fileItems = msg.Items
+			if a.files.IsOpen() {
+				a.files.SetItems(msg.Items)
+			}
+		}
+		return a, nil
+	case tea.PasteMsg:
+		return a, a.paste(msg.Content)
+	case tea.MouseWheelMsg:
+		return a, a.mouseWheel(msg)
+	case tea.MouseClickMsg:
+		return a, a.mouseClick(msg)
+	case tea.KeyPressMsg:
+		return a, a.key(msg)
+	}
+	if len(a.dialogs) > 0 {
+		return a, nil
+	}
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	return a, cmd
+}
+
+// handleEvents applies a batch of agent events to the screen.
+func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
+	var cmds []tea.Cmd
+	refresh := false
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case question:
+			cmds = append(cmds, a.ask(e))
+		case agent.TextDelta:
+			a.state = stateStreaming
+			a.answering = true
+			a.transcript.AppendText(e.Text)
+		case agent.ReasoningDelta:
+			if a.state != stateStreaming {
+				a.state = stateThinking
+			}
+			a.answering = true
+			a.transcript.AppendReasoning(e.Text)
+		case agent.ToolCallDelta:
+			a.state = stateStreaming
+			a.transcript.ToolCallDelta(e.Index, e.ID, e.Name, e.ArgsSoFar)
+		case agent.AssistantMessage:
+			a.transcript.FinishAssistant(false)
+			a.answering = false
+			a.state = stateThinking
+		case agent.ToolStarted:
+			a.state, a.toolName = stateTool, e.Name
+			a.transcript.ToolStarted(e.ID, e.Summary)
+		case agent.ToolResult:
+			a.transcript.ToolResult(e.ID, e.Name, e.Content, e.IsError)
+			for _, t := range e.Touched {
+				a.tree.Mark(t.Path, markKind(t.Kind))
+			}
+			refresh = true
+			a.state = stateThinking
+		case agent.Usage:
+			a.usage.PromptTokens += e.PromptTokens
+			a.usage.CompletionTokens += e.CompletionTokens
+			a.lastContext = e.PromptTokens + e.CompletionTokens
+		case agent.Retrying:
+			a.transcript.AddRetry(fmt.Sprintf("Request failed (%v); retrying in %s (attempt %d).", e.Err, e.Wait.Round(100*time.Millisecond), e.Attempt+1))
+		case agent.Notice:
+			a.transcript.AddNotice(e.Text)
+		case agent.Compressed:
+			a.transcript.AddCompressed(e.Summary, e.Messages)
+			a.lastContext = e.After
+		}
+	}
+	if refresh {
+		cmds = append(cmds, a.tree.Refresh(), complete.LoadFiles(context.Background(), a.opts.Root, 20000))
+	}
+	return cmds
+}
+
+func markKind(k tools.TouchKind) tree.MarkKind {
+	switch k {
+	case tools.TouchChanged:
+		return tree.MarkChanged
+	case tools.TouchCreated:
+		return tree.MarkCreated
+	}
+	return tree.MarkRead
+}
+
+// submit sends a prompt, or queues it while the agent is busy. Slash
+// commands run at once.
+func (a *App) submit(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if strings.HasPrefix(text, "/") && !strings.HasPrefix(text, "//") {
+		return a.runCommand(text)
+	}
+	text = strings.TrimPrefix(text, "/") // "//x" sends "/x"
+	a.history = append(a.history, text)
+	a.historyPos = len(a.history)
+	if a.busy {
+		a.queue = append(a.queue, text)
+		a.transcript.SetQueued(a.queue)
+		return nil
+	}
+	return a.startTurn(text)
+}
+
+// startTurn hands a prompt to the agent on its own goroutine.
+func (a *App) startTurn(text string) tea.Cmd {
+	prompt := a.expandPastes(text)
+	a.transcript.AddUser(text)
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	a.busy = true
+	a.state = stateThinking
+	a.turnStart = time.Now()
+	a.now = a.turnStart
+	run := func() tea.Msg {
+		res, err := a.agent.Run(ctx, prompt, a.bridge.event)
+		return turnDoneMsg{res: res, err: err}
+	}
+	cmds := []tea.Cmd{run}
+	if !a.ticking {
+		a.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// turnDone finishes a turn: late events are applied, the answer is closed
+// (marked interrupted when cancelled), errors are shown, and the next
+// queued prompt starts.
+func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
+	cmds := a.handleEvents(a.bridge.drain())
+	a.busy = false
+	a.state = stateIdle
+	a.cancel = nil
+	switch {
+	case msg.err == nil:
+		if a.answering {
+			a.transcript.FinishAssistant(false)
+		}
+		if msg.res.StopReason == "max_iterations" {
+			a.transcript.AddNotice(fmt.Sprintf("Stopped at the limit of %d model requests; say \"go on\" to continue.", msg.res.Iterations-1))
+		}
+	case errors.Is(msg.err, context.Canceled):
+		a.transcript.FinishAssistant(true)
+	default:
+		a.transcript.FinishAssistant(true)
+		a.transcript.AddError(msg.err.Error())
+	}
+	a.answering = false
+	a.dialogs = nil // questions of the finished turn can no longer be answered
+	cmds = append(cmds, a.notify("pincer: finished"))
+	if len(a.queue) > 0 {
+		next := a.queue[0]
+		a.queue = a.queue[1:]
+		a.transcript.SetQueued(a.queue)
+		cmds = append(cmds, a.startTurn(next))
+	}
+	return tea.Batch(cmds...)
+}
+
+// cancelTurn stops the model or the running tool at once.
+func (a *App) cancelTurn() {
+	if a.cancel != nil {
+		a.cancel()
+	}
+}
+
+// notify rings the bell and sends a desktop notification (OSC 9 and OSC
+// 777) when the terminal is not focused, so a person in another window
+// learns that pincer needs them.
+func (a *App) notify(text string) tea.Cmd {
+	if !a.terminalOut {
+		return nil
+	}
+	return tea.Raw("\a\x1b]9;" + text + "\x07\x1b]777;notify;pincer;" + text + "\x07")
+}
+
+// layout gives each part its size.
+func (a *App) layout() {
+	if a.width == 0 {
+		return
+	}
+	inputW := a.width
+	a.input.SetWidth(max(inputW-2, 10))
+	treeW := a.treeWidth()
+	if treeW > 0 {
+		a.tree.SetSize(treeW, a.bodyHeight())
+	}
+	a.transcript.SetSize(a.width-treeW-btoi(treeW > 0), a.bodyHeight())
+	a.transcript.SetOrigin(treeW+btoi(treeW > 0), 0)
+	a.files.SetSize(min(a.width-2, 80), 8)
+	a.commands.SetSize(min(a.width-2, 80), 8)
+	a.help.SetWidth(a.width)
+}
+
+// treeWidth is the side pane's width, 0 when it is hidden (by choice, or
+// because the terminal is narrow).
+func (a *App) treeWidth() int {
+	if !a.treeShown || a.width < 90 {
+		return 0
+	}
+	return min(max(a.width/5, 24), 40)
+}
+
+// bodyHeight is the height of the transcript and the tree.
+func (a *App) bodyHeight() int {
+	return max(a.height-a.inputHeight()-1, 1)
+}
+
+// inputHeight is the input box with its top rule.
+func (a *App) inputHeight() int { return a.input.Height() + 1 }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// View draws the screen.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = true
+	v.WindowTitle = "pincer — " + a.opts.Session
+	return v
+}
+
+func (a *App) render() string {
+	if a.width == 0 || a.height == 0 {
+		return ""
+	}
+	body := a.transcript.View()
+	if tw := a.treeWidth(); tw > 0 {
+		sep := a.styles.Faint.Render(strings.TrimSuffix(strings.Repeat("│\n", a.bodyHeight()), "\n"))
+		body = lipgloss.JoinHorizontal(lipgloss.Top, a.tree.View(), sep, body)
+	}
+	if a.showHelp {
+		body = a.overlayCenter(body, a.helpView())
+	} else if d := a.topDialog(); d != nil {
+		body = a.overlayCenter(body, d.View(a.width, a.bodyHeight(), a.styles))
+	} else if pop := a.popupView(); pop != "" {
+		body = a.overlayBottom(body, pop)
+	}
+	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
+	return lipgloss.JoinVertical(lipgloss.Left, body, rule, a.input.View(), a.statusLine())
+}

@@ -1,0 +1,403 @@
+package ui
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pincer/agent"
+	"pincer/safety"
+	"pincer/themes"
+	"pincer/tools"
+	"pincer/ui/tree"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// silentModel is a model that must not be called: these tests drive the
+// screen with events directly.
+type silentModel struct{ t *testing.T }
+
+func (m silentModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
+	m.t.Error("the model was called")
+	return agent.Reply{}, nil
+}
+
+// newTestApp is the screen at w×h over a small project, with the tree
+// listed, in the dark theme.
+func newTestApp(t *testing.T, w, h int) *App {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range map[string]string{"main.go": "package main\n", "go.mod": "module x\n", "internal/a.go": "package internal\n"} {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(content), 0o644)
+	}
+	reg, err := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cls, _ := safety.NewClassifier(safety.Rules{})
+	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(Options{Agent: ag, Root: root, Theme: themes.Dark(), Model: "test-model", Session: "demo"})
+	a.transcript.Reset() // the welcome line names the temporary directory
+	a.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	// List the tree synchronously, as the program would through its Cmd.
+	if msg := a.tree.Init()(); msg != nil {
+		a.Update(msg)
+	}
+	return a
+}
+
+func press(a *App, keys ...string) {
+	for _, k := range keys {
+		a.Update(keyMsg(k))
+	}
+}
+
+// keyMsg builds the key press a terminal sends for a key name.
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+j":
+		return tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}
+	case "ctrl+t":
+		return tea.KeyPressMsg{Code: 't', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+func typeText(a *App, s string) {
+	for _, r := range s {
+		a.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// screen is what the terminal shows, without colours.
+func screen(a *App) string { return ansi.Strip(a.render()) }
+
+// checkShape asserts the screen fills exactly w×h cells at most.
+func checkShape(t *testing.T, a *App) {
+	t.Helper()
+	lines := strings.Split(a.render(), "\n")
+	if len(lines) != a.height {
+		t.Errorf("screen has %d lines, want %d", len(lines), a.height)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > a.width {
+			t.Errorf("line %d is %d cells wide, more than %d: %q", i, w, a.width, ansi.Strip(l))
+		}
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		os.MkdirAll("testdata", 0o755)
+		os.WriteFile(path, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file:\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// conversation feeds a small exchange: a prompt, reasoning, a tool call
+// with its result, and an answer.
+func conversation(a *App) {
+	a.transcript.AddUser("What is in main.go?")
+	a.Update(eventsMsg{
+		agent.ReasoningDelta{Text: "The user wants the file."},
+		agent.ToolCallDelta{Index: 0, ID: "c1", Name: "read_file", ArgsSoFar: `{"path":"main.go"}`},
+		agent.AssistantMessage{},
+		agent.ToolStarted{ID: "c1", Name: "read_file", Summary: "read_file main.go"},
+		agent.ToolResult{ID: "c1", Name: "read_file", Content: "     1\tpackage main", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}},
+		agent.TextDelta{Text: "It declares **package main** and nothing else."},
+		agent.AssistantMessage{},
+		agent.Usage{PromptTokens: 1500, CompletionTokens: 40},
+	})
+}
+
+func TestGoldenScreens(t *testing.T) {
+	cases := []struct {
+		name string
+		w, h int
+		prep func(a *App)
+		want []string // must appear on screen
+	}{
+		{"empty_100x24", 100, 24, func(a *App) {}, []string{"main.go", "internal/", "test-model", "demo", "idle"}},
+		{"conversation_100x24", 100, 24, conversation, []string{"What is in main.go?", "read_file", "main.go", "package main", "↑1.5k ↓40", "ctx 5%"}},
+		{"conversation_60x15", 60, 15, conversation, []string{"package main", "test-model"}},
+		{"approval_100x24", 100, 24, func(a *App) {
+			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tool: "run_command", Summary: "run_command go test ./...",
+				Command: "go test ./...", Tier: safety.Confirm, Reasons: []string{"go test ./...: runs a program"}, SuggestedRule: "go test *"}, reply: make(chan agent.Decision, 1)}})
+		}, []string{"Run this command?", "$ go test ./...", "confirm", "a always allow \"go test *\"", "waiting for you"}},
+		{"dangerous_step2_100x24", 100, 24, func(a *App) {
+			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tool: "run_command", Summary: "run_command rm -rf build",
+				Command: "rm -rf build", Tier: safety.Dangerous, Reasons: []string{"rm -rf build: recursive forced delete"}}, reply: make(chan agent.Decision, 1)}})
+		}, []string{"Second confirmation", "Type yes", "recursive forced delete"}},
+		{"help_100x40", 100, 40, func(a *App) { press(a, "?") }, []string{"Conversation", "ctrl+c", "/help", "Shift while dragging"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, tc.w, tc.h)
+			tc.prep(a)
+			checkShape(t, a)
+			got := screen(a)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("screen lacks %q:\n%s", w, got)
+				}
+			}
+			golden(t, tc.name, got)
+		})
+	}
+}
+
+func TestTreeHidesWhenNarrowAndOnCtrlT(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	if !strings.Contains(screen(a), "internal/") {
+		t.Fatal("the tree is not shown at 120 columns")
+	}
+	press(a, "ctrl+t")
+	if strings.Contains(screen(a), "internal/") {
+		t.Error("ctrl+t did not hide the tree")
+	}
+	press(a, "ctrl+t")
+	a.Update(tea.WindowSizeMsg{Width: 70, Height: 20})
+	if strings.Contains(screen(a), "internal/") {
+		t.Error("the tree is shown at 70 columns")
+	}
+	checkShape(t, a)
+}
+
+func TestToolResultsMarkTheTree(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	conversation(a)
+	if own, _ := a.tree.MarkOf("main.go"); own != tree.MarkRead {
+		t.Errorf("main.go mark %v, want read", own)
+	}
+}
+
+func answer(t *testing.T, q question) agent.Decision {
+	t.Helper()
+	select {
+	case d := <-q.reply:
+		return d
+	default:
+		return agent.Decision{Comment: "<no answer>"}
+	}
+}
+
+func TestApprovalDialogKeys(t *testing.T) {
+	confirm := agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "go test ./...", Tier: safety.Confirm, SuggestedRule: "go test *"}
+	dangerous1 := agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "rm -rf x", Tier: safety.Dangerous}
+	dangerous2 := dangerous1
+	dangerous2.Step = 2
+	cases := []struct {
+		name     string
+		approval agent.Approval
+		keys     []string // "settle" waits out the settle time
+		want     agent.Decision
+		open     bool // the dialog is still open afterwards
+	}{
+		{"y allows once", confirm, []string{"settle", "y"}, agent.Decision{Allow: true}, false},
+		{"n denies", confirm, []string{"settle", "n"}, agent.Decision{}, false},
+		{"esc denies at once", confirm, []string{"esc"}, agent.Decision{}, false},
+		{"a saves the suggested rule", confirm, []string{"settle", "a", "enter"}, agent.Decision{Allow: true, AllowRule: "go test *"}, false},
+		{"c denies with a comment", confirm, []string{"settle", "c", "use make", "enter"}, agent.Decision{Comment: "use make"}, false},
+		{"keys during the settle time are ignored", confirm, []string{"y", "y"}, agent.Decision{Comment: "<no answer>"}, true},
+		{"dangerous step 1 y continues", dangerous1, []string{"settle", "y"}, agent.Decision{Allow: true}, false},
+		{"dangerous step 1 has no always", dangerous1, []string{"settle", "a"}, agent.Decision{Comment: "<no answer>"}, true},
+		{"dangerous step 2 refuses repeated y", dangerous2, []string{"settle", "y", "y", "y", "enter"}, agent.Decision{Comment: "<no answer>"}, true},
+		{"dangerous step 2 takes yes", dangerous2, []string{"settle", "yes", "enter"}, agent.Decision{Allow: true}, false},
+		{"dangerous step 2 esc cancels", dangerous2, []string{"settle", "esc"}, agent.Decision{}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 24)
+			q := question{approval: tc.approval, reply: make(chan agent.Decision, 1)}
+			a.Update(eventsMsg{q})
+			for _, k := range tc.keys {
+				switch {
+				case k == "settle":
+					a.topDialog().(*approvalDialog).opened = time.Now().Add(-time.Second)
+				case len(k) > 1 && k != "enter" && k != "esc":
+					typeText(a, k)
+				default:
+					press(a, k)
+				}
+			}
+			if got := answer(t, q); got.Allow != tc.want.Allow || got.Comment != tc.want.Comment || got.AllowRule != tc.want.AllowRule {
+				t.Errorf("decision %+v, want %+v", got, tc.want)
+			}
+			if open := a.topDialog() != nil; open != tc.open {
+				t.Errorf("dialog open = %v, want %v", open, tc.open)
+			}
+		})
+	}
+}
+
+func TestBridgeBatchesEvents(t *testing.T) {
+	b := newBridge()
+	go func() {
+		for i := 0; i < 5000; i++ {
+			b.event(agent.TextDelta{Text: "x"})
+		}
+	}()
+	total, batches := 0, 0
+	for total < 5000 {
+		msg := b.wait()().(eventsMsg)
+		total += len(msg)
+		batches++
+	}
+	if total != 5000 {
+		t.Fatalf("%d events delivered, want 5000", total)
+	}
+	// Sent in a tight loop, 5000 deltas must arrive in a handful of
+	// frames, not one screen update each.
+	if batches > 50 {
+		t.Errorf("%d batches for 5000 events", batches)
+	}
+}
+
+func TestLongPasteBecomesAPlaceholder(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	long := strings.Repeat("line of pasted log output\n", 200)
+	a.Update(tea.PasteMsg{Content: long})
+	v := a.input.Value()
+	if !strings.HasPrefix(v, "[pasted text #1: 201 lines]") {
+		t.Fatalf("input %q, want a placeholder", v)
+	}
+	if got := a.expandPastes("see " + v); got != "see "+long {
+		t.Errorf("placeholder not expanded back to the pasted text")
+	}
+	a.input.Reset()
+	a.Update(tea.PasteMsg{Content: "short"})
+	if a.input.Value() != "short" {
+		t.Errorf("a short paste went in as %q", a.input.Value())
+	}
+}
+
+func TestPromptHistory(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	a.history = []string{"first", "second"}
+	a.historyPos = 2
+	typeText(a, "draft")
+	press(a, "up")
+	if a.input.Value() != "second" {
+		t.Fatalf("up: %q", a.input.Value())
+	}
+	press(a, "up", "up")
+	if a.input.Value() != "first" {
+		t.Fatalf("up up up: %q", a.input.Value())
+	}
+	press(a, "down", "down")
+	if a.input.Value() != "draft" {
+		t.Errorf("down to the end: %q, want the draft back", a.input.Value())
+	}
+}
+
+func TestMessagesTypedWhileBusyAreQueued(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	a.busy = true
+	typeText(a, "next thing")
+	press(a, "enter")
+	if len(a.queue) != 1 || a.queue[0] != "next thing" {
+		t.Fatalf("queue %v", a.queue)
+	}
+	if !strings.Contains(screen(a), "next thing") || !strings.Contains(screen(a), "1 queued") {
+		t.Errorf("the queued message is not shown:\n%s", screen(a))
+	}
+	cmd := a.turnDone(turnDoneMsg{res: agent.Result{StopReason: "answer"}})
+	if len(a.queue) != 0 || !a.busy || cmd == nil {
+		t.Errorf("after the turn: queue %v, busy %v; want the queued prompt started", a.queue, a.busy)
+	}
+	a.cancelTurn()
+}
+
+func TestSlashCommands(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	typeText(a, "/frobnicate")
+	// The popup is open but matches nothing; Enter sends.
+	press(a, "enter")
+	if !strings.Contains(screen(a), "Unknown command /frobnicate") {
+		t.Errorf("no error for an unknown command:\n%s", screen(a))
+	}
+	typeText(a, "/tree")
+	a.closePopups()
+	press(a, "enter")
+	if a.treeShown {
+		t.Error("/tree did not hide the tree")
+	}
+}
+
+func TestCtrlC(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	typeText(a, "half typed")
+	press(a, "ctrl+c")
+	if a.input.Value() != "" || a.quit {
+		t.Fatalf("first ctrl+c with text: input %q quit %v; want the input cleared", a.input.Value(), a.quit)
+	}
+	press(a, "ctrl+c")
+	if a.quit || !a.quitArmed {
+		t.Fatal("ctrl+c on an empty input quit at once")
+	}
+	press(a, "ctrl+c")
+	if !a.quit {
+		t.Error("a second ctrl+c did not quit")
+	}
+	// While busy it cancels instead.
+	b := newTestApp(t, 100, 24)
+	cancelled := false
+	b.busy, b.cancel = true, func() { cancelled = true }
+	press(b, "ctrl+c")
+	if !cancelled || b.quit {
+		t.Errorf("ctrl+c while busy: cancelled %v quit %v", cancelled, b.quit)
+	}
+}
+
+func TestNotifiesOnlyWhenNotFocused(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	if a.notify("x") != nil {
+		t.Error("notified while the terminal has focus")
+	}
+	a.Update(tea.BlurMsg{})
+	cmd := a.notify("pincer: finished")
+	if cmd == nil {
+		t.Fatal("no notification while the terminal is in the background")
+	}
+	if raw, ok := cmd().(tea.RawMsg); !ok || !strings.Contains(raw.Msg.(string), "\a") || !strings.Contains(raw.Msg.(string), "]9;pincer: finished") {
+		t.Errorf("notification %#v, want a bell and OSC 9", cmd())
+	}
+}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pincer/agent"
+)
+
+// frameInterval is the shortest time between two batches of agent events
+// handed to the event loop: one batch per frame the screen can show
+// (screenFPS), however fast the model streams.
+const frameInterval = time.Second / screenFPS
+
+// bridge carries what the agent's goroutine produces (events, and approval
+// questions that wait for an answer) to the event loop. Events are
+// buffered and handed over in batches, so a model streaming a thousand
+// deltas a second costs at most ~30 screen updates a second. Waiting for
+// the next batch blocks on a channel: no timer runs while nothing happens.
+type bridge struct {
+	mu      sync.Mutex
+	pending []any // agent.Event values and approval questions, in order
+	wake    chan struct{}
+	last    time.Time
+}
+
+func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1)} }
+
+// eventsMsg is a batch of agent events and approval questions, in order.
+type eventsMsg []any
+
+// question is an approval question from the agent. The agent's goroutine
+// waits for the answer on reply.
+type question struct {
+	approval agent.Approval
+	reply    chan agent.Decision
+}
+
+// event queues an agent event; it is the agent's sink.
+func (b *bridge) event(ev agent.Event) { b.send(ev) }
+
+// send queues an event or a question and wakes the waiting command.
+func (b *bridge) send(ev any) {
+	b.mu.Lock()
+	b.pending = append(b.pending, ev)
+	b.mu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default:
+	}
+}
+
+// wait returns a command that blocks until events arrive, lets a frame's
+// worth of them gather, and delivers them as one eventsMsg.
+func (b *bridge) wait() tea.Cmd {
+	return func() tea.Msg {
+		<-b.wake
+		b.mu.Lock()
+		since := time.Since(b.last)
+		b.mu.Unlock()
+		if since < frameInterval {
+			time.Sleep(frameInterval - since)
+		}
+		return b.drain()
+	}
+}
+
+// drain takes every buffered event now.
+func (b *bridge) drain() eventsMsg {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	evs := b.pending
+	b.pending = nil
+	b.last = time.Now()
+	return eventsMsg(evs)
+}
+
+// approver is the agent.Approver of the screen: it puts the question in
+// the event stream and waits for the person's answer, or for the turn to
+// be cancelled.
+type approver struct{ b *bridge }
+
+// Approve implements agent.Approver.
+func (a approver) Approve(ctx context.Context, q agent.Approval) (agent.Decision, error) {
+	reply := make(chan agent.Decision, 1)
+	a.b.send(question{approval: q, reply: reply})
+	select {
+	case d := <-reply:
+		return d, nil
+	case <-ctx.Done():
+		return agent.Decision{}, ctx.Err()
+	}
+}
+
+// turnDoneMsg reports that agent.Run returned.
+type turnDoneMsg struct {
+	res agent.Result
+	err error
+}

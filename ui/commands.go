@@ -1,0 +1,82 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pincer/ui/complete"
+)
+
+// Command is a slash command: /name args.
+type Command struct {
+	Name string
+	Args string // how the arguments are written in help, "" when none
+	Help string
+	// Run does the command. It runs on the event loop, so it must not
+	// block: slow work goes into the returned tea.Cmd.
+	Run func(a *App, args string) tea.Cmd
+}
+
+// builtinCommands are the commands the screen itself provides.
+func builtinCommands() []Command {
+	return []Command{
+		{Name: "help", Help: "show the keys and commands", Run: func(a *App, _ string) tea.Cmd {
+			a.showHelp = true
+			return nil
+		}},
+		{Name: "quit", Help: "leave pincer", Run: func(a *App, _ string) tea.Cmd {
+			a.cancelTurn()
+			a.quit = true
+			return tea.Quit
+		}},
+		{Name: "clear", Help: "clear the screen (the session keeps its history)", Run: func(a *App, _ string) tea.Cmd {
+			a.transcript.Reset()
+			return nil
+		}},
+		{Name: "tree", Help: "show or hide the project tree", Run: func(a *App, _ string) tea.Cmd {
+			a.treeShown = !a.treeShown
+			a.layout()
+			return nil
+		}},
+	}
+}
+
+// commandItems are the completion items for /.
+func (a *App) commandItems() []complete.Item {
+	items := make([]complete.Item, 0, len(a.cmdList))
+	for _, c := range a.cmdList {
+		label := c.Name
+		if c.Args != "" {
+			label += " " + c.Args
+		}
+		items = append(items, complete.Item{Value: c.Name, Label: label, Detail: c.Help})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Value < items[j].Value })
+	return items
+}
+
+// commandTakesArgs reports whether a command expects arguments, so Enter on
+// its completion fills it in instead of running it.
+func (a *App) commandTakesArgs(name string) bool {
+	for _, c := range a.cmdList {
+		if c.Name == name {
+			return c.Args != "" && !strings.HasPrefix(c.Args, "[")
+		}
+	}
+	return false
+}
+
+// runCommand runs "/name args".
+func (a *App) runCommand(text string) tea.Cmd {
+	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
+	for _, c := range a.cmdList {
+		if c.Name == name {
+			return c.Run(a, strings.TrimSpace(args))
+		}
+	}
+	a.transcript.AddError(fmt.Sprintf("Unknown command /%s. Type / to see the commands, or // to send a message that starts with /.", name))
+	return nil
+}

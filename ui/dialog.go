@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pincer/themes"
+)
+
+// dialog is a modal window over the screen. While one is open it gets
+// every key; Esc always backs out safely.
+type dialog interface {
+	// Update handles a key. done reports that the dialog has closed.
+	Update(msg tea.KeyPressMsg) (done bool, cmd tea.Cmd)
+	// View draws the dialog to fit width×height.
+	View(width, height int, st themes.Styles) string
+}
+
+// settleTime is how long a new dialog ignores keys, so a key still held
+// or repeating from the previous dialog cannot answer this one.
+const settleTime = 300 * time.Millisecond
+
+func (a *App) topDialog() dialog {
+	if len(a.dialogs) == 0 {
+		return nil
+	}
+	return a.dialogs[len(a.dialogs)-1]
+}
+
+func (a *App) pushDialog(d dialog) {
+	a.dialogs = append(a.dialogs, d)
+	a.closePopups()
+}
+
+// dialogKey gives a key to the dialog on top and pops it when it is done.
+func (a *App) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
+	d := a.topDialog()
+	done, cmd := d.Update(msg)
+	if done {
+		a.dialogs = a.dialogs[:len(a.dialogs)-1]
+	}
+	return cmd
+}
+
+// frame draws a dialog box: a title, the body and the keys it takes.
+func frame(st themes.Styles, width int, title string, titleStyle lipgloss.Style, body, keys string, border lipgloss.Style) string {
+	inner := max(width-4, 10)
+	var b strings.Builder
+	b.WriteString(titleStyle.Render(ansi.Truncate(title, inner, "…")))
+	b.WriteString("\n\n")
+	b.WriteString(body)
+	if keys != "" {
+		b.WriteString("\n\n")
+		b.WriteString(st.Muted.Render(keys))
+	}
+	box := lipgloss.NewStyle().
+		Border(lipgloss.RoundedBorder()).
+		BorderForeground(border.GetForeground()).
+		Padding(0, 1).
+		Width(width)
+	return box.Render(b.String())
+}
+
+// overlayCenter draws box over the middle of base, which is h lines of the
+// screen's width.
+func (a *App) overlayCenter(base, box string) string {
+	return overlay(base, box, a.width, (a.bodyHeight()-lipgloss.Height(box))/2)
+}
+
+// overlayBottom draws box over the bottom lines of base.
+func (a *App) overlayBottom(base, box string) string {
+	return overlay(base, box, a.width, a.bodyHeight()-lipgloss.Height(box))
+}
+
+// overlay replaces lines of base from row top with the lines of box,
+// centred horizontally.
+func overlay(base, box string, width, top int) string {
+	lines := strings.Split(base, "\n")
+	boxLines := strings.Split(box, "\n")
+	if top < 0 {
+		top = 0
+	}
+	if len(boxLines) > len(lines) {
+		boxLines = boxLines[:len(lines)]
+	}
+	if top+len(boxLines) > len(lines) {
+		top = len(lines) - len(boxLines)
+	}
+	bw := lipgloss.Width(box)
+	left := max((width-bw)/2, 0)
+	for i, bl := range boxLines {
+		row := top + i
+		under := lines[row]
+		pre := ansi.Truncate(under, left, "")
+		if w := ansi.StringWidth(pre); w < left {
+			pre += strings.Repeat(" ", left-w)
+		}
+		post := ansi.TruncateLeft(under, left+ansi.StringWidth(bl), "")
+		lines[row] = pre + "\x1b[0m" + bl + "\x1b[0m" + post
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,167 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"pincer/ui/complete"
+)
+
+// Pastes longer than these are shown in the input as a short placeholder
+// and put back when the prompt is sent, so a 5,000-line paste does not
+// make the input box crawl.
+const (
+	pasteMaxBytes = 4000
+	pasteMaxLines = 30
+)
+
+// inputKey handles a key for the input box: send, history, and editing
+// (which updates the completion popups).
+func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, a.keys.Send):
+		return a.sendInput()
+	case msg.String() == "up" && a.input.Line() == 0 && a.historyBack():
+		return nil
+	case msg.String() == "down" && a.input.Line() == a.input.LineCount()-1 && a.historyForward():
+		return nil
+	}
+	before := a.input.Height()
+	var cmd tea.Cmd
+	a.input, cmd = a.input.Update(msg)
+	a.updateCompletion()
+	if a.input.Height() != before {
+		a.layout()
+	}
+	return cmd
+}
+
+// sendInput submits what is typed.
+func (a *App) sendInput() tea.Cmd {
+	text := a.input.Value()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	a.input.Reset()
+	a.closePopups()
+	a.draft = ""
+	a.layout()
+	return a.submit(text)
+}
+
+// setInput replaces the input's text and puts the cursor at a character
+// offset.
+func (a *App) setInput(text string, cursor int) {
+	a.input.SetValue(text)
+	// SetValue leaves the cursor at the end; walk it back to the offset.
+	runes := []rune(text)
+	if cursor < 0 || cursor > len(runes) {
+		cursor = len(runes)
+	}
+	prefix := string(runes[:cursor])
+	line := strings.Count(prefix, "\n")
+	col := len([]rune(prefix[strings.LastIndex(prefix, "\n")+1:]))
+	for i := 0; a.input.Line() > line && i < len(runes); i++ {
+		a.input.CursorUp()
+	}
+	a.input.SetCursorColumn(col)
+	a.layout()
+}
+
+// historyBack shows the previous prompt; false when there is none.
+func (a *App) historyBack() bool {
+	if a.historyPos == 0 || len(a.history) == 0 {
+		return false
+	}
+	if a.historyPos == len(a.history) {
+		a.draft = a.input.Value()
+	}
+	a.historyPos--
+	a.setInput(a.history[a.historyPos], -1)
+	return true
+}
+
+// historyForward shows the next prompt, and the draft after the last one.
+func (a *App) historyForward() bool {
+	if a.historyPos >= len(a.history) {
+		return false
+	}
+	a.historyPos++
+	if a.historyPos == len(a.history) {
+		a.setInput(a.draft, -1)
+	} else {
+		a.setInput(a.history[a.historyPos], -1)
+	}
+	return true
+}
+
+// updateCompletion opens, narrows or closes the popups for the word at the
+// cursor: @file mentions and /commands.
+func (a *App) updateCompletion() {
+	text := a.input.Value()
+	tok, ok := complete.FindToken(text, complete.Offset(text, a.input.Line(), a.input.Column()))
+	if !ok {
+		a.closePopups()
+		return
+	}
+	a.token = tok
+	switch tok.Kind {
+	case complete.FileMention:
+		a.commands.Close()
+		if a.files.IsOpen() {
+			a.files.SetQuery(tok.Query)
+		} else {
+			a.files.Open(a.fileItems, tok.Query)
+		}
+	case complete.SlashCommand:
+		a.files.Close()
+		if a.commands.IsOpen() {
+			a.commands.SetQuery(tok.Query)
+		} else {
+			a.commands.Open(a.commandItems(), tok.Query)
+		}
+	}
+}
+
+// insertMention puts "@path " into the input at the cursor.
+func (a *App) insertMention(path string) {
+	v := a.input.Value()
+	if v != "" && !strings.HasSuffix(v, " ") && !strings.HasSuffix(v, "\n") {
+		a.input.InsertString(" ")
+	}
+	a.input.InsertString("@" + path + " ")
+	a.layout()
+}
+
+// paste inserts pasted text; a long paste becomes a placeholder that is
+// expanded when the prompt is sent.
+func (a *App) paste(content string) tea.Cmd {
+	if len(a.dialogs) > 0 {
+		return nil
+	}
+	content = strings.ReplaceAll(content, "\r\n", "\n")
+	lines := strings.Count(content, "\n") + 1
+	if len(content) <= pasteMaxBytes && lines <= pasteMaxLines {
+		a.setFocus(focusInput)
+		a.input.InsertString(content)
+		a.layout()
+		return nil
+	}
+	tag := fmt.Sprintf("[pasted text #%d: %d lines]", len(a.pastes)+1, lines)
+	a.pastes[tag] = content
+	a.setFocus(focusInput)
+	a.input.InsertString(tag)
+	a.layout()
+	return nil
+}
+
+// expandPastes puts pasted text back in place of its placeholders.
+func (a *App) expandPastes(text string) string {
+	for tag, content := range a.pastes {
+		text = strings.ReplaceAll(text, tag, content)
+	}
+	return text
+}

@@ -1,0 +1,345 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"pincer/ui/complete"
+)
+
+// keyMap is the screen's own bindings; the transcript, the tree and the
+// input have theirs.
+type keyMap struct {
+	Send       key.Binding
+	Newline    key.Binding
+	Cancel     key.Binding
+	Quit       key.Binding
+	Focus      key.Binding
+	FocusBack  key.Binding
+	ToggleTree key.Binding
+	Help       key.Binding
+	Copy       key.Binding
+	CopyCode   key.Binding
+	PageUp     key.Binding
+	PageDown   key.Binding
+	History    key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:    key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("shift+enter/ctrl+j", "new line")),
+		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the turn / close")),
+		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel; twice to quit")),
+		Focus:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		FocusBack:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		ToggleTree: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "show/hide the tree")),
+		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "keys (in an empty input)")),
+		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy the focused message")),
+		CopyCode:   key.NewBinding(key.WithKeys("alt+y"), key.WithHelp("alt+y", "copy its code block")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		History:    key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "earlier prompts")),
+	}
+}
+
+// key handles a key press: the dialog on top gets it first, then the
+// completion popup, then the screen's bindings, then the focused pane.
+func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := a.keys
+	if a.showHelp {
+		a.showHelp = false
+		return nil
+	}
+	if d := a.topDialog(); d != nil {
+		return a.dialogKey(msg)
+	}
+	if key.Matches(msg, k.Quit) {
+		return a.ctrlC()
+	}
+	if a.quitArmed {
+		a.quitArmed = false
+		a.notice = ""
+	}
+	if a.focus == focusInput {
+		if cmd, used := a.popupKey(msg); used {
+			return cmd
+		}
+	}
+	switch {
+	case key.Matches(msg, k.Cancel):
+		switch {
+		case a.busy:
+			a.cancelTurn()
+		case a.focus == focusTranscript && a.transcript.Focused() >= 0:
+			var cmd tea.Cmd
+			a.transcript, cmd = a.transcript.Update(msg)
+			return cmd
+		case a.focus != focusInput:
+			a.setFocus(focusInput)
+		}
+		return nil
+	case key.Matches(msg, k.Focus):
+		a.cycleFocus(1)
+		return nil
+	case key.Matches(msg, k.FocusBack):
+		a.cycleFocus(-1)
+		return nil
+	case key.Matches(msg, k.ToggleTree):
+		a.treeShown = !a.treeShown
+		if !a.treeShown && a.focus == focusTree {
+			a.setFocus(focusInput)
+		}
+		a.layout()
+		return nil
+	case key.Matches(msg, k.Copy):
+		return a.copyFocused(false)
+	case key.Matches(msg, k.CopyCode):
+		return a.copyFocused(true)
+	case key.Matches(msg, k.Help) && (a.focus != focusInput || a.input.Value() == ""):
+		a.showHelp = true
+		return nil
+	case key.Matches(msg, k.PageUp, k.PageDown),
+		(msg.String() == "home" || msg.String() == "end") && (a.focus != focusInput || a.input.Value() == ""):
+		var cmd tea.Cmd
+		a.transcript, cmd = a.transcript.Update(msg)
+		return cmd
+	}
+	switch a.focus {
+	case focusTranscript:
+		var cmd tea.Cmd
+		a.transcript, cmd = a.transcript.Update(msg)
+		return cmd
+	case focusTree:
+		return a.tree.Update(msg)
+	}
+	return a.inputKey(msg)
+}
+
+// ctrlC cancels a busy turn; when idle it clears the input, and quits on a
+// second press.
+func (a *App) ctrlC() tea.Cmd {
+	switch {
+	case a.busy:
+		a.cancelTurn()
+		return nil
+	case a.input.Value() != "":
+		a.input.Reset()
+		a.closePopups()
+		return nil
+	case a.quitArmed:
+		a.quit = true
+		return tea.Quit
+	}
+	a.quitArmed = true
+	a.notice = "Press Ctrl+C again to quit"
+	return tea.Tick(2*time.Second, func(time.Time) tea.Msg { return disarmQuitMsg{} })
+}
+
+// cycleFocus moves the keyboard focus between input, transcript and tree.
+func (a *App) cycleFocus(dir int) {
+	order := []focusArea{focusInput, focusTranscript}
+	if a.treeWidth() > 0 {
+		order = append(order, focusTree)
+	}
+	i := 0
+	for j, f := range order {
+		if f == a.focus {
+			i = j
+		}
+	}
+	a.setFocus(order[(i+dir+len(order))%len(order)])
+}
+
+func (a *App) setFocus(f focusArea) {
+	a.focus = f
+	if f == focusInput {
+		a.input.Focus()
+	} else {
+		a.input.Blur()
+		a.closePopups()
+	}
+	if f == focusTree {
+		a.tree.Focus()
+	} else {
+		a.tree.Blur()
+	}
+	if f != focusTranscript {
+		a.transcript.Blur()
+	}
+}
+
+// copyFocused copies the focused transcript entry (or its first code
+// block) to the clipboard with OSC 52, which works over SSH and in tmux;
+// mouse capture stops native selection (hold Shift to select natively).
+func (a *App) copyFocused(code bool) tea.Cmd {
+	text, ok := a.transcript.FocusedText()
+	if code {
+		blocks := a.transcript.FocusedCode()
+		if len(blocks) > 0 {
+			text, ok = blocks[0], true
+		} else {
+			ok = false
+		}
+	}
+	if !ok || text == "" {
+		a.transcript.AddNotice("Nothing to copy: focus a message first (Tab to the transcript, then [ or ]).")
+		return nil
+	}
+	a.transcript.AddNotice("Copied to the clipboard.")
+	return tea.SetClipboard(text)
+}
+
+// mouseWheel scrolls the pane under the pointer.
+func (a *App) mouseWheel(msg tea.MouseWheelMsg) tea.Cmd {
+	m := msg.Mouse()
+	if tw := a.treeWidth(); tw > 0 && m.X < tw && m.Y < a.bodyHeight() {
+		if m.Button == tea.MouseWheelUp {
+			a.tree.Scroll(-3)
+		} else {
+			a.tree.Scroll(3)
+		}
+		return nil
+	}
+	var cmd tea.Cmd
+	a.transcript, cmd = a.transcript.Update(msg)
+	return cmd
+}
+
+// mouseClick focuses what was clicked.
+func (a *App) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
+	m := msg.Mouse()
+	switch {
+	case m.Y >= a.bodyHeight():
+		a.setFocus(focusInput)
+		return nil
+	case a.treeWidth() > 0 && m.X < a.treeWidth():
+		a.setFocus(focusTree)
+		return a.tree.Click(m.Y)
+	}
+	a.setFocus(focusTranscript)
+	var cmd tea.Cmd
+	a.transcript, cmd = a.transcript.Update(msg)
+	return cmd
+}
+
+// helpView lists every binding, grouped, in as many columns as fit.
+func (a *App) helpView() string {
+	k := a.keys
+	tk := a.transcript.KeyMap()
+	rk := a.tree.KeyMap()
+	groups := []struct {
+		title string
+		keys  []key.Binding
+	}{
+		{"Conversation", []key.Binding{k.Send, k.Newline, k.History, k.Cancel, k.Quit}},
+		{"Screen", []key.Binding{k.Focus, k.FocusBack, k.ToggleTree, k.PageUp, k.PageDown, k.Copy, k.CopyCode, k.Help}},
+		{"Transcript (Tab to it)", []key.Binding{tk.LineUp, tk.LineDown, tk.Top, tk.Bottom, tk.PrevEntry, tk.NextEntry, tk.Toggle, tk.Unfocus}},
+		{"Tree (Tab to it)", flatten(rk.FullHelp())},
+	}
+	st := a.styles
+	var blocks []string
+	for _, g := range groups {
+		var b strings.Builder
+		b.WriteString(st.Accent.Render(g.title))
+		width := 0
+		for _, kb := range g.keys {
+			width = max(width, lipgloss.Width(kb.Help().Key))
+		}
+		for _, kb := range g.keys {
+			if !kb.Enabled() || kb.Help().Key == "" {
+				continue
+			}
+			h := kb.Help()
+			b.WriteString("\n" + st.Text.Render(h.Key+strings.Repeat(" ", width-lipgloss.Width(h.Key))) + "  " + st.Muted.Render(h.Desc))
+		}
+		blocks = append(blocks, b.String())
+	}
+	var cmds strings.Builder
+	cmds.WriteString(st.Accent.Render("Commands"))
+	for _, c := range a.cmdList {
+		cmds.WriteString("\n" + st.Text.Render("/"+c.Name) + "  " + st.Muted.Render(c.Help))
+	}
+	// The key groups in two columns when there is room, the commands below.
+	colW := 0
+	for _, b := range blocks {
+		colW = max(colW, lipgloss.Width(b))
+	}
+	var keysPart string
+	if a.width >= 2*colW+10 {
+		left := lipgloss.JoinVertical(lipgloss.Left, interleave(blocks[:2], "")...)
+		right := lipgloss.JoinVertical(lipgloss.Left, interleave(blocks[2:], "")...)
+		keysPart = lipgloss.JoinHorizontal(lipgloss.Top, lipgloss.NewStyle().Width(colW+4).Render(left), right)
+	} else {
+		keysPart = lipgloss.JoinVertical(lipgloss.Left, interleave(blocks, "")...)
+	}
+	body := keysPart + "\n\n" + cmds.String()
+	footer := st.Muted.Render(wrapText("Any key closes this. Hold Shift while dragging to select text natively (the mouse is captured for scrolling).", max(lipgloss.Width(keysPart), 40)))
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Accent.GetForeground()).Padding(0, 1)
+	return box.Render(body + "\n\n" + footer)
+}
+
+func flatten(groups [][]key.Binding) []key.Binding {
+	var out []key.Binding
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// interleave puts sep between the items.
+func interleave(items []string, sep string) []string {
+	var out []string
+	for i, it := range items {
+		if i > 0 {
+			out = append(out, sep)
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// popupView is the completion popup, when one is open.
+func (a *App) popupView() string {
+	switch {
+	case a.files.Visible():
+		return a.files.View()
+	case a.commands.Visible():
+		return a.commands.View()
+	}
+	return ""
+}
+
+// popupKey gives a key to the open completion popup first.
+func (a *App) popupKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	pop := &a.files
+	if !pop.Visible() {
+		pop = &a.commands
+	}
+	if !pop.Visible() {
+		return nil, false
+	}
+	action, item := pop.HandleKey(msg)
+	switch action {
+	case complete.Ignored:
+		return nil, false
+	case complete.Accepted:
+		text, cursor := a.token.Apply(a.input.Value(), item.Value)
+		a.setInput(text, cursor)
+		pop.Close()
+		if a.token.Kind == complete.SlashCommand && msg.String() == "enter" && !a.commandTakesArgs(item.Value) {
+			return a.sendInput(), true
+		}
+	}
+	return nil, true
+}
+
+// closePopups closes both completion popups.
+func (a *App) closePopups() {
+	a.files.Close()
+	a.commands.Close()
+}

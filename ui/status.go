@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
+
+// spinner is the animation shown while the agent works.
+const spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// statusLine is the bottom line: what is happening, the model and session,
+// how full the context is, the tokens used, and the turn's elapsed time.
+func (a *App) statusLine() string {
+	st := a.styles
+	bar := st.StatusBar
+	var left []string
+	switch {
+	case a.notice != "":
+		left = append(left, st.Warning.Inherit(bar).Render(a.notice))
+	case len(a.dialogs) > 0:
+		left = append(left, st.Warning.Inherit(bar).Render("● waiting for you"))
+	case a.busy:
+		frames := []rune(spinner)
+		frame := string(frames[a.spin%len(frames)])
+		what := "thinking"
+		switch a.state {
+		case stateStreaming:
+			what = "streaming"
+		case stateTool:
+			what = "running " + a.toolName
+		}
+		left = append(left, st.Accent.Inherit(bar).Render(frame+" "+what))
+	default:
+		left = append(left, bar.Render("idle"))
+	}
+	left = append(left, bar.Render(a.opts.Model))
+	if a.opts.Session != "" {
+		left = append(left, bar.Render(a.opts.Session))
+	}
+	for _, m := range a.modes() {
+		left = append(left, st.Warning.Inherit(bar).Render(m))
+	}
+	var right []string
+	if w := a.agent.ContextWindow(); w > 0 && a.lastContext > 0 {
+		right = append(right, fmt.Sprintf("ctx %d%%", a.lastContext*100/w))
+	}
+	right = append(right, fmt.Sprintf("↑%s ↓%s", short(a.usage.PromptTokens), short(a.usage.CompletionTokens)))
+	if a.busy {
+		right = append(right, elapsed(a.now.Sub(a.turnStart)))
+	}
+	if len(a.queue) > 0 {
+		right = append(right, fmt.Sprintf("%d queued", len(a.queue)))
+	}
+	right = append(right, "? keys")
+	// When it does not fit, drop parts from the least useful: the session
+	// name, the key hint, the model, the token counts.
+	sep := bar.Render(" · ")
+	for {
+		l := bar.Render(" ") + strings.Join(left, sep)
+		r := bar.Render(strings.Join(right, " · ") + " ")
+		gap := a.width - lipgloss.Width(l) - lipgloss.Width(r)
+		if gap >= 1 || (len(left) <= 1 && len(right) == 0) {
+			if gap < 0 {
+				return lipgloss.NewStyle().MaxWidth(a.width).Render(l + r)
+			}
+			return l + bar.Render(strings.Repeat(" ", gap)) + r
+		}
+		switch {
+		case len(left) > 2 && a.opts.Session != "" && left[len(left)-1] == bar.Render(a.opts.Session):
+			left = left[:len(left)-1]
+		case len(right) > 0 && right[len(right)-1] == "? keys":
+			right = right[:len(right)-1]
+		case len(left) > 1:
+			left = left[:len(left)-1]
+		case len(right) > 0:
+			right = right[1:]
+		}
+	}
+}
+
+// modes are the session-wide switches that are on, for the status line.
+func (a *App) modes() []string { return nil }
+
+// short writes a token count briefly: 950, 12.3k, 1.2M.
+func short(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+func elapsed(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
