@@ -25,6 +25,12 @@ type Change struct {
 	// Summary says what the edit does, for the model and the review dialog,
 	// e.g. "replaced 1 occurrence (lines 40-44)".
 	Summary string
+	// Stale reports that the file on disk is no longer what the model last
+	// read or wrote: someone changed it meanwhile. Before is what is on
+	// disk now, so the diff shows the change against the current file.
+	Stale bool
+
+	log *ReadLog // told what Apply writes
 }
 
 // Planner is implemented by the Calls of edit_file and write_file. Plan reads
@@ -73,6 +79,7 @@ func Apply(ch *Change, content []byte) error {
 	if err := writeAtomic(target, content, mode); err != nil {
 		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
 	}
+	ch.log.Saw(ch.Path, content)
 	return nil
 }
 

@@ -61,6 +61,15 @@ func (c *editFileCall) Run(ctx context.Context) (Result, error) {
 // Plan finds old_text and computes the edited content. Every error is
 // written for the model.
 func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
+	ch, err := c.plan(ctx)
+	if ch != nil {
+		ch.log = c.opts.ReadLog
+		ch.Stale = ch.Before != nil && c.opts.ReadLog.ChangedSince(c.abs, ch.Before)
+	}
+	return ch, err
+}
+
+func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
 	before, err := readExisting(c.abs, rel)
 	if err != nil {

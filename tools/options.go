@@ -27,6 +27,9 @@ type Options struct {
 	// sh, dash, ksh), else /bin/bash, else /bin/sh; on Windows pwsh or
 	// powershell. A path or name of cmd.exe or powershell also works there.
 	Shell string
+	// ReadLog, when set, remembers what the model read and wrote, so an edit
+	// can tell when its file changed on disk in between (Change.Stale).
+	ReadLog *ReadLog
 }
 
 // withDefaults fills zero fields and cleans Root.

@@ -55,6 +55,10 @@ func (c *readFileCall) Summary() string {
 	return s
 }
 
+// maxLoggedRead is the largest file whose content the read log remembers;
+// larger files are rarely edited whole and would cost a second full read.
+const maxLoggedRead = 8 << 20
+
 func (c *readFileCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
 
 func (c *readFileCall) Run(ctx context.Context) (Result, error) {
@@ -78,6 +82,11 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 	r := bufio.NewReaderSize(f, 64*1024)
 	if head, _ := r.Peek(sniffBytes); isBinary(head) {
 		return errorResult(fmt.Sprintf("%s is a binary file (%d bytes); read_file only shows text. Use run_command with a suitable tool (e.g. file, xxd, hexdump) if you need to inspect it.", rel, info.Size())), nil
+	}
+	if c.opts.ReadLog != nil && info.Size() <= maxLoggedRead {
+		if data, err := os.ReadFile(c.abs); err == nil {
+			c.opts.ReadLog.Saw(c.abs, data)
+		}
 	}
 	if info.Size() == 0 {
 		return Result{Content: fmt.Sprintf("(%s is empty)", rel), Touched: c.touched()}, nil

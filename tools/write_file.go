@@ -54,7 +54,8 @@ func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 		return nil, err
 	}
 	after := []byte(c.args.Content)
-	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil}
+	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog}
+	ch.Stale = before != nil && c.opts.ReadLog.ChangedSince(c.abs, before)
 	n := lineCount(after)
 	switch {
 	case ch.Created:
