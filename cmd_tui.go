@@ -34,7 +34,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if opened.sess.Model == "" {
 		_ = st.SetModel(opened.sess.ID, p.cfg.Model)
 	}
-	a, err := c.newAgent(p, nil, agent.SessionLog{Store: st, ID: opened.sess.ID})
+	a, client, err := c.newAgentClient(p, nil, agent.SessionLog{Store: st, ID: opened.sess.ID})
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,13 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return usageError(err)
 	}
 	u := opened.sess.Usage
+	current := opened.sess.ID
 	err = ui.Run(ctx, ui.Options{
+		Store:     st,
+		SessionID: opened.sess.ID,
+		OnSession: func(id string) { current = id },
+		Client:    client,
+		ThemeDir:  c.themeDir(),
 		Agent:     a,
 		Root:      p.root,
 		Theme:     theme,
@@ -54,7 +60,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		History:   opened.history,
 		Usage:     agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})
-	if s, gerr := st.Get(opened.sess.ID); gerr == nil && s.MessageCount > 0 {
+	if s, gerr := st.Get(current); gerr == nil && s.MessageCount > 0 {
 		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
 	} else if gerr == nil {
 		_ = st.Delete(s.ID) // nothing was said: do not keep an empty session
@@ -72,10 +78,16 @@ func (c *cli) pickTheme(name string) (themes.Theme, bool, error) {
 	if th, ok := themes.Lookup(name); ok {
 		return th, false, nil
 	}
-	path := filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "themes", name+".json")
+	path := filepath.Join(c.themeDir(), name+".json")
 	th, err := themes.Load(path)
 	if err != nil {
 		return themes.Theme{}, false, fmt.Errorf("theme %q is neither built in nor readable from %s: %w", name, path, err)
 	}
 	return th, false, nil
+}
+
+// themeDir is where the person's theme files live: themes/ next to the user
+// config file.
+func (c *cli) themeDir() string {
+	return filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "themes")
 }

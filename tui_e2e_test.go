@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +135,117 @@ func TestTUIEndToEnd(t *testing.T) {
 	}
 	if n := len(exported(t, s, "e2e").Messages); n < 6 {
 		t.Errorf("the session holds %d messages after the TUI run, want at least 6", n)
+	}
+}
+
+// TestTUIDialogsEndToEnd approves a dangerous command in two steps, refuses
+// a command and checks the model is told, accepts one hunk of a two-hunk
+// edit and checks the file on disk, and resumes a named session from the
+// picker.
+func TestTUIDialogsEndToEnd(t *testing.T) {
+	var before, after strings.Builder
+	for i := 1; i <= 12; i++ {
+		before.WriteString(fmt.Sprintf("line %d\n", i))
+		switch i {
+		case 2:
+			after.WriteString("line two, edited\n")
+		case 11:
+			after.WriteString("line eleven, edited\n")
+		default:
+			after.WriteString(fmt.Sprintf("line %d\n", i))
+		}
+	}
+	writeArgs, _ := json.Marshal(map[string]string{"path": "f.txt", "content": after.String()})
+	srv := agenttest.New(
+		agenttest.Text("hello from the other session", 8), // pincer run -s other
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"rm -rf build"}`}),
+		agenttest.Text("Cleaned the build directory.", 8),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "run_command", Arguments: `{"command":"touch made.txt"}`}),
+		agenttest.Text("Understood, I left it.", 8),
+		agenttest.Tools("", agenttest.Call{ID: "c3", Name: "write_file", Arguments: string(writeArgs)}),
+		agenttest.Text("Edited f.txt.", 8),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("build/out.o", "object")
+	s.write("f.txt", before.String())
+	if r := s.run("", "run", "-s", "other", "say hello"); r.code != 0 {
+		t.Fatalf("pincer run: %d %s", r.code, r.stderr)
+	}
+	ts := newTmuxScreen(t, s, 110, 34, "-s", "main")
+	ts.waitFor("the screen", "Ask pincer")
+	settle := func() { time.Sleep(400 * time.Millisecond) }
+
+	// A dangerous command: two separate confirmations.
+	ts.keys("clean the build", "Enter")
+	ts.waitFor("the first warning", "Dangerous", "rm -rf build", "recursive")
+	settle()
+	ts.keys("y")
+	ts.waitFor("the second confirmation", "Second confirmation", "Type yes")
+	settle()
+	ts.keys("y", "y", "Enter") // repeating the first key must not pass
+	time.Sleep(300 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(s.dir, "build")); err != nil {
+		t.Fatal("repeating y passed the second confirmation")
+	}
+	ts.keys("C-u")
+	ts.keys("yes", "Enter")
+	ts.waitFor("the answer", "Cleaned the build directory.")
+	if _, err := os.Stat(filepath.Join(s.dir, "build")); !os.IsNotExist(err) {
+		t.Errorf("build/ still exists after two confirmations: %v", err)
+	}
+
+	// A refusal reaches the model as the cancellation.
+	ts.keys("touch a file", "Enter")
+	ts.waitFor("the approval", "Run this command?", "touch made.txt")
+	settle()
+	ts.keys("n")
+	ts.waitFor("the answer", "Understood, I left it.")
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	msgs := last.Body["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"]; got != "User cancelled the operation" {
+		t.Errorf("the model received %q for the refused call", got)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); err == nil {
+		t.Error("the refused command ran")
+	}
+
+	// An edit with two hunks: keep only the second.
+	ts.keys("edit f.txt", "Enter")
+	ts.waitFor("the diff", "Review the edit", "hunk 1/2", "line two, edited")
+	settle()
+	ts.keys("Space")
+	ts.waitFor("the dropped hunk", "rejected")
+	ts.keys("y")
+	ts.waitFor("the answer", "Edited f.txt.")
+	data, _ := os.ReadFile(filepath.Join(s.dir, "f.txt"))
+	want := strings.Replace(before.String(), "line 11\n", "line eleven, edited\n", 1)
+	if string(data) != want {
+		t.Errorf("f.txt on disk:\n%s\nwant only the second hunk applied:\n%s", data, want)
+	}
+	reqs = srv.Requests()
+	msgs = reqs[len(reqs)-1].Body["messages"].([]any)
+	if got := msgs[len(msgs)-1].(map[string]any)["content"].(string); !strings.Contains(got, "rejected hunk 1") {
+		t.Errorf("the model was not told which hunk was rejected: %q", got)
+	}
+
+	// Resume the other session from the picker.
+	ts.keys("/sessions", "Enter")
+	ts.waitFor("the picker", "Sessions", "other", "main (this one)")
+	settle()
+	ts.keys("other")
+	time.Sleep(200 * time.Millisecond)
+	ts.keys("Enter")
+	ts.waitFor("the other session", "Resumed session other", "say hello", "hello from the other session")
+	ts.keys("C-c", "C-c")
+	screen := ts.waitFor("pincer to exit", "[pincer exited]")
+	if !strings.Contains(screen, "pincer -s other") {
+		t.Errorf("the resume hint does not name the session switched to:\n%s", screen)
+	}
+	for i, r := range srv.Requests() {
+		if r.Strict != nil {
+			t.Errorf("request %d: %v", i, r.Strict)
+		}
 	}
 }

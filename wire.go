@@ -125,28 +125,35 @@ func (p *project) explainUnreachable(err error) error {
 // newAgent wires the model client, the tools, the safety policy and the
 // system prompt into an agent.
 func (c *cli) newAgent(p *project, approver agent.Approver, rec agent.Recorder) (*agent.Agent, error) {
+	a, _, err := c.newAgentClient(p, approver, rec)
+	return a, err
+}
+
+// newAgentClient is newAgent that also returns the model client, for the
+// screen's /model.
+func (c *cli) newAgentClient(p *project, approver agent.Approver, rec agent.Recorder) (*agent.Agent, *agent.Client, error) {
 	client, err := agent.NewClient(p.clientOptions())
 	if err != nil {
-		return nil, usageError(err)
+		return nil, nil, usageError(err)
 	}
-	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std()}
+	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog()}
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
 	reg, err := tools.NewRegistry(tools.Builtins(topts)...)
 	if err != nil {
-		return nil, fmt.Errorf("set up the tools: %w", err)
+		return nil, nil, fmt.Errorf("set up the tools: %w", err)
 	}
 	cls, err := c.classifier(p)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	system := agent.SystemPrompt(agent.PromptParts{
 		Agent:  docs.AgentMD,
 		Skills: docs.SkillsMD,
 		Env:    agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
 	})
-	return agent.New(agent.Options{
+	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
 		Safety:        cls,
@@ -162,6 +169,7 @@ func (c *cli) newAgent(p *project, approver agent.Approver, rec agent.Recorder) 
 			KeepRecent:    p.cfg.KeepRecent,
 		},
 	})
+	return a, client, err
 }
 
 // classifier builds the safety classifier from the configured rules.

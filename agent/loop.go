@@ -518,3 +518,8 @@ func HomeDir() string {
 // SetApprover sets who answers approval questions; the screen sets itself
 // once it runs. It must not be called while Run is running.
 func (a *Agent) SetApprover(ap Approver) { a.opts.Approver = ap }
+
+// SetRecorder sets where finished messages are stored, for a session
+// switched to while the screen is open. It must not be called while Run is
+// running.
+func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tmc/langchaingo/llms"
@@ -66,6 +67,7 @@ type ClientOptions struct {
 // stream handling repaired by its own transport (see transport).
 type Client struct {
 	llm   llms.Model
+	mu    sync.Mutex
 	model string
 	base  string
 	key   string
@@ -123,7 +125,19 @@ func NewClient(o ClientOptions) (*Client, error) {
 }
 
 // ModelName is the model the client asks for.
-func (c *Client) ModelName() string { return c.model }
+func (c *Client) ModelName() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.model
+}
+
+// SetModel switches the model for the following requests (the /model
+// picker).
+func (c *Client) SetModel(name string) {
+	c.mu.Lock()
+	c.model = name
+	c.mu.Unlock()
+}
 
 // Complete sends the conversation and streams the answer into sink. The
 // returned error is context.Canceled when ctx was cancelled, ErrStreamCut
@@ -139,6 +153,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	st := &callState{sink: sink, reasoning: reasoning}
 	defer st.close()
 	opts := []llms.CallOption{
+		llms.WithModel(c.ModelName()),
 		// langchaingo parses a streamed answer only when a streaming
 		// function is set; the events themselves come from the transport.
 		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }),

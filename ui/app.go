@@ -21,6 +21,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
+	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/complete"
@@ -44,9 +45,25 @@ type Options struct {
 	Usage agent.Usage
 	// Prompt, when set, is sent as soon as the screen opens.
 	Prompt string
-	// Commands are extra slash commands (main adds the ones that need the
-	// session store or the config).
+	// Commands are extra slash commands.
 	Commands []Command
+	// Store and SessionID are the session store and the session in use,
+	// for /sessions, /new, /rename and /export.
+	Store     *session.Store
+	SessionID string
+	// OnSession is told when the screen switches to another session, so
+	// main can print the right resume hint at the end.
+	OnSession func(id string)
+	// Client lists the server's models and switches between them (/model).
+	Client ModelClient
+	// ThemeDir holds the user's theme files (NAME.json), for /theme.
+	ThemeDir string
+}
+
+// ModelClient is what /model needs of the model client.
+type ModelClient interface {
+	Models(ctx context.Context) ([]string, error)
+	SetModel(name string)
 }
 
 // state is what the agent is doing, for the status line.
@@ -114,9 +131,13 @@ type App struct {
 	usage       agent.Usage // session total
 	lastContext int         // prompt+completion tokens of the last request
 
-	dialogs []dialog
-	cmdList []Command
-	quit    bool
+	dialogs  []dialog
+	cmdList  []Command
+	quit     bool
+	previews map[string][]session.Message // session picker previews
+
+	autoApprove bool // confirm-tier commands and file access run without asking
+	acceptEdits bool // edits land without review (dangerous ones still ask)
 }
 
 // New builds the screen's model.
@@ -315,7 +336,32 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tea.PasteMsg:
 		return a, a.paste(msg.Content)
+	case sessionListMsg:
+		return a, a.showSessionPicker(msg)
+	case previewMsg:
+		if a.previews != nil {
+			a.previews[msg.id] = msg.msgs
+		}
+		return a, nil
+	case sessionOpenedMsg:
+		return a, a.sessionOpened(msg)
+	case renamedMsg:
+		a.opts.Session = msg.name
+		a.transcript.AddNotice("This session is now named " + msg.name + ".")
+		return a, nil
+	case noticeMsg:
+		if msg.err != nil {
+			a.transcript.AddError(msg.err.Error())
+		} else {
+			a.transcript.AddNotice(msg.text)
+		}
+		return a, nil
+	case modelListMsg:
+		return a, a.showModelPicker(msg)
 	case tea.MouseWheelMsg:
+		if md, ok := a.topDialog().(messageDialog); ok {
+			return a, md.Message(msg)
+		}
 		return a, a.mouseWheel(msg)
 	case tea.MouseClickMsg:
 		return a, a.mouseClick(msg)
@@ -323,6 +369,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.key(msg)
 	}
 	if len(a.dialogs) > 0 {
+		if md, ok := a.topDialog().(messageDialog); ok {
+			return a, md.Message(msg)
+		}
 		return a, nil
 	}
 	var cmd tea.Cmd
@@ -446,6 +495,10 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 	a.state = stateIdle
 	a.cancel = nil
 	switch {
+	case msg.res.StopReason == "compact":
+		if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+			a.transcript.AddNotice("Nothing compressed: " + msg.err.Error() + ".")
+		}
 	case msg.err == nil:
 		if a.answering {
 			a.transcript.FinishAssistant(false)

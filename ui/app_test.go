@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -399,5 +400,167 @@ func TestNotifiesOnlyWhenNotFocused(t *testing.T) {
 	}
 	if raw, ok := cmd().(tea.RawMsg); !ok || !strings.Contains(raw.Msg.(string), "\a") || !strings.Contains(raw.Msg.(string), "]9;pincer: finished") {
 		t.Errorf("notification %#v, want a bell and OSC 9", cmd())
+	}
+}
+
+// twoHunks is a change with two separate hunks: line 2 and line 11.
+func twoHunks() *tools.Change {
+	var before, after strings.Builder
+	for i := 1; i <= 12; i++ {
+		line := fmt.Sprintf("line %d\n", i)
+		before.WriteString(line)
+		switch i {
+		case 2:
+			after.WriteString("line two, edited\n")
+		case 11:
+			after.WriteString("line eleven, edited\n")
+		default:
+			after.WriteString(line)
+		}
+	}
+	return &tools.Change{Path: "/p/f.txt", Rel: "f.txt", Before: []byte(before.String()), After: []byte(after.String()), Summary: "replaced 2 occurrences"}
+}
+
+func TestEditDialog(t *testing.T) {
+	ch := twoHunks()
+	onlySecond := strings.Replace(string(ch.Before), "line 11\n", "line eleven, edited\n", 1)
+	cases := []struct {
+		name        string
+		keys        []string
+		wantAllow   bool
+		wantContent string // "" means nil: the change as planned
+		wantNote    bool
+		wantComment string
+		acceptAll   bool
+	}{
+		{"y accepts everything", []string{"y"}, true, "", false, "", false},
+		{"drop the first hunk, keep the second", []string{"space", "y"}, true, onlySecond, true, "", false},
+		{"reject every hunk is a refusal", []string{"r", "y"}, false, "", false, "I rejected every part of this edit.", false},
+		{"n rejects", []string{"n"}, false, "", false, "", false},
+		{"c rejects with a comment", []string{"c", "keep line 2", "enter"}, false, "", false, "keep line 2", false},
+		{"A accepts and turns on accept-edits", []string{"A"}, true, "", false, "", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 30)
+			q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tool: "edit_file", Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+			a.Update(eventsMsg{q})
+			d := a.topDialog().(*editDialog)
+			d.opened = time.Now().Add(-time.Second)
+			for _, k := range tc.keys {
+				switch {
+				case k == "space":
+					a.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+				case len(k) > 1 && k != "enter":
+					typeText(a, k)
+				default:
+					press(a, k)
+				}
+			}
+			got := answer(t, q)
+			if got.Allow != tc.wantAllow || got.Comment != tc.wantComment {
+				t.Errorf("decision %+v, want allow %v comment %q", got, tc.wantAllow, tc.wantComment)
+			}
+			if tc.wantContent == "" && got.Content != nil || tc.wantContent != "" && string(got.Content) != tc.wantContent {
+				t.Errorf("content %q, want %q", got.Content, tc.wantContent)
+			}
+			if (got.Note != "") != tc.wantNote {
+				t.Errorf("note %q, want one: %v", got.Note, tc.wantNote)
+			}
+			if a.acceptEdits != tc.acceptAll {
+				t.Errorf("accept-edits mode = %v, want %v", a.acceptEdits, tc.acceptAll)
+			}
+		})
+	}
+}
+
+func TestModesAnswerWithoutAsking(t *testing.T) {
+	cases := []struct {
+		name        string
+		auto, edits bool
+		approval    agent.Approval
+		wantAsked   bool
+	}{
+		{"auto-approve runs a confirm command", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Confirm}, false},
+		{"auto-approve still asks for dangerous", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Dangerous}, true},
+		{"auto-approve does not accept edits", true, false, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, true},
+		{"accept-edits accepts an edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, false},
+		{"accept-edits still asks for a dangerous edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Dangerous, Change: twoHunks()}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 30)
+			a.autoApprove, a.acceptEdits = tc.auto, tc.edits
+			q := question{approval: tc.approval, reply: make(chan agent.Decision, 1)}
+			a.Update(eventsMsg{q})
+			if asked := a.topDialog() != nil; asked != tc.wantAsked {
+				t.Fatalf("asked = %v, want %v", asked, tc.wantAsked)
+			}
+			if !tc.wantAsked && !answer(t, q).Allow {
+				t.Error("the mode did not allow it")
+			}
+			st := screen(a)
+			if tc.auto && !strings.Contains(st, "auto-approve") || tc.edits && !strings.Contains(st, "accept edits") {
+				t.Errorf("the status line does not show the mode:\n%s", st)
+			}
+		})
+	}
+}
+
+func TestDialogGoldens(t *testing.T) {
+	cases := []struct {
+		name string
+		w, h int
+		q    agent.Approval
+		want []string
+	}{
+		{"edit_100x30", 100, 30, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: twoHunks(), Tier: safety.Confirm}, []string{"Review the edit", "f.txt", "line two, edited", "hunk 1/2", "space keep/drop"}},
+		{"edit_stale_100x30", 100, 30, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: func() *tools.Change { c := twoHunks(); c.Stale = true; return c }(), Tier: safety.Confirm}, []string{"changed on disk since the model read it"}},
+		{"path_100x24", 100, 24, agent.Approval{Kind: agent.ApprovePath, Step: 1, Paths: []string{"/etc/hosts"}, Tier: safety.Confirm, Reasons: []string{"/etc/hosts: outside the project"}}, []string{"Allow this file access?", "/etc/hosts", "outside the project"}},
+		{"dangerous_step1_80x24", 80, 24, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Summary: "run_command sudo rm -rf /var/x", Command: "sudo rm -rf /var/x", Tier: safety.Dangerous,
+			Reasons: []string{"sudo: runs as another user", "rm -rf /var/x: recursive forced delete"}}, []string{"⚠ Dangerous", "runs as another user", "recursive forced delete", "final confirmation"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, tc.w, tc.h)
+			a.Update(eventsMsg{question{approval: tc.q, reply: make(chan agent.Decision, 1)}})
+			checkShape(t, a)
+			got := screen(a)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("screen lacks %q:\n%s", w, got)
+				}
+			}
+			golden(t, tc.name, got)
+		})
+	}
+}
+
+func TestPickers(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	// The theme picker previews as the selection moves and Esc restores.
+	press(a, "/")
+	a.closePopups()
+	a.input.Reset()
+	a.openThemePicker("")
+	press(a, "down")
+	if a.theme.Name == themes.Dark().Name {
+		t.Errorf("moving in the theme picker did not preview another theme")
+	}
+	press(a, "esc")
+	if a.theme.Name != themes.Dark().Name || a.topDialog() != nil {
+		t.Errorf("Esc left theme %q and dialog %v", a.theme.Name, a.topDialog())
+	}
+	// Filtering narrows; Enter chooses.
+	a.openThemePicker("")
+	typeText(a, "light")
+	press(a, "enter")
+	if a.theme.Name != "light" {
+		t.Errorf("theme %q after choosing light", a.theme.Name)
+	}
+	// An unknown theme by name says so.
+	a.openThemePicker("no-such-theme")
+	if !strings.Contains(screen(a), "no-such-theme") {
+		t.Errorf("no error for an unknown theme:\n%s", screen(a))
 	}
 }

@@ -22,19 +22,28 @@ func (a *App) ask(q question) tea.Cmd {
 		q.reply <- agent.Decision{Allow: true}
 		return nil
 	}
-	var d dialog
+	var init tea.Cmd
 	if q.approval.Kind == agent.ApproveEdit {
-		d = newEditDialog(a, q)
+		ed := newEditDialog(a, q)
+		init = ed.Init()
+		a.pushDialog(ed)
 	} else {
-		d = newApprovalDialog(q, a.opts.Root)
+		a.pushDialog(newApprovalDialog(q, a.opts.Root))
 	}
-	a.pushDialog(d)
-	return a.notify("pincer: waiting for your approval")
+	return tea.Batch(init, a.notify("pincer: waiting for your approval"))
 }
 
 // autoApproves reports whether a session mode answers the question without
 // asking: never for the dangerous tier.
-func (a *App) autoApproves(q agent.Approval) bool { return false }
+func (a *App) autoApproves(q agent.Approval) bool {
+	if q.Tier >= safety.Dangerous {
+		return false
+	}
+	if q.Kind == agent.ApproveEdit {
+		return a.acceptEdits
+	}
+	return a.autoApprove
+}
 
 // approvalMode is what an approval dialog is doing with the keys.
 type approvalMode int

@@ -32,13 +32,38 @@ func builtinCommands() []Command {
 			a.quit = true
 			return tea.Quit
 		}},
-		{Name: "clear", Help: "clear the screen (the session keeps its history)", Run: func(a *App, _ string) tea.Cmd {
+		{Name: "clear", Help: "clear the screen (history is kept)", Run: func(a *App, _ string) tea.Cmd {
 			a.transcript.Reset()
 			return nil
 		}},
 		{Name: "tree", Help: "show or hide the project tree", Run: func(a *App, _ string) tea.Cmd {
 			a.treeShown = !a.treeShown
 			a.layout()
+			return nil
+		}},
+		{Name: "new", Help: "start a new session here", Run: func(a *App, _ string) tea.Cmd { return a.newSession() }},
+		{Name: "sessions", Help: "resume, rename, fork, delete sessions", Run: func(a *App, _ string) tea.Cmd { return a.openSessionPicker() }},
+		{Name: "rename", Args: "NAME", Help: "name this session", Run: func(a *App, args string) tea.Cmd { return a.renameSession(args) }},
+		{Name: "export", Args: "[PATH]", Help: "write the session to a .md or .json file", Run: func(a *App, args string) tea.Cmd { return a.exportSession(args) }},
+		{Name: "compact", Args: "[FOCUS]", Help: "summarise older messages now", Run: func(a *App, args string) tea.Cmd { return a.compact(args) }},
+		{Name: "model", Args: "[NAME]", Help: "switch the model for this session", Run: func(a *App, args string) tea.Cmd { return a.openModelPicker(args) }},
+		{Name: "theme", Args: "[NAME]", Help: "switch the colour theme", Run: func(a *App, args string) tea.Cmd { return a.openThemePicker(args) }},
+		{Name: "auto", Help: "toggle running ordinary commands unasked", Run: func(a *App, _ string) tea.Cmd {
+			a.autoApprove = !a.autoApprove
+			if a.autoApprove {
+				a.transcript.AddNotice("Auto-approve is on: ordinary commands run without asking for the rest of this session; dangerous ones still ask twice. /auto turns it off.")
+			} else {
+				a.transcript.AddNotice("Auto-approve is off: commands that change things ask first.")
+			}
+			return nil
+		}},
+		{Name: "accept-edits", Help: "toggle applying edits unreviewed", Run: func(a *App, _ string) tea.Cmd {
+			a.acceptEdits = !a.acceptEdits
+			if a.acceptEdits {
+				a.transcript.AddNotice("Accepting all edits without review for the rest of this session. /accept-edits turns it off.")
+			} else {
+				a.transcript.AddNotice("Edits are shown for review again.")
+			}
 			return nil
 		}},
 	}

@@ -20,6 +20,12 @@ type dialog interface {
 	View(width, height int, st themes.Styles) string
 }
 
+// messageDialog is a dialog that wants messages other than keys (a
+// component's own results, the mouse wheel).
+type messageDialog interface {
+	Message(msg tea.Msg) tea.Cmd
+}
+
 // settleTime is how long a new dialog ignores keys, so a key still held
 // or repeating from the previous dialog cannot answer this one.
 const settleTime = 300 * time.Millisecond
@@ -92,15 +98,11 @@ func overlay(base, box string, width, top int) string {
 	}
 	bw := lipgloss.Width(box)
 	left := max((width-bw)/2, 0)
+	// The rows the box covers are cleared on both sides: text peeking out
+	// beside a dialog only distracts.
 	for i, bl := range boxLines {
-		row := top + i
-		under := lines[row]
-		pre := ansi.Truncate(under, left, "")
-		if w := ansi.StringWidth(pre); w < left {
-			pre += strings.Repeat(" ", left-w)
-		}
-		post := ansi.TruncateLeft(under, left+ansi.StringWidth(bl), "")
-		lines[row] = pre + "\x1b[0m" + bl + "\x1b[0m" + post
+		right := max(width-left-ansi.StringWidth(bl), 0)
+		lines[top+i] = strings.Repeat(" ", left) + bl + "\x1b[0m" + strings.Repeat(" ", right)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -6,37 +6,54 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"github.com/aymanbagabas/go-udiff"
-	"github.com/charmbracelet/x/ansi"
+	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
+	"pincer/safety"
 	"pincer/themes"
+	"pincer/ui/diffview"
 )
 
-// editDialog shows the diff of a planned edit for the person to accept or
-// reject.
+// editDialog is the review of a planned edit: its diff, hunk by hunk. The
+// person accepts it, accepts only some hunks, rejects it (with a comment
+// for the model), or accepts every edit for the rest of the session.
 type editDialog struct {
+	app     *App
 	q       question
 	opened  time.Time
-	lines   []string
-	scroll  int
+	diff    diffview.Model
+	full    bool
 	comment bool
 	input   textinput.Model
+	w, h    int
 }
 
 func newEditDialog(a *App, q question) *editDialog {
-	ch := q.approval.Change
-	diff := udiff.Unified("a/"+ch.Rel, "b/"+ch.Rel, string(ch.Before), string(ch.After))
-	d := &editDialog{q: q, opened: time.Now(), lines: strings.Split(strings.TrimRight(diff, "\n"), "\n")}
+	d := &editDialog{app: a, q: q, opened: time.Now(), diff: diffview.New(q.approval.Change, a.theme)}
 	d.input = textinput.New()
 	d.input.SetWidth(60)
 	d.input.Placeholder = "why, or what to do instead"
 	return d
 }
 
+// Init starts colouring a large diff off the event loop.
+func (d *editDialog) Init() tea.Cmd { return d.diff.Init() }
+
 func (d *editDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
 	d.q.reply <- dec
 	return true, nil
+}
+
+// accept answers with the hunks the person kept.
+func (d *editDialog) accept() (bool, tea.Cmd) {
+	content, rejected, total := d.diff.Result()
+	switch {
+	case total > 0 && len(rejected) == total:
+		return d.answer(agent.Decision{Allow: false, Comment: "I rejected every part of this edit."})
+	case len(rejected) > 0:
+		return d.answer(agent.Decision{Allow: true, Content: content, Note: d.diff.RejectedNote()})
+	}
+	return d.answer(agent.Decision{Allow: true})
 }
 
 // Update implements dialog.
@@ -57,55 +74,84 @@ func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return false, cmd
 	}
 	switch msg.String() {
-	case "y":
-		return d.answer(agent.Decision{Allow: true})
+	case "y", "enter":
+		return d.accept()
+	case "A":
+		if d.q.approval.Tier < safety.Dangerous {
+			d.app.acceptEdits = true
+			d.app.transcript.AddNotice("Accepting all edits without review for the rest of this session. /accept-edits turns it off.")
+		}
+		return d.accept()
 	case "n", "esc":
 		return d.answer(agent.Decision{Allow: false})
 	case "c":
 		d.comment = true
 		d.input.Focus()
-	case "up", "k":
-		d.scroll = max(d.scroll-1, 0)
-	case "down", "j":
-		d.scroll = min(d.scroll+1, max(len(d.lines)-1, 0))
-	case "pgup":
-		d.scroll = max(d.scroll-10, 0)
-	case "pgdown":
-		d.scroll = min(d.scroll+10, max(len(d.lines)-1, 0))
+		return false, nil
+	case "f":
+		d.full = !d.full
+		return false, nil
 	}
-	return false, nil
+	var cmd tea.Cmd
+	d.diff, cmd = d.diff.Update(msg)
+	return false, cmd
+}
+
+// Message passes other messages (the colouring result, the mouse wheel)
+// to the diff.
+func (d *editDialog) Message(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	d.diff, cmd = d.diff.Update(msg)
+	return cmd
 }
 
 // View implements dialog.
 func (d *editDialog) View(width, height int, st themes.Styles) string {
-	ch := d.q.approval.Change
-	w := width - 4
-	inner := w - 4
-	rows := max(height-10, 3)
-	var b strings.Builder
-	end := min(d.scroll+rows, len(d.lines))
-	for _, l := range d.lines[d.scroll:end] {
-		l = ansi.Truncate(strings.ReplaceAll(l, "\t", "    "), inner, "…")
-		switch {
-		case strings.HasPrefix(l, "+"):
-			b.WriteString(st.DiffAdded.Render(l))
-		case strings.HasPrefix(l, "-"):
-			b.WriteString(st.DiffRemoved.Render(l))
-		case strings.HasPrefix(l, "@@"):
-			b.WriteString(st.Accent.Render(l))
-		default:
-			b.WriteString(st.DiffContext.Render(l))
-		}
-		b.WriteString("\n")
+	q := d.q.approval
+	w, h := min(width-2, 160), height-2
+	if d.full {
+		w, h = width, height
 	}
-	keys := "y accept · n reject · c reject with a comment · ↑/↓ scroll · esc reject"
+	inner := w - 4
+	danger := q.Tier >= safety.Dangerous
+	var head []string
+	if danger || len(q.Reasons) > 0 {
+		for _, r := range q.Reasons {
+			style := st.Warning
+			if danger {
+				style = st.Danger
+			}
+			head = append(head, style.Render(wrapText("• "+r, inner)))
+		}
+	}
+	keys := "y accept the kept hunks · space keep/drop hunk · j/k next/previous · n reject · c reject with a comment · A accept all edits this session · f full screen · v layout · esc reject"
 	if d.comment {
-		b.WriteString("\n" + d.input.View())
+		head = append(head, st.Text.Render("Tell the model why (it reads this with the refusal):"), d.input.View())
 		keys = "enter send the refusal · esc back"
 	}
-	title := "Edit " + ch.Rel
-	if ch.Created {
-		title = "Create " + ch.Rel
+	keyLines := wrapText(keys, inner)
+	headText := strings.Join(head, "\n")
+	diffH := h - 4 - lipgloss.Height(keyLines) - 1
+	if headText != "" {
+		diffH -= lipgloss.Height(headText) + 1
 	}
-	return frame(st, w, title+" — "+ch.Summary, st.Accent, strings.TrimRight(b.String(), "\n"), keys, st.Accent)
+	diffH = max(diffH, 3)
+	if d.w != inner || d.h != diffH {
+		d.w, d.h = inner, diffH
+		d.diff.SetSize(inner, diffH)
+	}
+	body := d.diff.View()
+	if headText != "" {
+		body = headText + "\n\n" + body
+	}
+	title := "Review the edit"
+	titleStyle, border := st.Accent, st.Accent
+	if danger {
+		title = "⚠ Review a dangerous edit (asked twice)"
+		titleStyle, border = st.Danger, st.Danger
+		if q.Step == 2 {
+			title = "⚠ Second confirmation of the edit"
+		}
+	}
+	return frame(st, w, title, titleStyle, body, keyLines, border)
 }

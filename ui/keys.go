@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"pincer/ui/complete"
 )
@@ -259,10 +261,31 @@ func (a *App) helpView() string {
 		}
 		blocks = append(blocks, b.String())
 	}
+	// Commands in two columns of name and a short help.
+	var cmdCells []string
+	nameW := 0
+	for _, c := range a.cmdList {
+		nameW = max(nameW, len(c.Name)+1)
+	}
+	for _, c := range a.cmdList {
+		cmdCells = append(cmdCells, st.Text.Render(fmt.Sprintf("%-*s", nameW, "/"+c.Name))+"  "+st.Muted.Render(c.Help))
+	}
 	var cmds strings.Builder
 	cmds.WriteString(st.Accent.Render("Commands"))
-	for _, c := range a.cmdList {
-		cmds.WriteString("\n" + st.Text.Render("/"+c.Name) + "  " + st.Muted.Render(c.Help))
+	cellW := 0
+	for _, c := range cmdCells {
+		cellW = max(cellW, lipgloss.Width(c))
+	}
+	half := (len(cmdCells) + 1) / 2
+	if 2*cellW+4 > a.width-6 {
+		half = len(cmdCells) // one column
+	}
+	for i := 0; i < half; i++ {
+		line := cmdCells[i]
+		if j := i + half; j < len(cmdCells) {
+			line += strings.Repeat(" ", cellW-lipgloss.Width(line)+4) + cmdCells[j]
+		}
+		cmds.WriteString("\n" + line)
 	}
 	// The key groups in two columns when there is room, the commands below.
 	colW := 0
@@ -278,9 +301,9 @@ func (a *App) helpView() string {
 		keysPart = lipgloss.JoinVertical(lipgloss.Left, interleave(blocks, "")...)
 	}
 	body := keysPart + "\n\n" + cmds.String()
-	footer := st.Muted.Render(wrapText("Any key closes this. Hold Shift while dragging to select text natively (the mouse is captured for scrolling).", max(lipgloss.Width(keysPart), 40)))
+	hint := st.Muted.Render("Any key closes this. Hold Shift while dragging to select text natively (the mouse scrolls otherwise).")
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Accent.GetForeground()).Padding(0, 1)
-	return box.Render(body + "\n\n" + footer)
+	return box.Render(wrapText(ansi.Strip(hint), max(lipgloss.Width(body), 40)) + "\n\n" + body)
 }
 
 func flatten(groups [][]key.Binding) []key.Binding {

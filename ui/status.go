@@ -82,7 +82,16 @@ func (a *App) statusLine() string {
 }
 
 // modes are the session-wide switches that are on, for the status line.
-func (a *App) modes() []string { return nil }
+func (a *App) modes() []string {
+	var m []string
+	if a.autoApprove {
+		m = append(m, "auto-approve")
+	}
+	if a.acceptEdits {
+		m = append(m, "accept edits")
+	}
+	return m
+}
 
 // short writes a token count briefly: 950, 12.3k, 1.2M.
 func short(n int) string {

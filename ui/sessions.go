@@ -1,0 +1,514 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pincer/agent"
+	"pincer/session"
+	"pincer/themes"
+	"pincer/ui/complete"
+)
+
+// sessionOpenedMsg switches the screen to another session.
+type sessionOpenedMsg struct {
+	sess    session.Session
+	history []agent.Message
+	summary string
+	through uint64
+	err     error
+}
+
+// noticeMsg shows a line in the transcript (from a command that ran in the
+// background); err shows it as an error.
+type noticeMsg struct {
+	text string
+	err  error
+}
+
+// sessionListMsg carries the sessions for the picker.
+type sessionListMsg struct {
+	list []session.Session
+	err  error
+}
+
+// previewMsg carries the last messages of a session for the picker.
+type previewMsg struct {
+	id   string
+	msgs []session.Message
+}
+
+// label names a session for people: its name, or the start of its id.
+func label(s session.Session) string {
+	if s.Name != "" {
+		return s.Name
+	}
+	if len(s.ID) > 12 {
+		return s.ID[:12]
+	}
+	return s.ID
+}
+
+// needIdle refuses a command while the agent works.
+func (a *App) needIdle(what string) bool {
+	if a.busy {
+		a.transcript.AddError(fmt.Sprintf("%s is not possible while the agent works; wait for it or press Esc first.", what))
+		return false
+	}
+	if a.opts.Store == nil {
+		a.transcript.AddError(what + " needs the session store, which is not open.")
+		return false
+	}
+	return true
+}
+
+// openSessionPicker lists the sessions: this directory's first, then the
+// others, each with its title and last activity.
+func (a *App) openSessionPicker() tea.Cmd {
+	if !a.needIdle("Switching sessions") {
+		return nil
+	}
+	st := a.opts.Store
+	return func() tea.Msg {
+		list, err := st.List()
+		return sessionListMsg{list: list, err: err}
+	}
+}
+
+func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
+	if msg.err != nil {
+		a.transcript.AddError("Could not list the sessions: " + msg.err.Error())
+		return nil
+	}
+	list := msg.list
+	sort.SliceStable(list, func(i, j int) bool {
+		hi, hj := list[i].Dir == a.opts.Root, list[j].Dir == a.opts.Root
+		if hi != hj {
+			return hi
+		}
+		return list[i].Updated.After(list[j].Updated)
+	})
+	byID := map[string]session.Session{}
+	items := make([]complete.Item, 0, len(list))
+	home, _ := os.UserHomeDir()
+	for _, s := range list {
+		byID[s.ID] = s
+		where := ""
+		if s.Dir != a.opts.Root {
+			where = " · " + tilde(s.Dir, home)
+		}
+		current := ""
+		if s.ID == a.opts.SessionID {
+			current = " (this one)"
+		}
+		items = append(items, complete.Item{Value: s.ID, Label: label(s) + current + "  " + oneLine(s.Title, 50),
+			Detail: fmt.Sprintf("%s · %s%s", ago(time.Now(), s.Updated), plural(s.MessageCount, "message"), where)})
+	}
+	p := newPicker("Sessions", items, a.styles)
+	p.empty = "No sessions yet."
+	previews := map[string][]session.Message{}
+	store := a.opts.Store
+	p.moved = func(it complete.Item) tea.Cmd {
+		if _, ok := previews[it.Value]; ok {
+			return nil
+		}
+		return func() tea.Msg {
+			msgs, _ := store.Messages(it.Value, 0)
+			if len(msgs) > 8 {
+				msgs = msgs[len(msgs)-8:]
+			}
+			return previewMsg{id: it.Value, msgs: msgs}
+		}
+	}
+	a.previews = previews
+	p.preview = func(it complete.Item, w, h int) string {
+		s := byID[it.Value]
+		var b strings.Builder
+		b.WriteString(a.styles.Accent.Render(label(s)) + "\n")
+		b.WriteString(a.styles.Muted.Render(tilde(s.Dir, home)+" · "+s.Model) + "\n\n")
+		msgs, ok := a.previews[it.Value]
+		if !ok {
+			b.WriteString(a.styles.Muted.Render("…"))
+		}
+		for _, m := range msgs {
+			if m.Role != session.RoleUser && m.Role != session.RoleAssistant || m.Content == "" {
+				continue
+			}
+			who := a.styles.UserMark.Render("❯ ")
+			if m.Role == session.RoleAssistant {
+				who = a.styles.AgentMark.Render("● ")
+			}
+			b.WriteString(who + ansi.Truncate(oneLine(m.Content, 400), w-2, "…") + "\n")
+		}
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		if len(lines) > h {
+			lines = lines[len(lines)-h:]
+		}
+		return strings.Join(lines, "\n")
+	}
+	p.choose = func(it complete.Item) (bool, tea.Cmd) {
+		if it.Value == a.opts.SessionID {
+			return true, nil
+		}
+		return true, a.switchSession(it.Value)
+	}
+	p.actions = []pickerAction{
+		{key: "ctrl+r", help: "rename", prompt: "New name:", initial: func(it complete.Item) string { return byID[it.Value].Name },
+			run: func(it complete.Item, name string) tea.Cmd {
+				return a.sessionOp(func() error { return store.Rename(it.Value, name) }, "Renamed to "+name+".", it.Value == a.opts.SessionID, name)
+			}},
+		{key: "ctrl+f", help: "fork", prompt: "Name of the copy:", run: func(it complete.Item, name string) tea.Cmd {
+			return func() tea.Msg {
+				s, err := store.Fork(it.Value, name)
+				if err != nil {
+					return noticeMsg{err: err}
+				}
+				return noticeMsg{text: fmt.Sprintf("Forked %s into %s; open it from /sessions.", label(byID[it.Value]), label(s))}
+			}
+		}},
+		{key: "ctrl+d", help: "delete", confirm: true, prompt: "Delete this session and all its messages? y/n", run: func(it complete.Item, _ string) tea.Cmd {
+			if it.Value == a.opts.SessionID {
+				return func() tea.Msg {
+					return noticeMsg{err: errors.New("this is the session you are in; switch to another one first")}
+				}
+			}
+			return a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+label(byID[it.Value])+".", false, "")
+		}},
+		{key: "ctrl+n", help: "new session", run: func(complete.Item, string) tea.Cmd {
+			a.dialogs = a.dialogs[:0]
+			return a.newSession()
+		}},
+	}
+	a.pushDialog(p)
+	if it, ok := p.list.Selected(); ok {
+		return p.moved(it)
+	}
+	return nil
+}
+
+// sessionOp runs a store operation in the background and reports it;
+// renamed, when true, renames the session in use to name.
+func (a *App) sessionOp(op func() error, done string, renamed bool, name string) tea.Cmd {
+	return func() tea.Msg {
+		if err := op(); err != nil {
+			return noticeMsg{err: err}
+		}
+		if renamed {
+			return renamedMsg{name: name}
+		}
+		return noticeMsg{text: done}
+	}
+}
+
+// renamedMsg says the session in use got a new name.
+type renamedMsg struct{ name string }
+
+// switchSession loads another session and makes it the one in use.
+func (a *App) switchSession(id string) tea.Cmd {
+	st := a.opts.Store
+	return func() tea.Msg {
+		sess, err := st.Get(id)
+		if err != nil {
+			return sessionOpenedMsg{err: err}
+		}
+		history, summary, through, err := agent.LoadSession(st, sess.ID)
+		return sessionOpenedMsg{sess: sess, history: history, summary: summary, through: through, err: err}
+	}
+}
+
+// newSession starts a new session in this directory.
+func (a *App) newSession() tea.Cmd {
+	if !a.needIdle("Starting a new session") {
+		return nil
+	}
+	st, root, model := a.opts.Store, a.opts.Root, a.opts.Model
+	return func() tea.Msg {
+		sess, err := st.Create(session.Session{Dir: root, Model: model})
+		return sessionOpenedMsg{sess: sess, err: err}
+	}
+}
+
+// sessionOpened makes a loaded session the one in use.
+func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
+	if msg.err != nil {
+		a.transcript.AddError("Could not open the session: " + msg.err.Error())
+		return nil
+	}
+	if a.busy {
+		a.transcript.AddError("The agent started working meanwhile; try again when it is done.")
+		return nil
+	}
+	a.agent.Restore(msg.history, msg.summary, msg.through)
+	a.agent.SetRecorder(agent.SessionLog{Store: a.opts.Store, ID: msg.sess.ID})
+	a.opts.SessionID = msg.sess.ID
+	a.opts.Session = label(msg.sess)
+	a.usage = agent.Usage{PromptTokens: msg.sess.Usage.PromptTokens, CompletionTokens: msg.sess.Usage.CompletionTokens}
+	a.lastContext = 0
+	a.history = nil
+	a.queue = nil
+	a.transcript.Reset()
+	if len(msg.history) > 0 {
+		a.loadHistory(msg.history)
+	} else {
+		a.transcript.AddNotice(fmt.Sprintf("New session %s. Ask for anything.", a.opts.Session))
+	}
+	if a.opts.OnSession != nil {
+		a.opts.OnSession(msg.sess.ID)
+	}
+	return nil
+}
+
+// renameSession names the session in use.
+func (a *App) renameSession(name string) tea.Cmd {
+	if a.opts.Store == nil {
+		a.transcript.AddError("/rename needs the session store, which is not open.")
+		return nil
+	}
+	if name == "" {
+		a.transcript.AddError("Give the new name: /rename NAME")
+		return nil
+	}
+	st, id := a.opts.Store, a.opts.SessionID
+	return a.sessionOp(func() error { return st.Rename(id, name) }, "", true, name)
+}
+
+// exportSession writes the session as Markdown into the project (or to the
+// path given).
+func (a *App) exportSession(path string) tea.Cmd {
+	if a.opts.Store == nil {
+		a.transcript.AddError("/export needs the session store, which is not open.")
+		return nil
+	}
+	if path == "" {
+		path = "pincer-" + safeFileName(a.opts.Session) + ".md"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(a.opts.Root, path)
+	}
+	format := session.FormatMarkdown
+	if strings.HasSuffix(path, ".json") {
+		format = session.FormatJSON
+	}
+	st, id := a.opts.Store, a.opts.SessionID
+	return func() tea.Msg {
+		f, err := os.Create(path)
+		if err != nil {
+			return noticeMsg{err: fmt.Errorf("export: %w", err)}
+		}
+		err = st.Export(f, id, format)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return noticeMsg{err: fmt.Errorf("export: %w", err)}
+		}
+		return noticeMsg{text: "Exported the session to " + path + "."}
+	}
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' || r < 32 {
+			return '-'
+		}
+		return r
+	}, s)
+}
+
+// compact summarises older messages now, like an automatic compression.
+func (a *App) compact(focus string) tea.Cmd {
+	if a.busy {
+		a.transcript.AddError("/compact is not possible while the agent works; wait for it or press Esc first.")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	a.busy = true
+	a.state = stateThinking
+	a.turnStart = time.Now()
+	a.transcript.AddNotice("Compressing older messages…")
+	cmds := []tea.Cmd{func() tea.Msg {
+		err := a.agent.Compact(ctx, focus, a.bridge.event)
+		return turnDoneMsg{res: agent.Result{StopReason: "compact"}, err: err}
+	}}
+	if !a.ticking {
+		a.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// modelListMsg carries the server's models for the /model picker.
+type modelListMsg struct {
+	names []string
+	err   error
+}
+
+// openModelPicker asks the server for its models.
+func (a *App) openModelPicker(name string) tea.Cmd {
+	if a.opts.Client == nil {
+		a.transcript.AddError("/model needs a model client.")
+		return nil
+	}
+	if name != "" {
+		a.setModel(name)
+		return nil
+	}
+	c := a.opts.Client
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		names, err := c.Models(ctx)
+		return modelListMsg{names: names, err: err}
+	}
+}
+
+func (a *App) showModelPicker(msg modelListMsg) tea.Cmd {
+	if msg.err != nil {
+		a.transcript.AddError("Could not list the server's models: " + msg.err.Error() + ". Type /model NAME to switch anyway.")
+		return nil
+	}
+	items := make([]complete.Item, 0, len(msg.names))
+	for _, n := range msg.names {
+		d := ""
+		if n == a.opts.Model {
+			d = "in use"
+		}
+		items = append(items, complete.Item{Value: n, Detail: d})
+	}
+	p := newPicker("Model", items, a.styles)
+	p.empty = "The server lists no models."
+	p.choose = func(it complete.Item) (bool, tea.Cmd) {
+		a.setModel(it.Value)
+		return true, nil
+	}
+	a.pushDialog(p)
+	return nil
+}
+
+// setModel switches the model for the rest of the session.
+func (a *App) setModel(name string) {
+	if a.busy {
+		a.transcript.AddError("Switching the model is not possible while the agent works.")
+		return
+	}
+	a.opts.Client.SetModel(name)
+	a.opts.Model = name
+	if a.opts.Store != nil {
+		_ = a.opts.Store.SetModel(a.opts.SessionID, name)
+	}
+	a.transcript.AddNotice("Now using " + name + ".")
+}
+
+// openThemePicker offers the built-in themes and the user's theme files,
+// previewing each as the selection moves.
+func (a *App) openThemePicker(name string) tea.Cmd {
+	if name != "" {
+		th, err := a.findTheme(name)
+		if err != nil {
+			a.transcript.AddError(err.Error())
+			return nil
+		}
+		a.applyTheme(th)
+		a.opts.AutoTheme = false
+		return nil
+	}
+	var items []complete.Item
+	for _, th := range themes.Builtin() {
+		kind := "dark"
+		if !th.Dark {
+			kind = "light"
+		}
+		items = append(items, complete.Item{Value: th.Name, Detail: "built in, " + kind})
+	}
+	if a.opts.ThemeDir != "" {
+		files, _ := filepath.Glob(filepath.Join(a.opts.ThemeDir, "*.json"))
+		for _, f := range files {
+			items = append(items, complete.Item{Value: strings.TrimSuffix(filepath.Base(f), ".json"), Detail: "from " + f})
+		}
+	}
+	original, originalAuto := a.theme, a.opts.AutoTheme
+	p := newPicker("Theme", items, a.styles)
+	p.moved = func(it complete.Item) tea.Cmd {
+		if th, err := a.findTheme(it.Value); err == nil {
+			a.applyTheme(th)
+		}
+		return nil
+	}
+	p.cancel = func() tea.Cmd {
+		a.applyTheme(original)
+		a.opts.AutoTheme = originalAuto
+		return nil
+	}
+	p.choose = func(it complete.Item) (bool, tea.Cmd) {
+		th, err := a.findTheme(it.Value)
+		if err != nil {
+			p.note = err.Error()
+			return false, nil
+		}
+		a.applyTheme(th)
+		a.opts.AutoTheme = false
+		a.transcript.AddNotice("Theme " + th.Name + ". Set \"theme\": \"" + th.Name + "\" in the config file to keep it.")
+		return true, nil
+	}
+	a.pushDialog(p)
+	return nil
+}
+
+// findTheme is a built-in theme or a theme file in the theme directory.
+func (a *App) findTheme(name string) (themes.Theme, error) {
+	if th, ok := themes.Lookup(name); ok {
+		return th, nil
+	}
+	if a.opts.ThemeDir != "" {
+		return themes.Load(filepath.Join(a.opts.ThemeDir, name+".json"))
+	}
+	return themes.Theme{}, fmt.Errorf("no theme named %q; /theme lists them", name)
+}
+
+func tilde(dir, home string) string {
+	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
+		return "~" + dir[len(home):]
+	}
+	return dir
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// ago says how long ago t was, briefly.
+func ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
