@@ -85,9 +85,10 @@ func Light() Theme {
 	}
 }
 
-// Builtin returns every built-in theme, the default first.
+// Builtin returns every built-in theme, the default first, then the light
+// one, then the popular palettes.
 func Builtin() []Theme {
-	return []Theme{Dark(), Light()}
+	return []Theme{Dark(), Light(), Dracula(), TokyoNight()}
 }
 
 // Lookup finds a built-in theme by name, ignoring case and surrounding

@@ -72,6 +72,29 @@ func TestParse(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "extends a popular palette",
+			json: `{"name": "my-dracula", "extends": "Dracula", "colors": {"user": "#ffb86c"}}`,
+			check: func(t *testing.T, th Theme) {
+				base := Dracula()
+				if th.Name != "my-dracula" || !th.Dark || th.ChromaStyle != base.ChromaStyle {
+					t.Errorf("got %q dark=%v chroma=%q, want dracula's darkness and chroma style", th.Name, th.Dark, th.ChromaStyle)
+				}
+				if ColorString(th.Palette.User) != "#ffb86c" || ColorString(th.Palette.Background) != ColorString(base.Palette.Background) {
+					t.Errorf("user = %s, background = %s", ColorString(th.Palette.User), ColorString(th.Palette.Background))
+				}
+			},
+		},
+		{
+			name: "extends tokyo-night and changes the chroma style",
+			json: `{"extends": "tokyo-night", "chroma_style": "tokyonight-storm"}`,
+			check: func(t *testing.T, th Theme) {
+				if th.Name != "mytheme" || th.ChromaStyle != "tokyonight-storm" ||
+					ColorString(th.Palette.Accent) != ColorString(TokyoNight().Palette.Accent) {
+					t.Errorf("got %q chroma=%q accent=%s", th.Name, th.ChromaStyle, ColorString(th.Palette.Accent))
+				}
+			},
+		},
 		{name: "missing colours without extends", json: `{"colors": {"accent": "#ff8800"}}`, wantField: "colors.foreground"},
 		{name: "unknown colour", json: `{"extends": "dark", "colors": {"acent": "#ff8800"}}`, wantField: "colors.acent"},
 		{name: "bad colour", json: `{"extends": "dark", "colors": {"accent": "#ff88"}}`, wantField: "colors.accent"},

@@ -80,6 +80,12 @@ func TestLookup(t *testing.T) {
 		{"light", "light", true},
 		{" Light ", "light", true},
 		{"DARK", "dark", true},
+		{"dracula", "dracula", true},
+		{"Dracula", "dracula", true},
+		{"tokyo-night", "tokyo-night", true},
+		{" Tokyo-Night", "tokyo-night", true},
+		{"tokyo night", "", false},
+		{"tokyonight-night", "", false},
 		{"solarized", "", false},
 		{"", "", false},
 	}
@@ -91,6 +97,37 @@ func TestLookup(t *testing.T) {
 	}
 	if Builtin()[0].Name != DefaultName {
 		t.Errorf("the default theme %q is not first", DefaultName)
+	}
+}
+
+// TestBuiltinThemesDiffer guards against a palette pasted from another
+// theme: every pair of built-in themes differs in most colours, and there
+// is a theme for light backgrounds as well as dark ones.
+func TestBuiltinThemesDiffer(t *testing.T) {
+	all := Builtin()
+	light := 0
+	for i, a := range all {
+		if !a.Dark {
+			light++
+		}
+		for _, b := range all[i+1:] {
+			af, bf := a.Palette.Fields(), b.Palette.Fields()
+			same := 0
+			for k := range af {
+				if ColorString(*af[k].Color) == ColorString(*bf[k].Color) {
+					same++
+				}
+			}
+			if same > len(af)/4 {
+				t.Errorf("%s and %s share %d of %d colours", a.Name, b.Name, same, len(af))
+			}
+			if a.ChromaStyle == b.ChromaStyle {
+				t.Errorf("%s and %s highlight code with the same style %q", a.Name, b.Name, a.ChromaStyle)
+			}
+		}
+	}
+	if light == 0 || light == len(all) {
+		t.Errorf("%d of %d built-in themes are light; want both kinds", light, len(all))
 	}
 }
 
