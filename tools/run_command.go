@@ -81,36 +81,41 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	startInOwnGroup(cmd)
 
 	err := cmd.Run()
-	var status string
+	var status, hint string
 	isErr := true
 	switch {
 	case ctx.Err() != nil:
 		status = "cancelled by the user; the command and its child processes were killed"
-		return Result{Content: c.format(out, status), IsError: true}, ctx.Err()
+		return Result{Content: c.format(out, status, ""), IsError: true}, ctx.Err()
 	case runCtx.Err() != nil:
 		status = fmt.Sprintf("timed out after %d s; the command and its child processes were killed. Output so far is above. Pass a larger timeout (at most %d) if it needs longer.", c.args.Timeout, int(MaxCommandTimeout/time.Second))
 	case err == nil, errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success():
 		status, isErr = "exit code 0", false
 	case cmd.ProcessState != nil:
 		status = exitStatus(cmd.ProcessState)
+		hint = SuggestFix(c.args.Command, out.Capped(c.opts.MaxOutput), c.opts.Root)
 	default:
 		return errorResult(fmt.Sprintf("could not start the shell %s: %v. Set \"shell\" in the configuration to a shell that exists.", name, err)), nil
 	}
-	return Result{Content: c.format(out, status), IsError: isErr}, nil
+	return Result{Content: c.format(out, status, hint), IsError: isErr}, nil
 }
 
-// format puts the captured output and the status line together.
-func (c *runCommandCall) format(out *headTail, status string) string {
+// format puts the captured output, the status line and, for a failure
+// SuggestFix recognised, a last line with the likely fix together.
+func (c *runCommandCall) format(out *headTail, status, hint string) string {
+	if hint != "" {
+		hint = "\nSuggestion: " + hint
+	}
 	var b strings.Builder
 	if out.Total() == 0 {
 		b.WriteString("(no output)\n")
 	} else {
-		b.WriteString(out.Capped(c.opts.MaxOutput - len(status) - 8))
+		b.WriteString(out.Capped(c.opts.MaxOutput - len(status) - len(hint) - 8))
 		if !strings.HasSuffix(b.String(), "\n") {
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\n[" + status + "]")
+	b.WriteString("\n[" + status + "]" + hint)
 	return b.String()
 }
 

@@ -1,0 +1,6 @@
+package docs
+
+// configuration.md is generated from the config package; regenerate it
+// after changing a config field, default, preset or theme.
+//
+//go:generate go run ./internal/gendocs -o configuration.md
