@@ -3,6 +3,9 @@ package session
 import (
 	"path/filepath"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // BenchmarkAppend measures storing one finished message, including opening
@@ -71,4 +74,90 @@ func BenchmarkGet(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkSearch measures Search over a store of 100,000 messages in 400
+// sessions of generated coding conversations, indexed as Append indexes
+// them: a term in 7 messages, a term in most of them, and a three-term
+// query. Target: under 50 ms. The rare case also reports the size of the
+// index and of the whole file.
+func BenchmarkSearch(b *testing.B) {
+	s := corpusStore(b)
+	for _, q := range []struct{ name, query string }{
+		{"rare", corpusRareTerm},
+		{"common", "error"},
+		{"three-terms", "parse config timeout"},
+	} {
+		b.Run(q.name, func(b *testing.B) {
+			for b.Loop() {
+				hits, err := s.Search(q.query, SearchOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(hits) == 0 {
+					b.Fatalf("no hits for %q", q.query)
+				}
+			}
+			if q.name == "rare" {
+				index, file := storeSizes(b, s.Path())
+				b.ReportMetric(float64(index)/(1<<20), "index-MB")
+				b.ReportMetric(float64(file)/(1<<20), "file-MB")
+			}
+		})
+	}
+}
+
+// BenchmarkAppendLargeStore measures Append into a store that already holds
+// 100,000 indexed messages, so the index's upkeep is included: most appends
+// add to pending, one in 256 writes a segment, and now and then segments
+// merge. It reports the slowest append too. Target: well under 5 ms.
+func BenchmarkAppendLargeStore(b *testing.B) {
+	s := corpusStore(b)
+	list, err := s.List()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := newCorpus()
+	i := 0
+	var worst time.Duration
+	for b.Loop() {
+		start := time.Now()
+		mustAppend(b, s, list[i%len(list)].ID, c.message(i, time.Time{}))
+		worst = max(worst, time.Since(start))
+		i++
+	}
+	b.ReportMetric(float64(worst)/float64(time.Millisecond), "worst-ms")
+}
+
+// corpusStore opens a new store holding the 100,000-message corpus.
+func corpusStore(b *testing.B) *Store {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), fileName)
+	s, err := Open(path, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seedCorpus(b, path, 400, 100_000)
+	return s
+}
+
+// storeSizes returns the bytes the search index takes (its pages, used or
+// not) and the bytes of the file in use.
+func storeSizes(tb testing.TB, path string) (index, file int64) {
+	tb.Helper()
+	db, err := bolt.Open(path, fileMode, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	err = db.View(func(tx *bolt.Tx) error {
+		st := tx.Bucket([]byte(bucketIndex)).Stats()
+		index = int64(st.BranchAlloc + st.LeafAlloc)
+		file = tx.Size()
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return index, file
 }

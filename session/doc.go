@@ -6,10 +6,13 @@
 // whole file while a database is open for writing, so a Store never keeps
 // the file open: every operation opens it, runs one transaction and closes
 // it again, holding the lock for well under a millisecond plus the commit's
-// fsync. An operation that finds the file locked queues for the lock in the
-// kernel (on Windows it polls), so writers take turns; past two seconds it
-// says so once through Options.OnWait, and after Options.LockWait it gives
-// up with ErrLocked.
+// fsync. (Keeping the search index costs more now and then: one Append in
+// 256 writes an index segment, some milliseconds; one in 2,048 also merges
+// segments, tens of milliseconds; one in 16,384 merges large ones, about a
+// tenth of a second.) An operation that finds the file locked queues for
+// the lock in the kernel (on Windows it polls), so writers take turns; past
+// two seconds it says so once through Options.OnWait, and after
+// Options.LockWait it gives up with ErrLocked.
 //
 // The file holds these top-level buckets:
 //
@@ -19,7 +22,16 @@
 //	dirs       working directory → bucket of session ids
 //	summaries  session id → summary text
 //	messages   session id → bucket of big-endian sequence number → JSON message record
+//	index      the full-text index of the messages, for Search (see index.go)
+//	tasks      task id → JSON scheduled task record
 //
 // Every record carries a version field, and Open runs the migrations a file
-// needs inside one transaction, so later releases can change the layout.
+// needs inside one transaction, so later releases can change the layout:
+// schema 1 is the first release, schema 2 added the index and indexed the
+// messages already stored, schema 3 added scheduled tasks.
+//
+// Search ranks stored messages with BM25 over an index that Append, Delete
+// and Fork keep up to date in their own transactions. Scheduled tasks are
+// prompts to send later, once or repeatedly; the store keeps them and their
+// run history, and a scheduler elsewhere decides when to run them.
 package session

@@ -14,8 +14,9 @@ var (
 	ErrNameTaken = errors.New("session name already taken")
 	// ErrInvalidName means a requested session name breaks the naming rules.
 	ErrInvalidName = errors.New("invalid session name")
-	// ErrAmbiguous means an id prefix matches more than one session.
-	ErrAmbiguous = errors.New("ambiguous session id prefix")
+	// ErrAmbiguous means an id prefix matches more than one session or
+	// scheduled task.
+	ErrAmbiguous = errors.New("ambiguous id prefix")
 	// ErrLocked means another process held the store's file for longer than
 	// Options.LockWait.
 	ErrLocked = errors.New("session store is locked by another process")
@@ -28,6 +29,14 @@ var (
 	// ErrUnwritable means the data directory or the file cannot be created or
 	// written.
 	ErrUnwritable = errors.New("session store is not writable")
+	// ErrEmptyQuery means a search query has no word to look for: it is
+	// empty, punctuation, or only words too common to be indexed.
+	ErrEmptyQuery = errors.New("search query has no words to look for")
+	// ErrTaskNotFound means no scheduled task has the id or id prefix given.
+	ErrTaskNotFound = errors.New("scheduled task not found")
+	// ErrInvalidTask means a task to schedule lacks a prompt or a time, or
+	// repeats too often.
+	ErrInvalidTask = errors.New("invalid scheduled task")
 )
 
 // storeError is an error whose text is one sentence meant for people, while

@@ -89,7 +89,8 @@ func sampleMessage(i int) Message {
 }
 
 // seed writes sessions and messages straight into the file in one
-// transaction, so benchmarks can set up thousands of messages quickly. It
+// transaction, indexing them as the migration does, so benchmarks can set up
+// thousands of messages quickly. It
 // returns the ids in creation order.
 func seed(tb testing.TB, path string, sessions, messagesEach int) []string {
 	tb.Helper()
@@ -134,6 +135,9 @@ func seed(tb testing.TB, path string, sessions, messagesEach int) []string {
 			}
 			rec.MessageCount = messagesEach
 			if err := putSession(tx, rec); err != nil {
+				return err
+			}
+			if err := indexSessions(tx, []string{id}); err != nil {
 				return err
 			}
 			ids = append(ids, id)

@@ -13,8 +13,10 @@ import (
 // Append stores one finished message of the session with the given id in its
 // own transaction, fsynced before Append returns, and returns the message's
 // sequence number. It also moves the session's Updated time, counts the
-// message, adds its usage, and takes the title from the first user message.
-// m.Seq is ignored; a zero m.Time is set to now.
+// message, adds its usage, takes the title from the first user message, and
+// adds the message to the search index in the same transaction, so the index
+// never disagrees with the messages. m.Seq is ignored; a zero m.Time is set
+// to now.
 func (s *Store) Append(id string, m Message) (uint64, error) {
 	switch m.Role {
 	case RoleSystem, RoleUser, RoleAssistant, RoleTool:
@@ -39,12 +41,16 @@ func (s *Store) Append(id string, m Message) (uint64, error) {
 			return fmt.Errorf("number message of session %s: %w", id, err)
 		}
 		m.Seq = seq
-		raw, err := json.Marshal(toMessageRecord(m))
+		mrec := toMessageRecord(m)
+		raw, err := json.Marshal(mrec)
 		if err != nil {
 			return fmt.Errorf("encode message %d of session %s: %w", seq, id, err)
 		}
 		if err := msgs.Put(seqKey(seq), raw); err != nil {
 			return fmt.Errorf("store message %d of session %s: %w", seq, id, err)
+		}
+		if err := indexMessage(tx, id, seq, mrec); err != nil {
+			return fmt.Errorf("index message %d of session %s: %w", seq, id, err)
 		}
 		rec.MessageCount++
 		rec.Updated = now.UTC()

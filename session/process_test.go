@@ -193,8 +193,14 @@ func TestKillMidStreamLosesNothingAcknowledged(t *testing.T) {
 	var highest uint64
 
 	const rounds = 10
+	filler := mustCreate(t, s, "filler", "/w")
 	for round := range rounds {
-		label := fmt.Sprintf("round-%d", round)
+		label := fmt.Sprintf("round%c", 'a'+round) // one search term per round
+		// Bring pending to two below the limit, so the helper's second
+		// append turns it into a segment and the kill may land in that.
+		for n := pendingCount(t, path); n < pendingLimit-2; n++ {
+			mustAppend(t, s, filler.ID, Message{Role: RoleUser, Content: "filler text"})
+		}
 		h := startHelper(t, "append", helperStoreEnv+"="+path, helperSessionsEnv+"="+sess.ID, helperLabelEnv+"="+label)
 		lines := []string{h.next(t)} // the helper is streaming
 		time.Sleep(time.Duration(rand.N(40_000)) * time.Microsecond)
@@ -202,10 +208,11 @@ func TestKillMidStreamLosesNothingAcknowledged(t *testing.T) {
 			t.Fatal(err)
 		}
 		rest, _ := h.finish()
+		var last ack
 		for _, line := range append(lines, rest...) {
-			a := parseAck(t, line)
-			content[a.seq] = fmt.Sprintf("%s %d", label, a.i)
-			highest = max(highest, a.seq)
+			last = parseAck(t, line)
+			content[last.seq] = fmt.Sprintf("%s %d", label, last.i)
+			highest = max(highest, last.seq)
 		}
 
 		t.Logf("round %d: killed after %d acknowledged appends", round, len(lines)+len(rest))
@@ -235,6 +242,16 @@ func TestKillMidStreamLosesNothingAcknowledged(t *testing.T) {
 		}
 		highest = uint64(len(msgs))
 		checkIntegrity(t, path)
+		// The index holds exactly the stored messages, and the last
+		// acknowledged one can be found by its words (numbers of one digit
+		// are not indexed).
+		checkIndex(t, path)
+		if last.i >= 10 {
+			hits, err := reopened.Search(content[last.seq], SearchOptions{Limit: 1})
+			if err != nil || len(hits) != 1 || hits[0].Seq != last.seq {
+				t.Fatalf("round %d: search for %q = %+v, %v; want message %d", round, content[last.seq], hits, err, last.seq)
+			}
+		}
 	}
 	if len(content) < rounds {
 		t.Errorf("only %d appends were acknowledged over %d rounds; the kills did not land mid-stream", len(content), rounds)
@@ -316,6 +333,7 @@ func TestTwoProcessesAppendAtOnce(t *testing.T) {
 		next[l]++
 	}
 	checkIntegrity(t, path)
+	checkIndex(t, path)
 }
 
 func TestWaitsForAnotherProcessAndSaysSo(t *testing.T) {
@@ -392,6 +410,18 @@ func TestGivesUpOnALockHeldTooLong(t *testing.T) {
 	if _, err := s.Append(sess.ID, Message{Role: RoleUser, Content: "now"}); err != nil {
 		t.Errorf("Append after the holder exited: %v", err)
 	}
+}
+
+// pendingCount is the number of messages pending in the store's index.
+func pendingCount(t *testing.T, path string) uint64 {
+	t.Helper()
+	var n uint64
+	rawView(t, path, func(tx *bolt.Tx) error {
+		ix, err := openIndex(tx)
+		n = ix.totals().pending
+		return err
+	})
+	return n
 }
 
 // checkIntegrity runs bbolt's consistency check over the whole file.

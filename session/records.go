@@ -159,3 +159,62 @@ func decodeMessage(raw []byte) (messageRecord, error) {
 	}
 	return r, nil
 }
+
+type taskRecord struct {
+	V         int       `json:"v"`
+	ID        string    `json:"id"`
+	Session   string    `json:"session,omitempty"`
+	Dir       string    `json:"dir,omitempty"`
+	Prompt    string    `json:"prompt"`
+	Next      time.Time `json:"next"`
+	EveryNS   int64     `json:"every_ns,omitempty"`
+	Created   time.Time `json:"created"`
+	LastRun   time.Time `json:"last_run,omitzero"`
+	LastError string    `json:"last_error,omitempty"`
+	Failures  int       `json:"failures,omitempty"`
+	Runs      int       `json:"runs,omitempty"`
+}
+
+func toTaskRecord(t Task) taskRecord {
+	r := taskRecord{
+		V:         recordVersion,
+		ID:        t.ID,
+		Session:   t.Session,
+		Dir:       t.Dir,
+		Prompt:    t.Prompt,
+		Next:      t.Next.UTC(),
+		EveryNS:   int64(t.Every),
+		Created:   t.Created.UTC(),
+		LastError: t.LastError,
+		Failures:  t.Failures,
+		Runs:      t.Runs,
+	}
+	if !t.LastRun.IsZero() {
+		r.LastRun = t.LastRun.UTC()
+	}
+	return r
+}
+
+func (r taskRecord) task() Task {
+	return Task{
+		ID:        r.ID,
+		Session:   r.Session,
+		Dir:       r.Dir,
+		Prompt:    r.Prompt,
+		Next:      r.Next,
+		Every:     time.Duration(r.EveryNS),
+		Created:   r.Created,
+		LastRun:   r.LastRun,
+		LastError: r.LastError,
+		Failures:  r.Failures,
+		Runs:      r.Runs,
+	}
+}
+
+func decodeTask(raw []byte) (taskRecord, error) {
+	var r taskRecord
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return r, fmt.Errorf("decode task record: %w", err)
+	}
+	return r, nil
+}

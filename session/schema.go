@@ -16,6 +16,7 @@ const (
 	bucketDirs      = "dirs"
 	bucketSummaries = "summaries"
 	bucketMessages  = "messages"
+	bucketTasks     = "tasks"
 	keySchema       = "schema"
 )
 
@@ -27,7 +28,9 @@ type migration func(tx *bolt.Tx) error
 // len(migrations). Version 0 is a file with no buckets at all. Append new
 // steps; never change a released one.
 var migrations = []migration{
-	createLayout,
+	createLayout,     // 0 → 1
+	buildSearchIndex, // 1 → 2
+	createTasks,      // 2 → 3
 }
 
 // createLayout creates the buckets of the first release.
@@ -36,6 +39,32 @@ func createLayout(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
 			return fmt.Errorf("create bucket %s: %w", name, err)
 		}
+	}
+	return nil
+}
+
+// buildSearchIndex creates the full-text index and indexes every message
+// already stored. A later change to what is indexed or how text is split
+// into terms needs a new step that drops the index and runs this again.
+func buildSearchIndex(tx *bolt.Tx) error {
+	if err := createIndex(tx); err != nil {
+		return err
+	}
+	var ids []string
+	err := tx.Bucket([]byte(bucketSessions)).ForEach(func(id, _ []byte) error {
+		ids = append(ids, string(id))
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("list sessions to index: %w", err)
+	}
+	return indexSessions(tx, ids)
+}
+
+// createTasks creates the bucket of scheduled tasks.
+func createTasks(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists([]byte(bucketTasks)); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketTasks, err)
 	}
 	return nil
 }

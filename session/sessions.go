@@ -200,7 +200,8 @@ func (s *Store) Rename(ref, newName string) error {
 	})
 }
 
-// Delete removes the session found by ref with its messages and summary.
+// Delete removes the session found by ref with its messages, summary, search
+// index entries and scheduled tasks (which could no longer run in it).
 func (s *Store) Delete(ref string) error {
 	return s.update(func(tx *bolt.Tx) error {
 		rec, err := resolve(tx, ref)
@@ -224,6 +225,12 @@ func (s *Store) Delete(ref string) error {
 				}
 			}
 		}
+		if err := dropSessionIndex(tx, rec.ID); err != nil {
+			return err
+		}
+		if err := dropSessionTasks(tx, rec.ID); err != nil {
+			return err
+		}
 		if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
 			return fmt.Errorf("delete messages of session %s: %w", rec.ID, err)
 		}
@@ -237,9 +244,10 @@ func (s *Store) Delete(ref string) error {
 	})
 }
 
-// Fork copies the session found by ref — its metadata, summary and every
-// message — into a new session with a new id and the given name (empty for
-// none), so the person can try another path without losing the first.
+// Fork copies the session found by ref — its metadata, summary, every
+// message and their search index entries — into a new session with a new id
+// and the given name (empty for none), so the person can try another path
+// without losing the first.
 func (s *Store) Fork(ref, newName string) (Session, error) {
 	if newName != "" {
 		if err := validateName(newName); err != nil {
@@ -267,6 +275,9 @@ func (s *Store) Fork(ref, newName string) (Session, error) {
 			return err
 		}
 		if err := copyMessages(tx, src.ID, id); err != nil {
+			return err
+		}
+		if err := indexSessions(tx, []string{id}); err != nil {
 			return err
 		}
 		summaries := tx.Bucket([]byte(bucketSummaries))
