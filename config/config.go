@@ -34,7 +34,7 @@ type Config struct {
 	MaxIterations     int      `json:"max_iterations" jsonschema:"minimum=1,maximum=1000" jsonschema_description:"Most model round trips in one turn before pincer stops and asks the model to summarise (default 30)."`
 	CompressAt        float64  `json:"compress_at" jsonschema:"exclusiveMinimum=0,maximum=1" jsonschema_description:"Fraction of the context window at which older messages are summarised (default 0.8)."`
 	KeepRecent        int      `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"Messages kept verbatim when the context is compressed (default 10)."`
-	CommandTimeout    Duration `json:"command_timeout" jsonschema_description:"Longest a shell command may run, as \"90s\" or \"2m\" or a number of seconds (default 2m). 0 means no limit."`
+	CommandTimeout    Duration `json:"command_timeout" jsonschema_description:"Time limit of a shell command when the model does not ask for one, as \"90s\" or \"2m\" or a number of seconds (default 2m); the model may ask for up to 10m. 0 means the 10-minute maximum."`
 	IdleTimeout       Duration `json:"idle_timeout" jsonschema_description:"A model stream silent for this long is aborted, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
 	MaxRetries        int      `json:"max_retries" jsonschema:"minimum=0,maximum=20" jsonschema_description:"Retries of a model request after 429, 5xx or a connection error (default 4)."`
 	Temperature       *float64 `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2" jsonschema_description:"Sampling temperature sent to the model; leave it out to use the provider's default."`

@@ -15,6 +15,11 @@ type LoadOptions struct {
 	Getenv func(string) string
 	// Overrides are the flags the person gave.
 	Overrides Overrides
+	// DistrustProject leaves out the project file's settings that decide
+	// where the API key goes or which commands run unasked (see
+	// Sources.ProjectSensitive), with a warning naming each: a cloned
+	// repository must not choose them until the person trusts it.
+	DistrustProject bool
 }
 
 // loader carries what Load needs while it works.
@@ -65,6 +70,19 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	if o.ProjectRoot != "" {
 		path := ProjectConfigPath(o.ProjectRoot)
 		if l, ok := ld.fileLayer(path, FromProjectFile, false); ok {
+			if o.DistrustProject {
+				for _, f := range trustSensitiveFields() {
+					if _, set := l.sources[f]; set {
+						l.values.clear(f)
+						delete(l.sources, f)
+						srcs.Ignored = append(srcs.Ignored, f)
+					}
+				}
+				if len(srcs.Ignored) > 0 {
+					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes or which commands run without asking; they are ignored until you trust this project with 'pincer trust'",
+						ld.tilde(path), strings.Join(srcs.Ignored, ", ")))
+				}
+			}
 			layers = append(layers, l)
 			srcs.Files = append(srcs.Files, path)
 		}

@@ -68,14 +68,19 @@ type Sources struct {
 	// Warnings are things worth telling the person that do not stop
 	// pincer, each one sentence.
 	Warnings []string
+	// Ignored are the project file's fields left out because the project
+	// is not trusted (LoadOptions.DistrustProject).
+	Ignored []string
 }
 
 // Of returns where a field's value came from; unknown fields are "default".
 func (s Sources) Of(field string) Source { return s.Fields[field] }
 
-// trustSensitive are the fields a project file can use to send the API key
-// somewhere else or to let commands run without asking.
-var trustSensitive = []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands"}
+// trustSensitiveFields are the fields a project file can use to send the
+// API key somewhere else or to let commands run without asking.
+func trustSensitiveFields() []string {
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands"}
+}
 
 // ProjectSensitive lists the fields whose value came from the project file
 // and that decide where the API key is sent or which commands run without
@@ -83,7 +88,7 @@ var trustSensitive = []string{"provider", "base_url", "api_key_env", "allow", "u
 // should show these and ask the person to trust the project first.
 func (s Sources) ProjectSensitive() []string {
 	var out []string
-	for _, f := range trustSensitive {
+	for _, f := range trustSensitiveFields() {
 		if s.Fields[f].Kind == FromProjectFile {
 			out = append(out, f)
 		}
