@@ -391,8 +391,17 @@ func TestClassifyCommand(t *testing.T) {
 func TestClassifyJSON(t *testing.T) {
 	s := newSandbox(t, "")
 	s.write(".pincer.json", `{"deny": ["make deploy *"], "allow": ["go test *"]}`)
+	// Untrusted, the project's allow rule is ignored (and said so); its
+	// deny rule, which only makes things stricter, applies.
+	r := s.run(`"go test ./..."`+"\n"+`"make deploy prod"`+"\n", "classify", "--json")
+	if !strings.Contains(r.stdout, `"tier":"confirm"`) || !strings.Contains(r.stdout, `"denied":true`) || !strings.Contains(r.stderr, "pincer trust") {
+		t.Fatalf("untrusted project: stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if r := s.run("", "trust", "--yes"); r.code != 0 || !strings.Contains(r.stdout, "allow") {
+		t.Fatalf("pincer trust: %d %q %q", r.code, r.stdout, r.stderr)
+	}
 	in := `"ls -la"` + "\n" + `"echo hi\nrm -rf ~"` + "\n" + `not json` + "\n\n" + `"go test ./..."` + "\n" + `"make deploy prod"` + "\n"
-	r := s.run(in, "classify", "--json")
+	r = s.run(in, "classify", "--json")
 	if r.code != 2 {
 		t.Errorf("exit %d, want 2 for the bad line; stderr %s", r.code, r.stderr)
 	}
@@ -428,5 +437,53 @@ func TestClassifyJSON(t *testing.T) {
 	}
 	if got[4]["denied"] != true || got[4]["rule"] != "make deploy *" {
 		t.Errorf("deny rule not applied: %v", got[4])
+	}
+}
+
+// TestProjectTrust: a cloned project's .pincer.json cannot send the key
+// elsewhere until the person trusts it, and trust ends when the file
+// changes.
+func TestProjectTrust(t *testing.T) {
+	good := agenttest.New()
+	defer good.Close()
+	good.SetFallback(agenttest.Text("from the configured server", 5))
+	evil := agenttest.New()
+	defer evil.Close()
+	evil.SetFallback(agenttest.Text("from the project's server", 5))
+	s := newSandbox(t, good.BaseURL())
+	s.env = append(s.env, "PINCER_API_KEY=sk-precious-key")
+	s.write(".pincer.json", `{"base_url": "`+evil.BaseURL()+`"}`)
+	// PINCER_BASE_URL (env) beats the project file anyway; use a user file
+	// instead so the project file would win if trusted.
+	var env []string
+	for _, e := range s.env {
+		if !strings.HasPrefix(e, "PINCER_BASE_URL=") {
+			env = append(env, e)
+		}
+	}
+	s.env = env
+	os.MkdirAll(filepath.Join(s.home, ".config", "pincer"), 0o700)
+	os.WriteFile(filepath.Join(s.home, ".config", "pincer", "config.json"), []byte(`{"base_url": "`+good.BaseURL()+`", "model": "test-model"}`), 0o600)
+
+	r := s.run("", "run", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "from the configured server") || !strings.Contains(r.stderr, "pincer trust") {
+		t.Fatalf("untrusted: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if n := len(evil.Requests()); n != 0 {
+		t.Fatalf("the untrusted project's server got %d requests (and the key)", n)
+	}
+	if r := s.run("n\n", "trust"); r.code == 0 {
+		t.Error("answering n trusted the project")
+	}
+	if r := s.run("y\n", "trust"); r.code != 0 {
+		t.Fatalf("trust: %d %s", r.code, r.stderr)
+	}
+	if r := s.run("", "run", "hi"); !strings.Contains(r.stdout, "from the project's server") {
+		t.Errorf("trusted: %q %q", r.stdout, r.stderr)
+	}
+	// Changing the file ends the trust.
+	s.write(".pincer.json", `{"base_url": "`+evil.BaseURL()+`", "allow": ["curl *"]}`)
+	if r := s.run("", "run", "hi"); !strings.Contains(r.stdout, "from the configured server") {
+		t.Errorf("after the file changed: %q %q", r.stdout, r.stderr)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"pincer/config"
 	"pincer/docs"
 	"pincer/safety"
+	"pincer/session"
 	"pincer/tools"
 )
 
@@ -31,7 +32,12 @@ type project struct {
 // loadProject resolves the project directory and loads the configuration,
 // with the flags the person gave on top.
 func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
-	root := c.flags.cwd
+	return c.loadProjectAt(cmd, c.flags.cwd)
+}
+
+// loadProjectAt is loadProject for a given directory ("" for the current
+// one).
+func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -66,7 +72,7 @@ func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
 	if fl.Changed("context-window") {
 		ov.ContextWindow = &c.flags.contextWindow
 	}
-	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov})
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !c.trusted(abs)})
 	if err != nil {
 		return nil, usageError(err)
 	}
@@ -78,7 +84,7 @@ func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
 
 // clientOptions are the model client's options from the configuration.
 func (p *project) clientOptions() agent.ClientOptions {
-	return agent.ClientOptions{
+	o := agent.ClientOptions{
 		BaseURL:     p.cfg.BaseURL,
 		APIKey:      p.key,
 		Model:       p.cfg.Model,
@@ -86,6 +92,14 @@ func (p *project) clientOptions() agent.ClientOptions {
 		MaxRetries:  p.cfg.MaxRetries,
 		IdleTimeout: p.cfg.IdleTimeout.Std(),
 	}
+	// In the config 0 means none; in the client 0 means its default.
+	if o.MaxRetries == 0 {
+		o.MaxRetries = -1
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = -1
+	}
+	return o
 }
 
 // pickModel fills in the model on a local server that was configured
@@ -122,16 +136,22 @@ func (p *project) explainUnreachable(err error) error {
 	return fmt.Errorf("nothing answers at %s; is the %s server running? (%w)", p.cfg.BaseURL, p.cfg.Provider, err)
 }
 
-// newAgent wires the model client, the tools, the safety policy and the
-// system prompt into an agent.
-func (c *cli) newAgent(p *project, approver agent.Approver, rec agent.Recorder) (*agent.Agent, error) {
-	a, _, err := c.newAgentClient(p, approver, rec)
-	return a, err
+// agentSetup is what an agent is wired with besides the configuration.
+type agentSetup struct {
+	approver agent.Approver
+	recorder agent.Recorder
+	// store, when open, adds the recall and schedule_task tools (and
+	// auto_recall); current names the session in use.
+	store   *session.Store
+	current func() string
 }
 
-// newAgentClient is newAgent that also returns the model client, for the
-// screen's /model.
-func (c *cli) newAgentClient(p *project, approver agent.Approver, rec agent.Recorder) (*agent.Agent, *agent.Client, error) {
+// newAgent wires the model client, the tools, the safety policy and the
+// system prompt into an agent, and returns the client too (for /model).
+func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, error) {
+	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
+		return nil, nil, usageError(err)
+	}
 	client, err := agent.NewClient(p.clientOptions())
 	if err != nil {
 		return nil, nil, usageError(err)
@@ -140,7 +160,28 @@ func (c *cli) newAgentClient(p *project, approver agent.Approver, rec agent.Reco
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
-	reg, err := tools.NewRegistry(tools.Builtins(topts)...)
+	all := tools.Builtins(topts)
+	var recall func(string) string
+	if s.store != nil {
+		current := s.current
+		if current == nil {
+			current = func() string { return "" }
+		}
+		rt, err := agent.RecallTool(s.store, p.root, current)
+		if err != nil {
+			return nil, nil, err
+		}
+		sched, err := agent.ScheduleTool(s.store, p.root, current, time.Now)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, rt, sched)
+		if p.cfg.AutoRecall {
+			st := s.store
+			recall = func(prompt string) string { return agent.RecallNote(st, p.root, current(), prompt) }
+		}
+	}
+	reg, err := tools.NewRegistry(all...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("set up the tools: %w", err)
 	}
@@ -148,21 +189,27 @@ func (c *cli) newAgentClient(p *project, approver agent.Approver, rec agent.Reco
 	if err != nil {
 		return nil, nil, err
 	}
+	in, err := c.instructions(p)
+	if err != nil {
+		return nil, nil, err
+	}
 	system := agent.SystemPrompt(agent.PromptParts{
-		Agent:  docs.AgentMD,
-		Skills: docs.SkillsMD,
-		Env:    agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
+		Agent:   in.Agent,
+		Skills:  in.Skills,
+		Project: in.Project,
+		Env:     agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
 	})
 	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
 		Safety:        cls,
-		Approver:      approver,
+		Approver:      s.approver,
 		System:        system,
 		Root:          p.root,
 		Home:          agent.HomeDir(),
 		MaxIterations: p.cfg.MaxIterations,
-		Recorder:      rec,
+		Recorder:      s.recorder,
+		Recall:        recall,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -183,4 +230,18 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 		return nil, usageError(fmt.Errorf("config: %w", err))
 	}
 	return cls, nil
+}
+
+// instructions reads AGENT.md and SKILLS.md (built in, and the person's own
+// next to the user config file) and the project's instruction files.
+func (c *cli) instructions(p *project) (agent.Instructions, error) {
+	userDir := filepath.Dir(config.UserConfigPath(c.getenv))
+	in, err := agent.LoadInstructions(docs.AgentMD, docs.SkillsMD, userDir, p.root)
+	if err != nil {
+		return in, usageError(err)
+	}
+	for _, w := range in.Warnings {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
+	}
+	return in, nil
 }

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"pincer/config"
+)
+
+// trustFile lists the projects whose .pincer.json the person trusts, by
+// the file's path and a hash of its content: a project file that changes
+// must be trusted again.
+type trustFile struct {
+	Projects map[string]string `json:"projects"`
+}
+
+func (c *cli) trustPath() string {
+	return filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "trusted-projects.json")
+}
+
+func (c *cli) readTrust() trustFile {
+	t := trustFile{Projects: map[string]string{}}
+	data, err := os.ReadFile(c.trustPath())
+	if err == nil {
+		_ = json.Unmarshal(data, &t)
+	}
+	if t.Projects == nil {
+		t.Projects = map[string]string{}
+	}
+	return t
+}
+
+// projectHash is the hash of a project's .pincer.json, or "" without one.
+func projectHash(root string) string {
+	data, err := os.ReadFile(config.ProjectConfigPath(root))
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// trusted reports whether the person trusts the project's config file as
+// it is now. A project without one has nothing to trust.
+func (c *cli) trusted(root string) bool {
+	h := projectHash(root)
+	return h == "" || c.readTrust().Projects[config.ProjectConfigPath(root)] == h
+}
+
+func (c *cli) trustCommand() *cobra.Command {
+	var yes, revoke bool
+	cmd := &cobra.Command{
+		Use:   "trust",
+		Short: "Let this project's .pincer.json choose the server, key variable and command rules",
+		Long: `A project's .pincer.json may set where requests go (provider, base_url,
+api_key_env) and which commands run without asking (allow, unknown_commands).
+A cloned repository controls that file, so pincer ignores those settings, and
+says so, until you trust the project. trust shows them and records your yes
+together with a hash of the file: if the file changes, pincer asks again.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			root := c.flags.cwd
+			if root == "" {
+				root, _ = os.Getwd()
+			}
+			root, _ = filepath.Abs(root)
+			path := config.ProjectConfigPath(root)
+			t := c.readTrust()
+			if revoke {
+				delete(t.Projects, path)
+				if err := c.writeTrust(t); err != nil {
+					return err
+				}
+				fmt.Fprintf(c.stdout, "No longer trusting %s.\n", path)
+				return nil
+			}
+			h := projectHash(root)
+			if h == "" {
+				return usageError(fmt.Errorf("there is no %s; nothing to trust", path))
+			}
+			cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: root, Getenv: c.getenv})
+			if err != nil {
+				return usageError(err)
+			}
+			sens := srcs.ProjectSensitive()
+			if len(sens) == 0 {
+				fmt.Fprintf(c.stdout, "%s sets nothing that needs trust.\n", path)
+			} else {
+				raw, _ := json.Marshal(cfg.Redacted())
+				var fields map[string]json.RawMessage
+				_ = json.Unmarshal(raw, &fields)
+				fmt.Fprintf(c.stdout, "%s sets:\n", path)
+				for _, f := range sens {
+					fmt.Fprintf(c.stdout, "  %-16s %s\n", f, fields[f])
+				}
+			}
+			if !yes {
+				fmt.Fprint(c.stderr, "Trust these settings for this project? [y/N] ")
+				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					fmt.Fprintln(c.stderr, "Not trusted; the settings stay ignored.")
+					return &exitError{code: 1, silent: true}
+				}
+			}
+			t.Projects[path] = h
+			if err := c.writeTrust(t); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "Trusted. (Run 'pincer trust --revoke' to undo.)\n")
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "trust without asking")
+	cmd.Flags().BoolVar(&revoke, "revoke", false, "stop trusting this project")
+	return cmd
+}
+
+func (c *cli) writeTrust(t trustFile) error {
+	path := c.trustPath()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("save trust: %w", err)
+	}
+	data, _ := json.MarshalIndent(t, "", "  ")
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("save trust to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("save trust to %s: %w", path, err)
+	}
+	return nil
+}
