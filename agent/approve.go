@@ -20,6 +20,7 @@ const (
 	ApproveCommand ApprovalKind = "command" // a shell command
 	ApproveEdit    ApprovalKind = "edit"    // a file change, with its diff
 	ApprovePath    ApprovalKind = "path"    // a file access outside the usual bounds
+	ApproveAction  ApprovalKind = "action"  // another tool that changes something (scheduling a task)
 )
 
 // Approval is one question to the person. A dangerous action is asked

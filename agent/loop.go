@@ -34,6 +34,10 @@ type Options struct {
 	Recorder Recorder
 	// Budget configures context compression; the zero value turns it off.
 	Budget Budget
+	// Recall, when set (auto_recall), is asked for notes from earlier
+	// sessions about each prompt; they go to the model as a hidden system
+	// message for that turn.
+	Recall func(prompt string) string
 	Now    func() time.Time
 }
 
@@ -65,8 +69,9 @@ type Agent struct {
 	history    []Message
 	usedIDs    map[string]bool
 	summary    summaryState
-	lastPrompt int // prompt tokens the server reported for the last request
-	lastSent   int // messages in history when that request was built
+	lastPrompt int    // prompt tokens the server reported for the last request
+	lastSent   int    // messages in history when that request was built
+	recallNote string // auto recall's notes for the turn in progress
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -133,6 +138,10 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 	}
 	user.Role = RoleUser
 	var res Result
+	if a.opts.Recall != nil && user.Kind == "" {
+		a.recallNote = a.opts.Recall(user.Content)
+		defer func() { a.recallNote = "" }()
+	}
 	a.add(user, sink)
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
@@ -255,6 +264,9 @@ func (a *Agent) requestMessages() []Message {
 	if a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
 	}
+	if a.recallNote != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: a.recallNote})
+	}
 	rest := make([]Message, 0, len(a.history))
 	for _, m := range a.history[a.summaryStart():] {
 		if m.Kind != KindSummary { // markers of where compression happened
@@ -364,15 +376,25 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if p, ok := call.(tools.Planner); ok {
 		return a.runEdit(ctx, tc, call, p, v, sink)
 	}
+	action := tool.Mutates() && acc.Command == "" && len(acc.Writes) == 0
+	if action && v.Tier < safety.Confirm {
+		// A tool that changes something other than files or the shell
+		// (scheduling a task) asks once, like an ordinary command.
+		v.Tier = safety.Confirm
+		v.Reasons = append(v.Reasons, call.Summary()+": changes something outside the project files")
+	}
 	if v.Tier > safety.Safe {
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
 			Tier: v.Tier, Reasons: v.Reasons,
 		}
-		if acc.Command != "" {
+		switch {
+		case acc.Command != "":
 			ap.Kind, ap.Command = ApproveCommand, acc.Command
 			ap.SuggestedRule = safety.SuggestRule(acc.Command)
+		case action:
+			ap.Kind = ApproveAction
 		}
 		d := ask(ctx, a.opts.Approver, ap)
 		if !d.Allow {

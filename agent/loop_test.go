@@ -463,3 +463,48 @@ func TestWellFormedRepairsHistory(t *testing.T) {
 		t.Fatalf("shape %q, want %q", strings.Join(shape, " "), want)
 	}
 }
+
+// newRegistryWith is a registry of ts plus more tools.
+func newRegistryWith(ts []tools.Tool, more ...tools.Tool) (*tools.Registry, error) {
+	return tools.NewRegistry(append(append([]tools.Tool(nil), ts...), more...)...)
+}
+
+func TestAutoRecallAddsAHiddenNote(t *testing.T) {
+	h := newHarness(t, 30, agenttest.Text("ok", 10), agenttest.Text("ok", 10))
+	asked := []string{}
+	h.agent.opts.Recall = func(prompt string) string {
+		asked = append(asked, prompt)
+		if prompt == "first" {
+			return "NOTES FROM BEFORE"
+		}
+		return ""
+	}
+	for _, p := range []string{"first", "second"} {
+		if _, err := h.run(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	has := func(i int) bool {
+		for _, m := range h.srv.Requests()[i].Body["messages"].([]any) {
+			if c, _ := m.(map[string]any)["content"].(string); c == "NOTES FROM BEFORE" {
+				return m.(map[string]any)["role"] == "system"
+			}
+		}
+		return false
+	}
+	if !has(0) {
+		t.Error("the first request lacks the recall note as a system message")
+	}
+	if has(1) {
+		t.Error("the note of the first turn was sent again in the second")
+	}
+	for _, m := range h.agent.History() {
+		if m.Content == "NOTES FROM BEFORE" {
+			t.Error("the recall note was stored in the history")
+		}
+	}
+	if strings.Join(asked, ",") != "first,second" {
+		t.Errorf("recall asked about %v", asked)
+	}
+	h.checkStrict()
+}

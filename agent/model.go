@@ -55,7 +55,7 @@ type ClientOptions struct {
 	Model       string        // the model name the server knows
 	Temperature *float64      // nil: let the server choose
 	MaxRetries  int           // retries before the first byte; <0 means none, 0 means 4
-	IdleTimeout time.Duration // abort a stream silent this long; 0 means 90s
+	IdleTimeout time.Duration // abort a stream silent this long; 0 means 90s, <0 never
 	// HTTP is the transport requests finally go through; nil means
 	// http.DefaultTransport. Tests point it at an httptest server.
 	HTTP http.RoundTripper
@@ -91,8 +91,11 @@ func NewClient(o ClientOptions) (*Client, error) {
 		retries = 0
 	}
 	idle := o.IdleTimeout
-	if idle == 0 {
+	switch {
+	case idle == 0:
 		idle = 90 * time.Second
+	case idle < 0:
+		idle = 0 // no idle limit
 	}
 	backoff := o.backoff
 	if backoff == nil {

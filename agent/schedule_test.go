@@ -1,0 +1,219 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+	"pincer/session"
+)
+
+// clock is a settable time for the store and the scheduler.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func newTaskStore(t *testing.T, c *clock) *session.Store {
+	t.Helper()
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{Now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestSchedulerTiming(t *testing.T) {
+	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name     string
+		task     session.Task // Next relative to start via Next field
+		advance  []time.Duration
+		failAt   map[int]bool // run number (from 1) that fails
+		wantRuns int
+		wantLeft bool          // still scheduled at the end
+		wantNext time.Duration // from start, when still scheduled
+		wantErr  string        // LastError at the end
+	}{
+		{name: "one-shot not yet due", task: session.Task{Prompt: "p", Next: start.Add(time.Hour)}, advance: []time.Duration{30 * time.Minute},
+			wantRuns: 0, wantLeft: true, wantNext: time.Hour},
+		{name: "one-shot due runs once and is removed", task: session.Task{Prompt: "p", Next: start.Add(10 * time.Minute)}, advance: []time.Duration{10 * time.Minute, time.Hour},
+			wantRuns: 1, wantLeft: false},
+		{name: "repeat reschedules", task: session.Task{Prompt: "p", Next: start.Add(time.Hour), Every: time.Hour}, advance: []time.Duration{time.Hour, time.Hour},
+			wantRuns: 2, wantLeft: true, wantNext: 3 * time.Hour},
+		{name: "missed runs run once", task: session.Task{Prompt: "p", Next: start.Add(time.Hour), Every: time.Hour}, advance: []time.Duration{5*time.Hour + 30*time.Minute},
+			wantRuns: 1, wantLeft: true, wantNext: 6 * time.Hour},
+		{name: "failure is retried at the next interval and visible", task: session.Task{Prompt: "p", Next: start.Add(time.Hour), Every: time.Hour}, advance: []time.Duration{time.Hour},
+			failAt: map[int]bool{1: true}, wantRuns: 1, wantLeft: true, wantNext: 2 * time.Hour, wantErr: "boom"},
+		{name: "failed one-shot is retried after the retry interval", task: session.Task{Prompt: "p", Next: start.Add(time.Minute)}, advance: []time.Duration{time.Minute, 10 * time.Minute},
+			failAt: map[int]bool{1: true}, wantRuns: 2, wantLeft: false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &clock{t: start}
+			st := newTaskStore(t, c)
+			tc.task.Dir = "/p"
+			task, err := st.AddTask(tc.task)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs := 0
+			s := &Scheduler{Store: st, Now: c.now, Retry: 10 * time.Minute, Run: func(ctx context.Context, got session.Task) error {
+				runs++
+				if got.ID != task.ID {
+					t.Errorf("ran task %s, want %s", got.ID, task.ID)
+				}
+				if tc.failAt[runs] {
+					return errors.New("boom")
+				}
+				return nil
+			}}
+			for _, d := range tc.advance {
+				c.t = c.t.Add(d)
+				if _, err := s.RunDue(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if runs != tc.wantRuns {
+				t.Errorf("%d runs, want %d", runs, tc.wantRuns)
+			}
+			after, err := st.Task(task.ID)
+			if left := err == nil; left != tc.wantLeft {
+				t.Fatalf("task still scheduled = %v, want %v (err %v)", left, tc.wantLeft, err)
+			}
+			if tc.wantLeft {
+				if !after.Next.Equal(start.Add(tc.wantNext)) {
+					t.Errorf("next run at %s, want %s", after.Next, start.Add(tc.wantNext))
+				}
+				if after.LastError != tc.wantErr {
+					t.Errorf("last error %q, want %q", after.LastError, tc.wantErr)
+				}
+			}
+		})
+	}
+}
+
+func TestParseSchedule(t *testing.T) {
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	cases := []struct {
+		spec      string
+		prompt    string
+		next      time.Time
+		every     time.Duration
+		wantError string
+	}{
+		{"in 10m run the tests", "run the tests", now.Add(10 * time.Minute), 0, ""},
+		{"every 1h check the build", "check the build", now.Add(time.Hour), time.Hour, ""},
+		{"at 2026-12-01T08:00:00Z deploy notes", "deploy notes", time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), 0, ""},
+		{"every 10s too often", "", time.Time{}, 0, "at least"},
+		{"in soon x y", "", time.Time{}, 0, "duration"},
+		{"tomorrow 9am x", "", time.Time{}, 0, "not in, every or at"},
+		{"in 10m", "", time.Time{}, 0, "write:"},
+	}
+	for _, tc := range cases {
+		prompt, next, every, err := ParseSchedule(tc.spec, now)
+		if tc.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+				t.Errorf("ParseSchedule(%q) error %v, want %q", tc.spec, err, tc.wantError)
+			}
+			continue
+		}
+		if err != nil || prompt != tc.prompt || !next.Equal(tc.next) || every != tc.every {
+			t.Errorf("ParseSchedule(%q) = %q %s %s %v", tc.spec, prompt, next, every, err)
+		}
+	}
+}
+
+// TestScheduleToolAsksAndStores runs the schedule_task tool through the
+// loop: it needs one approval, and once given the task is stored in this
+// session.
+func TestScheduleToolAsksAndStores(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	st := newTaskStore(t, c)
+	sess, err := st.Create(session.Session{Dir: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, 30,
+		agenttest.Tools("", agenttest.Call{ID: "s1", Name: "schedule_task", Arguments: `{"prompt":"check CI","in":"30m"}`}),
+		agenttest.Text("scheduled", 10))
+	tool, err := ScheduleTool(st, "/p", func() string { return sess.ID }, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := h.agent.opts.Tools.List()
+	all, err := newRegistryWith(reg, tool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.agent.opts.Tools = all
+	if _, err := h.run("remind me"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.asked) != 1 || h.asked[0].Kind != ApproveAction || !strings.Contains(h.asked[0].Summary, "check CI") {
+		t.Fatalf("asked %+v, want one action approval", h.asked)
+	}
+	ts, err := st.Tasks()
+	if err != nil || len(ts) != 1 || ts[0].Session != sess.ID || ts[0].Prompt != "check CI" || !ts[0].Next.Equal(c.t.Add(30*time.Minute)) {
+		t.Fatalf("stored tasks %+v, %v", ts, err)
+	}
+	if got := h.toolMessages(1)[0]["content"].(string); !strings.Contains(got, "check CI") || !strings.Contains(got, "/tasks") {
+		t.Errorf("tool result %q", got)
+	}
+}
+
+func TestRecallTool(t *testing.T) {
+	st := newTaskStore(t, &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)})
+	add := func(name, dir string, texts ...string) string {
+		s, err := st.Create(session.Session{Name: name, Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range texts {
+			if _, err := st.Append(s.ID, session.Message{Role: session.RoleUser, Content: x}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s.ID
+	}
+	add("parser-fix", "/p", "the tokenizer panics on unterminated strings", "we decided to return an error instead")
+	add("elsewhere", "/q", "unterminated strings in another project")
+	current := add("now", "/p", "unterminated strings again")
+	tool, err := RecallTool(st, "/p", func() string { return current })
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args string) string {
+		call, err := tool.Decode(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := call.Run(context.Background())
+		if err != nil || r.IsError {
+			t.Fatalf("recall %s: %v %q", args, err, r.Content)
+		}
+		return r.Content
+	}
+	got := run(`{"query":"unterminated strings"}`)
+	if !strings.Contains(got, `"parser-fix"`) || strings.Contains(got, `"elsewhere"`) || strings.Contains(got, `"now"`) {
+		t.Errorf("project recall:\n%s\nwant only parser-fix (not the other project, not this session)", got)
+	}
+	if !strings.Contains(got, "**unterminated**") {
+		t.Errorf("the snippet does not mark the match:\n%s", got)
+	}
+	if all := run(`{"query":"unterminated strings","scope":"all"}`); !strings.Contains(all, `"elsewhere"`) {
+		t.Errorf("scope all misses the other project:\n%s", all)
+	}
+	if none := run(`{"query":"kubernetes"}`); !strings.Contains(none, "Nothing found") {
+		t.Errorf("no-match text: %s", none)
+	}
+	if _, err := tool.Decode(`{"query":"  "}`); err == nil {
+		t.Error("an empty query was accepted")
+	}
+	if note := RecallNote(st, "/p", current, "tokenizer panics"); !strings.Contains(note, "parser-fix") || !strings.Contains(note, "earlier sessions") {
+		t.Errorf("RecallNote = %q", note)
+	}
+}
