@@ -81,7 +81,12 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
-	a, err := c.newAgent(p, policy.Approver(c.stderr), rec)
+	setup := agentSetup{approver: policy.Approver(c.stderr), recorder: rec}
+	if opened != nil {
+		id := opened.sess.ID
+		setup.store, setup.current = st, func() string { return id }
+	}
+	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
 	}

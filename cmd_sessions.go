@@ -28,7 +28,8 @@ func (c *cli) sessionsCommand() *cobra.Command {
 last activity, number of messages and a title from the first prompt.
 
 Every conversation is saved as it happens, one message at a time, in one file
-under the data directory ($PINCER_DATA_DIR, else ~/.local/share/pincer). Resume
+under the data directory ($PINCER_DATA_DIR, else ~/.local/share/pincer on Linux,
+~/Library/Application Support/pincer on macOS, %LOCALAPPDATA%\pincer on Windows). Resume
 one with 'pincer -s NAME' (or 'pincer -c' for the latest one here). A session can
 be named by its name, its id, or the first 6+ characters of its id.`,
 		Example: `pincer sessions
@@ -248,7 +249,7 @@ Words after the name say what the summary should focus on.`,
 			if err := p.pickModel(cmd.Context()); err != nil {
 				return err
 			}
-			a, err := c.newAgent(p, nil, agent.SessionLog{Store: st, ID: s.ID})
+			a, _, err := c.newAgent(p, agentSetup{recorder: agent.SessionLog{Store: st, ID: s.ID}})
 			if err != nil {
 				return err
 			}

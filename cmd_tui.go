@@ -8,6 +8,7 @@ import (
 
 	"pincer/agent"
 	"pincer/config"
+	"pincer/docs"
 	"pincer/themes"
 	"pincer/ui"
 )
@@ -20,6 +21,25 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	ctx := cmd.Context()
+	if err := p.pickModel(ctx); err != nil {
+		// Nothing configured and no local Ollama: walk the person through
+		// choosing a provider instead of failing.
+		if p.srcs.ProviderConfigured || !c.canRunSetup() {
+			return err
+		}
+		np, saved, serr := c.firstRun(cmd, p)
+		if serr != nil {
+			return serr
+		}
+		if !saved {
+			fmt.Fprintln(c.stderr, "pincer: nothing was saved. "+config.ProviderHelp())
+			return &exitError{code: 2, silent: true}
+		}
+		p = np
+		if err := p.pickModel(ctx); err != nil {
+			return err
+		}
+	}
 	st, err := c.openStore(p)
 	if err != nil {
 		return err
@@ -28,37 +48,46 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	if err := p.pickModel(ctx); err != nil {
-		return err
-	}
 	if opened.sess.Model == "" {
 		_ = st.SetModel(opened.sess.ID, p.cfg.Model)
 	}
-	a, client, err := c.newAgentClient(p, nil, agent.SessionLog{Store: st, ID: opened.sess.ID})
+	current := opened.sess.ID
+	a, client, err := c.newAgent(p, agentSetup{
+		recorder: agent.SessionLog{Store: st, ID: opened.sess.ID},
+		store:    st,
+		current:  func() string { return current },
+	})
 	if err != nil {
 		return err
 	}
 	a.Restore(opened.history, opened.summary, opened.through)
+	in, err := agent.LoadInstructions(docs.AgentMD, docs.SkillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root)
+	if err != nil {
+		return usageError(err)
+	}
+	skills := agent.Skills(in.Skills) // (warnings were shown when the agent was made)
 	theme, auto, err := c.pickTheme(p.cfg.Theme)
 	if err != nil {
 		return usageError(err)
 	}
 	u := opened.sess.Usage
-	current := opened.sess.ID
 	err = ui.Run(ctx, ui.Options{
-		Store:     st,
-		SessionID: opened.sess.ID,
-		OnSession: func(id string) { current = id },
-		Client:    client,
-		ThemeDir:  c.themeDir(),
-		Agent:     a,
-		Root:      p.root,
-		Theme:     theme,
-		AutoTheme: auto,
-		Model:     p.cfg.Model,
-		Session:   sessionLabel(opened.sess),
-		History:   opened.history,
-		Usage:     agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+		Store:             st,
+		SessionID:         opened.sess.ID,
+		OnSession:         func(id string) { current = id },
+		Client:            client,
+		ThemeDir:          c.themeDir(),
+		SchedulerInterval: p.cfg.SchedulerInterval.Std(),
+		Skills:            skills,
+		Notices:           append(append([]string(nil), p.srcs.Warnings...), in.Warnings...),
+		Agent:             a,
+		Root:              p.root,
+		Theme:             theme,
+		AutoTheme:         auto,
+		Model:             p.cfg.Model,
+		Session:           sessionLabel(opened.sess),
+		History:           opened.history,
+		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})
 	if s, gerr := st.Get(current); gerr == nil && s.MessageCount > 0 {
 		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))

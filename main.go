@@ -103,7 +103,7 @@ git diff | pincer run --json "review this change"`,
 	f.StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
 	f.StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
 	f.BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
-	root.AddCommand(c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand())
+	root.AddCommand(c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	return root
 }
 

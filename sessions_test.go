@@ -298,3 +298,46 @@ func TestDamagedStoreIsNotOverwritten(t *testing.T) {
 		t.Errorf("unsaved run: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestScheduledTaskRunsHeadless schedules a one-shot task in a session and
+// runs the scheduler once: the task's prompt and the answer are stored in
+// the session, and the task is gone.
+func TestScheduledTaskRunsHeadless(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("first answer", 5), agenttest.Text("The nightly check passed.", 5))
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	if r := s.run("", "run", "-s", "night", "hello"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := s.run("", "tasks", "add", "-s", "night", "--in", "0s", "check", "the", "nightly", "build")
+	if r.code != 0 || !strings.Contains(r.stdout, "check the nightly build") {
+		t.Fatalf("tasks add: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := s.run("", "tasks", "list"); !strings.Contains(r.stdout, "check the nightly build") || !strings.Contains(r.stdout, "night") {
+		t.Errorf("tasks list: %q", r.stdout)
+	}
+	r = s.run("", "tasks", "run", "--once")
+	if r.code != 0 || !strings.Contains(r.stdout, "The nightly check passed.") || !strings.Contains(r.stderr, "ran 1 task") {
+		t.Fatalf("tasks run --once: %d\nstdout %q\nstderr %q", r.code, r.stdout, r.stderr)
+	}
+	doc := exported(t, s, "night")
+	n := len(doc.Messages)
+	if n != 4 {
+		t.Fatalf("session has %d messages, want 4", n)
+	}
+	task, answer := doc.Messages[2], doc.Messages[3]
+	if task.Kind != "task" || task.Content != "[SYSTEM: AUTOMATED BACKGROUND TASK TRIGGERED]: check the nightly build" {
+		t.Errorf("task message %+v", task)
+	}
+	if answer.Content != "The nightly check passed." {
+		t.Errorf("answer %q", answer.Content)
+	}
+	if r := s.run("", "tasks", "list"); !strings.Contains(r.stdout, "No scheduled tasks") {
+		t.Errorf("the one-shot task is still listed: %q", r.stdout)
+	}
+	// The model saw the earlier conversation and the task prompt.
+	last := srv.Requests()[len(srv.Requests())-1]
+	if got := strings.Join(userContents(last), "|"); got != "hello|[SYSTEM: AUTOMATED BACKGROUND TASK TRIGGERED]: check the nightly build" {
+		t.Errorf("user messages sent: %q", got)
+	}
+}

@@ -249,3 +249,27 @@ func TestTUIDialogsEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIScheduledTask schedules a prompt with /schedule and watches it run
+// in the session through the normal loop, then sees it listed as done.
+func TestTUIScheduledTask(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("Checked: all green.", 6))
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	ts := newTmuxScreen(t, s, 100, 30, "-s", "sched")
+	ts.waitFor("the screen", "Ask pincer")
+	ts.keys("/schedule in 0s check the build", "Enter")
+	ts.waitFor("the task to run", "Scheduled task: check the build", "Checked: all green.", "Scheduled task done.")
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want the task's one", len(reqs))
+	}
+	if got := userContents(reqs[0]); len(got) != 1 || got[0] != "[SYSTEM: AUTOMATED BACKGROUND TASK TRIGGERED]: check the build" {
+		t.Errorf("the task's prompt went out as %q", got)
+	}
+	ts.keys("C-c", "C-c")
+	ts.waitFor("pincer to exit", "[pincer exited]")
+	if n := len(exported(t, s, "sched").Messages); n != 2 {
+		t.Errorf("the session holds %d messages, want the task prompt and the answer", n)
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
 	"pincer/session"
@@ -58,6 +57,13 @@ type Options struct {
 	Client ModelClient
 	// ThemeDir holds the user's theme files (NAME.json), for /theme.
 	ThemeDir string
+	// SchedulerInterval is how often due tasks are looked for (0: 30s).
+	SchedulerInterval time.Duration
+	// Skills are the composite skills of the prompt, for /skills.
+	Skills []agent.Skill
+	// Notices are shown in the transcript when the screen opens (config
+	// warnings, for example, which would otherwise scroll away).
+	Notices []string
 }
 
 // ModelClient is what /model needs of the model client.
@@ -136,8 +142,9 @@ type App struct {
 	quit     bool
 	previews map[string][]session.Message // session picker previews
 
-	autoApprove bool // confirm-tier commands and file access run without asking
-	acceptEdits bool // edits land without review (dangerous ones still ask)
+	autoApprove bool          // confirm-tier commands and file access run without asking
+	acceptEdits bool          // edits land without review (dangerous ones still ask)
+	runningTask *session.Task // the scheduled task the turn in progress runs
 }
 
 // New builds the screen's model.
@@ -165,6 +172,9 @@ func New(o Options) *App {
 		a.loadHistory(o.History)
 	} else {
 		a.transcript.AddNotice(fmt.Sprintf("pincer with %s in %s. Ask for anything; @ mentions a file, / lists the commands, ? shows the keys.", o.Model, o.Root))
+	}
+	for _, n := range o.Notices {
+		a.transcript.AddNotice("Note: " + n)
 	}
 	return a
 }
@@ -260,6 +270,8 @@ func (a *App) Init() tea.Cmd {
 		a.tree.Init(),
 		complete.LoadFiles(context.Background(), a.opts.Root, 20000),
 		tea.RequestBackgroundColor,
+		a.checkTasks(), // runs missed while pincer was closed run now, once
+		a.scheduleCheck(),
 	}
 	if a.opts.Prompt != "" {
 		cmds = append(cmds, func() tea.Msg { return submitMsg{text: a.opts.Prompt} })
@@ -358,6 +370,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case modelListMsg:
 		return a, a.showModelPicker(msg)
+	case taskCheckMsg:
+		return a, tea.Batch(a.checkTasks(), a.scheduleCheck())
+	case tasksDueMsg:
+		return a, a.runDueTask(msg)
+	case taskFinishedMsg:
+		return a, a.taskFinished(msg)
+	case taskListMsg:
+		return a, a.showTasks(msg)
+	case taskAddedMsg:
+		a.transcript.AddNotice(msg.text)
+		return a, a.checkTasks()
 	case tea.MouseWheelMsg:
 		if md, ok := a.topDialog().(messageDialog); ok {
 			return a, md.Message(msg)
@@ -514,12 +537,26 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 	}
 	a.answering = false
 	a.dialogs = nil // questions of the finished turn can no longer be answered
-	cmds = append(cmds, a.notify("pincer: finished"))
+	taskJustRan := a.runningTask != nil
+	if t := a.runningTask; t != nil {
+		a.runningTask = nil
+		runErr := msg.err
+		if runErr == nil && msg.res.StopReason == "max_iterations" {
+			runErr = errors.New("stopped at the iteration limit")
+		}
+		cmds = append(cmds, a.taskDone(*t, runErr))
+	} else {
+		cmds = append(cmds, a.notify("pincer: finished"))
+	}
 	if len(a.queue) > 0 {
 		next := a.queue[0]
 		a.queue = a.queue[1:]
 		a.transcript.SetQueued(a.queue)
 		cmds = append(cmds, a.startTurn(next))
+	} else if !taskJustRan {
+		// A task that fell due during the turn. (After a task, the check
+		// comes once its run is recorded, or it would run again.)
+		cmds = append(cmds, a.checkTasks())
 	}
 	return tea.Batch(cmds...)
 }
@@ -599,8 +636,7 @@ func (a *App) render() string {
 	}
 	body := a.transcript.View()
 	if tw := a.treeWidth(); tw > 0 {
-		sep := a.styles.Faint.Render(strings.TrimSuffix(strings.Repeat("│\n", a.bodyHeight()), "\n"))
-		body = lipgloss.JoinHorizontal(lipgloss.Top, a.tree.View(), sep, body)
+		body = joinPanes(a.tree.View(), a.styles.Faint.Render("│"), body)
 	}
 	if a.showHelp {
 		body = a.overlayCenter(body, a.helpView())
@@ -610,5 +646,25 @@ func (a *App) render() string {
 		body = a.overlayBottom(body, pop)
 	}
 	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
-	return lipgloss.JoinVertical(lipgloss.Left, body, rule, a.input.View(), a.statusLine())
+	return body + "\n" + rule + "\n" + a.input.View() + "\n" + a.statusLine()
+}
+
+// joinPanes puts two panes side by side with a separator between them.
+// Both panes draw exactly their size (every line padded to its width), so
+// this is plain line concatenation, far cheaper than measuring each line.
+func joinPanes(left, sep, right string) string {
+	var b strings.Builder
+	b.Grow(len(left) + len(right) + 64)
+	for {
+		l, lrest, lok := strings.Cut(left, "\n")
+		r, rrest, rok := strings.Cut(right, "\n")
+		b.WriteString(l)
+		b.WriteString(sep)
+		b.WriteString(r)
+		if !lok && !rok {
+			return b.String()
+		}
+		b.WriteByte('\n')
+		left, right = lrest, rrest
+	}
 }

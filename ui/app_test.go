@@ -20,7 +20,12 @@ import (
 	"pincer/ui/tree"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// updating reports whether -update was given (the flag is defined by the
+// golden package teatest uses) to rewrite the golden files.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // silentModel is a model that must not be called: these tests drive the
 // screen with events directly.
@@ -120,7 +125,7 @@ func checkShape(t *testing.T, a *App) {
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		os.MkdirAll("testdata", 0o755)
 		os.WriteFile(path, []byte(got), 0o644)
 	}
@@ -562,5 +567,54 @@ func TestPickers(t *testing.T) {
 	a.openThemePicker("no-such-theme")
 	if !strings.Contains(screen(a), "no-such-theme") {
 		t.Errorf("no error for an unknown theme:\n%s", screen(a))
+	}
+}
+
+func TestDangerousEditSecondStepNeedsYes(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 2, Change: twoHunks(), Tier: safety.Dangerous, Paths: []string{"/p/f.txt"}}, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{q})
+	d, ok := a.topDialog().(*approvalDialog)
+	if !ok {
+		t.Fatalf("step 2 of a dangerous edit opened %T, want the type-yes confirmation", a.topDialog())
+	}
+	d.opened = time.Now().Add(-time.Second)
+	press(a, "y", "y", "enter")
+	if got := answer(t, q); got.Comment != "<no answer>" {
+		t.Fatalf("repeated y answered the second step: %+v", got)
+	}
+	if !strings.Contains(screen(a), "really apply this edit") {
+		t.Errorf("screen:\n%s", screen(a))
+	}
+	a.topDialog().(*approvalDialog).input.SetValue("")
+	typeText(a, "yes")
+	press(a, "enter")
+	if got := answer(t, q); !got.Allow {
+		t.Errorf("typing yes did not confirm: %+v", got)
+	}
+}
+
+func TestTreeGetsPageKeysWhenFocused(t *testing.T) {
+	a := newTestApp(t, 120, 12)
+	press(a, "tab", "tab") // input → transcript → tree
+	if a.focus != focusTree {
+		t.Fatalf("focus %v, want the tree", a.focus)
+	}
+	before, _, _ := a.tree.Selected()
+	press(a, "end")
+	after, _, _ := a.tree.Selected()
+	if before == after {
+		t.Errorf("End on the focused tree did not move its selection (%q)", after)
+	}
+}
+
+func writeTestFile(t *testing.T, root, name, content string) {
+	t.Helper()
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

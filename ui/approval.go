@@ -23,7 +23,7 @@ func (a *App) ask(q question) tea.Cmd {
 		return nil
 	}
 	var init tea.Cmd
-	if q.approval.Kind == agent.ApproveEdit {
+	if q.approval.Kind == agent.ApproveEdit && q.approval.Step == 1 {
 		ed := newEditDialog(a, q)
 		init = ed.Init()
 		a.pushDialog(ed)
@@ -168,12 +168,16 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	}
 	var title string
 	switch {
+	case danger && q.Step == 2 && q.Kind == agent.ApproveEdit:
+		title = "⚠ Second confirmation: really apply this edit?"
 	case danger && q.Step == 2:
 		title = "⚠ Second confirmation: really run this?"
 	case danger:
 		title = "⚠ Dangerous: " + q.Summary
 	case q.Kind == agent.ApprovePath:
 		title = "Allow this file access?"
+	case q.Kind == agent.ApproveAction:
+		title = "Allow this?"
 	default:
 		title = "Run this command?"
 	}
@@ -185,6 +189,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		if q.Dir != "" && q.Dir != d.root {
 			b.WriteString(st.Muted.Render("in "+q.Dir) + "\n")
 		}
+	} else if q.Kind == agent.ApproveAction {
+		b.WriteString(st.ToolArg.Render(wrapText(q.Summary, inner)) + "\n")
 	} else {
 		for _, p := range q.Paths {
 			b.WriteString(st.ToolArg.Render(ansi.Truncate(p, inner, "…")) + "\n")
@@ -211,7 +217,11 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		b.WriteString("\n\n" + st.Text.Render("Allow for the rest of this session every command matching:") + "\n" + d.input.View())
 		keys = "enter save the rule and run · esc back"
 	case modeTypeYes:
-		b.WriteString("\n\n" + st.Danger.Render("Type yes and press Enter to run it.") + "\n" + d.input.View())
+		verb := "run it"
+		if q.Kind == agent.ApproveEdit {
+			verb = "apply the edit"
+		}
+		b.WriteString("\n\n" + st.Danger.Render("Type yes and press Enter to "+verb+".") + "\n" + d.input.View())
 		keys = "enter confirm · esc cancel"
 	default:
 		parts := []string{"y allow once"}

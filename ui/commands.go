@@ -48,6 +48,9 @@ func builtinCommands() []Command {
 		{Name: "compact", Args: "[FOCUS]", Help: "summarise older messages now", Run: func(a *App, args string) tea.Cmd { return a.compact(args) }},
 		{Name: "model", Args: "[NAME]", Help: "switch the model for this session", Run: func(a *App, args string) tea.Cmd { return a.openModelPicker(args) }},
 		{Name: "theme", Args: "[NAME]", Help: "switch the colour theme", Run: func(a *App, args string) tea.Cmd { return a.openThemePicker(args) }},
+		{Name: "schedule", Args: "in|every|at WHEN PROMPT", Help: "run a prompt later, or repeatedly", Run: func(a *App, args string) tea.Cmd { return a.scheduleCommand(args) }},
+		{Name: "tasks", Help: "list and cancel scheduled tasks", Run: func(a *App, _ string) tea.Cmd { return a.openTasks() }},
+		{Name: "skills", Help: "list the composite skills", Run: func(a *App, _ string) tea.Cmd { return a.showSkills() }},
 		{Name: "auto", Help: "toggle running ordinary commands unasked", Run: func(a *App, _ string) tea.Cmd {
 			a.autoApprove = !a.autoApprove
 			if a.autoApprove {

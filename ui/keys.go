@@ -105,8 +105,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Help) && (a.focus != focusInput || a.input.Value() == ""):
 		a.showHelp = true
 		return nil
-	case key.Matches(msg, k.PageUp, k.PageDown),
-		(msg.String() == "home" || msg.String() == "end") && (a.focus != focusInput || a.input.Value() == ""):
+	case a.focus != focusTree && (key.Matches(msg, k.PageUp, k.PageDown) ||
+		(msg.String() == "home" || msg.String() == "end") && (a.focus != focusInput || a.input.Value() == "")):
 		var cmd tea.Cmd
 		a.transcript, cmd = a.transcript.Update(msg)
 		return cmd

@@ -89,9 +89,6 @@ func (p *picker) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			return false, nil
 		}
 		return p.choose(it)
-	case "up", "down", "ctrl+p", "ctrl+n", "pgup", "pgdown":
-		p.list.HandleKey(msg)
-		return false, p.reportMove()
 	}
 	for i := range p.actions {
 		a := &p.actions[i]
@@ -116,6 +113,11 @@ func (p *picker) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		}
 		p.input.Focus()
 		return false, nil
+	}
+	switch k { // after the actions, so an action may take ctrl+n
+	case "up", "down", "ctrl+p", "ctrl+n", "pgup", "pgdown":
+		p.list.HandleKey(msg)
+		return false, p.reportMove()
 	}
 	var cmd tea.Cmd
 	p.filter, cmd = p.filter.Update(msg)

@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/session"
+	"pincer/ui/headless"
+)
+
+func (c *cli) tasksCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "tasks",
+		Short: "Schedule prompts to run later or repeatedly, and run them",
+		Long: `tasks manages scheduled tasks: prompts that run later, once or repeatedly, in a
+session, through the normal agent loop (approvals still apply). The screen runs
+its session's tasks while it is open; 'pincer tasks run' is a scheduler for a
+terminal with no screen (or a cron job with --once).
+
+A task that fails is retried at its next interval and shows its error in the
+list; a run missed while nothing was running runs once, not once per missed
+interval. The model sees a task's prompt as
+"[SYSTEM: AUTOMATED BACKGROUND TASK TRIGGERED]: <prompt>".`,
+		Example: `pincer tasks add --in 30m "check whether the release build passed"
+pincer tasks add --every 24h -s nightly "run the test suite and summarise failures"
+pincer tasks list
+pincer tasks rm 3QX9
+pincer tasks run --yes          # run due tasks as they fall due, until Ctrl+C
+pincer tasks run --once --yes   # run what is due now and exit (for cron)`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return c.listTasks(cmd, false) },
+	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the scheduled tasks, soonest first",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return c.listTasks(cmd, asJSON) },
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print the tasks as JSON")
+	cmd.AddCommand(list, c.tasksAdd(), c.tasksRemove(), c.tasksRun())
+	return cmd
+}
+
+func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
+	st, err := c.openStore(c.optionalProject(cmd))
+	if err != nil {
+		return err
+	}
+	ts, err := st.Tasks()
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if ts == nil {
+			ts = []session.Task{}
+		}
+		enc := json.NewEncoder(c.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ts)
+	}
+	if len(ts) == 0 {
+		fmt.Fprintln(c.stdout, "No scheduled tasks. Add one with: pincer tasks add --in 30m \"PROMPT\"")
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNEXT\tREPEAT\tSESSION\tPROMPT\tLAST RUN")
+	for _, t := range ts {
+		every := "once"
+		if t.Every > 0 {
+			every = "every " + strings.TrimSuffix(t.Every.String(), "0s")
+		}
+		sess := "(new)"
+		if t.Session != "" {
+			if s, err := st.Get(t.Session); err == nil {
+				sess = sessionLabel(s)
+			}
+		}
+		last := "-"
+		switch {
+		case t.LastError != "":
+			last = "failed: " + oneLine(t.LastError, 40)
+		case !t.LastRun.IsZero():
+			last = "ok " + ago(time.Now(), t.LastRun)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, sess, oneLine(t.Prompt, 50), last)
+	}
+	return tw.Flush()
+}
+
+func (c *cli) tasksAdd() *cobra.Command {
+	var in, at, every string
+	cmd := &cobra.Command{
+		Use:   "add PROMPT",
+		Short: "Schedule a prompt (--in, --at or --every), in the session given by -s",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := c.loadProject(cmd)
+			if err != nil {
+				return err
+			}
+			var spec string
+			switch {
+			case in != "" && at != "":
+				return usageError(errors.New("give --in or --at, not both"))
+			case in != "":
+				spec = "in " + in
+			case at != "":
+				spec = "at " + at
+			case every != "":
+				spec = "every " + every
+			default:
+				return usageError(errors.New("say when: --in 30m, --at 2026-12-01T09:00:00Z or --every 1h"))
+			}
+			prompt, next, period, err := agent.ParseSchedule(spec+" "+strings.Join(args, " "), time.Now())
+			if err != nil {
+				return usageError(err)
+			}
+			if every != "" && spec != "every "+every {
+				d, err := time.ParseDuration(every)
+				if err != nil || d < session.MinTaskInterval {
+					return usageError(fmt.Errorf("--every must be a duration of at least %s like 1h, not %q", session.MinTaskInterval, every))
+				}
+				period = d
+			}
+			st, err := c.openStore(p)
+			if err != nil {
+				return err
+			}
+			t, err := st.AddTask(session.Task{Session: c.flags.session, Dir: p.root, Prompt: prompt, Next: next, Every: period})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "%s\nid %s\n", agent.DescribeTask(t, time.Now()), t.ID)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&in, "in", "", "run after this long, e.g. 30m or 2h")
+	cmd.Flags().StringVar(&at, "at", "", "run at this time (RFC 3339)")
+	cmd.Flags().StringVar(&every, "every", "", "repeat at this interval (at least 1m)")
+	return cmd
+}
+
+func (c *cli) tasksRemove() *cobra.Command {
+	return &cobra.Command{
+		Use:     "rm ID",
+		Aliases: []string{"cancel"},
+		Short:   "Cancel a scheduled task (its id or the start of it)",
+		Args:    exactArgs(1, "give the task's id (pincer tasks list shows them)"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, err := c.openStore(c.optionalProject(cmd))
+			if err != nil {
+				return err
+			}
+			if err := st.RemoveTask(args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintln(c.stdout, "Cancelled.")
+			return nil
+		},
+	}
+}
+
+func (c *cli) tasksRun() *cobra.Command {
+	var once bool
+	var rf runFlags
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run scheduled tasks as they fall due (a scheduler without the screen)",
+		Long: `run checks for due tasks every scheduler_interval (30s by default) and runs each
+in its session, headless, as 'pincer run' would: safe commands run, and anything
+that needs approval is refused unless --yes or --dangerously-approve-all is given.
+A task without a session gets a new one. --once runs what is due now and exits.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTasks(cmd, once, rf) },
+	}
+	cmd.Flags().BoolVar(&once, "once", false, "run the tasks that are due now, then exit")
+	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line")
+	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits")
+	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
+	return cmd
+}
+
+// runTasks is the foreground scheduler.
+func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
+	base, err := c.loadProject(cmd)
+	if err != nil {
+		return err
+	}
+	st, err := c.openStore(base)
+	if err != nil {
+		return err
+	}
+	sched := &agent.Scheduler{
+		Store: st,
+		Retry: base.cfg.SchedulerInterval.Std(),
+		Run: func(ctx context.Context, t session.Task) error {
+			return c.runTask(cmd, st, t, rf)
+		},
+	}
+	ctx := cmd.Context()
+	interval := base.cfg.SchedulerInterval.Std()
+	if interval <= 0 {
+		interval = 30 * time.Second
+	}
+	failed := 0
+	for {
+		ran, err := sched.RunDue(ctx)
+		if err != nil && ctx.Err() == nil {
+			return err
+		}
+		for _, t := range ran {
+			if t.LastError != "" {
+				failed++
+			}
+		}
+		if once || ctx.Err() != nil {
+			if !rf.json {
+				fmt.Fprintf(c.stderr, "pincer: ran %d task(s), %d failed\n", len(ran), failed)
+			}
+			if failed > 0 {
+				return &exitError{code: 1, silent: true}
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(interval):
+		}
+	}
+}
+
+// runTask runs one task in its session (a new one when it has none),
+// headless.
+func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
+	p, err := c.loadProjectAt(cmd, t.Dir)
+	if err != nil {
+		return err
+	}
+	var sess session.Session
+	if t.Session != "" {
+		sess, err = st.Get(t.Session)
+	} else {
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+	}
+	if err != nil {
+		return err
+	}
+	if sess.Model != "" {
+		p.cfg.Model = sess.Model
+	}
+	if err := p.pickModel(cmd.Context()); err != nil {
+		return err
+	}
+	history, summary, through, err := agent.LoadSession(st, sess.ID)
+	if err != nil {
+		return err
+	}
+	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer.SetSession(sess.ID, sess.Name)
+	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
+	id := sess.ID
+	a, _, err := c.newAgent(p, agentSetup{
+		approver: policy.Approver(c.stderr),
+		recorder: agent.SessionLog{Store: st, ID: sess.ID},
+		store:    st,
+		current:  func() string { return id },
+	})
+	if err != nil {
+		return err
+	}
+	a.Restore(history, summary, through)
+	if !rf.json {
+		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, sessionLabel(sess), oneLine(t.Prompt, 80))
+	}
+	res, runErr := a.RunMessage(cmd.Context(), agent.TaskMessage(t), printer.Event)
+	printer.Finish(res, runErr)
+	if runErr == nil && res.StopReason == "max_iterations" {
+		runErr = errors.New("stopped at the iteration limit")
+	}
+	return runErr
+}

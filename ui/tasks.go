@@ -1,0 +1,235 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pincer/agent"
+	"pincer/session"
+	"pincer/ui/complete"
+)
+
+// tasksDueMsg carries the due tasks of this session.
+type tasksDueMsg struct {
+	tasks []session.Task
+	err   error
+}
+
+// taskCheckMsg asks for a check of the due tasks.
+type taskCheckMsg struct{}
+
+// taskFinishedMsg reports how a task's run was recorded.
+type taskFinishedMsg struct {
+	task      session.Task
+	scheduled bool
+	runErr    error
+	err       error
+}
+
+// taskListMsg carries every task for the /tasks picker.
+type taskListMsg struct {
+	tasks []session.Task
+	err   error
+}
+
+// schedulerInterval is how often the screen looks for due tasks.
+func (a *App) schedulerInterval() time.Duration {
+	if a.opts.SchedulerInterval > 0 {
+		return a.opts.SchedulerInterval
+	}
+	return 30 * time.Second
+}
+
+// scheduleCheck waits one interval, then checks.
+func (a *App) scheduleCheck() tea.Cmd {
+	if a.opts.Store == nil {
+		return nil
+	}
+	return tea.Tick(a.schedulerInterval(), func(time.Time) tea.Msg { return taskCheckMsg{} })
+}
+
+// checkTasks reads the tasks that are due in this session (or in this
+// directory with no session of their own).
+func (a *App) checkTasks() tea.Cmd {
+	if a.opts.Store == nil {
+		return nil
+	}
+	st, id, root := a.opts.Store, a.opts.SessionID, a.opts.Root
+	return func() tea.Msg {
+		due, err := st.DueTasks(time.Now())
+		var mine []session.Task
+		for _, t := range due {
+			if t.Session == id || t.Session == "" && t.Dir == root {
+				mine = append(mine, t)
+			}
+		}
+		return tasksDueMsg{tasks: mine, err: err}
+	}
+}
+
+// runDueTask starts the first due task when the agent is idle; a busy
+// agent runs it when its turn ends (turnDone checks again).
+func (a *App) runDueTask(msg tasksDueMsg) tea.Cmd {
+	if msg.err != nil {
+		a.transcript.AddError("Could not read the scheduled tasks: " + msg.err.Error())
+		return nil
+	}
+	if len(msg.tasks) == 0 || a.busy || len(a.dialogs) > 0 || a.runningTask != nil {
+		return nil
+	}
+	t := msg.tasks[0]
+	a.runningTask = &t
+	m := agent.TaskMessage(t)
+	a.transcript.AddNotice(fmt.Sprintf("Scheduled task: %s", oneLine(t.Prompt, 200)))
+	return a.startMessage(m, "⏲ "+t.Prompt)
+}
+
+// taskDone records a task's run and says how it went.
+func (a *App) taskDone(t session.Task, runErr error) tea.Cmd {
+	st := a.opts.Store
+	retry := a.schedulerInterval()
+	return func() tea.Msg {
+		after, scheduled, err := st.FinishTask(t.ID, time.Now(), runErr, retry)
+		if after.ID == "" {
+			after = t
+		}
+		return taskFinishedMsg{task: after, scheduled: scheduled, runErr: runErr, err: err}
+	}
+}
+
+func (a *App) taskFinished(msg taskFinishedMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		a.transcript.AddError("Could not record the task's run: " + msg.err.Error())
+	case msg.runErr != nil:
+		a.transcript.AddError(fmt.Sprintf("The scheduled task failed (%v); it runs again at %s.", msg.runErr, msg.task.Next.Local().Format("15:04")))
+	case msg.scheduled:
+		a.transcript.AddNotice("Scheduled task done; next run " + msg.task.Next.Local().Format("2006-01-02 15:04") + ".")
+	default:
+		a.transcript.AddNotice("Scheduled task done.")
+	}
+	return tea.Batch(a.notify("pincer: scheduled task finished"), a.checkTasks())
+}
+
+// scheduleCommand is /schedule in|every|at WHEN PROMPT.
+func (a *App) scheduleCommand(spec string) tea.Cmd {
+	if a.opts.Store == nil {
+		a.transcript.AddError("/schedule needs the session store, which is not open.")
+		return nil
+	}
+	prompt, next, every, err := agent.ParseSchedule(spec, time.Now())
+	if err != nil {
+		a.transcript.AddError("/schedule: " + err.Error())
+		return nil
+	}
+	st, id, root := a.opts.Store, a.opts.SessionID, a.opts.Root
+	return func() tea.Msg {
+		t, err := st.AddTask(session.Task{Session: id, Dir: root, Prompt: prompt, Next: next, Every: every})
+		if err != nil {
+			return noticeMsg{err: fmt.Errorf("/schedule: %w", err)}
+		}
+		return taskAddedMsg{text: agent.DescribeTask(t, time.Now()) + " /tasks lists and cancels tasks."}
+	}
+}
+
+// taskAddedMsg says a task was scheduled; one due at once runs at once.
+type taskAddedMsg struct{ text string }
+
+// openTasks lists every scheduled task; ctrl+d cancels one.
+func (a *App) openTasks() tea.Cmd {
+	if a.opts.Store == nil {
+		a.transcript.AddError("/tasks needs the session store, which is not open.")
+		return nil
+	}
+	st := a.opts.Store
+	return func() tea.Msg {
+		ts, err := st.Tasks()
+		return taskListMsg{tasks: ts, err: err}
+	}
+}
+
+func (a *App) showTasks(msg taskListMsg) tea.Cmd {
+	if msg.err != nil {
+		a.transcript.AddError("Could not list the tasks: " + msg.err.Error())
+		return nil
+	}
+	now := time.Now()
+	var items []complete.Item
+	for _, t := range msg.tasks {
+		where := "this session"
+		if t.Session != a.opts.SessionID {
+			where = "another session"
+		}
+		when := "due now"
+		if t.Next.After(now) {
+			when = "in " + strings.TrimSuffix(t.Next.Sub(now).Round(time.Minute).String(), "0s")
+		}
+		if t.Every > 0 {
+			when += ", every " + strings.TrimSuffix(t.Every.String(), "0s")
+		}
+		if t.LastError != "" {
+			when += " · last run failed"
+		}
+		items = append(items, complete.Item{Value: t.ID, Label: oneLine(t.Prompt, 60), Detail: when + " · " + where})
+	}
+	p := newPicker("Scheduled tasks", items, a.styles)
+	p.empty = "No tasks. Schedule one with /schedule in 10m PROMPT or /schedule every 1h PROMPT."
+	st := a.opts.Store
+	p.choose = func(complete.Item) (bool, tea.Cmd) { return true, nil }
+	p.actions = []pickerAction{{key: "ctrl+d", help: "cancel the task", confirm: true, prompt: "Cancel this task? y/n",
+		run: func(it complete.Item, _ string) tea.Cmd {
+			for i, x := range p.items {
+				if x.Value == it.Value {
+					p.setItems(append(append([]complete.Item(nil), p.items[:i]...), p.items[i+1:]...))
+					break
+				}
+			}
+			return a.sessionOp(func() error { return st.RemoveTask(it.Value) }, "Cancelled the task.", false, "")
+		}}}
+	a.pushDialog(p)
+	return nil
+}
+
+// startMessage runs a prepared message (a scheduled task) as a turn; shown
+// is what the transcript shows for it.
+func (a *App) startMessage(m agent.Message, shown string) tea.Cmd {
+	a.transcript.AddUser(shown)
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	a.busy = true
+	a.state = stateThinking
+	a.turnStart = time.Now()
+	a.now = a.turnStart
+	run := func() tea.Msg {
+		res, err := a.agent.RunMessage(ctx, m, a.bridge.event)
+		return turnDoneMsg{res: res, err: err}
+	}
+	cmds := []tea.Cmd{run}
+	if !a.ticking {
+		a.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// showSkills lists the composite skills the prompt holds.
+func (a *App) showSkills() tea.Cmd {
+	if len(a.opts.Skills) == 0 {
+		a.transcript.AddNotice("No composite skills are defined. Add them under a \"# Skills\" heading in ~/.config/pincer/SKILLS.md or the project's SKILLS.md.")
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString("Composite skills the assistant knows:")
+	for _, s := range a.opts.Skills {
+		b.WriteString("\n• " + s.Name)
+		if s.Summary != "" {
+			b.WriteString(" — " + s.Summary)
+		}
+	}
+	a.transcript.AddNotice(b.String())
+	return nil
+}
