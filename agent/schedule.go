@@ -182,6 +182,11 @@ func ParseSchedule(spec string, now time.Time) (prompt string, next time.Time, e
 	return a.Prompt, next, every, err
 }
 
+// TaskLease is how long a scheduler's claim on a task lasts: long enough
+// for any run, short enough that a task whose scheduler died runs again
+// the same day.
+const TaskLease = time.Hour
+
 // Scheduler runs due tasks through the normal loop and records how they
 // went. A missed run (pincer was closed) runs once; a failure is retried.
 type Scheduler struct {
@@ -215,6 +220,13 @@ func (s *Scheduler) RunDue(ctx context.Context) ([]session.Task, error) {
 		}
 		if err := ctx.Err(); err != nil {
 			return ran, err
+		}
+		claimed, err := s.Store.ClaimTask(t.ID, now(), TaskLease)
+		if err != nil {
+			return ran, err
+		}
+		if !claimed {
+			continue // another scheduler runs it
 		}
 		runErr := s.Run(ctx, t)
 		if ctx.Err() != nil {

@@ -217,3 +217,24 @@ func TestRecallTool(t *testing.T) {
 		t.Errorf("RecallNote = %q", note)
 	}
 }
+
+func TestSchedulerSkipsTasksClaimedElsewhere(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	st := newTaskStore(t, c)
+	task, err := st.AddTask(session.Task{Prompt: "p", Dir: "/p", Next: c.t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another scheduler (a screen, say) has claimed it.
+	if ok, err := st.ClaimTask(task.ID, c.t, TaskLease); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	runs := 0
+	s := &Scheduler{Store: st, Now: c.now, Run: func(context.Context, session.Task) error { runs++; return nil }}
+	if _, err := s.RunDue(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 0 {
+		t.Errorf("ran a task claimed by another scheduler")
+	}
+}

@@ -173,6 +173,9 @@ type taskRecord struct {
 	LastError string    `json:"last_error,omitempty"`
 	Failures  int       `json:"failures,omitempty"`
 	Runs      int       `json:"runs,omitempty"`
+	// ClaimedUntil is when a scheduler's claim on the task runs out (see
+	// ClaimTask); zero when nobody runs it.
+	ClaimedUntil time.Time `json:"claimed_until,omitzero"`
 }
 
 func toTaskRecord(t Task) taskRecord {

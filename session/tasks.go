@@ -120,8 +120,61 @@ func (s *Store) Tasks() ([]Task, error) {
 
 // DueTasks returns the tasks whose Next is at or before now, the one due
 // first first.
+//
+// A task another scheduler has claimed (ClaimTask) is not due until the
+// claim runs out.
 func (s *Store) DueTasks(now time.Time) ([]Task, error) {
-	return s.tasksWhere(func(r taskRecord) bool { return !r.Next.After(now) })
+	return s.tasksWhere(func(r taskRecord) bool { return !r.Next.After(now) && !r.ClaimedUntil.After(now) })
+}
+
+// ClaimTask marks a due task as being run by the caller until now+lease,
+// so another scheduler (a screen and 'pincer tasks run' at once) does not
+// run it too. It reports false, changing nothing, when the task is not due
+// or someone else holds a claim that has not run out. FinishTask ends the
+// claim; a scheduler that dies leaves the task to run again once the lease
+// is over.
+func (s *Store) ClaimTask(ref string, now time.Time, lease time.Duration) (bool, error) {
+	if lease <= 0 {
+		return false, fmt.Errorf("claim task %s: the lease %s must be positive", ref, lease)
+	}
+	claimed := false
+	err := s.update(func(tx *bolt.Tx) error {
+		rec, err := findTask(tx, ref)
+		if err != nil {
+			return err
+		}
+		if rec.Next.After(now) || rec.ClaimedUntil.After(now) {
+			return nil
+		}
+		b, err := taskBucket(tx)
+		if err != nil {
+			return err
+		}
+		rec.ClaimedUntil = now.Add(lease).UTC()
+		claimed = true
+		return putTask(b, rec)
+	})
+	return claimed, err
+}
+
+// ReleaseTask gives up a claim without running the task, so it is due
+// again at once.
+func (s *Store) ReleaseTask(ref string) error {
+	return s.update(func(tx *bolt.Tx) error {
+		rec, err := findTask(tx, ref)
+		if err != nil {
+			return err
+		}
+		if rec.ClaimedUntil.IsZero() {
+			return nil
+		}
+		b, err := taskBucket(tx)
+		if err != nil {
+			return err
+		}
+		rec.ClaimedUntil = time.Time{}
+		return putTask(b, rec)
+	})
 }
 
 // tasksWhere returns the tasks keep accepts, ordered by Next, then by id.

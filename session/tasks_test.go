@@ -357,3 +357,44 @@ func TestDeletingASessionRemovesItsTasks(t *testing.T) {
 		t.Errorf("tasks after deleting the session = %v, want %v", got, []string{keep.ID, free.ID})
 	}
 }
+
+func TestClaimTask(t *testing.T) {
+	st := newTestStore(t)
+	now := epoch()
+	task, err := st.AddTask(Task{Prompt: "p", Dir: "/p", Next: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := st.ClaimTask(task.ID, now.Add(-time.Minute), time.Hour); err != nil || ok {
+		t.Fatalf("claimed a task that is not due yet: %v %v", ok, err)
+	}
+	if ok, err := st.ClaimTask(task.ID, now, time.Hour); err != nil || !ok {
+		t.Fatalf("first claim: %v %v", ok, err)
+	}
+	if ok, _ := st.ClaimTask(task.ID, now.Add(time.Minute), time.Hour); ok {
+		t.Error("a second scheduler claimed a claimed task")
+	}
+	if due, _ := st.DueTasks(now.Add(time.Minute)); len(due) != 0 {
+		t.Errorf("a claimed task is listed as due: %v", due)
+	}
+	// The claim runs out: the task is due again (its scheduler died).
+	if due, _ := st.DueTasks(now.Add(2 * time.Hour)); len(due) != 1 {
+		t.Errorf("after the lease the task is not due: %v", due)
+	}
+	// Release gives it back at once; finishing clears the claim.
+	if err := st.ReleaseTask(task.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := st.ClaimTask(task.ID, now.Add(time.Minute), time.Hour); !ok {
+		t.Error("could not claim a released task")
+	}
+	if _, _, err := st.FinishTask(task.ID, now.Add(2*time.Minute), errors.New("x"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if due, _ := st.DueTasks(now.Add(10 * time.Minute)); len(due) != 1 {
+		t.Errorf("a failed, finished task is not due for its retry: %v", due)
+	}
+	if _, err := st.ClaimTask(task.ID, now, 0); err == nil {
+		t.Error("a zero lease was accepted")
+	}
+}

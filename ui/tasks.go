@@ -60,14 +60,23 @@ func (a *App) checkTasks() tea.Cmd {
 	}
 	st, id, root := a.opts.Store, a.opts.SessionID, a.opts.Root
 	return func() tea.Msg {
-		due, err := st.DueTasks(time.Now())
-		var mine []session.Task
+		now := time.Now()
+		due, err := st.DueTasks(now)
 		for _, t := range due {
-			if t.Session == id || t.Session == "" && t.Dir == root {
-				mine = append(mine, t)
+			if t.Session != id && (t.Session != "" || t.Dir != root) {
+				continue
+			}
+			// Claim the first one, so a scheduler elsewhere does not run
+			// it too; the others wait for the next check.
+			ok, cerr := st.ClaimTask(t.ID, now, agent.TaskLease)
+			if cerr != nil {
+				return tasksDueMsg{err: cerr}
+			}
+			if ok {
+				return tasksDueMsg{tasks: []session.Task{t}}
 			}
 		}
-		return tasksDueMsg{tasks: mine, err: err}
+		return tasksDueMsg{err: err}
 	}
 }
 
@@ -78,8 +87,19 @@ func (a *App) runDueTask(msg tasksDueMsg) tea.Cmd {
 		a.transcript.AddError("Could not read the scheduled tasks: " + msg.err.Error())
 		return nil
 	}
-	if len(msg.tasks) == 0 || a.busy || len(a.dialogs) > 0 || a.runningTask != nil {
+	if len(msg.tasks) == 0 {
 		return nil
+	}
+	if a.busy || len(a.dialogs) > 0 || a.runningTask != nil {
+		// Claimed but the agent is busy: give the task back so it runs
+		// at the next check.
+		st, t := a.opts.Store, msg.tasks[0]
+		return func() tea.Msg {
+			if err := st.ReleaseTask(t.ID); err != nil {
+				return noticeMsg{err: err}
+			}
+			return nil
+		}
 	}
 	t := msg.tasks[0]
 	a.runningTask = &t
