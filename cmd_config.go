@@ -44,9 +44,7 @@ of the file, for editors.`,
 			}
 			red := p.cfg.Redacted()
 			if asJSON {
-				enc := json.NewEncoder(c.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(red)
+				return c.writeJSON(red)
 			}
 			return c.printConfig(red, p.srcs, p.cfg.APIKeySource(c.getenv))
 		},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,12 +49,7 @@ pincer sessions rm refactor-alt --yes`,
 				return err
 			}
 			if asJSON {
-				if list == nil {
-					list = []session.Session{}
-				}
-				enc := json.NewEncoder(c.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(list)
+				return c.writeJSON(orEmpty(list))
 			}
 			if len(list) == 0 {
 				fmt.Fprintln(c.stdout, "No sessions yet. Start one with 'pincer' or 'pincer run'.")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -60,12 +59,7 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		return err
 	}
 	if asJSON {
-		if ts == nil {
-			ts = []session.Task{}
-		}
-		enc := json.NewEncoder(c.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ts)
+		return c.writeJSON(orEmpty(ts))
 	}
 	if len(ts) == 0 {
 		fmt.Fprintln(c.stdout, "No scheduled tasks. Add one with: pincer tasks add --in 30m \"PROMPT\"")

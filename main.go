@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,6 +147,22 @@ func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
 		return
 	}
 	fmt.Fprintf(w, "pincer: %v\n", err)
+}
+
+// writeJSON prints v as indented JSON, for the --json forms of commands.
+func (c *cli) writeJSON(v any) error {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// orEmpty turns a nil list into an empty one, so JSON output is [] rather
+// than null.
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
 }
 
 func versionString() string {

@@ -489,24 +489,7 @@ func (a *App) submit(text string) tea.Cmd {
 
 // startTurn hands a prompt to the agent on its own goroutine.
 func (a *App) startTurn(text string) tea.Cmd {
-	prompt := a.expandPastes(text)
-	a.transcript.AddUser(text)
-	ctx, cancel := context.WithCancel(context.Background())
-	a.cancel = cancel
-	a.busy = true
-	a.state = stateThinking
-	a.turnStart = time.Now()
-	a.now = a.turnStart
-	run := func() tea.Msg {
-		res, err := a.agent.Run(ctx, prompt, a.bridge.event)
-		return turnDoneMsg{res: res, err: err}
-	}
-	cmds := []tea.Cmd{run}
-	if !a.ticking {
-		a.ticking = true
-		cmds = append(cmds, tick())
-	}
-	return tea.Batch(cmds...)
+	return a.startMessage(agent.Message{Role: agent.RoleUser, Content: a.expandPastes(text)}, text)
 }
 
 // turnDone finishes a turn: late events are applied, the answer is closed
