@@ -15,6 +15,7 @@ import (
 
 	"pincer/agent"
 	"pincer/safety"
+	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/tree"
@@ -616,5 +617,52 @@ func writeTestFile(t *testing.T, root, name, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestPickerGoldens(t *testing.T) {
+	cases := []struct {
+		name string
+		open func(t *testing.T, a *App)
+		want []string
+	}{
+		{"theme_picker_100x24", func(t *testing.T, a *App) { a.openThemePicker("") }, []string{"Theme", "dark", "light", "dracula", "tokyo-night", "esc close"}},
+		{"model_picker_100x24", func(t *testing.T, a *App) {
+			a.opts.Model = "m-two"
+			a.Update(modelListMsg{names: []string{"m-one", "m-two", "m-three"}})
+		}, []string{"Model", "m-one", "m-three", "in use"}},
+		{"session_picker_100x24", func(t *testing.T, a *App) {
+			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []string{"refactor", "bugfix"} {
+				s, _ := st.Create(session.Session{Name: n, Dir: a.opts.Root})
+				st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+			}
+			other, _ := st.Create(session.Session{Name: "elsewhere", Dir: "/some/other/project"})
+			st.Append(other.ID, session.Message{Role: session.RoleUser, Content: "unrelated"})
+			a.opts.Store = st
+			list, _ := st.List()
+			a.Update(sessionListMsg{list: list})
+		}, []string{"Sessions", "refactor", "bugfix", "elsewhere", "/some/", "ctrl+r rename", "ctrl+d delete"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 24)
+			tc.open(t, a)
+			checkShape(t, a)
+			got := screen(a)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("screen lacks %q:\n%s", w, got)
+				}
+			}
+			// This directory's sessions come before the others.
+			if strings.Contains(got, "elsewhere") && strings.Index(got, "elsewhere") < strings.Index(got, "bugfix") {
+				t.Error("a session of another directory is listed first")
+			}
+			golden(t, tc.name, got)
+		})
 	}
 }

@@ -109,8 +109,9 @@ func (d *editDialog) Message(msg tea.Msg) tea.Cmd {
 func (d *editDialog) View(width, height int, st themes.Styles) string {
 	q := d.q.approval
 	w, h := min(width-2, 160), height-2
-	if d.full {
-		w, h = width, height
+	small := height < 24
+	if d.full || small {
+		w, h = width, height // a small screen gives the diff all it has
 	}
 	inner := w - 4
 	danger := q.Tier >= safety.Dangerous
@@ -125,6 +126,9 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 		}
 	}
 	keys := "y accept the kept hunks · space keep/drop hunk · j/k next/previous · n reject · c reject with a comment · A accept all edits this session · f full screen · v layout · esc reject"
+	if small {
+		keys = "y accept · space keep/drop · j/k hunks · n reject · c comment · A accept all"
+	}
 	if d.comment {
 		head = append(head, st.Text.Render("Tell the model why (it reads this with the refusal):"), d.input.View())
 		keys = "enter send the refusal · esc back"

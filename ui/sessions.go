@@ -111,7 +111,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 			current = " (this one)"
 		}
 		items = append(items, complete.Item{Value: s.ID, Label: label(s) + current + "  " + oneLine(s.Title, 50),
-			Detail: fmt.Sprintf("%s · %s%s", ago(time.Now(), s.Updated), plural(s.MessageCount, "message"), where)})
+			Detail: fmt.Sprintf("%s · %s%s", ago(time.Now(), s.Updated), plural(s.MessageCount, "msg"), where)})
 	}
 	p := newPicker("Sessions", items, a.styles)
 	p.empty = "No sessions yet."
@@ -133,8 +133,15 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 	p.preview = func(it complete.Item, w, h int) string {
 		s := byID[it.Value]
 		var b strings.Builder
-		b.WriteString(a.styles.Accent.Render(label(s)) + "\n")
-		b.WriteString(a.styles.Muted.Render(tilde(s.Dir, home)+" · "+s.Model) + "\n\n")
+		where := "this project"
+		if s.Dir != a.opts.Root {
+			where = tilde(s.Dir, home)
+		}
+		if s.Model != "" {
+			where += " · " + s.Model
+		}
+		b.WriteString(a.styles.Accent.Render(ansi.Truncate(label(s), w, "…")) + "\n")
+		b.WriteString(a.styles.Muted.Render(ansi.Truncate(where, w, "…")) + "\n\n")
 		msgs, ok := a.previews[it.Value]
 		if !ok {
 			b.WriteString(a.styles.Muted.Render("…"))
