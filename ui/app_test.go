@@ -645,7 +645,7 @@ func TestPickerGoldens(t *testing.T) {
 			a.opts.Store = st
 			list, _ := st.List()
 			a.Update(sessionListMsg{list: list})
-		}, []string{"Sessions", "refactor", "bugfix", "elsewhere", "/some/", "ctrl+r rename", "ctrl+d delete"}},
+		}, []string{"Sessions", "refactor", "bugfix", "elsewhere", "ctrl+r rename", "ctrl+d delete"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
