@@ -18,6 +18,7 @@ import (
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
+	"pincer/ui/complete"
 	"pincer/ui/tree"
 )
 
@@ -664,5 +665,25 @@ func TestPickerGoldens(t *testing.T) {
 			}
 			golden(t, tc.name, got)
 		})
+	}
+}
+
+func TestFileMentions(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	// The files for @ completion load through a Cmd, as at start.
+	a.Update(complete.LoadFiles(context.Background(), a.opts.Root, 100)())
+	typeText(a, "look at @ma")
+	if !a.files.Visible() || !strings.Contains(screen(a), "main.go") {
+		t.Fatalf("no completion popup for @ma:\n%s", screen(a))
+	}
+	press(a, "tab")
+	if got := a.input.Value(); got != "look at @main.go " {
+		t.Errorf("input after accepting %q", got)
+	}
+	// Enter on a file in the tree mentions it too.
+	a.input.Reset()
+	a.Update(tree.SelectMsg{Path: "internal/a.go"})
+	if got := a.input.Value(); got != "@internal/a.go " || a.focus != focusInput {
+		t.Errorf("tree selection: input %q, focus %v", got, a.focus)
 	}
 }
