@@ -90,13 +90,15 @@ func messagesTokens(msgs []Message) int {
 	return n
 }
 
-// toolsTokens estimates the tool schemas sent with every request.
+// toolsTokens estimates the tool schemas sent with every request. The
+// tools do not change during a session, so it is worked out once.
 func (a *Agent) toolsTokens() int {
-	n := 0
-	for _, t := range a.opts.Tools.List() {
-		n += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
+	if a.toolTokens == 0 {
+		for _, t := range a.opts.Tools.List() {
+			a.toolTokens += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
+		}
 	}
-	return n
+	return a.toolTokens
 }
 
 // Estimate is the expected prompt size of the next request in tokens. It
@@ -162,7 +164,6 @@ func cutPoint(history []Message, start, keep int) int {
 	for c > start && history[c].Role == RoleTool {
 		c--
 	}
-	// The summary marker is not conversation; skip past it.
 	return c
 }
 
@@ -373,6 +374,8 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 	}
 	if dropped > 0 {
 		notes = append(notes, fmt.Sprintf("Left out the %d oldest messages: even cut down, they did not fit the context window.", dropped))
+		// Dropping can stop between a call and its results; repair that.
+		out = wellFormed(out)
 	}
 	return out, notes
 }

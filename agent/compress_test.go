@@ -286,7 +286,7 @@ func TestFitToWindow(t *testing.T) {
 	if len(notes) != 2 || out[0].Role != RoleSystem {
 		t.Fatalf("notes %v, first %v", notes, out[0].Role)
 	}
-	fixed := wellFormed(out)
+	fixed := out // fitToWindow itself leaves no orphan
 	for i, m := range fixed {
 		if m.Role == RoleTool && (i == 0 || (fixed[i-1].Role != RoleAssistant && fixed[i-1].Role != RoleTool)) {
 			t.Errorf("dropping left an orphan tool result at %d", i)
@@ -320,6 +320,32 @@ func TestEstimateTokens(t *testing.T) {
 	for _, tc := range cases {
 		if got := estimateTokens(tc.in); got != tc.want {
 			t.Errorf("estimateTokens(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestFitToWindowNeverLeavesAnOrphan: when even the last turn does not fit,
+// dropping stops before the final message; a tool result whose call was
+// dropped must not be sent alone.
+func TestFitToWindowNeverLeavesAnOrphan(t *testing.T) {
+	big := strings.Repeat("y", 4000)
+	msgs := []Message{
+		{Role: RoleSystem, Content: "system"},
+		{Role: RoleUser, Content: big},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "a", Name: "read_file", Arguments: "{}"}}},
+		{Role: RoleTool, ToolCallID: "a", Content: big},
+	}
+	out, notes := fitToWindow(msgs, 100, 0)
+	if len(notes) == 0 {
+		t.Fatal("nothing was cut")
+	}
+	called := map[string]bool{}
+	for _, m := range out {
+		for _, c := range m.ToolCalls {
+			called[c.ID] = true
+		}
+		if m.Role == RoleTool && !called[m.ToolCallID] {
+			t.Errorf("tool result %q sent without its call: %+v", m.ToolCallID, out)
 		}
 	}
 }

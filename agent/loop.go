@@ -72,6 +72,7 @@ type Agent struct {
 	lastPrompt int    // prompt tokens the server reported for the last request
 	lastSent   int    // messages in history when that request was built
 	recallNote string // auto recall's notes for the turn in progress
+	toolTokens int    // estimated tokens of the tool schemas; 0 until first needed
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -246,7 +247,7 @@ func (a *Agent) request(final bool, sink func(Event)) Request {
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
-	req := Request{Messages: wellFormed(msgs)}
+	req := Request{Messages: msgs}
 	for _, t := range a.opts.Tools.List() {
 		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}

@@ -81,13 +81,6 @@ type merger struct {
 	chunks    int
 }
 
-// Delta is what one chunk added to the answer and the reasoning, for the
-// pass-through stream handed to langchaingo.
-type chunkDelta struct {
-	Text      string
-	Reasoning string
-}
-
 // apiError is an error object a server sent instead of, or in the middle of,
 // an answer.
 type apiError struct {
@@ -157,36 +150,32 @@ func parseAPIError(raw json.RawMessage) *apiError {
 	return &apiError{Message: string(raw)}
 }
 
-// chunk merges one event's data. It returns the text and reasoning the
-// chunk completed, or an error when the server reported one.
-func (m *merger) chunk(data []byte) (chunkDelta, error) {
+// chunk merges one event's data, reporting what it adds as live events.
+// It returns an error when the server reported one.
+func (m *merger) chunk(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 {
-		return chunkDelta{}, nil
+		return nil
 	}
 	if bytes.Equal(data, []byte("[DONE]")) {
 		m.done = true
-		return chunkDelta{}, nil
+		return nil
 	}
 	var c wireChunk
 	if err := json.Unmarshal(data, &c); err != nil {
 		if values := splitJSONValues(data); values != nil {
-			var d chunkDelta
 			for _, v := range values {
-				vd, err := m.chunk(v)
-				d.Text += vd.Text
-				d.Reasoning += vd.Reasoning
-				if err != nil {
-					return d, err
+				if err := m.chunk(v); err != nil {
+					return err
 				}
 			}
-			return d, nil
+			return nil
 		}
-		return chunkDelta{}, fmt.Errorf("the model server sent a chunk that is not JSON: %.200q", data)
+		return fmt.Errorf("the model server sent a chunk that is not JSON: %.200q", data)
 	}
 	m.chunks++
 	if e := parseAPIError(c.Error); e != nil {
-		return chunkDelta{}, e
+		return e
 	}
 	if c.Usage != nil {
 		u := Usage{
@@ -208,7 +197,6 @@ func (m *merger) chunk(data []byte) (chunkDelta, error) {
 			m.emit(u)
 		}
 	}
-	var d chunkDelta
 	for _, ch := range c.Choices {
 		if ch.Index != nil && *ch.Index != 0 {
 			continue // only the first choice is used; pincer never asks for more
@@ -219,7 +207,6 @@ func (m *merger) chunk(data []byte) (chunkDelta, error) {
 		}
 		if delta != nil {
 			if t := m.text.add(delta.Content.fragment()); t != "" {
-				d.Text += t
 				m.emit(TextDelta{Text: t})
 			}
 			rc := delta.ReasoningContent.fragment()
@@ -227,7 +214,6 @@ func (m *merger) chunk(data []byte) (chunkDelta, error) {
 				rc = delta.Reasoning.fragment()
 			}
 			if t := m.reasoning.add(rc); t != "" {
-				d.Reasoning += t
 				m.emit(ReasoningDelta{Text: t})
 			}
 			for i := range delta.ToolCalls {
@@ -241,13 +227,13 @@ func (m *merger) chunk(data []byte) (chunkDelta, error) {
 			switch r := *ch.FinishReason; r {
 			case "", "null":
 			case "error":
-				return d, &apiError{Message: "the model stopped with finish_reason \"error\""}
+				return &apiError{Message: "the model stopped with finish_reason \"error\""}
 			default:
 				m.finish = r
 			}
 		}
 	}
-	return d, nil
+	return nil
 }
 
 // normalID returns the id a fragment carries, treating "", "null" and JSON
@@ -348,20 +334,16 @@ func (m *merger) toolFragment(f *wireToolCall) {
 
 // finishText hands out text held back at the end of the stream (an
 // incomplete character becomes U+FFFD).
-func (m *merger) finishText() chunkDelta {
-	var d chunkDelta
+func (m *merger) finishText() {
 	if t := m.text.flush(); t != "" {
-		d.Text = t
 		m.emit(TextDelta{Text: t})
 	}
 	if t := m.reasoning.flush(); t != "" {
-		d.Reasoning = t
 		m.emit(ReasoningDelta{Text: t})
 	}
 	for _, c := range m.calls {
 		c.args.flush()
 	}
-	return d
 }
 
 // complete reports whether the stream ended properly: with [DONE] or with a

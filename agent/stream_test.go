@@ -161,7 +161,7 @@ func mergeAll(body []byte, sink func(Event)) (Reply, error) {
 		if ev.Name == "error" {
 			return m.reply(), parseAPIError(ev.Data)
 		}
-		if _, err := m.chunk(ev.Data); err != nil {
+		if err := m.chunk(ev.Data); err != nil {
 			rep := m.reply()
 			rep.ToolCalls = nil
 			return rep, err

@@ -454,7 +454,7 @@ func (s *stream) step() {
 		s.fail(e)
 		return
 	}
-	if _, err := s.merger.chunk(ev.Data); err != nil {
+	if err := s.merger.chunk(ev.Data); err != nil {
 		s.fail(err)
 		return
 	}
@@ -471,7 +471,7 @@ func (s *stream) wholeJSON() {
 		s.fail(s.readError(err))
 		return
 	}
-	if _, err := s.merger.chunk(raw); err != nil {
+	if err := s.merger.chunk(raw); err != nil {
 		s.fail(err)
 		return
 	}
@@ -511,7 +511,7 @@ func (s *stream) finish() {
 		return
 	}
 	r := s.merger.reply()
-	s.writeDelta(chunkDelta{Text: r.Content, Reasoning: r.Reasoning})
+	s.writeText(r.Reasoning, r.Content)
 	for i, c := range r.ToolCalls {
 		// The header fragment has a type, so langchaingo starts a new call;
 		// the argument fragments have none, so it appends them to that call.
@@ -552,11 +552,12 @@ func (s *stream) finish() {
 // refuses lines over 64 KiB (JSON escaping can grow text sixfold).
 const passThroughPiece = 8 * 1024
 
-func (s *stream) writeDelta(d chunkDelta) {
-	for _, piece := range splitText(d.Reasoning, passThroughPiece) {
+// writeText hands langchaingo the reasoning and the answer in pieces.
+func (s *stream) writeText(reasoning, text string) {
+	for _, piece := range splitText(reasoning, passThroughPiece) {
 		s.writeChunk(map[string]any{"reasoning_content": piece}, "")
 	}
-	for _, piece := range splitText(d.Text, passThroughPiece) {
+	for _, piece := range splitText(text, passThroughPiece) {
 		s.writeChunk(map[string]any{"content": piece}, "")
 	}
 }
