@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"pincer/agent"
 	"pincer/session"
+	"pincer/ui/human"
 )
 
 func (c *cli) sessionsCommand() *cobra.Command {
@@ -40,7 +40,7 @@ pincer sessions compact refactor "keep the API decisions"
 pincer sessions rm refactor-alt --yes`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -60,7 +60,7 @@ pincer sessions rm refactor-alt --yes`,
 			fmt.Fprintln(tw, "NAME\tDIRECTORY\tLAST ACTIVE\tMESSAGES\tTITLE")
 			now := time.Now()
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", sessionLabel(s), tildeDir(s.Dir, home), ago(now, s.Updated), s.MessageCount, oneLine(s.Title, 60))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.Label(), human.Tilde(s.Dir, home), human.Ago(now, s.Updated), s.MessageCount, human.OneLine(s.Title, 60))
 			}
 			return tw.Flush()
 		},
@@ -70,15 +70,15 @@ pincer sessions rm refactor-alt --yes`,
 	return cmd
 }
 
-// optionalProject loads the configuration for its data_dir when it can;
-// session commands that do not talk to a model still work with a broken
-// config file.
-func (c *cli) optionalProject(cmd *cobra.Command) *project {
+// anyStore opens the session store for a command that does not talk to a
+// model: it uses the config's data_dir when the config loads, and still
+// works with a broken config file.
+func (c *cli) anyStore(cmd *cobra.Command) (*session.Store, error) {
 	p, err := c.loadProject(cmd)
 	if err != nil {
-		return nil
+		p = nil
 	}
-	return p
+	return c.openStore(p)
 }
 
 func (c *cli) sessionsShow() *cobra.Command {
@@ -88,7 +88,7 @@ func (c *cli) sessionsShow() *cobra.Command {
 		Short: "Show a session: its details and its whole transcript",
 		Args:  exactArgs(1, "give the session's name or id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -100,7 +100,7 @@ func (c *cli) sessionsShow() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(c.stdout, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
-				sessionLabel(s), s.ID, s.Dir, s.Model, s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
+				s.Label(), s.ID, s.Dir, s.Model, s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
 				s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, resumeHint(s))
 			return st.Export(c.stdout, s.ID, session.FormatMarkdown)
 		},
@@ -115,7 +115,7 @@ func (c *cli) sessionsRename() *cobra.Command {
 		Short: "Give a session a (new) name",
 		Args:  exactArgs(2, "give the session and its new name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -136,7 +136,7 @@ func (c *cli) sessionsRemove() *cobra.Command {
 		Short:   "Delete a session and its messages (asks first unless --yes)",
 		Args:    exactArgs(1, "give the session's name or id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -146,7 +146,7 @@ func (c *cli) sessionsRemove() *cobra.Command {
 			}
 			if !yes {
 				fmt.Fprintf(c.stderr, "Delete session %s (%d messages, last active %s)? This cannot be undone. [y/N] ",
-					sessionLabel(s), s.MessageCount, ago(time.Now(), s.Updated))
+					s.Label(), s.MessageCount, human.Ago(time.Now(), s.Updated))
 				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')
 				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 					fmt.Fprintln(c.stderr, "Kept it.")
@@ -156,7 +156,7 @@ func (c *cli) sessionsRemove() *cobra.Command {
 			if err := st.Delete(s.ID); err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "Deleted %s.\n", sessionLabel(s))
+			fmt.Fprintf(c.stdout, "Deleted %s.\n", s.Label())
 			return nil
 		},
 	}
@@ -174,7 +174,7 @@ func (c *cli) sessionsExport() *cobra.Command {
 			if format != session.FormatMarkdown && format != session.FormatJSON {
 				return usageError(fmt.Errorf("--format %q is not known; use markdown or json", format))
 			}
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -201,7 +201,7 @@ func (c *cli) sessionsFork() *cobra.Command {
 		Short: "Copy a session to try another path from the same point",
 		Args:  exactArgs(2, "give the session to copy and the name of the copy"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -209,7 +209,7 @@ func (c *cli) sessionsFork() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "Forked into %s (%d messages). Resume it with: %s\n", sessionLabel(s), s.MessageCount, resumeHint(s))
+			fmt.Fprintf(c.stdout, "Forked into %s (%d messages). Resume it with: %s\n", s.Label(), s.MessageCount, resumeHint(s))
 			return nil
 		},
 	}
@@ -259,9 +259,9 @@ Words after the name say what the summary should focus on.`,
 				}
 			})
 			if err != nil {
-				return p.explainUnreachable(fmt.Errorf("compact %s: %w", sessionLabel(s), err))
+				return p.explainUnreachable(fmt.Errorf("compact %s: %w", s.Label(), err))
 			}
-			fmt.Fprintf(c.stdout, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, sessionLabel(s), compressed.Before, compressed.After, compressed.Summary)
+			fmt.Fprintf(c.stdout, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, s.Label(), compressed.Before, compressed.After, compressed.Summary)
 			return nil
 		},
 	}
@@ -275,35 +275,4 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// ago says how long ago t was, briefly.
-func ago(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
-	case d < 14*24*time.Hour:
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
-	return t.Local().Format("2006-01-02")
-}
-
-func tildeDir(dir, home string) string {
-	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
-		return "~" + dir[len(home):]
-	}
-	return dir
-}
-
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }

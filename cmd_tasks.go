@@ -13,6 +13,7 @@ import (
 	"pincer/agent"
 	"pincer/session"
 	"pincer/ui/headless"
+	"pincer/ui/human"
 )
 
 func (c *cli) tasksCommand() *cobra.Command {
@@ -50,7 +51,7 @@ pincer tasks run --once --yes   # run what is due now and exit (for cron)`,
 }
 
 func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
-	st, err := c.openStore(c.optionalProject(cmd))
+	st, err := c.anyStore(cmd)
 	if err != nil {
 		return err
 	}
@@ -75,17 +76,17 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		sess := "(new)"
 		if t.Session != "" {
 			if s, err := st.Get(t.Session); err == nil {
-				sess = sessionLabel(s)
+				sess = s.Label()
 			}
 		}
 		last := "-"
 		switch {
 		case t.LastError != "":
-			last = "failed: " + oneLine(t.LastError, 40)
+			last = "failed: " + human.OneLine(t.LastError, 40)
 		case !t.LastRun.IsZero():
-			last = "ok " + ago(time.Now(), t.LastRun)
+			last = "ok " + human.Ago(time.Now(), t.LastRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, sess, oneLine(t.Prompt, 50), last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, sess, human.OneLine(t.Prompt, 50), last)
 	}
 	return tw.Flush()
 }
@@ -150,7 +151,7 @@ func (c *cli) tasksRemove() *cobra.Command {
 		Short:   "Cancel a scheduled task (its id or the start of it)",
 		Args:    exactArgs(1, "give the task's id (pincer tasks list shows them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.openStore(c.optionalProject(cmd))
+			st, err := c.anyStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -274,7 +275,7 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	}
 	a.Restore(history, summary, through)
 	if !rf.json {
-		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, sessionLabel(sess), oneLine(t.Prompt, 80))
+		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, sess.Label(), human.OneLine(t.Prompt, 80))
 	}
 	res, runErr := a.RunMessage(cmd.Context(), agent.TaskMessage(t), printer.Event)
 	printer.Finish(res, runErr)

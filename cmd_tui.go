@@ -85,7 +85,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Theme:             theme,
 		AutoTheme:         auto,
 		Model:             p.cfg.Model,
-		Session:           sessionLabel(opened.sess),
+		Session:           opened.sess.Label(),
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})

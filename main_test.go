@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -319,14 +321,45 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-func TestNoProviderSaysHowToConfigureOne(t *testing.T) {
+func TestNothingAnswers(t *testing.T) {
 	s := newSandbox(t, "")
-	// Point the default at a port where nothing listens, as a machine
-	// without Ollama would be.
-	s.env = append(s.env, "PINCER_PROVIDER=")
+	// A configured local server that is not running.
 	r := s.run("", "run", "--base-url", "http://127.0.0.1:1/v1", "--provider", "ollama", "hi")
-	if r.code == 0 || !strings.Contains(r.stderr, "nothing answers") {
-		t.Errorf("exit %d, stderr %q; want advice that nothing answers", r.code, r.stderr)
+	if r.code == 0 || !strings.Contains(r.stderr, "nothing answers at http://127.0.0.1:1/v1") || !strings.Contains(r.stderr, "ollama server running") {
+		t.Errorf("exit %d, stderr %q; want advice that the configured server does not answer", r.code, r.stderr)
+	}
+}
+
+// TestExplainUnreachable: with nothing configured, a refused connection to
+// the default local Ollama is explained as "configure a provider"; with a
+// provider configured, as "is the server running"; other errors pass.
+func TestExplainUnreachable(t *testing.T) {
+	refused := fmt.Errorf("dial tcp 127.0.0.1:11434: %w", syscall.ECONNREFUSED)
+	cases := []struct {
+		name       string
+		configured bool
+		err        error
+		want       []string
+		usage      bool
+	}{
+		{"nothing configured", false, refused, []string{"no model provider is configured", "http://localhost:11434/v1", "PINCER_PROVIDER", "pincer config --help"}, true},
+		{"configured server down", true, refused, []string{"nothing answers at http://localhost:11434/v1", "ollama server running"}, false},
+		{"other errors pass through", false, errors.New("401 Unauthorized"), []string{"401 Unauthorized"}, false},
+	}
+	for _, tc := range cases {
+		p := &project{}
+		p.cfg.BaseURL, p.cfg.Provider = "http://localhost:11434/v1", "ollama"
+		p.srcs.ProviderConfigured = tc.configured
+		err := p.explainUnreachable(tc.err)
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tc.name, err, w)
+			}
+		}
+		var ee *exitError
+		if got := errors.As(err, &ee) && ee.code == 2; got != tc.usage {
+			t.Errorf("%s: usage error = %v, want %v", tc.name, got, tc.usage)
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		return o, nil
 	}
 	if sess.Dir != p.root {
-		fmt.Fprintf(c.stderr, "pincer: session %s was started in %s; working in %s\n", sessionLabel(sess), sess.Dir, p.root)
+		fmt.Fprintf(c.stderr, "pincer: session %s was started in %s; working in %s\n", sess.Label(), sess.Dir, p.root)
 	}
 	switch {
 	case cmd.Flags().Changed("model") && sess.Model != p.cfg.Model:
@@ -98,22 +98,9 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	return o, nil
 }
 
-// sessionLabel is how a person names a session: its name, or the start of
-// its id (twelve characters: the time it was created and a little of its
-// random part, enough to tell sessions apart).
-func sessionLabel(s session.Session) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	if len(s.ID) > 12 {
-		return s.ID[:12]
-	}
-	return s.ID
-}
-
 // resumeHint is the command that resumes a session.
 func resumeHint(s session.Session) string {
-	return "pincer -s " + shellQuote(sessionLabel(s))
+	return "pincer -s " + shellQuote(s.Label())
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

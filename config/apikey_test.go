@@ -46,8 +46,8 @@ func TestResolvedAPIKeyAfterLoad(t *testing.T) {
 	w.writeUser(t, `{"provider": "mimo", "api_key": "k-file"}`)
 	w.env["MIMO_API_KEY"] = "k-mimo"
 	c, s := w.mustLoad(t, Overrides{})
-	if got := c.ResolvedAPIKey(w.env.get); got != "k-file" {
-		t.Errorf("key = %q, want the user file's", got)
+	if got := c.ResolvedAPIKey(w.env.get); got != "k-file" || s.Of("api_key").Kind != FromUserFile {
+		t.Errorf("key = %q from %v, want the user file's", got, s.Of("api_key"))
 	}
 	w.env[EnvAPIKey] = "k-pincer"
 	c, s = w.mustLoad(t, Overrides{})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Waiting for the file lock. bbolt retries a busy lock every 50 ms; any
@@ -110,7 +111,7 @@ func (s *Store) acquire(write bool) (*bolt.DB, error) {
 		if err == nil {
 			return db, nil
 		}
-		if !errors.Is(err, bolt.ErrTimeout) {
+		if !errors.Is(err, berrors.ErrTimeout) {
 			return nil, s.openError(err, write)
 		}
 		// Only where waitLock cannot block (Windows) does bbolt's single

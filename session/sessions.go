@@ -11,6 +11,7 @@ import (
 
 	"github.com/oklog/ulid/v2"
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Create starts a new session from sess.Name, sess.Dir and sess.Model; the
@@ -231,7 +232,7 @@ func (s *Store) Delete(ref string) error {
 		if err := dropSessionTasks(tx, rec.ID); err != nil {
 			return err
 		}
-		if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, bolt.ErrBucketNotFound) {
+		if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 			return fmt.Errorf("delete messages of session %s: %w", rec.ID, err)
 		}
 		if err := tx.Bucket([]byte(bucketSummaries)).Delete(id); err != nil {

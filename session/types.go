@@ -92,3 +92,16 @@ type Session struct {
 	// ForkOf is the id of the session this one was forked from, if any.
 	ForkOf string `json:"fork_of,omitempty"`
 }
+
+// Label is how a person names the session: its name, or the start of its
+// id (twelve characters: when it was created and a little of its random
+// part, enough to tell sessions apart and accepted by Get as a prefix).
+func (s Session) Label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	if len(s.ID) > 12 {
+		return s.ID[:12]
+	}
+	return s.ID
+}

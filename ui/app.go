@@ -109,7 +109,6 @@ type App struct {
 	commands   complete.Model
 	fileItems  []complete.Item
 	token      complete.Token
-	tokenOpen  bool
 
 	width, height int
 	focus         focusArea
@@ -318,6 +317,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(cmds...)
 	case turnDoneMsg:
 		return a, a.turnDone(msg)
+	case compactDoneMsg:
+		return a, a.compactDone(msg)
 	case tickMsg:
 		a.now = time.Time(msg)
 		a.spin++
@@ -370,6 +371,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case modelListMsg:
 		return a, a.showModelPicker(msg)
+	case themesMsg:
+		return a, a.showThemes(msg)
 	case taskCheckMsg:
 		return a, tea.Batch(a.checkTasks(), a.scheduleCheck())
 	case tasksDueMsg:
@@ -434,8 +437,11 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.ToolResult(e.ID, e.Name, e.Content, e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
+				refresh = refresh || t.Kind != tools.TouchRead
 			}
-			refresh = true
+			// A command may create or delete files; a read changes nothing
+			// on disk, so the tree and the file list stay as they are.
+			refresh = refresh || e.Name == "run_command"
 			a.state = stateThinking
 		case agent.Usage:
 			a.usage.PromptTokens += e.PromptTokens
@@ -492,19 +498,22 @@ func (a *App) startTurn(text string) tea.Cmd {
 	return a.startMessage(agent.Message{Role: agent.RoleUser, Content: a.expandPastes(text)}, text)
 }
 
+// startMessage runs a prepared message (a prompt, or a scheduled task) as
+// a turn; shown is what the transcript shows for it.
+func (a *App) startMessage(m agent.Message, shown string) tea.Cmd {
+	a.transcript.AddUser(shown)
+	return a.startWork(func(ctx context.Context) tea.Msg {
+		res, err := a.agent.RunMessage(ctx, m, a.bridge.event)
+		return turnDoneMsg{res: res, err: err}
+	})
+}
+
 // turnDone finishes a turn: late events are applied, the answer is closed
 // (marked interrupted when cancelled), errors are shown, and the next
-// queued prompt starts.
+// queued prompt or due task starts.
 func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
-	cmds := a.handleEvents(a.bridge.drain())
-	a.busy = false
-	a.state = stateIdle
-	a.cancel = nil
+	cmds := a.endWork()
 	switch {
-	case msg.res.StopReason == "compact":
-		if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
-			a.transcript.AddNotice("Nothing compressed: " + msg.err.Error() + ".")
-		}
 	case msg.err == nil:
 		if a.answering {
 			a.transcript.FinishAssistant(false)
@@ -519,7 +528,6 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 		a.transcript.AddError(msg.err.Error())
 	}
 	a.answering = false
-	a.dialogs = nil // questions of the finished turn can no longer be answered
 	taskJustRan := a.runningTask != nil
 	if t := a.runningTask; t != nil {
 		a.runningTask = nil
@@ -531,17 +539,62 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 	} else {
 		cmds = append(cmds, a.notify("pincer: finished"))
 	}
+	return tea.Batch(append(cmds, a.nextWork(!taskJustRan))...)
+}
+
+// compactDoneMsg reports that /compact finished.
+type compactDoneMsg struct{ err error }
+
+func (a *App) compactDone(msg compactDoneMsg) tea.Cmd {
+	cmds := a.endWork()
+	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+		a.transcript.AddNotice("Nothing compressed: " + msg.err.Error() + ".")
+	}
+	return tea.Batch(append(cmds, a.nextWork(true))...)
+}
+
+// startWork runs work for the agent on its own goroutine (through the
+// returned command) and marks the screen busy until its result arrives;
+// Esc cancels the context it is given.
+func (a *App) startWork(work func(ctx context.Context) tea.Msg) tea.Cmd {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cancel = cancel
+	a.busy = true
+	a.state = stateThinking
+	a.turnStart = time.Now()
+	a.now = a.turnStart
+	cmds := []tea.Cmd{func() tea.Msg { return work(ctx) }}
+	if !a.ticking {
+		a.ticking = true
+		cmds = append(cmds, tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+// endWork applies the events still buffered and marks the screen idle.
+func (a *App) endWork() []tea.Cmd {
+	cmds := a.handleEvents(a.bridge.drain())
+	a.busy = false
+	a.state = stateIdle
+	a.cancel = nil
+	a.dialogs = nil // questions of finished work can no longer be answered
+	return cmds
+}
+
+// nextWork starts the next queued prompt, or looks for a due task when
+// checkTasks is set (after a task it is not: the check comes once its run
+// is recorded, or it would run again).
+func (a *App) nextWork(checkTasks bool) tea.Cmd {
 	if len(a.queue) > 0 {
 		next := a.queue[0]
 		a.queue = a.queue[1:]
 		a.transcript.SetQueued(a.queue)
-		cmds = append(cmds, a.startTurn(next))
-	} else if !taskJustRan {
-		// A task that fell due during the turn. (After a task, the check
-		// comes once its run is recorded, or it would run again.)
-		cmds = append(cmds, a.checkTasks())
+		return a.startTurn(next)
 	}
-	return tea.Batch(cmds...)
+	if checkTasks {
+		return a.checkTasks()
+	}
+	return nil
 }
 
 // cancelTurn stops the model or the running tool at once.

@@ -549,7 +549,7 @@ func TestPickers(t *testing.T) {
 	press(a, "/")
 	a.closePopups()
 	a.input.Reset()
-	a.openThemePicker("")
+	a.Update(a.openThemePicker("")())
 	press(a, "down")
 	if a.theme.Name == themes.Dark().Name {
 		t.Errorf("moving in the theme picker did not preview another theme")
@@ -559,14 +559,14 @@ func TestPickers(t *testing.T) {
 		t.Errorf("Esc left theme %q and dialog %v", a.theme.Name, a.topDialog())
 	}
 	// Filtering narrows; Enter chooses.
-	a.openThemePicker("")
+	a.Update(a.openThemePicker("")())
 	typeText(a, "light")
 	press(a, "enter")
 	if a.theme.Name != "light" {
 		t.Errorf("theme %q after choosing light", a.theme.Name)
 	}
 	// An unknown theme by name says so.
-	a.openThemePicker("no-such-theme")
+	a.Update(a.openThemePicker("no-such-theme")())
 	if !strings.Contains(screen(a), "no-such-theme") {
 		t.Errorf("no error for an unknown theme:\n%s", screen(a))
 	}
@@ -627,7 +627,7 @@ func TestPickerGoldens(t *testing.T) {
 		open func(t *testing.T, a *App)
 		want []string
 	}{
-		{"theme_picker_100x24", func(t *testing.T, a *App) { a.openThemePicker("") }, []string{"Theme", "dark", "light", "dracula", "tokyo-night", "esc close"}},
+		{"theme_picker_100x24", func(t *testing.T, a *App) { a.Update(a.openThemePicker("")()) }, []string{"Theme", "dark", "light", "dracula", "tokyo-night", "esc close"}},
 		{"model_picker_100x24", func(t *testing.T, a *App) {
 			a.opts.Model = "m-two"
 			a.Update(modelListMsg{names: []string{"m-one", "m-two", "m-three"}})
@@ -685,5 +685,45 @@ func TestFileMentions(t *testing.T) {
 	a.Update(tree.SelectMsg{Path: "internal/a.go"})
 	if got := a.input.Value(); got != "@internal/a.go " || a.focus != focusInput {
 		t.Errorf("tree selection: input %q, focus %v", got, a.focus)
+	}
+}
+
+func TestTreeRefreshesOnlyWhenFilesMayHaveChanged(t *testing.T) {
+	cases := []struct {
+		name string
+		ev   agent.ToolResult
+		want bool
+	}{
+		{"a read changes nothing", agent.ToolResult{Name: "read_file", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}}, false},
+		{"a search changes nothing", agent.ToolResult{Name: "grep"}, false},
+		{"an edit", agent.ToolResult{Name: "edit_file", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchChanged}}}, true},
+		{"a new file", agent.ToolResult{Name: "write_file", Touched: []tools.Touch{{Path: "n.go", Kind: tools.TouchCreated}}}, true},
+		{"a command may write", agent.ToolResult{Name: "run_command"}, true},
+	}
+	for _, tc := range cases {
+		a := newTestApp(t, 120, 30)
+		if got := len(a.handleEvents(eventsMsg{tc.ev})) > 0; got != tc.want {
+			t.Errorf("%s: refresh = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestThemeFilesInThePicker(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	a.opts.ThemeDir = t.TempDir()
+	writeTestFile(t, a.opts.ThemeDir, "mine.json", `{"name": "mine", "extends": "light", "colors": {"accent": "#ff8800"}}`)
+	writeTestFile(t, a.opts.ThemeDir, "broken.json", `{"name": "broken", "colors": {"accent": "nope"}}`)
+	a.Update(a.openThemePicker("")())
+	got := screen(a)
+	if !strings.Contains(got, "mine") || !strings.Contains(got, "mine.json") {
+		t.Errorf("the user's theme is not listed:\n%s", got)
+	}
+	if !strings.Contains(got, "Not listed") || !strings.Contains(got, "broken.json") {
+		t.Errorf("the broken theme file is not reported:\n%s", got)
+	}
+	press(a, "esc")
+	a.Update(a.openThemePicker("mine")())
+	if a.theme.Name != "mine" || a.theme.Dark {
+		t.Errorf("/theme mine gave %q (dark %v)", a.theme.Name, a.theme.Dark)
 	}
 }

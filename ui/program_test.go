@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +56,4 @@ func TestProgramRunsATurn(t *testing.T) {
 	if n := len(srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
-	var buf bytes.Buffer
-	buf.ReadFrom(tm.FinalOutput(t))
 }

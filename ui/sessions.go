@@ -17,6 +17,7 @@ import (
 	"pincer/session"
 	"pincer/themes"
 	"pincer/ui/complete"
+	"pincer/ui/human"
 )
 
 // sessionOpenedMsg switches the screen to another session.
@@ -45,17 +46,6 @@ type sessionListMsg struct {
 type previewMsg struct {
 	id   string
 	msgs []session.Message
-}
-
-// label names a session for people: its name, or the start of its id.
-func label(s session.Session) string {
-	if s.Name != "" {
-		return s.Name
-	}
-	if len(s.ID) > 12 {
-		return s.ID[:12]
-	}
-	return s.ID
 }
 
 // needIdle refuses a command while the agent works.
@@ -104,14 +94,14 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		byID[s.ID] = s
 		where := ""
 		if s.Dir != a.opts.Root {
-			where = " · " + tilde(s.Dir, home)
+			where = " · " + human.Tilde(s.Dir, home)
 		}
 		current := ""
 		if s.ID == a.opts.SessionID {
 			current = " (this one)"
 		}
-		items = append(items, complete.Item{Value: s.ID, Label: label(s) + current + "  " + oneLine(s.Title, 50),
-			Detail: fmt.Sprintf("%s · %s%s", ago(time.Now(), s.Updated), plural(s.MessageCount, "msg"), where)})
+		items = append(items, complete.Item{Value: s.ID, Label: s.Label() + current + "  " + human.OneLine(s.Title, 50),
+			Detail: fmt.Sprintf("%s · %s%s", human.Ago(time.Now(), s.Updated), human.Plural(s.MessageCount, "msg"), where)})
 	}
 	p := newPicker("Sessions", items, a.styles)
 	p.empty = "No sessions yet."
@@ -135,12 +125,12 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		var b strings.Builder
 		where := "this project"
 		if s.Dir != a.opts.Root {
-			where = tilde(s.Dir, home)
+			where = human.Tilde(s.Dir, home)
 		}
 		if s.Model != "" {
 			where += " · " + s.Model
 		}
-		b.WriteString(a.styles.Accent.Render(ansi.Truncate(label(s), w, "…")) + "\n")
+		b.WriteString(a.styles.Accent.Render(ansi.Truncate(s.Label(), w, "…")) + "\n")
 		b.WriteString(a.styles.Muted.Render(ansi.Truncate(where, w, "…")) + "\n\n")
 		msgs, ok := a.previews[it.Value]
 		if !ok {
@@ -154,7 +144,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 			if m.Role == session.RoleAssistant {
 				who = a.styles.AgentMark.Render("● ")
 			}
-			b.WriteString(who + ansi.Truncate(oneLine(m.Content, 400), w-2, "…") + "\n")
+			b.WriteString(who + ansi.Truncate(human.OneLine(m.Content, 400), w-2, "…") + "\n")
 		}
 		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 		if len(lines) > h {
@@ -179,7 +169,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 				if err != nil {
 					return noticeMsg{err: err}
 				}
-				return noticeMsg{text: fmt.Sprintf("Forked %s into %s; open it from /sessions.", label(byID[it.Value]), label(s))}
+				return noticeMsg{text: fmt.Sprintf("Forked %s into %s; open it from /sessions.", byID[it.Value].Label(), s.Label())}
 			}
 		}},
 		{key: "ctrl+d", help: "delete", confirm: true, prompt: "Delete this session and all its messages? y/n", run: func(it complete.Item, _ string) tea.Cmd {
@@ -188,7 +178,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 					return noticeMsg{err: errors.New("this is the session you are in; switch to another one first")}
 				}
 			}
-			return a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+label(byID[it.Value])+".", false, "")
+			return a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+byID[it.Value].Label()+".", false, "")
 		}},
 		{key: "ctrl+n", help: "new session", run: func(complete.Item, string) tea.Cmd {
 			a.dialogs = a.dialogs[:0]
@@ -257,7 +247,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.agent.Restore(msg.history, msg.summary, msg.through)
 	a.agent.SetRecorder(agent.SessionLog{Store: a.opts.Store, ID: msg.sess.ID})
 	a.opts.SessionID = msg.sess.ID
-	a.opts.Session = label(msg.sess)
+	a.opts.Session = msg.sess.Label()
 	a.usage = agent.Usage{PromptTokens: msg.sess.Usage.PromptTokens, CompletionTokens: msg.sess.Usage.CompletionTokens}
 	a.lastContext = 0
 	a.history = nil
@@ -337,21 +327,10 @@ func (a *App) compact(focus string) tea.Cmd {
 		a.transcript.AddError("/compact is not possible while the agent works; wait for it or press Esc first.")
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	a.cancel = cancel
-	a.busy = true
-	a.state = stateThinking
-	a.turnStart = time.Now()
 	a.transcript.AddNotice("Compressing older messages…")
-	cmds := []tea.Cmd{func() tea.Msg {
-		err := a.agent.Compact(ctx, focus, a.bridge.event)
-		return turnDoneMsg{res: agent.Result{StopReason: "compact"}, err: err}
-	}}
-	if !a.ticking {
-		a.ticking = true
-		cmds = append(cmds, tick())
-	}
-	return tea.Batch(cmds...)
+	return a.startWork(func(ctx context.Context) tea.Msg {
+		return compactDoneMsg{err: a.agent.Compact(ctx, focus, a.bridge.event)}
+	})
 }
 
 // modelListMsg carries the server's models for the /model picker.
@@ -368,7 +347,7 @@ func (a *App) openModelPicker(name string) tea.Cmd {
 	}
 	if name != "" {
 		a.setModel(name)
-		return nil
+		return a.saveModel(name)
 	}
 	c := a.opts.Client
 	return func() tea.Msg {
@@ -396,7 +375,7 @@ func (a *App) showModelPicker(msg modelListMsg) tea.Cmd {
 	p.empty = "The server lists no models."
 	p.choose = func(it complete.Item) (bool, tea.Cmd) {
 		a.setModel(it.Value)
-		return true, nil
+		return true, a.saveModel(it.Value)
 	}
 	a.pushDialog(p)
 	return nil
@@ -410,45 +389,97 @@ func (a *App) setModel(name string) {
 	}
 	a.opts.Client.SetModel(name)
 	a.opts.Model = name
-	if a.opts.Store != nil {
-		_ = a.opts.Store.SetModel(a.opts.SessionID, name)
-	}
 	a.transcript.AddNotice("Now using " + name + ".")
 }
 
-// openThemePicker offers the built-in themes and the user's theme files,
-// previewing each as the selection moves.
-func (a *App) openThemePicker(name string) tea.Cmd {
-	if name != "" {
-		th, err := a.findTheme(name)
-		if err != nil {
-			a.transcript.AddError(err.Error())
+// saveModel records the model in the session, off the event loop, so a
+// resumed session starts with it.
+func (a *App) saveModel(name string) tea.Cmd {
+	if a.opts.Store == nil || a.busy {
+		return nil
+	}
+	st, id := a.opts.Store, a.opts.SessionID
+	return func() tea.Msg {
+		if err := st.SetModel(id, name); err != nil {
+			return noticeMsg{err: fmt.Errorf("could not save the model in the session: %w", err)}
+		}
+		return nil
+	}
+}
+
+// themesMsg carries the themes for /theme: the built-in ones and the
+// person's theme files, read off the event loop. name is the theme asked
+// for by name, if one was.
+type themesMsg struct {
+	list []themes.Theme
+	from map[string]string // theme name → file it came from
+	bad  []string          // theme files that could not be read, one sentence each
+	name string
+}
+
+// loadThemes reads the theme directory in the background.
+func (a *App) loadThemes(name string) tea.Cmd {
+	dir := a.opts.ThemeDir
+	return func() tea.Msg {
+		msg := themesMsg{list: themes.Builtin(), from: map[string]string{}, name: name}
+		if dir == "" {
+			return msg
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			th, err := themes.Load(f)
+			if err != nil {
+				msg.bad = append(msg.bad, err.Error())
+				continue
+			}
+			msg.list = append(msg.list, th)
+			msg.from[th.Name] = f
+		}
+		return msg
+	}
+}
+
+// openThemePicker offers the built-in themes and the person's theme files,
+// previewing each as the selection moves; with a name it switches at once.
+func (a *App) openThemePicker(name string) tea.Cmd { return a.loadThemes(name) }
+
+func (a *App) showThemes(msg themesMsg) tea.Cmd {
+	byName := map[string]themes.Theme{}
+	var items []complete.Item
+	for _, th := range msg.list {
+		byName[th.Name] = th
+		detail := "built in, "
+		if f, ok := msg.from[th.Name]; ok {
+			detail = "from " + f + ", "
+		}
+		if th.Dark {
+			detail += "dark"
+		} else {
+			detail += "light"
+		}
+		items = append(items, complete.Item{Value: th.Name, Detail: detail})
+	}
+	if msg.name != "" {
+		th, ok := byName[msg.name]
+		if !ok {
+			text := fmt.Sprintf("No theme named %q; /theme lists them.", msg.name)
+			if len(msg.bad) > 0 {
+				text += " Some theme files could not be read: " + strings.Join(msg.bad, "; ")
+			}
+			a.transcript.AddError(text)
 			return nil
 		}
 		a.applyTheme(th)
 		a.opts.AutoTheme = false
 		return nil
 	}
-	var items []complete.Item
-	for _, th := range themes.Builtin() {
-		kind := "dark"
-		if !th.Dark {
-			kind = "light"
-		}
-		items = append(items, complete.Item{Value: th.Name, Detail: "built in, " + kind})
-	}
-	if a.opts.ThemeDir != "" {
-		files, _ := filepath.Glob(filepath.Join(a.opts.ThemeDir, "*.json"))
-		for _, f := range files {
-			items = append(items, complete.Item{Value: strings.TrimSuffix(filepath.Base(f), ".json"), Detail: "from " + f})
-		}
-	}
 	original, originalAuto := a.theme, a.opts.AutoTheme
 	p := newPicker("Theme", items, a.styles)
+	if len(msg.bad) > 0 {
+		p.note = "Not listed: " + strings.Join(msg.bad, "; ")
+	}
 	p.moved = func(it complete.Item) tea.Cmd {
-		if th, err := a.findTheme(it.Value); err == nil {
-			a.applyTheme(th)
-		}
+		a.applyTheme(byName[it.Value])
 		return nil
 	}
 	p.cancel = func() tea.Cmd {
@@ -457,11 +488,7 @@ func (a *App) openThemePicker(name string) tea.Cmd {
 		return nil
 	}
 	p.choose = func(it complete.Item) (bool, tea.Cmd) {
-		th, err := a.findTheme(it.Value)
-		if err != nil {
-			p.note = err.Error()
-			return false, nil
-		}
+		th := byName[it.Value]
 		a.applyTheme(th)
 		a.opts.AutoTheme = false
 		a.transcript.AddNotice("Theme " + th.Name + ". Set \"theme\": \"" + th.Name + "\" in the config file to keep it.")
@@ -469,53 +496,4 @@ func (a *App) openThemePicker(name string) tea.Cmd {
 	}
 	a.pushDialog(p)
 	return nil
-}
-
-// findTheme is a built-in theme or a theme file in the theme directory.
-func (a *App) findTheme(name string) (themes.Theme, error) {
-	if th, ok := themes.Lookup(name); ok {
-		return th, nil
-	}
-	if a.opts.ThemeDir != "" {
-		return themes.Load(filepath.Join(a.opts.ThemeDir, name+".json"))
-	}
-	return themes.Theme{}, fmt.Errorf("no theme named %q; /theme lists them", name)
-}
-
-func tilde(dir, home string) string {
-	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
-		return "~" + dir[len(home):]
-	}
-	return dir
-}
-
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
-
-// ago says how long ago t was, briefly.
-func ago(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%d h ago", int(d.Hours()))
-	case d < 14*24*time.Hour:
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
-	return t.Local().Format("2006-01-02")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"pincer/agent"
 	"pincer/session"
 	"pincer/ui/complete"
+	"pincer/ui/human"
 )
 
 // tasksDueMsg carries the due tasks of this session.
@@ -104,7 +104,7 @@ func (a *App) runDueTask(msg tasksDueMsg) tea.Cmd {
 	t := msg.tasks[0]
 	a.runningTask = &t
 	m := agent.TaskMessage(t)
-	a.transcript.AddNotice(fmt.Sprintf("Scheduled task: %s", oneLine(t.Prompt, 200)))
+	a.transcript.AddNotice(fmt.Sprintf("Scheduled task: %s", human.OneLine(t.Prompt, 200)))
 	return a.startMessage(m, "⏲ "+t.Prompt)
 }
 
@@ -194,7 +194,7 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 		if t.LastError != "" {
 			when += " · last run failed"
 		}
-		items = append(items, complete.Item{Value: t.ID, Label: oneLine(t.Prompt, 60), Detail: when + " · " + where})
+		items = append(items, complete.Item{Value: t.ID, Label: human.OneLine(t.Prompt, 60), Detail: when + " · " + where})
 	}
 	p := newPicker("Scheduled tasks", items, a.styles)
 	p.empty = "No tasks. Schedule one with /schedule in 10m PROMPT or /schedule every 1h PROMPT."
@@ -212,28 +212,6 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 		}}}
 	a.pushDialog(p)
 	return nil
-}
-
-// startMessage runs a prepared message (a scheduled task) as a turn; shown
-// is what the transcript shows for it.
-func (a *App) startMessage(m agent.Message, shown string) tea.Cmd {
-	a.transcript.AddUser(shown)
-	ctx, cancel := context.WithCancel(context.Background())
-	a.cancel = cancel
-	a.busy = true
-	a.state = stateThinking
-	a.turnStart = time.Now()
-	a.now = a.turnStart
-	run := func() tea.Msg {
-		res, err := a.agent.RunMessage(ctx, m, a.bridge.event)
-		return turnDoneMsg{res: res, err: err}
-	}
-	cmds := []tea.Cmd{run}
-	if !a.ticking {
-		a.ticking = true
-		cmds = append(cmds, tick())
-	}
-	return tea.Batch(cmds...)
 }
 
 // showSkills lists the composite skills the prompt holds.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"pincer/ui/cells"
 )
 
 // Scores of the fuzzy matcher. A matched character is worth scoreMatch;
@@ -49,7 +51,7 @@ func prepare(items []Item) []candidate {
 		if s == "" {
 			s = it.Value
 		}
-		texts[i] = sanitize(s)
+		texts[i] = cells.Sanitize(s)
 		total += utf8.RuneCountInString(texts[i])
 	}
 	buf := make([]rune, 2*total)

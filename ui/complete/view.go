@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+
+	"pincer/ui/cells"
 )
 
 // Styles is how the popup looks; the root app fills it from the theme.
@@ -83,28 +84,28 @@ func (m *Model) row(i int, sc *scorer, pos []int) string {
 	// Cut the label from the left when it does not fit.
 	label := c.text
 	start, cut := 0, false
-	if width(string(label)) > inner {
+	if cells.Width(string(label)) > inner {
 		cut = true
 		start = len(label)
-		for start > 0 && width(string(label[start-1:])) <= inner-1 {
+		for start > 0 && cells.Width(string(label[start-1:])) <= inner-1 {
 			start--
 		}
 	}
-	labelWidth := width(string(label[start:]))
+	labelWidth := cells.Width(string(label[start:]))
 	if cut {
 		labelWidth++
 	}
 
 	detail := ""
-	if d := sanitize(m.items[r.idx].Detail); d != "" {
+	if d := cells.Sanitize(m.items[r.idx].Detail); d != "" {
 		if room := inner - labelWidth - 2; room >= 4 {
-			detail = truncate(d, room)
+			detail = cells.Truncate(d, room)
 		}
 	}
-	gap := inner - labelWidth - width(detail)
+	gap := inner - labelWidth - cells.Width(detail)
 
 	var b strings.Builder
-	b.WriteString(base.Render(spaces(margin)))
+	b.WriteString(base.Render(cells.Spaces(margin)))
 	if cut {
 		b.WriteString(base.Render("…"))
 	}
@@ -126,56 +127,11 @@ func (m *Model) row(i int, sc *scorer, pos []int) string {
 		j = k
 	}
 	if gap > 0 {
-		b.WriteString(base.Render(spaces(gap)))
+		b.WriteString(base.Render(cells.Spaces(gap)))
 	}
 	if detail != "" {
 		b.WriteString(detailStyle.Render(detail))
 	}
-	b.WriteString(base.Render(spaces(margin)))
+	b.WriteString(base.Render(cells.Spaces(margin)))
 	return b.String()
 }
-
-// width is the number of cells plain s takes, quickly for ASCII.
-func width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// truncate cuts plain s to w cells, ending in "…" when it was cut.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// spaces returns n spaces (none for n <= 0).
-func spaces(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat(" ", n)
-}
-
-// sanitize replaces control characters, which would break the layout or
-// drive the terminal, with "?".
-func sanitize(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }

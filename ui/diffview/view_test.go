@@ -14,13 +14,8 @@ import (
 	"pincer/tools"
 )
 
-// fgSGR and bgSGR are the SGR parameters that select c as the foreground
-// or background in true colour.
-func fgSGR(c color.Color) string {
-	r, g, b, _ := c.RGBA()
-	return fmt.Sprintf("38;2;%d;%d;%d", r>>8, g>>8, b>>8)
-}
-
+// bgSGR is the SGR parameter that selects c as the background in true
+// colour.
 func bgSGR(c color.Color) string {
 	r, g, b, _ := c.RGBA()
 	return fmt.Sprintf("48;2;%d;%d;%d", r>>8, g>>8, b>>8)

@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
+
+	"pincer/ui/cells"
 )
 
 // Styles is how the pane looks; the root app fills it from the theme.
@@ -76,13 +77,13 @@ func (m *Model) View() string {
 	}
 	var b strings.Builder
 	b.Grow(m.height * (m.width + 16))
-	title := truncate(sanitize(m.title), m.width)
+	title := cells.Truncate(cells.Sanitize(m.title), m.width)
 	b.WriteString(m.styles.Title.Render(title))
-	b.WriteString(spaces(m.width - width(title)))
+	b.WriteString(cells.Spaces(m.width - cells.Width(title)))
 	for i := m.offset; i < m.offset+m.height-1; i++ {
 		b.WriteByte('\n')
 		if i >= len(m.rows) {
-			b.WriteString(spaces(m.width))
+			b.WriteString(cells.Spaces(m.width))
 			continue
 		}
 		m.writeLine(&b, i)
@@ -99,13 +100,13 @@ func (m *Model) writeLine(b *strings.Builder, i int) {
 	r := m.rows[i]
 	indent := r.depth * indentWidth
 	if r.n == nil {
-		note := truncate(spaces(indent)+sanitize(r.note), m.width)
+		note := cells.Truncate(cells.Spaces(indent)+cells.Sanitize(r.note), m.width)
 		style := m.styles.Note
 		if i == m.cursor {
 			style = m.cursorStyle()
 		}
 		b.WriteString(style.Render(note))
-		b.WriteString(spaces(m.width - width(note)))
+		b.WriteString(cells.Spaces(m.width - cells.Width(note)))
 		return
 	}
 	n := r.n
@@ -115,21 +116,21 @@ func (m *Model) writeLine(b *strings.Builder, i int) {
 		left, glyph = m.width, "" // too narrow for marks
 	}
 
-	icon, name, nameStyle := glyphFile, sanitize(n.name), m.styles.File
+	icon, name, nameStyle := glyphFile, cells.Sanitize(n.name), m.styles.File
 	if n.isDir {
 		icon, name, nameStyle = glyphCollapsed, name+"/", m.styles.Dir
 		if n.expanded {
 			icon = glyphExpanded
 		}
 	}
-	prefix := spaces(indent) + icon
+	prefix := cells.Spaces(indent) + icon
 	prefixWidth := indent + 2
 	if prefixWidth > left {
-		prefix = truncate(prefix, left)
-		prefixWidth = width(prefix)
+		prefix = cells.Truncate(prefix, left)
+		prefixWidth = cells.Width(prefix)
 	}
-	name = truncate(name, left-prefixWidth)
-	pad := spaces(left - prefixWidth - width(name) + m.width - left)
+	name = cells.Truncate(name, left-prefixWidth)
+	pad := cells.Spaces(left - prefixWidth - cells.Width(name) + m.width - left)
 	if glyph != "" {
 		pad = pad[:len(pad)-1] // the glyph takes the last cell
 	}
@@ -175,49 +176,3 @@ func (m *Model) markFor(n *node) (string, lipgloss.Style) {
 	}
 	return "", lipgloss.Style{}
 }
-
-// width is the number of cells plain s takes; names are mostly ASCII, which
-// needs no grapheme segmentation.
-func width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return ansi.StringWidth(s)
-		}
-	}
-	return len(s)
-}
-
-// truncate cuts plain s to w cells, ending in "…" when it was cut.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if width(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
-
-// spaces returns n spaces (none for n <= 0).
-func spaces(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	return strings.Repeat(" ", n)
-}
-
-// sanitize replaces control characters, which a file name may hold and
-// which would break the layout or drive the terminal, with "?".
-func sanitize(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }

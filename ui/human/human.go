@@ -1,0 +1,54 @@
+// Package human writes values the way a person reads them in a list or a
+// status line: how long ago, a path under the home directory, one line of
+// a long text, a count with its noun.
+package human
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Ago says briefly how long before now t was: "just now", "5 min ago",
+// "3 h ago", "4 days ago", or the date after two weeks.
+func Ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min ago", int(d.Minutes()))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%d h ago", int(d.Hours()))
+	case d < 14*24*time.Hour:
+		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+// Tilde writes dir with the home directory as "~".
+func Tilde(dir, home string) string {
+	if home != "" && (dir == home || strings.HasPrefix(dir, home+string(filepath.Separator))) {
+		return "~" + dir[len(home):]
+	}
+	return dir
+}
+
+// OneLine folds s onto one line (runs of white space become one space)
+// and cuts it to max characters with "…".
+func OneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// Plural writes a count with its noun: "1 message", "3 messages".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,46 @@
+package human
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		d    time.Duration
+		want string
+	}{
+		{10 * time.Second, "just now"},
+		{5 * time.Minute, "5 min ago"},
+		{3*time.Hour + 59*time.Minute, "3 h ago"},
+		{4 * 24 * time.Hour, "4 days ago"},
+	}
+	for _, tc := range cases {
+		if got := Ago(now, now.Add(-tc.d)); got != tc.want {
+			t.Errorf("Ago(-%s) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+	if got := Ago(now, now.Add(-30*24*time.Hour)); len(got) != len("2026-10-31") || got[:4] != "2026" {
+		t.Errorf("a month ago = %q, want a date", got)
+	}
+}
+
+func TestTildeOneLinePlural(t *testing.T) {
+	cases := []struct{ got, want string }{
+		{Tilde("/home/a/src/x", "/home/a"), "~/src/x"},
+		{Tilde("/home/ab/x", "/home/a"), "/home/ab/x"},
+		{Tilde("/home/a", "/home/a"), "~"},
+		{Tilde("/x", ""), "/x"},
+		{OneLine("fix\n  the   parser", 40), "fix the parser"},
+		{OneLine("ééééé", 4), "ééé…"},
+		{Plural(1, "msg"), "1 msg"},
+		{Plural(0, "msg"), "0 msgs"},
+		{Plural(2, "message"), "2 messages"},
+	}
+	for i, tc := range cases {
+		if tc.got != tc.want {
+			t.Errorf("case %d: %q, want %q", i, tc.got, tc.want)
+		}
+	}
+}
