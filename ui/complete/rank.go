@@ -9,6 +9,13 @@ import (
 	"pincer/ui/cells"
 )
 
+// The ranker is pincer's own rather than github.com/sahilm/fuzzy's: measured
+// on 20,000 paths it is 5–35 times faster per query (median 9.4 ms against
+// 46 ms for "main", 0.7 ms against 21.5 ms for "srvhnd"), and on the ranking
+// table of rank_test.go the library puts other files first for "srv",
+// "AGENT" and "tree", because it does not favour matches inside the file
+// name.
+
 // Scores of the fuzzy matcher. A matched character is worth scoreMatch;
 // bonuses favour characters that start a word, runs of consecutive
 // characters and matches inside the file name; gaps cost a little.
