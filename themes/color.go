@@ -3,6 +3,7 @@ package themes
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"strconv"
 	"strings"
 
@@ -48,10 +49,34 @@ func ColorString(c color.Color) string {
 	return fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
 }
 
-// isDark reports whether c is a dark colour, by its perceived lightness.
-func isDark(c color.Color) bool {
+// IsDark reports whether c is a dark colour, by its perceived lightness:
+// the one rule for "dark" that themes and the screen share.
+func IsDark(c color.Color) bool {
 	r, g, b, _ := c.RGBA()
 	// Rec. 601 luma on 16-bit channels.
 	luma := (299*float64(r) + 587*float64(g) + 114*float64(b)) / 1000 / 0xffff
 	return luma < 0.5
+}
+
+// ContrastRatio is the WCAG 2 contrast ratio of two colours, from 1 (the
+// same) to 21 (black on white): body text needs at least 4.5.
+func ContrastRatio(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// luminance is the WCAG relative luminance of c.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		s := float64(v) / 0xffff
+		if s <= 0.04045 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }

@@ -9,29 +9,6 @@ import (
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
-// contrastRatio is the WCAG 2 contrast ratio of two colours, from 1 (the
-// same) to 21 (black on white).
-func contrastRatio(a, b color.Color) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
-
-// luminance is the WCAG relative luminance of c.
-func luminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	lin := func(v uint32) float64 {
-		s := float64(v) / 0xffff
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
 func TestContrastRatio(t *testing.T) {
 	tests := []struct {
 		a, b string
@@ -45,8 +22,8 @@ func TestContrastRatio(t *testing.T) {
 	for _, tt := range tests {
 		a, _ := ParseColor(tt.a)
 		b, _ := ParseColor(tt.b)
-		if got := contrastRatio(a, b); math.Abs(got-tt.want) > 0.01 {
-			t.Errorf("contrastRatio(%s, %s) = %.2f, want %.2f", tt.a, tt.b, got, tt.want)
+		if got := ContrastRatio(a, b); math.Abs(got-tt.want) > 0.01 {
+			t.Errorf("ContrastRatio(%s, %s) = %.2f, want %.2f", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
@@ -84,7 +61,7 @@ func TestBuiltinContrast(t *testing.T) {
 				{"reasoning", p.Reasoning, p.Background, 2.5},
 			}
 			for _, pr := range pairs {
-				if got := contrastRatio(pr.fg, pr.bg); got < pr.min {
+				if got := ContrastRatio(pr.fg, pr.bg); got < pr.min {
 					t.Errorf("%s: %s on %s has contrast %.2f, want at least %.1f",
 						pr.what, ColorString(pr.fg), ColorString(pr.bg), got, pr.min)
 				}

@@ -122,7 +122,7 @@ func Parse(data []byte, defaultName string) (Theme, error) {
 			return Theme{}, &FieldError{Field: "dark", Problem: "must be true or false"}
 		}
 	} else if base == nil {
-		t.Dark = isDark(t.Palette.Background)
+		t.Dark = IsDark(t.Palette.Background)
 	}
 
 	if raw, ok := top["chroma_style"]; ok {

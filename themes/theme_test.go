@@ -32,11 +32,11 @@ func TestBuiltinThemesAreComplete(t *testing.T) {
 			if _, ok := chromastyles.Registry[th.ChromaStyle]; !ok {
 				t.Errorf("chroma style %q is not registered", th.ChromaStyle)
 			}
-			if got := isDark(th.Palette.Background); got != th.Dark {
+			if got := IsDark(th.Palette.Background); got != th.Dark {
 				t.Errorf("Dark = %v but the background is dark=%v", th.Dark, got)
 			}
 			// Text must stand out from the background the theme expects.
-			if isDark(th.Palette.Foreground) == th.Dark {
+			if IsDark(th.Palette.Foreground) == th.Dark {
 				t.Errorf("foreground is as dark as the background")
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image/color"
 	"strings"
 	"time"
 
@@ -131,7 +132,10 @@ type App struct {
 	pastes      map[string]string
 	quitArmed   bool
 	terminalOut bool // the terminal window does not have focus
-	notice      string
+	// terminalBG is the terminal's own background colour, nil until the
+	// terminal answers (tmux and some terminals never do).
+	terminalBG color.Color
+	notice     string
 
 	usage       agent.Usage // session total
 	lastContext int         // prompt+completion tokens of the last request
@@ -301,6 +305,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.layout()
 		return a, nil
 	case tea.BackgroundColorMsg:
+		a.terminalBG = msg.Color
 		if a.opts.AutoTheme {
 			a.applyTheme(themes.ForBackground(msg.IsDark()))
 		}
@@ -663,7 +668,24 @@ func (a *App) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = true
 	v.WindowTitle = "pincer — " + a.opts.Session
+	if a.paintsBackground() {
+		v.BackgroundColor = a.theme.Palette.Background
+		v.ForegroundColor = a.theme.Palette.Foreground
+	}
 	return v
+}
+
+// paintsBackground reports whether the theme sets the terminal's colours
+// while pincer runs. It does when the terminal's own background is unknown
+// (tmux and some terminals do not answer the query) or of the other kind
+// than the theme's, so that a dark theme on a light terminal, or /theme
+// light on a dark one, never leaves pale text on white or dark on black.
+// The terminal restores its colours when pincer exits.
+func (a *App) paintsBackground() bool {
+	if a.terminalBG == nil {
+		return true
+	}
+	return themes.IsDark(a.terminalBG) != a.theme.Dark
 }
 
 func (a *App) render() string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
@@ -725,5 +726,48 @@ func TestThemeFilesInThePicker(t *testing.T) {
 	a.Update(a.openThemePicker("mine")())
 	if a.theme.Name != "mine" || a.theme.Dark {
 		t.Errorf("/theme mine gave %q (dark %v)", a.theme.Name, a.theme.Dark)
+	}
+}
+
+// TestBodyTextReadableOnAnyTerminal draws every built-in theme on a black,
+// a white and a silent terminal (one that never reports its background,
+// as tmux often does) and checks that body text reaches the WCAG 4.5:1
+// contrast against the background it will really be shown on.
+func TestBodyTextReadableOnAnyTerminal(t *testing.T) {
+	black, _ := themes.ParseColor("#000000")
+	white, _ := themes.ParseColor("#ffffff")
+	terminals := []struct {
+		name string
+		bg   color.Color // nil: the terminal does not answer
+	}{{"black", black}, {"white", white}, {"silent", nil}}
+	for _, th := range themes.Builtin() {
+		for _, auto := range []bool{false, true} {
+			for _, term := range terminals {
+				t.Run(fmt.Sprintf("%s/auto=%v/%s", th.Name, auto, term.name), func(t *testing.T) {
+					a := newTestApp(t, 80, 24)
+					a.opts.AutoTheme = auto
+					a.applyTheme(th)
+					if term.bg != nil {
+						a.Update(tea.BackgroundColorMsg{Color: term.bg})
+					}
+					v := a.View()
+					shown := term.bg
+					if v.BackgroundColor != nil {
+						shown = v.BackgroundColor
+					}
+					if shown == nil {
+						t.Fatalf("theme %s leaves the background to a terminal that did not say what it is", a.theme.Name)
+					}
+					fg := a.theme.Palette.Foreground
+					if v.ForegroundColor != nil {
+						fg = v.ForegroundColor
+					}
+					if r := themes.ContrastRatio(fg, shown); r < 4.5 {
+						t.Errorf("theme %s body text %s on %s: contrast %.2f, want at least 4.5",
+							a.theme.Name, themes.ColorString(fg), themes.ColorString(shown), r)
+					}
+				})
+			}
+		}
 	}
 }
