@@ -273,3 +273,27 @@ func TestTUIScheduledTask(t *testing.T) {
 		t.Errorf("the session holds %d messages, want the task prompt and the answer", n)
 	}
 }
+
+// TestTUITreeFollowsTheDisk: files made and removed outside pincer (here by
+// the test, as by the person in another shell) show in the tree without
+// any tool run.
+func TestTUITreeFollowsTheDisk(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("notes.txt", "remember the milk\n")
+	ts := newTmuxScreen(t, s, 100, 30, "-s", "watch")
+	ts.waitFor("the screen to open", "Ask pincer", "notes.txt")
+
+	s.write("made-elsewhere.txt", "hello\n")
+	ts.waitFor("the new file in the tree", "made-elsewhere.txt")
+	if err := os.Remove(filepath.Join(s.dir, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); strings.Contains(ts.capture(), "notes.txt"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("a removed file stays in the tree:\n%s", ts.capture())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -203,7 +203,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			default:
 				r = a.runCall(ctx, call, sink)
 			}
-			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError}, sink)
+			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
 			sink(ToolResult{ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 		}
 		if ctx.Err() != nil {

@@ -1,6 +1,10 @@
 package agent
 
-import "time"
+import (
+	"time"
+
+	"pincer/tools"
+)
 
 // Role is who a message is from, in the terms of the chat API.
 type Role string
@@ -37,6 +41,9 @@ type Message struct {
 	IsError    bool       `json:"is_error,omitempty"`
 	Time       time.Time  `json:"time"`
 	Usage      *Usage     `json:"usage,omitempty"`
+	// Touched lists the files a tool result read or changed, kept so a
+	// resumed session marks them in the tree again.
+	Touched []tools.Touch `json:"touched,omitempty"`
 }
 
 // ToolCall is one complete call the model asked for. Arguments is the JSON

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"pincer/session"
+	"pincer/tools"
 )
 
 // SessionLog records a conversation into one session of the store: every
@@ -55,6 +56,9 @@ func toStored(m Message) session.Message {
 	for _, c := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, session.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
+	for _, t := range m.Touched {
+		out.Touched = append(out.Touched, session.Touch{Path: t.Path, Kind: t.Kind.String()})
+	}
 	if u := m.Usage; u != nil {
 		out.Usage = &session.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
@@ -76,6 +80,11 @@ func fromStored(m session.Message) Message {
 	}
 	for _, c := range m.ToolCalls {
 		out.ToolCalls = append(out.ToolCalls, ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+	}
+	for _, t := range m.Touched {
+		if k := tools.ParseTouchKind(t.Kind); k != 0 {
+			out.Touched = append(out.Touched, tools.Touch{Path: t.Path, Kind: k})
+		}
 	}
 	if u := m.Usage; u != nil {
 		out.Usage = &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,

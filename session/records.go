@@ -54,6 +54,12 @@ type messageRecord struct {
 	IsError    bool             `json:"is_error,omitempty"`
 	Time       time.Time        `json:"time"`
 	Usage      *usageRecord     `json:"usage,omitempty"`
+	Touched    []touchRecord    `json:"touched,omitempty"`
+}
+
+type touchRecord struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
 }
 
 func toUsageRecord(u Usage) usageRecord {
@@ -119,6 +125,9 @@ func toMessageRecord(m Message) messageRecord {
 		u := toUsageRecord(*m.Usage)
 		r.Usage = &u
 	}
+	for _, t := range m.Touched {
+		r.Touched = append(r.Touched, touchRecord(t))
+	}
 	return r
 }
 
@@ -140,6 +149,9 @@ func (r messageRecord) message() Message {
 	if r.Usage != nil {
 		u := r.Usage.usage()
 		m.Usage = &u
+	}
+	for _, t := range r.Touched {
+		m.Touched = append(m.Touched, Touch(t))
 	}
 	return m
 }

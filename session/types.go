@@ -61,6 +61,16 @@ type Message struct {
 	// Time is when the message was finished; Append fills it in when zero.
 	Time  time.Time `json:"time"`
 	Usage *Usage    `json:"usage,omitempty"`
+	// Touched lists the files a tool result read or changed, so a resumed
+	// session can mark them again.
+	Touched []Touch `json:"touched,omitempty"`
+}
+
+// Touch is one file a tool call read or changed: Kind is "read",
+// "changed" or "created".
+type Touch struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
 }
 
 // Session describes one conversation: where it ran, with which model, and

@@ -116,3 +116,24 @@ func displayRel(clean string) string {
 	}
 	return clean
 }
+
+// Ignored reports whether rel ("/"-separated, relative to root) is hidden
+// by the project's .gitignore files and .git/info/exclude, as ListDir and
+// WalkFiles hide it. It reads the .gitignore files on the way down, so a
+// caller that asks often should ask off the screen's event loop.
+func Ignored(root, rel string, isDir bool) bool {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return false
+	}
+	clean, err := cleanRel(rel)
+	if err != nil || clean == "" {
+		return false
+	}
+	dir := filepath.Join(absRoot, filepath.FromSlash(path.Dir(clean)))
+	base, stack := walkBase(absRoot, dir)
+	if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+		stack = stack.push(parseIgnore(relTo(base, dir), data))
+	}
+	return stack.ignored(relTo(base, filepath.Join(absRoot, filepath.FromSlash(clean))), isDir)
+}

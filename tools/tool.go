@@ -87,6 +87,17 @@ func (k TouchKind) String() string {
 	return "unknown"
 }
 
+// ParseTouchKind is the inverse of TouchKind.String; 0 for a name it does
+// not know, so a stored record from a newer pincer is skipped, not misread.
+func ParseTouchKind(s string) TouchKind {
+	for _, k := range []TouchKind{TouchRead, TouchChanged, TouchCreated} {
+		if k.String() == s {
+			return k
+		}
+	}
+	return 0
+}
+
 // errorResult is the Result of a tool-level failure.
 func errorResult(text string) Result {
 	return Result{Content: text, IsError: true}

@@ -27,13 +27,17 @@ import (
 	"pincer/ui/complete"
 	"pincer/ui/transcript"
 	"pincer/ui/tree"
+	"pincer/ui/watch"
 )
 
 // Options are what the screen needs from main.
 type Options struct {
 	Agent *agent.Agent
 	Root  string // the project directory
-	Theme themes.Theme
+	// Watcher reports changes on disk to the directories open in the tree;
+	// nil watches nothing (the tree then refreshes after tools only).
+	Watcher *watch.Watcher
+	Theme   themes.Theme
 	// AutoTheme follows the terminal's background: Theme is used until the
 	// terminal answers, then the dark or light theme.
 	AutoTheme bool
@@ -131,7 +135,10 @@ type App struct {
 	draft       string // what was typed before browsing history
 	pastes      map[string]string
 	quitArmed   bool
-	terminalOut bool // the terminal window does not have focus
+	terminalOut bool               // the terminal window does not have focus
+	filesSeq    uint64             // the latest listing of the project's files asked for
+	filesCancel context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey  string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
@@ -254,6 +261,9 @@ func (a *App) loadHistory(msgs []agent.Message) {
 			}
 		case agent.RoleTool:
 			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError})
+			for _, t := range m.Touched {
+				a.tree.Mark(t.Path, markKind(t.Kind))
+			}
 		case agent.RoleSystem:
 			if m.Kind == agent.KindSummary {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindCompressed, Text: m.Content})
@@ -271,7 +281,8 @@ func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{
 		a.bridge.wait(),
 		a.tree.Init(),
-		complete.LoadFiles(context.Background(), a.opts.Root, 20000),
+		a.reloadFiles(),
+		a.opts.Watcher.Wait(),
 		tea.RequestBackgroundColor,
 		a.checkTasks(), // runs missed while pincer was closed run now, once
 		a.scheduleCheck(),
@@ -339,7 +350,20 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case submitMsg:
 		return a, a.submit(msg.text)
 	case tree.ListedMsg:
-		return a, a.tree.Update(msg)
+		cmd := a.tree.Update(msg)
+		a.syncWatch()
+		return a, cmd
+	case watch.ChangedMsg:
+		if msg.Root != a.tree.Root() {
+			return a, a.opts.Watcher.Wait()
+		}
+		return a, tea.Batch(a.tree.RefreshDirs(msg.Dirs), a.reloadFiles(), a.opts.Watcher.Wait())
+	case filesLoadedMsg:
+		if msg.seq != a.filesSeq {
+			return a, nil // a newer listing was asked for
+		}
+		a.filesCancel = nil
+		return a.Update(msg.files)
 	case tree.SelectMsg:
 		a.insertMention(msg.Path)
 		a.setFocus(focusInput)
@@ -462,7 +486,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		}
 	}
 	if refresh {
-		cmds = append(cmds, a.tree.Refresh(), complete.LoadFiles(context.Background(), a.opts.Root, 20000))
+		cmds = append(cmds, a.tree.Refresh(), a.reloadFiles())
 	}
 	return cmds
 }
@@ -724,5 +748,42 @@ func joinPanes(left, sep, right string) string {
 		}
 		b.WriteByte('\n')
 		left, right = lrest, rrest
+	}
+}
+
+// filesLoadedMsg is a listing of the project's files for @ completion,
+// numbered so that a late answer to an older request is dropped.
+type filesLoadedMsg struct {
+	seq   uint64
+	files complete.FilesMsg
+}
+
+// reloadFiles lists the project's files again for @ completion. A walk
+// still running for an older request is stopped: over 20,000 files it is
+// wasted work, and its answer would be older than the new one.
+func (a *App) reloadFiles() tea.Cmd {
+	if a.filesCancel != nil {
+		a.filesCancel()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.filesSeq++
+	seq, load := a.filesSeq, complete.LoadFiles(ctx, a.opts.Root, 20000)
+	a.filesCancel = cancel
+	return func() tea.Msg {
+		defer cancel()
+		return filesLoadedMsg{seq: seq, files: load().(complete.FilesMsg)}
+	}
+}
+
+// syncWatch hands the watcher the directories open in the tree, when they
+// changed since last time.
+func (a *App) syncWatch() {
+	if a.opts.Watcher == nil {
+		return
+	}
+	dirs := a.tree.OpenDirs()
+	if key := strings.Join(dirs, "\x00"); key != a.watchedKey {
+		a.watchedKey = key
+		a.opts.Watcher.Watch(dirs)
 	}
 }

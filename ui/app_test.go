@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 	"pincer/tools"
 	"pincer/ui/complete"
 	"pincer/ui/tree"
+	"pincer/ui/watch"
 )
 
 // updating reports whether -update was given (the flag is defined by the
@@ -769,5 +771,87 @@ func TestBodyTextReadableOnAnyTerminal(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// runCmd runs cmd and hands what it returns to the screen, following
+// batches and the commands Update returns in turn. Only for commands that
+// do not wait on anything (no bridge, no watcher).
+func runCmd(a *App, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runCmd(a, c)
+		}
+	default:
+		_, next := a.Update(msg)
+		runCmd(a, next)
+	}
+}
+
+// TestChangesOnDiskReachTheTreeAndCompletion: a file made outside pincer
+// (another shell, /export, a command) shows in the tree and in @
+// completion once the watcher reports its directory.
+func TestChangesOnDiskReachTheTreeAndCompletion(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	runCmd(a, a.reloadFiles())
+	if strings.Contains(screen(a), "fresh.go") {
+		t.Fatal("fresh.go shows before it exists")
+	}
+	writeTestFile(t, a.opts.Root, "fresh.go", "package main\n")
+	_, cmd := a.Update(watch.ChangedMsg{Root: a.tree.Root(), Dirs: []string{""}})
+	runCmd(a, cmd)
+	if !strings.Contains(screen(a), "fresh.go") {
+		t.Errorf("the tree does not show a file made outside pincer:\n%s", screen(a))
+	}
+	if !slices.ContainsFunc(a.fileItems, func(it complete.Item) bool { return it.Value == "fresh.go" }) {
+		t.Errorf("@ completion does not offer fresh.go")
+	}
+}
+
+// TestOlderFileListingsAreDropped: a listing asked for before a newer one
+// neither overwrites it nor keeps walking.
+func TestOlderFileListingsAreDropped(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	older := a.reloadFiles()
+	writeTestFile(t, a.opts.Root, "later.go", "package main\n")
+	newer := a.reloadFiles()
+	runCmd(a, newer)
+	if !slices.ContainsFunc(a.fileItems, func(it complete.Item) bool { return it.Value == "later.go" }) {
+		t.Fatal("the newer listing lacks later.go")
+	}
+	// The older request's walk was cancelled when the newer one started;
+	// whatever it returns now must not replace the newer listing.
+	os.Remove(filepath.Join(a.opts.Root, "later.go"))
+	msg := older().(filesLoadedMsg)
+	a.Update(msg)
+	if !slices.ContainsFunc(a.fileItems, func(it complete.Item) bool { return it.Value == "later.go" }) {
+		t.Error("an older listing replaced a newer one")
+	}
+	if msg.files.Err == nil {
+		t.Error("the older walk was not cancelled when a newer one started")
+	}
+}
+
+// TestResumeMarksTouchedFiles: files read and changed in a stored session
+// are marked in the tree when it is resumed.
+func TestResumeMarksTouchedFiles(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	a.loadHistory([]agent.Message{
+		{Role: agent.RoleUser, Content: "look"},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"main.go"}`}}},
+		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package main", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c2", Name: "edit_file", Arguments: `{}`}}},
+		{Role: agent.RoleTool, ToolCallID: "c2", ToolName: "edit_file", Content: "ok", Touched: []tools.Touch{{Path: "internal/a.go", Kind: tools.TouchChanged}}},
+	})
+	if own, _ := a.tree.MarkOf("main.go"); own != tree.MarkRead {
+		t.Errorf("main.go mark %v after resume, want read", own)
+	}
+	if own, _ := a.tree.MarkOf("internal/a.go"); own != tree.MarkChanged {
+		t.Errorf("internal/a.go mark %v after resume, want changed", own)
 	}
 }

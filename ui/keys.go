@@ -117,7 +117,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.transcript, cmd = a.transcript.Update(msg)
 		return cmd
 	case focusTree:
-		return a.tree.Update(msg)
+		cmd := a.tree.Update(msg)
+		a.syncWatch() // a directory may have been opened or closed
+		return cmd
 	}
 	return a.inputKey(msg)
 }

@@ -5,6 +5,9 @@ import (
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
+
+	"pincer/tools"
+	"pincer/ui/watch"
 )
 
 // screenFPS caps how often the screen is redrawn. Bubble Tea's renderer
@@ -16,10 +19,17 @@ const screenFPS = 15
 
 // Run shows the screen until the person quits. It returns when they do.
 func Run(ctx context.Context, o Options) error {
+	w, err := watch.New(o.Root, watch.Options{Ignored: func(rel string, isDir bool) bool {
+		return tools.Ignored(o.Root, rel, isDir)
+	}})
+	if err == nil {
+		defer w.Close()
+		o.Watcher = w
+	} // without a watcher the tree still refreshes after every tool run
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
 	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithFPS(screenFPS))
-	_, err := p.Run()
+	_, err = p.Run()
 	app.cancelTurn()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the screen failed: %w", err)

@@ -175,3 +175,34 @@ func depthOf(rel string) int {
 	}
 	return strings.Count(rel, "/") + 1
 }
+
+// RefreshDirs re-reads the given directories ("/"-separated, relative to
+// the root) when they are on screen, after a change on disk that a watcher
+// reported. Directories not read yet or not shown are left alone: they are
+// read when they are opened.
+func (m *Model) RefreshDirs(rels []string) tea.Cmd {
+	for _, rel := range rels {
+		if n, ok := m.nodes[rel]; ok && n.isDir && (n.loaded || n.loading()) {
+			n.stale = true
+		}
+	}
+	return m.listVisible()
+}
+
+// OpenDirs returns the directories whose entries are on screen: the root
+// and every expanded directory under expanded parents. A watcher watches
+// these and no others.
+func (m *Model) OpenDirs() []string {
+	var out []string
+	var walk func(dir *node)
+	walk = func(dir *node) {
+		out = append(out, dir.rel)
+		for _, c := range dir.children {
+			if c.isDir && c.expanded {
+				walk(c)
+			}
+		}
+	}
+	walk(m.top)
+	return out
+}
