@@ -33,6 +33,9 @@ func TestEveryViewSanitises(t *testing.T) {
 		{"assistant text", func(t *testing.T, a *App, raw string) {
 			a.Update(eventsMsg{agent.TextDelta{Text: "answer " + raw + " end"}, agent.AssistantMessage{}})
 		}},
+		{"markdown link and code", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{agent.TextDelta{Text: "see [docs](http://e.vil/" + raw + ") and `" + raw + "`\n\n```sh\n" + raw + "\n```\n"}, agent.AssistantMessage{}})
+		}},
 		{"streaming text", func(t *testing.T, a *App, raw string) {
 			a.Update(eventsMsg{agent.TextDelta{Text: "answer " + raw + " end"}})
 		}},

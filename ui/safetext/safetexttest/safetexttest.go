@@ -5,6 +5,7 @@ package safetexttest
 
 import (
 	"fmt"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,16 +39,21 @@ func Cases() []Case {
 }
 
 // Check returns an error when frame, a rendered screen or output, could
-// drive the terminal or hide text: any escape sequence other than SGR
-// styling (ESC [ params m), any other C0 control but newline, any C1
-// control, invalid UTF-8, or an invisible format character (bidi controls,
-// zero-width characters).
+// drive the terminal or hide text: any escape sequence other than pincer's
+// own styling, any other C0 control but newline, any C1 control, invalid
+// UTF-8, or an invisible format character (bidi controls, zero-width
+// characters). pincer's styling is SGR (ESC [ params m) and the OSC 8
+// hyperlinks markdown links are drawn with, whose parameters and address
+// must be printable text (the link's address is also shown beside it).
 func Check(frame string) error {
 	for i := 0; i < len(frame); {
 		c := frame[i]
 		switch {
 		case c == 0x1b:
 			n := sgrLen(frame[i:])
+			if n == 0 {
+				n = hyperlinkLen(frame[i:])
+			}
 			if n == 0 {
 				end := min(i+12, len(frame))
 				return fmt.Errorf("escape sequence other than SGR at byte %d: %q", i, frame[i:end])
@@ -85,6 +91,41 @@ func sgrLen(s string) int {
 		default:
 			return 0
 		}
+	}
+	return 0
+}
+
+// hyperlinkLen is the length of the hyperlink sequence s starts with, in
+// the two forms pincer's markdown renderer writes — the end of a link,
+// ESC ] 8 ; ; BEL, and its start, ESC ] 8 ; id=N ; address BEL, with a
+// printable address — or 0.
+func hyperlinkLen(s string) int {
+	const end, start = "\x1b]8;;\a", "\x1b]8;id="
+	if strings.HasPrefix(s, end) {
+		return len(end)
+	}
+	if !strings.HasPrefix(s, start) {
+		return 0
+	}
+	i := len(start)
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == len(start) || i == len(s) || s[i] != ';' {
+		return 0
+	}
+	for i++; i < len(s); {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] < 0x20 || s[i] == 0x7f:
+			return 0
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r >= 0x80 && r < 0xa0 || unicode.Is(unicode.Cf, r) {
+			return 0
+		}
+		i += size
 	}
 	return 0
 }

@@ -22,7 +22,24 @@ func TestCheck(t *testing.T) {
 			}
 		}
 	}
-	if err := Check("\x1b[1;38;2;1;2;3mstyled\x1b[m\n"); err != nil {
-		t.Errorf("SGR styling: %v", err)
+	for _, own := range []string{
+		"\x1b[1;38;2;1;2;3mstyled\x1b[m\n",
+		"\x1b]8;id=1;http://x/␛]52\alink\x1b]8;;\a",
+	} {
+		if err := Check(own); err != nil {
+			t.Errorf("pincer's own styling %q: %v", own, err)
+		}
+	}
+	for _, bad := range []string{
+		"\x1b]8;;http://x/\x1b[2J\a",
+		"\x1b]8;;http://x/\u202e\a",
+		"\x1b]8;;http://x/",
+		"\x1b]8;;http://x/\x1b\\",
+		"\x1b]8;id=1;http://x/\x1b\\",
+		"\x1b]52;c;eA==\a",
+	} {
+		if Check(bad) == nil {
+			t.Errorf("Check passes %q", bad)
+		}
 	}
 }
