@@ -28,8 +28,7 @@
 package safetext
 
 import (
-	"strconv"
-	"strings"
+	"encoding/binary"
 	"unicode"
 	"unicode/utf8"
 
@@ -68,7 +67,7 @@ func Sanitize(s string, m Mode) string {
 	if isPlain(s, m) {
 		return s
 	}
-	b, _ := Append(make([]byte, 0, len(s)+16), s, 0, m)
+	b, _, _ := appendSafe(make([]byte, 0, len(s)+len(s)/4+16), s, 0, m)
 	return string(b)
 }
 
@@ -80,8 +79,8 @@ func Escaped(s string, m Mode) bool {
 		return false
 	}
 	for i := 0; i < len(s); {
-		_, repr, size := classify(s, i, m)
-		if repr != "" {
+		k, size := classify(s, i, m)
+		if k == kindEscape {
 			return true
 		}
 		i += size
@@ -94,6 +93,15 @@ func Escaped(s string, m Mode) bool {
 // be converted piece by piece with the same result as converting it whole.
 // After a kept line break the column starts again at 0.
 func Append(b []byte, s string, col int, m Mode) ([]byte, int) {
+	b, col, mark := appendSafe(b, s, col, m)
+	return b, col + displaywidth.Bytes(b[mark:])
+}
+
+// appendSafe appends s as drawn under m to b. It measures widths only when
+// a tab needs its column: it returns the column at b[mark], and what
+// follows mark, which holds no line break, is not measured yet.
+func appendSafe(b []byte, s string, col int, m Mode) ([]byte, int, int) {
+	mark := len(b)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= 0x20 && c < 0x7f {
@@ -103,30 +111,28 @@ func Append(b []byte, s string, col int, m Mode) ([]byte, int) {
 				j++
 			}
 			b = append(b, s[i:j]...)
-			col += j - i
 			i = j
 			continue
 		}
-		k, repr, size := classify(s, i, m)
+		k, size := classify(s, i, m)
 		switch k {
 		case kindBreak:
 			b = append(b, '\n')
-			col = 0
+			col, mark = 0, len(b)
 		case kindTab:
+			col += displaywidth.Bytes(b[mark:])
 			n := TabWidth - col%TabWidth
 			b = append(b, "    "[:n]...)
 			col += n
+			mark = len(b)
 		case kindEscape:
-			b = append(b, repr...)
-			col += reprWidth(repr)
+			b = appendEscape(b, s[i:i+size])
 		default:
 			b = append(b, s[i:i+size]...)
-			r, _ := utf8.DecodeRuneInString(s[i:])
-			col += displaywidth.Rune(r)
 		}
 		i += size
 	}
-	return b, col
+	return b, col, mark
 }
 
 // Span is a piece of drawn text: either foreign text as it is, or the
@@ -153,7 +159,7 @@ func Spans(s string, m Mode) []Span {
 		}
 	}
 	for i := 0; i < len(s); {
-		k, repr, size := classify(s, i, m)
+		k, size := classify(s, i, m)
 		switch k {
 		case kindBreak:
 			flush()
@@ -161,8 +167,9 @@ func Spans(s string, m Mode) []Span {
 			col = 0
 		case kindEscape:
 			flush()
+			repr := string(appendEscape(nil, s[i:i+size]))
 			out = append(out, Span{Text: repr, Escaped: true})
-			col += reprWidth(repr)
+			col += utf8.RuneCountInString(repr)
 		default:
 			plain, col = Append(plain, s[i:i+size], col, m)
 		}
@@ -181,41 +188,90 @@ const (
 	kindEscape
 )
 
-// classify says what the character at s[i] is under mode m, its visible
-// form when it is escaped, and its length in bytes.
-func classify(s string, i int, m Mode) (kind, string, int) {
+// classify says what the character at s[i] is under mode m, and its
+// length in bytes.
+func classify(s string, i int, m Mode) (kind, int) {
 	c := s[i]
 	if c < utf8.RuneSelf {
 		switch {
 		case c == '\n':
 			if m == Line {
-				return kindEscape, "␊", 1
+				return kindEscape, 1
 			}
-			return kindBreak, "", 1
+			return kindBreak, 1
 		case c == '\r' && m == Text && i+1 < len(s) && s[i+1] == '\n':
-			return kindBreak, "", 2
+			return kindBreak, 2
 		case c == '\t':
-			return kindTab, "", 1
-		case c < 0x20:
-			return kindEscape, controlPicture(c), 1
-		case c == 0x7f:
-			return kindEscape, "␡", 1
+			return kindTab, 1
+		case c < 0x20, c == 0x7f:
+			return kindEscape, 1
 		}
-		return kindPlain, "", 1
+		return kindPlain, 1
 	}
 	r, size := utf8.DecodeRuneInString(s[i:])
 	switch {
-	case r == utf8.RuneError && size == 1:
-		return kindEscape, "⟨0x" + hex2(c) + "⟩", 1
-	case r < 0xa0, r == 0x2028, r == 0x2029, unicode.Is(unicode.Cf, r):
-		return kindEscape, codePoint(r), size
+	case r == utf8.RuneError && size == 1,
+		r < 0xa0, r == 0x2028, r == 0x2029,
+		r >= 0xad && unicode.Is(unicode.Cf, r):
+		return kindEscape, size
 	}
-	return kindPlain, "", size
+	return kindPlain, size
+}
+
+// appendEscape appends the visible form of e, one character that
+// classify calls an escape: a control picture for a C0 control or DEL, the
+// byte's value for a byte that is not UTF-8, else the code point.
+func appendEscape(b []byte, e string) []byte {
+	const hex = "0123456789ABCDEF"
+	c := e[0]
+	switch {
+	case c < 0x20:
+		return append(b, controlPicture(c)...)
+	case c == 0x7f:
+		return append(b, "␡"...)
+	}
+	r, size := utf8.DecodeRuneInString(e)
+	if r == utf8.RuneError && size == 1 {
+		b = append(b, "⟨0x"...)
+		return append(append(b, hex[c>>4], hex[c&0xf]), "⟩"...)
+	}
+	b = append(b, "⟨U+"...)
+	digits := 4
+	for v := r >> 16; v > 0; v >>= 4 {
+		digits++
+	}
+	for d := digits - 1; d >= 0; d-- {
+		b = append(b, hex[r>>(4*d)&0xf])
+	}
+	return append(b, "⟩"...)
 }
 
 // isPlain reports whether s is drawn as it is under m: printable ASCII,
-// and newlines where m keeps them. It is the fast path for most text.
+// and newlines where m keeps them. It is the fast path for most text, so it
+// looks at eight bytes at a time and only at bytes one by one in a word
+// that holds a control character or a byte from 0x7f up.
 func isPlain(s string, m Mode) bool {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+		// A byte below 0x20 borrows into its high bit when 0x20 is taken
+		// away; a byte from 0x7f up has its high bit set after adding 1.
+		if ((w-0x20*ones)&^w|(w+ones)|w)&highs == 0 {
+			continue
+		}
+		if !plainBytes(s[i:i+8], m) {
+			return false
+		}
+	}
+	return plainBytes(s[i:], m)
+}
+
+// plainBytes is isPlain a byte at a time.
+func plainBytes(s string, m Mode) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x7f || (c < 0x20 && (c != '\n' || m == Line)) {
@@ -231,21 +287,3 @@ const controlPictures = "␀␁␂␃␄␅␆␇␈␉␊␋␌␍␎␏␐␑�
 
 // controlPicture is the picture of C0 control c.
 func controlPicture(c byte) string { return controlPictures[3*int(c) : 3*int(c)+3] }
-
-// codePoint is the visible form of an invisible or controlling rune.
-func codePoint(r rune) string {
-	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
-	if len(h) < 4 {
-		h = strings.Repeat("0", 4-len(h)) + h
-	}
-	return "⟨U+" + h + "⟩"
-}
-
-func hex2(c byte) string {
-	const digits = "0123456789ABCDEF"
-	return string([]byte{digits[c>>4], digits[c&0xf]})
-}
-
-// reprWidth is the width of a visible form: every rune of it takes one
-// column (control pictures, ⟨, ⟩ and ASCII are all narrow).
-func reprWidth(repr string) int { return utf8.RuneCountInString(repr) }

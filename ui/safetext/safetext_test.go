@@ -146,11 +146,14 @@ func checkSafe(t *testing.T, in, out string, m Mode) {
 }
 
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"ls", "\x1b[2J", "a\r\nb\rc", "\u202e\u200b", "\x9b\xff\t日"} {
+	for _, s := range []string{"ls", "\x1b[2J", "a\r\nb\rc", "\u202e\u200b", "\x9b\xff\t日", "abcdefgh\x7fabcdefg", "0123456789abcdef\x1f", "\n\n\n\n\n\n\n\n\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, m := range []Mode{Line, Text, Exact} {
+			if isPlain(s, m) != plainBytes(s, m) {
+				t.Fatalf("isPlain(%q, %d) = %v, byte by byte %v", s, m, isPlain(s, m), plainBytes(s, m))
+			}
 			out := Sanitize(s, m)
 			checkSafe(t, s, out, m)
 			anyEscaped := false

@@ -122,7 +122,7 @@ func appendJSON(b []byte, s string) []byte {
 			i++
 			continue
 		}
-		k, _, size := classify(s, i, Exact)
+		k, size := classify(s, i, Exact)
 		r, _ := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case k != kindEscape:
