@@ -21,3 +21,7 @@ func isPlain(s string) bool {
 	}
 	return true
 }
+
+// sanitizeLine is sanitize for text drawn on one line, such as a tool's
+// name: a newline is shown as ␊ instead of breaking the line.
+func sanitizeLine(s string) string { return safetext.Sanitize(s, safetext.Line) }
