@@ -15,6 +15,7 @@ import (
 	"pincer/agent"
 	"pincer/session"
 	"pincer/ui/human"
+	"pincer/ui/safetext"
 )
 
 func (c *cli) sessionsCommand() *cobra.Command {
@@ -60,7 +61,7 @@ pincer sessions rm refactor-alt --yes`,
 			fmt.Fprintln(tw, "NAME\tDIRECTORY\tLAST ACTIVE\tMESSAGES\tTITLE")
 			now := time.Now()
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.Label(), human.Tilde(s.Dir, home), human.Ago(now, s.Updated), s.MessageCount, human.OneLine(s.Title, 60))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.LineOf(s.Label()), safetext.LineOf(human.Tilde(s.Dir, home)), human.Ago(now, s.Updated), s.MessageCount, safetext.LineOf(human.OneLine(s.Title, 60)))
 			}
 			return tw.Flush()
 		},
@@ -93,16 +94,18 @@ func (c *cli) sessionsShow() *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return st.Export(c.stdout, args[0], session.FormatJSON)
+				return exportTo(c.stdout, func(w io.Writer) error { return st.Export(w, args[0], session.FormatJSON) }, session.FormatJSON)
 			}
 			s, err := st.Get(args[0])
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
-				s.Label(), s.ID, s.Dir, s.Model, s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
-				s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, resumeHint(s))
-			return st.Export(c.stdout, s.ID, session.FormatMarkdown)
+			return exportTo(c.stdout, func(w io.Writer) error {
+				fmt.Fprintf(w, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
+					safetext.LineOf(s.Label()), s.ID, safetext.LineOf(s.Dir), safetext.LineOf(s.Model), s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
+					s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, safetext.LineOf(resumeHint(s)))
+				return st.Export(w, s.ID, session.FormatMarkdown)
+			}, session.FormatMarkdown)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the session and its messages as JSON")
@@ -178,16 +181,15 @@ func (c *cli) sessionsExport() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var w io.Writer = c.stdout
-			if output != "" {
-				f, err := os.Create(output)
-				if err != nil {
-					return fmt.Errorf("create %s: %w", output, err)
-				}
-				defer f.Close()
-				w = f
+			if output == "" {
+				return exportTo(c.stdout, func(w io.Writer) error { return st.Export(w, args[0], format) }, format)
 			}
-			return st.Export(w, args[0], format)
+			f, err := os.Create(output)
+			if err != nil {
+				return fmt.Errorf("create %s: %w", output, err)
+			}
+			defer f.Close()
+			return st.Export(f, args[0], format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", session.FormatMarkdown, "markdown or json")
@@ -261,8 +263,10 @@ Words after the name say what the summary should focus on.`,
 			if err != nil {
 				return p.explainUnreachable(fmt.Errorf("compact %s: %w", s.Label(), err))
 			}
-			fmt.Fprintf(c.stdout, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, s.Label(), compressed.Before, compressed.After, compressed.Summary)
-			return nil
+			return exportTo(c.stdout, func(w io.Writer) error {
+				_, err := fmt.Fprintf(w, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, s.Label(), compressed.Before, compressed.After, compressed.Summary)
+				return err
+			}, session.FormatMarkdown)
 		},
 	}
 }
@@ -275,4 +279,31 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// exportTo runs write on out, through pincer's sanitiser when out is a
+// terminal: a session holds foreign text (the model's answers, tool output,
+// file contents) that must not drive the terminal it is shown on. Markdown
+// is shown under the policy; JSON keeps its meaning, with the characters
+// the policy escapes written as \u escapes. Written to a file or a pipe,
+// the export is exact.
+func exportTo(out io.Writer, write func(io.Writer) error, format string) error {
+	f, ok := out.(*os.File)
+	if !ok || !isTerminal(f) {
+		return write(out)
+	}
+	var w interface {
+		io.Writer
+		Flush() error
+	}
+	if format == session.FormatJSON {
+		w = safetext.NewJSONWriter(out)
+	} else {
+		w = safetext.NewWriter(out, safetext.Text)
+	}
+	err := write(w)
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }

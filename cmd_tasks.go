@@ -14,6 +14,7 @@ import (
 	"pincer/session"
 	"pincer/ui/headless"
 	"pincer/ui/human"
+	"pincer/ui/safetext"
 )
 
 func (c *cli) tasksCommand() *cobra.Command {
@@ -86,7 +87,7 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		case !t.LastRun.IsZero():
 			last = "ok " + human.Ago(time.Now(), t.LastRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, sess, human.OneLine(t.Prompt, 50), last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, safetext.LineOf(sess), safetext.LineOf(human.OneLine(t.Prompt, 50)), safetext.LineOf(last))
 	}
 	return tw.Flush()
 }
@@ -134,7 +135,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "%s\nid %s\n", agent.DescribeTask(t, time.Now()), t.ID)
+			fmt.Fprintf(c.stdout, "%s\nid %s\n", safetext.TextOf(agent.DescribeTask(t, time.Now())), t.ID)
 			return nil
 		},
 	}
@@ -275,7 +276,7 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	}
 	a.Restore(history, summary, through)
 	if !rf.json {
-		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, sess.Label(), human.OneLine(t.Prompt, 80))
+		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, safetext.LineOf(sess.Label()), safetext.LineOf(human.OneLine(t.Prompt, 80)))
 	}
 	res, runErr := a.RunMessage(cmd.Context(), agent.TaskMessage(t), printer.Event)
 	printer.Finish(res, runErr)

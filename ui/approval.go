@@ -13,6 +13,7 @@ import (
 	"pincer/agent"
 	"pincer/safety"
 	"pincer/themes"
+	"pincer/ui/safetext"
 )
 
 // ask opens the dialog for an approval question from the agent, and
@@ -65,6 +66,9 @@ type approvalDialog struct {
 	opened time.Time
 	mode   approvalMode
 	input  textinput.Model
+	// top is the first row of the foreign part on screen; viewH and total
+	// are the rows of the last drawing, for scrolling.
+	top, viewH, total int
 }
 
 func newApprovalDialog(q question, root string) *approvalDialog {
@@ -88,6 +92,9 @@ func (d *approvalDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
 
 // Update implements dialog.
 func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
+	if d.scrollKey(msg.String()) {
+		return false, nil
+	}
 	if time.Since(d.opened) < settleTime && msg.String() != "esc" {
 		return false, nil
 	}
@@ -156,11 +163,14 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-// View implements dialog.
+// View implements dialog. The foreign part (the command, the paths, the
+// action) is shown whole, wrapped, with escaped characters marked; when it
+// is taller than the room left it scrolls inside the dialog, so the tier,
+// the reasons and the keys stay on screen at every size.
 func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	q := d.q.approval
 	w := min(width-4, 100)
-	inner := w - 4
+	inner := max(w-4, 10)
 	danger := q.Tier >= safety.Dangerous
 	titleStyle, border := st.Accent, st.Accent
 	if danger {
@@ -173,7 +183,7 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	case danger && q.Step == 2:
 		title = "⚠ Second confirmation: really run this?"
 	case danger:
-		title = "⚠ Dangerous: " + q.Summary
+		title = "⚠ Dangerous: " + safetext.LineOf(q.Summary)
 	case q.Kind == agent.ApprovePath:
 		title = "Allow this file access?"
 	case q.Kind == agent.ApproveAction:
@@ -181,59 +191,222 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	default:
 		title = "Run this command?"
 	}
-	var b strings.Builder
-	if q.Command != "" {
-		for _, l := range strings.Split(q.Command, "\n") {
-			b.WriteString(st.ToolArg.Render("$ "+ansi.Truncate(l, inner-2, "…")) + "\n")
-		}
-		if q.Dir != "" && q.Dir != d.root {
-			b.WriteString(st.Muted.Render("in "+q.Dir) + "\n")
-		}
-	} else if q.Kind == agent.ApproveAction {
-		b.WriteString(st.ToolArg.Render(wrapText(q.Summary, inner)) + "\n")
-	} else {
-		for _, p := range q.Paths {
-			b.WriteString(st.ToolArg.Render(ansi.Truncate(p, inner, "…")) + "\n")
-		}
+
+	block := d.block(inner, st)
+	var facts []string
+	if f := block.facts(); f != "" {
+		facts = append(facts, st.Warning.Render(f))
 	}
+	if q.Command != "" && q.Dir != "" && q.Dir != d.root {
+		facts = append(facts, strings.Split(st.Muted.Render(wrapText("in "+safetext.LineOf(q.Dir), inner)), "\n")...)
+	}
+
 	tier := st.Warning.Render(q.Tier.String())
 	if danger {
 		tier = st.Danger.Render(q.Tier.String())
 	}
-	b.WriteString("\n" + st.Muted.Render("tier ") + tier)
+	tail := []string{st.Muted.Render("tier ") + tier}
+	var reasons []string
 	for _, r := range q.Reasons {
 		style := st.Text
 		if danger {
 			style = st.Danger.Bold(false)
 		}
-		b.WriteString("\n" + style.Render(wrapText("• "+r, inner)))
+		reasons = append(reasons, strings.Split(style.Render(wrapText("• "+safetext.LineOf(r), inner)), "\n")...)
 	}
+	var input []string
 	var keys string
+	d.input.SetWidth(max(inner-3, 1))
 	switch d.mode {
 	case modeComment:
-		b.WriteString("\n\n" + st.Text.Render("Tell the model why (it reads this with the refusal):") + "\n" + d.input.View())
+		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Tell the model why (it reads this with the refusal):", inner)), "\n")...), d.input.View())
 		keys = "enter send the refusal · esc back"
 	case modeRule:
-		b.WriteString("\n\n" + st.Text.Render("Allow for the rest of this session every command matching:") + "\n" + d.input.View())
+		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Allow for the rest of this session every command matching:", inner)), "\n")...), d.input.View())
 		keys = "enter save the rule and run · esc back"
 	case modeTypeYes:
 		verb := "run it"
 		if q.Kind == agent.ApproveEdit {
 			verb = "apply the edit"
 		}
-		b.WriteString("\n\n" + st.Danger.Render("Type yes and press Enter to "+verb+".") + "\n" + d.input.View())
+		input = append(append([]string{""}, strings.Split(st.Danger.Render(wrapText("Type yes and press Enter to "+verb+".", inner)), "\n")...), d.input.View())
 		keys = "enter confirm · esc cancel"
 	default:
 		parts := []string{"y allow once"}
 		if danger {
 			parts = []string{"y continue to the final confirmation"}
 		} else if q.SuggestedRule != "" {
-			parts = append(parts, fmt.Sprintf("a always allow %q", q.SuggestedRule))
+			parts = append(parts, fmt.Sprintf("a always allow %q", safetext.LineOf(q.SuggestedRule)))
 		}
 		parts = append(parts, "n deny", "c deny with a comment", "esc deny")
 		keys = strings.Join(parts, " · ")
 	}
-	return frame(st, w, title, titleStyle, strings.TrimRight(b.String(), "\n"), wrapText(keys, inner), border)
+	keyLines := strings.Split(st.Muted.Render(wrapText(keys, inner)), "\n")
+
+	lines := layoutApproval(height, approvalParts{
+		rows: block.rows, facts: facts, tail: tail, reasons: reasons, input: input, keys: keyLines,
+	}, d, inner, st)
+	return frameLines(st, w, title, titleStyle, lines, border)
+}
+
+// approvalParts are the lines of an approval dialog's parts, before they
+// are fitted to the height.
+type approvalParts struct {
+	rows    []string // the foreign part, which scrolls
+	facts   []string // line count, escapes, where the command runs
+	tail    []string // the tier
+	reasons []string
+	input   []string // a text field and what it is for
+	keys    []string
+}
+
+// layoutApproval fits the parts of an approval dialog into height lines,
+// border included. The title, the tier, the input and the keys always
+// show; what gives way, in turn, is the blank lines, the room for the
+// foreign part (which scrolls, never cut), then the reasons and the facts,
+// which say how many of their lines are not shown.
+func layoutApproval(height int, p approvalParts, d *approvalDialog, inner int, st themes.Styles) []string {
+	avail := height - 3 - len(p.tail) - len(p.input) - len(p.keys) // border and title
+	gaps := 3                                                      // under the title, above the tier and above the keys
+	minRows := min(len(p.rows), 3)
+	need := func() int {
+		n := minRows + gaps + len(p.facts) + len(p.reasons)
+		if len(p.rows) > minRows {
+			n++ // the line that says where the view is
+		}
+		return n
+	}
+	if need() > avail {
+		gaps = 0
+		if len(p.input) > 0 && p.input[0] == "" {
+			p.input = p.input[1:]
+			avail++
+		}
+	}
+	if need() > avail {
+		minRows = 1
+	}
+	if over := need() - avail; over > 0 && len(p.reasons) > 0 {
+		keep := max(len(p.reasons)-over-1, 0)
+		note := fmt.Sprintf("… %d more lines of reasons", len(p.reasons)-keep)
+		if keep == 0 {
+			note = fmt.Sprintf("%d lines of reasons: enlarge the window", len(p.reasons))
+		}
+		p.reasons = append(p.reasons[:keep:keep], st.Muted.Render(ansiTruncate(note, inner)))
+	}
+	if over := need() - avail; over > 0 {
+		p.facts = p.facts[:max(len(p.facts)-over, 0)]
+	}
+	if over := need() - avail; over > 0 && len(p.reasons) > 0 {
+		p.reasons = p.reasons[:max(len(p.reasons)-over, 0)]
+	}
+	viewH := max(avail-gaps-len(p.facts)-len(p.reasons), 1)
+	var out []string
+	if gaps > 0 {
+		out = append(out, "")
+	}
+	if len(p.rows) > viewH {
+		viewH = max(viewH-1, 1) // a line for where the view is
+		d.viewH, d.total = viewH, len(p.rows)
+		d.top = min(d.top, len(p.rows)-viewH)
+		end := min(d.top+viewH, len(p.rows))
+		out = append(out, p.rows[d.top:end]...)
+		where := fmt.Sprintf("lines %d–%d of %d", d.top+1, end, len(p.rows))
+		hint := where + " · ↑/↓ PgUp/PgDn scroll"
+		if end < len(p.rows) {
+			hint = where + " · ↓ more · ↑/↓ PgUp/PgDn scroll"
+		}
+		if lipgloss.Width(hint) > inner {
+			hint = where + " ↑↓"
+		}
+		out = append(out, st.Accent.Render(ansiTruncate(hint, inner)))
+	} else {
+		d.viewH, d.total, d.top = viewH, len(p.rows), 0
+		out = append(out, p.rows...)
+	}
+	out = append(out, p.facts...)
+	if gaps > 0 {
+		out = append(out, "")
+	}
+	out = append(out, p.tail...)
+	out = append(out, p.reasons...)
+	out = append(out, p.input...)
+	if gaps > 0 {
+		out = append(out, "")
+	}
+	return append(out, p.keys...)
+}
+
+// ansiTruncate cuts s to width cells.
+func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }
+
+// block draws the foreign part of the question to width.
+func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
+	q := d.q.approval
+	bs := blockStyle{text: st.ToolArg, escaped: st.Warning.Reverse(true), gutter: st.Muted, mark: st.Warning.Bold(true)}
+	switch {
+	case q.Command != "":
+		return newForeignBlock(q.Command, "$ ", width, bs)
+	case q.Kind == agent.ApproveAction:
+		return newForeignBlock(q.Summary, "", width, bs)
+	}
+	var all foreignBlock
+	for _, p := range q.Paths {
+		b := newForeignBlock(p, "", width, bs)
+		all.rows = append(all.rows, b.rows...)
+		all.escaped = all.escaped || b.escaped
+		all.lines = max(all.lines, b.lines)
+	}
+	if len(all.rows) == 0 {
+		all.rows = []string{""}
+	}
+	return all
+}
+
+// scroll moves the view of the foreign part by n rows.
+func (d *approvalDialog) scroll(n int) {
+	d.top = max(min(d.top+n, d.total-d.viewH), 0)
+}
+
+// scrollKey scrolls for the keys that move through a long command, in
+// every mode: they cannot answer the question.
+func (d *approvalDialog) scrollKey(key string) bool {
+	switch key {
+	case "up":
+		d.scroll(-1)
+	case "down":
+		d.scroll(1)
+	case "pgup":
+		d.scroll(-max(d.viewH-1, 1))
+	case "pgdown":
+		d.scroll(max(d.viewH-1, 1))
+	default:
+		if d.mode != modeChoose {
+			return false
+		}
+		switch key {
+		case "home":
+			d.top = 0
+		case "end":
+			d.scroll(d.total)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Message implements messageDialog: the mouse wheel scrolls the command.
+func (d *approvalDialog) Message(msg tea.Msg) tea.Cmd {
+	if m, ok := msg.(tea.MouseWheelMsg); ok {
+		switch m.Button {
+		case tea.MouseWheelUp:
+			d.scroll(-3)
+		case tea.MouseWheelDown:
+			d.scroll(3)
+		}
+	}
+	return nil
 }
 
 // wrapText wraps plain text to width.

@@ -71,6 +71,20 @@ func frame(st themes.Styles, width int, title string, titleStyle lipgloss.Style,
 	return box.Render(b.String())
 }
 
+// frameLines draws a dialog box of a title and lines that are already
+// fitted to the width and the height: the caller decides where blank lines
+// go.
+func frameLines(st themes.Styles, width int, title string, titleStyle lipgloss.Style, lines []string, border lipgloss.Style) string {
+	inner := max(width-4, 10)
+	head := titleStyle.Render(ansi.Truncate(title, inner, "…"))
+	box := lipgloss.NewStyle().
+		Border(lipgloss.RoundedBorder()).
+		BorderForeground(border.GetForeground()).
+		Padding(0, 1).
+		Width(width)
+	return box.Render(head + "\n" + strings.Join(lines, "\n"))
+}
+
 // overlayCenter draws box over the middle of base, which is h lines of the
 // screen's width.
 func (a *App) overlayCenter(base, box string) string {

@@ -12,6 +12,7 @@ import (
 	"pincer/safety"
 	"pincer/themes"
 	"pincer/ui/diffview"
+	"pincer/ui/safetext"
 )
 
 // editDialog is the review of a planned edit: its diff, hunk by hunk. The
@@ -122,7 +123,7 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 			if danger {
 				style = st.Danger
 			}
-			head = append(head, style.Render(wrapText("• "+r, inner)))
+			head = append(head, style.Render(wrapText("• "+safetext.LineOf(r), inner)))
 		}
 	}
 	keys := "y accept the kept hunks · space keep/drop hunk · j/k next/previous · n reject · c reject with a comment · A accept all edits this session · f full screen · v layout · esc reject"

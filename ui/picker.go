@@ -10,6 +10,7 @@ import (
 
 	"pincer/themes"
 	"pincer/ui/complete"
+	"pincer/ui/safetext"
 )
 
 // picker is a modal list with a fuzzy filter: type to narrow, ↑/↓ to move,
@@ -197,15 +198,15 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 		}
 	}
 	if p.note != "" {
-		body += "\n" + st.Warning.Render(ansi.Truncate(p.note, inner, "…"))
+		body += "\n" + st.Warning.Render(ansi.Truncate(safetext.LineOf(p.note), inner, "…"))
 	}
 	var keys []string
 	if p.pending != nil {
 		if p.pending.confirm {
-			body += "\n\n" + st.Danger.Render(p.pending.prompt)
+			body += "\n\n" + st.Danger.Render(safetext.LineOf(p.pending.prompt))
 			keys = []string{"y yes", "n no"}
 		} else {
-			body += "\n\n" + st.Text.Render(p.pending.prompt) + "\n" + p.input.View()
+			body += "\n\n" + st.Text.Render(safetext.LineOf(p.pending.prompt)) + "\n" + p.input.View()
 			keys = []string{"enter ok", "esc back"}
 		}
 	} else {

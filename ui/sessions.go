@@ -18,6 +18,7 @@ import (
 	"pincer/themes"
 	"pincer/ui/complete"
 	"pincer/ui/human"
+	"pincer/ui/safetext"
 )
 
 // sessionOpenedMsg switches the screen to another session.
@@ -130,8 +131,8 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		if s.Model != "" {
 			where += " · " + s.Model
 		}
-		b.WriteString(a.styles.Accent.Render(ansi.Truncate(s.Label(), w, "…")) + "\n")
-		b.WriteString(a.styles.Muted.Render(ansi.Truncate(where, w, "…")) + "\n\n")
+		b.WriteString(a.styles.Accent.Render(ansi.Truncate(safetext.LineOf(s.Label()), w, "…")) + "\n")
+		b.WriteString(a.styles.Muted.Render(ansi.Truncate(safetext.LineOf(where), w, "…")) + "\n\n")
 		msgs, ok := a.previews[it.Value]
 		if !ok {
 			b.WriteString(a.styles.Muted.Render("…"))
@@ -144,7 +145,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 			if m.Role == session.RoleAssistant {
 				who = a.styles.AgentMark.Render("● ")
 			}
-			b.WriteString(who + ansi.Truncate(human.OneLine(m.Content, 400), w-2, "…") + "\n")
+			b.WriteString(who + ansi.Truncate(safetext.LineOf(human.OneLine(m.Content, 400)), w-2, "…") + "\n")
 		}
 		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 		if len(lines) > h {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+
+	"pincer/ui/safetext"
 )
 
 // spinner is the animation shown while the agent works.
@@ -19,7 +21,7 @@ func (a *App) statusLine() string {
 	var left []string
 	switch {
 	case a.notice != "":
-		left = append(left, st.Warning.Inherit(bar).Render(a.notice))
+		left = append(left, st.Warning.Inherit(bar).Render(safetext.LineOf(a.notice)))
 	case len(a.dialogs) > 0:
 		left = append(left, st.Warning.Inherit(bar).Render("● waiting for you"))
 	case a.busy:
@@ -30,15 +32,16 @@ func (a *App) statusLine() string {
 		case stateStreaming:
 			what = "streaming"
 		case stateTool:
-			what = "running " + a.toolName
+			what = "running " + safetext.LineOf(a.toolName)
 		}
 		left = append(left, st.Accent.Inherit(bar).Render(frame+" "+what))
 	default:
 		left = append(left, bar.Render("idle"))
 	}
-	left = append(left, bar.Render(a.opts.Model))
+	left = append(left, bar.Render(safetext.LineOf(a.opts.Model)))
+	session := bar.Render(safetext.LineOf(a.opts.Session))
 	if a.opts.Session != "" {
-		left = append(left, bar.Render(a.opts.Session))
+		left = append(left, session)
 	}
 	for _, m := range a.modes() {
 		left = append(left, st.Warning.Inherit(bar).Render(m))
@@ -69,7 +72,7 @@ func (a *App) statusLine() string {
 			return l + bar.Render(strings.Repeat(" ", gap)) + r
 		}
 		switch {
-		case len(left) > 2 && a.opts.Session != "" && left[len(left)-1] == bar.Render(a.opts.Session):
+		case len(left) > 2 && a.opts.Session != "" && left[len(left)-1] == session:
 			left = left[:len(left)-1]
 		case len(right) > 0 && right[len(right)-1] == "? keys":
 			right = right[:len(right)-1]

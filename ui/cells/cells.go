@@ -6,6 +6,8 @@ package cells
 import (
 	"strings"
 
+	"pincer/ui/safetext"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -39,18 +41,7 @@ func Spaces(n int) string {
 	return strings.Repeat(" ", n)
 }
 
-// Sanitize replaces control characters, which would break the layout or
-// drive the terminal, with "?".
-func Sanitize(s string) string {
-	if strings.IndexFunc(s, isControl) < 0 {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-}
-
-func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r < 0xa0) }
+// Sanitize makes foreign text safe for one line of a list under pincer's
+// one policy (package safetext): control characters, escape sequences,
+// bidirectional and zero-width characters are shown, not obeyed.
+func Sanitize(s string) string { return safetext.LineOf(s) }

@@ -16,7 +16,8 @@ func TestCells(t *testing.T) {
 		{"zero", Truncate("x", 0), ""},
 		{"spaces", Spaces(3), "   "},
 		{"no spaces", Spaces(-1), ""},
-		{"control", Sanitize("a\x1b[31mb\tc"), "a?[31mb?c"},
+		{"control", Sanitize("a\x1b[31mb\tc\nd"), "a␛[31mb c␊d"},
+		{"bidi", Sanitize("a\u202eb"), "a⟨U+202E⟩b"},
 		{"clean", Sanitize("plain"), "plain"},
 	}
 	for _, tc := range cases {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/ui/safetext"
 )
 
 // maxNoteLines bounds the warning above the diff.
@@ -129,7 +131,7 @@ func (m Model) statusLine(l *layout) string {
 	}
 	right = strings.TrimPrefix(right, " · ") + " "
 	info := append([]string{m.Summary()}, m.d.notes...)
-	left := st.Accent.Render(" "+m.d.name) + st.Text.Render(" · "+strings.Join(info, " · "))
+	left := st.Accent.Render(" "+safetext.LineOf(m.d.name)) + st.Text.Render(" · "+strings.Join(info, " · "))
 	rightW := ansi.StringWidth(right)
 	if rightW+8 > m.width {
 		right, rightW = "", 0
@@ -146,7 +148,7 @@ func (m Model) noteLines() []string {
 	if m.note == "" || m.width < 4 {
 		return nil
 	}
-	wrapped := strings.Split(ansi.Wrap(strings.TrimSpace(m.note), m.width-3, ""), "\n")
+	wrapped := strings.Split(ansi.Wrap(safetext.LineOf(strings.TrimSpace(m.note)), m.width-3, ""), "\n")
 	out := make([]string, 0, min(len(wrapped), maxNoteLines))
 	for i, line := range wrapped {
 		prefix := "   "

@@ -252,7 +252,7 @@ func TestViewNeutralisesControls(t *testing.T) {
 		}
 	}
 	plain := strings.Join(plainLines(v), "\n")
-	for _, want := range []string{"a␛[31mred", "b␛]0;title␇\uFFFDevil"} {
+	for _, want := range []string{"a␛[31mred", "b␛]0;title␇⟨U+202E⟩evil"} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("view lacks %q:\n%s", want, plain)
 		}

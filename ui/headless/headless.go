@@ -10,12 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
 
 	"pincer/agent"
 	"pincer/safety"
+	"pincer/ui/safetext"
 )
 
 // Exit codes of `pincer run`.
@@ -45,13 +47,13 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			if a.Tier >= safety.Dangerous {
 				flag = "--dangerously-approve-all"
 			}
-			what := a.Summary
+			what := safetext.LineOf(a.Summary)
 			if a.Kind == agent.ApproveEdit && a.Change != nil {
-				what = "edit of " + a.Change.Rel
+				what = "edit of " + safetext.LineOf(a.Change.Rel)
 			}
 			reason := ""
 			if len(a.Reasons) > 0 {
-				reason = " (" + strings.Join(a.Reasons, "; ") + ")"
+				reason = " (" + safetext.LineOf(strings.Join(a.Reasons, "; ")) + ")"
 			}
 			mu.Lock()
 			fmt.Fprintf(errOut, "refused %s: %s needs approval%s; pass %s to allow it\n", what, a.Tier, reason, flag)
@@ -63,9 +65,19 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 
 // Printer turns agent events into output. It is safe for use by one agent
 // run at a time.
+//
+// Foreign text (the model's, a tool's, a server's) follows pincer's one
+// sanitising policy (package safetext) wherever a person reads it: the
+// activity lines on errOut always, the answer on out when out is a
+// terminal. An answer piped to a file or a program stays byte for byte what
+// the model wrote, and JSON lines are exact JSON.
 type Printer struct {
 	out, err io.Writer
 	json     bool
+	// cleanOut sanitises the answer: out is a terminal.
+	cleanOut bool
+	col      int  // column of the answer on the terminal, for tab stops
+	heldCR   bool // a "\r" that ended a delta, until the next shows whether "\n" follows
 	enc      *json.Encoder
 	lastByte byte // last byte of answer text written to out
 	wrote    bool
@@ -83,7 +95,7 @@ func (p *Printer) SetSession(id, name string) { p.session = sessionRef{id, name}
 // NewPrinter writes the answer to out and activity to errOut, or JSON lines
 // to out when asJSON is set.
 func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
-	p := &Printer{out: out, err: errOut, json: asJSON}
+	p := &Printer{out: out, err: errOut, json: asJSON, cleanOut: !asJSON && isTerminal(out)}
 	if asJSON {
 		p.enc = json.NewEncoder(out)
 		p.enc.SetEscapeHTML(false)
@@ -100,32 +112,57 @@ func (p *Printer) Event(ev agent.Event) {
 	switch e := ev.(type) {
 	case agent.TextDelta:
 		if e.Text != "" {
-			io.WriteString(p.out, e.Text)
+			p.writeAnswer(e.Text)
 			p.lastByte = e.Text[len(e.Text)-1]
 			p.wrote = true
 		}
 	case agent.AssistantMessage:
 		p.endLine()
 	case agent.ToolStarted:
-		fmt.Fprintf(p.err, "▸ %s\n", e.Summary)
+		fmt.Fprintf(p.err, "▸ %s\n", safetext.LineOf(e.Summary))
 	case agent.ToolResult:
 		mark := "✓"
 		if e.IsError {
 			mark = "✗"
 		}
-		fmt.Fprintf(p.err, "  %s %s\n", mark, firstLine(e.Content, 120))
+		fmt.Fprintf(p.err, "  %s %s\n", mark, safetext.LineOf(firstLine(e.Content, 120)))
 	case agent.Retrying:
-		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %v)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, e.Err)
+		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
 	case agent.Notice:
-		fmt.Fprintf(p.err, "note: %s\n", e.Text)
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	}
 }
 
+// writeAnswer writes a piece of the answer, sanitised for a terminal. A
+// "\r" at the end of a piece waits for the next, so a "\r\n" split
+// between two pieces is still a line break.
+func (p *Printer) writeAnswer(s string) {
+	if !p.cleanOut {
+		io.WriteString(p.out, s)
+		return
+	}
+	var b []byte
+	if p.heldCR {
+		s = "\r" + s
+		p.heldCR = false
+	}
+	if strings.HasSuffix(s, "\r") {
+		s, p.heldCR = s[:len(s)-1], true
+	}
+	b, p.col = safetext.Append(b, s, p.col, safetext.Text)
+	p.out.Write(b)
+}
+
 // endLine ends the answer text with a newline so the next output starts on
 // its own line.
 func (p *Printer) endLine() {
+	if p.heldCR {
+		io.WriteString(p.out, "␍")
+		p.heldCR = false
+	}
+	p.col = 0
 	if p.wrote && p.lastByte != '\n' {
 		io.WriteString(p.out, "\n")
 	}
@@ -264,7 +301,7 @@ func (p *Printer) Finish(res agent.Result, err error) int {
 	}
 	p.endLine()
 	if msg != "" {
-		fmt.Fprintf(p.err, "pincer: %s\n", msg)
+		fmt.Fprintf(p.err, "pincer: %s\n", safetext.LineOf(msg))
 	}
 	return code
 }
@@ -278,4 +315,15 @@ func firstLine(s string, max int) string {
 		s = string([]rune(s)[:max]) + "…"
 	}
 	return s
+}
+
+// isTerminal reports whether w is a terminal (a character device), where
+// foreign text must not reach unsanitised.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

@@ -73,7 +73,7 @@ func TestTextOutput(t *testing.T) {
 	if got, want := out.String(), "Let me look.\nDone.\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
-	for _, want := range []string{"▸ read_file a.go", "✓ 1\tpackage a …", "✗ no such file"} {
+	for _, want := range []string{"▸ read_file a.go", "✓ 1   package a …", "✗ no such file"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("stderr %q lacks %q", errOut.String(), want)
 		}

@@ -93,9 +93,10 @@ func TestClean(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain", "plain"},
 		{"two\nlines\r\n", "two lines"},
-		{"\x1b[31mred\x1b[0m", "red"},
-		{"bell\x07 and\x00 nul", "bell and nul"},
-		{"title\x1b]0;x\x07", "title"},
+		{"\x1b[31mred\x1b[0m", "␛[31mred␛[0m"},
+		{"bell\x07 and\x00 nul", "bell␇ and␀ nul"},
+		{"bidi\u202e", "bidi⟨U+202E⟩"},
+		{"title\x1b]0;x\x07", "title␛]0;x␇"},
 		{"  many   spaces ", "many spaces"},
 	}
 	for _, tt := range tests {

@@ -3,12 +3,12 @@ package setup
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/themes"
+	"pincer/ui/safetext"
 )
 
 const (
@@ -168,19 +168,11 @@ func wrap(s string, width int) []string {
 }
 
 // clean makes text from outside (model names, errors, preset titles)
-// safe to draw: one line, no escape sequences or control characters.
+// safe to draw on one line: runs of white space become one space, and the
+// rest follows pincer's one policy (package safetext), which shows escape
+// sequences and control characters instead of obeying them.
 func clean(s string) string {
-	s = ansi.Strip(s)
-	s = strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			return ' '
-		case unicode.IsControl(r):
-			return -1
-		}
-		return r
-	}, s)
-	return strings.Join(strings.Fields(s), " ")
+	return safetext.LineOf(strings.Join(strings.Fields(s), " "))
 }
 
 // padRight pads s with spaces to n columns.

@@ -34,7 +34,7 @@ func cardHeader(t *toolState, w int, nameStyle, argStyle, muted lipgloss.Style) 
 	if name == "" {
 		name = "tool"
 	}
-	name = ansi.Truncate(sanitize(name), w, "…")
+	name = ansi.Truncate(sanitizeLine(name), w, "…")
 	arg := cardArgument(t)
 	head := nameStyle.Render(name)
 	room := w - ansi.StringWidth(name) - 2

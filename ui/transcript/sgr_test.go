@@ -52,17 +52,19 @@ func TestTidyLine(t *testing.T) {
 func TestSanitize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain text\nsecond line", "plain text\nsecond line"},
-		{"\x1b[31mred\x1b[0m text", "red text"},
-		{"move\x1b[2Jclear", "moveclear"},
-		{"title\x1b]0;evil\x07done", "titledone"},
+		{"\x1b[31mred\x1b[0m text", "␛[31mred␛[0m text"},
+		{"move\x1b[2Jclear", "move␛[2Jclear"},
+		{"title\x1b]0;evil\x07done", "title␛]0;evil␇done"},
 		{"a\tb", "a   b"},
 		{"\tindented", "    indented"},
 		{"ab\tc", "ab  c"},
 		{"crlf\r\nline", "crlf\nline"},
-		{"bell\x07 and nul\x00", "bell and nul"},
-		{"c1 \u0085 control", "c1  control"},
+		{"over\rwrite", "over␍write"},
+		{"bell\x07 and nul\x00", "bell␇ and nul␀"},
+		{"c1 \u0085 control", "c1 ⟨U+0085⟩ control"},
+		{"bidi \u202eexe.txt", "bidi ⟨U+202E⟩exe.txt"},
 		{"unicode ünïcödé 🚀", "unicode ünïcödé 🚀"},
-		{"bad utf-8 \xff", "bad utf-8 \uFFFD"},
+		{"bad utf-8 \xff", "bad utf-8 ⟨0xFF⟩"},
 	}
 	for _, tt := range tests {
 		if got := sanitize(tt.in); got != tt.want {

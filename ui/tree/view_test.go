@@ -115,10 +115,10 @@ func TestViewTruncatesAndSanitises(t *testing.T) {
 	want := map[string]bool{
 		"▸ deep/":            true,
 		"  a_really_long_f…": true, // 18 cells: 20 less the mark column
-		"  bad?name.txt":     true,
+		"  bad␊name.txt":     true,
 		"  emoji-🚀-rocket…":  true, // the rocket is two cells
-		"  esc?[31mred.txt":  true,
-		"  tab?here.txt":     true,
+		"  esc␛[31mred.txt":  true,
+		"  tab here.txt":     true,
 	}
 	for _, l := range lines(m)[1:] {
 		if l == "" {

@@ -1,0 +1,143 @@
+package ui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent"
+	"pincer/safety"
+)
+
+// openApproval shows q on a w×h screen, past the time a new dialog ignores
+// keys.
+func openApproval(t *testing.T, w, h int, q agent.Approval) (*App, question) {
+	t.Helper()
+	a := newTestApp(t, w, h)
+	qq := question{approval: q, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{qq})
+	d, ok := a.topDialog().(*approvalDialog)
+	if !ok {
+		t.Fatalf("the question opened %T", a.topDialog())
+	}
+	d.opened = time.Now().Add(-time.Second)
+	return a, qq
+}
+
+// TestApprovalShowsTheWholeCommand reproduces commands that hid what
+// they run: behind blank lines below the dialog, or behind a carriage
+// return. The whole command must be reachable, its line count and escapes
+// said, and the tier, reasons and keys on screen at every size.
+func TestApprovalShowsTheWholeCommand(t *testing.T) {
+	hidden := "ls -la" + strings.Repeat("\n", 60) + "touch /tmp/x"
+	cases := []struct {
+		name    string
+		q       agent.Approval
+		first   []string // on the first screen
+		scrolls bool     // the rest needs scrolling
+		last    []string // on screen after scrolling to the end
+	}{
+		{"newlines hide a command",
+			agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: hidden, Tier: safety.Confirm, Reasons: []string{"touch: changes files"}},
+			[]string{" 1 ls -la", "61 lines", "lines 1–", "of 61"}, true,
+			[]string{"61 touch /tmp/x", "of 61"}},
+		{"carriage return hides a command",
+			agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch /tmp/x\rls -la", Tier: safety.Confirm, Reasons: []string{"touch: changes files"}},
+			[]string{"!$ touch /tmp/x␍ls -la", "contains escaped characters"}, false, nil},
+		{"escape sequence",
+			agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "echo \x1b[2J\x1b]52;c;eA==\x07hi", Tier: safety.Confirm},
+			[]string{"echo ␛[2J␛]52;c;eA==␇hi", "contains escaped characters"}, false, nil},
+		{"dangerous second step",
+			agent.Approval{Kind: agent.ApproveCommand, Step: 2, Command: hidden, Tier: safety.Dangerous, Reasons: []string{"rm -rf: deletes"}},
+			[]string{"really run this", "61 lines", " 1 ls -la", "Type yes"}, true,
+			[]string{"61 touch /tmp/x"}},
+		{"bidi path",
+			agent.Approval{Kind: agent.ApprovePath, Step: 1, Paths: []string{"/etc/\u202egnp.sh"}, Tier: safety.Confirm, Reasons: []string{"/etc/\u202egnp.sh: outside the project"}},
+			[]string{"!/etc/⟨U+202E⟩gnp.sh", "/etc/⟨U+202E⟩gnp.sh: outside", "contains escaped characters"}, false, nil},
+		{"dangerous edit second step",
+			agent.Approval{Kind: agent.ApproveEdit, Step: 2, Paths: []string{"a\u200b.go"}, Tier: safety.Dangerous},
+			[]string{"a⟨U+200B⟩.go", "contains escaped characters", "Type yes"}, false, nil},
+		{"scheduled task",
+			agent.Approval{Kind: agent.ApproveAction, Step: 1, Summary: "schedule_task every day: run\nrm -rf ~\x1b[8m", Tier: safety.Confirm},
+			[]string{"schedule_task every day: run", "2 rm -rf ~␛[8m", "2 lines"}, false, nil},
+	}
+	for _, tc := range cases {
+		for _, size := range [][2]int{{60, 20}, {100, 24}, {40, 12}} {
+			t.Run(fmt.Sprintf("%s %dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				a, _ := openApproval(t, size[0], size[1], tc.q)
+				checkShape(t, a)
+				got := screen(a)
+				checkKeysVisible(t, got, tc.q)
+				if size[0] >= 60 {
+					for _, w := range tc.first {
+						if !strings.Contains(got, w) {
+							t.Errorf("screen lacks %q:\n%s", w, got)
+						}
+					}
+				}
+				if tc.scrolls != scrollLine.MatchString(got) {
+					t.Errorf("scrolling shown = %v, want %v:\n%s", !tc.scrolls, tc.scrolls, got)
+				}
+				if !tc.scrolls {
+					return
+				}
+				if strings.Contains(got, "touch /tmp/x") {
+					t.Errorf("the last line is on the first screen, the test proves nothing:\n%s", got)
+				}
+				for range 70 {
+					press(a, "down")
+				}
+				got = screen(a)
+				checkShape(t, a)
+				checkKeysVisible(t, got, tc.q)
+				for _, w := range tc.last {
+					if !strings.Contains(got, w) {
+						t.Errorf("after scrolling down the screen lacks %q:\n%s", w, got)
+					}
+				}
+				for range 70 {
+					press(a, "pgup")
+				}
+				if got := screen(a); !strings.Contains(got, "ls -la") {
+					t.Errorf("PgUp does not return to the top:\n%s", got)
+				}
+			})
+		}
+	}
+}
+
+// scrollLine is the line that says which part of a long text is shown.
+var scrollLine = regexp.MustCompile(`lines \d+–\d+ of \d+`)
+
+// checkKeysVisible fails when the question cannot be answered from what is
+// on screen: the tier and the keys must always show.
+func checkKeysVisible(t *testing.T, got string, q agent.Approval) {
+	t.Helper()
+	want := []string{"tier " + q.Tier.String(), "esc"}
+	if q.Step == 1 {
+		want = append(want, "n deny")
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("screen lacks %q:\n%s", w, got)
+		}
+	}
+}
+
+// TestApprovalScrollKeysDoNotAnswer checks that reading a long command
+// does not answer the question, and that y afterwards runs it.
+func TestApprovalScrollKeysDoNotAnswer(t *testing.T) {
+	a, q := openApproval(t, 60, 20, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "ls" + strings.Repeat("\nx", 40), Tier: safety.Confirm})
+	press(a, "down", "pgdown", "end", "up", "pgup", "home")
+	select {
+	case d := <-q.reply:
+		t.Fatalf("scrolling answered: %+v", d)
+	default:
+	}
+	press(a, "y")
+	if got := answer(t, q); !got.Allow {
+		t.Errorf("y after scrolling: %+v", got)
+	}
+}
