@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/config"
+	"pincer/internal/safefile"
 )
 
 // trustFile lists the projects whose .pincer.json the person trusts, by
@@ -30,9 +31,13 @@ func (c *cli) trustPath() string {
 
 func (c *cli) readTrust() trustFile {
 	t := trustFile{Projects: map[string]string{}}
-	data, err := os.ReadFile(c.trustPath())
-	if err == nil {
+	data, err := safefile.Read(c.trustPath(), safefile.Options{})
+	var refused *safefile.Error
+	switch {
+	case err == nil:
 		_ = json.Unmarshal(data, &t)
+	case errors.As(err, &refused):
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", refused.Sentence("no project is trusted until it is fixed"))
 	}
 	if t.Projects == nil {
 		t.Projects = map[string]string{}
@@ -42,7 +47,9 @@ func (c *cli) readTrust() trustFile {
 
 // projectHash is the hash of a project's .pincer.json, or "" without one.
 func projectHash(root string) string {
-	data, err := os.ReadFile(config.ProjectConfigPath(root))
+	// A file that cannot be read safely is ignored by config.Load, with a
+	// warning, so there is nothing to trust either.
+	data, err := safefile.Read(config.ProjectConfigPath(root), safefile.Options{Within: root})
 	if err != nil {
 		return ""
 	}
