@@ -101,3 +101,29 @@ func TestLimitFieldsAreKnown(t *testing.T) {
 		}
 	}
 }
+
+// loadWithin loads with a time limit, so a file that blocks fails the
+// test instead of hanging it.
+func loadWithin(t *testing.T, w *world, distrust bool) (Config, Sources) {
+	t.Helper()
+	type res struct {
+		c   Config
+		s   Sources
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		c, s, err := Load(LoadOptions{ProjectRoot: w.root, Getenv: w.env.get, DistrustProject: distrust})
+		done <- res{c, s, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("Load: %v", r.err)
+		}
+		return r.c, r.s
+	case <-time.After(20 * time.Second):
+		t.Fatal("Load blocked")
+	}
+	return Config{}, Sources{}
+}

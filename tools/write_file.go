@@ -29,7 +29,8 @@ func writeFileTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a writeFileArgs) Call {
-			return &writeFileCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &writeFileCall{opts: o, args: a, abs: abs, target: newWriteTarget(o.Root, abs)}
 		},
 	})
 }
@@ -38,13 +39,17 @@ type writeFileCall struct {
 	opts Options
 	args writeFileArgs
 	abs  string
+	// target is abs with its links resolved now, once: the path policy
+	// judges it and Apply writes there, so a link swapped in between
+	// cannot move the write.
+	target writeTarget
 }
 
 func (c *writeFileCall) Summary() string {
 	return "write_file " + displayPath(c.opts.Root, c.abs)
 }
 
-func (c *writeFileCall) Access() Access { return Access{Writes: withRealPath(c.abs)} }
+func (c *writeFileCall) Access() Access { return Access{Writes: c.target.paths(c.abs)} }
 
 // Plan reads the current content, if any, and proposes the new one.
 func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
@@ -54,7 +59,7 @@ func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 		return nil, err
 	}
 	after := []byte(c.args.Content)
-	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog}
+	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog, target: c.target}
 	ch.Stale = before != nil && c.opts.ReadLog.ChangedSince(c.abs, before)
 	n := lineCount(after)
 	switch {

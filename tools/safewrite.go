@@ -1,0 +1,59 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// errSwapped is returned when a directory along a planned write was
+// replaced by a symbolic link (or removed) after the path policy judged
+// it: writing would land somewhere nobody approved.
+var errSwapped = errors.New("a directory along the path was replaced by a symbolic link after the edit was planned, so nothing was written; read the path again and retry")
+
+// writeTarget is where a write lands: the path with every symbolic link
+// resolved when the call was made, which is the path the policy judged.
+// The write goes there and only there, refusing links swapped in since.
+type writeTarget struct {
+	root string // the project root, links resolved ("" when not known)
+	real string // absolute, links resolved
+}
+
+// newWriteTarget resolves abs as the path policy will see it.
+func newWriteTarget(root, abs string) writeTarget {
+	t := writeTarget{real: abs}
+	if r, ok := realPath(abs); ok {
+		t.real = r
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		t.root = r
+	}
+	return t
+}
+
+// checkFunc decides from the file's current content (exists is false when
+// there is none) whether the write may go ahead.
+type checkFunc func(current []byte, exists bool) error
+
+func swapped(path string, err error) error {
+	return fmt.Errorf("%w (%s: %v)", errSwapped, path, err)
+}
+
+// within reports whether p is dir or below it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || filepath.IsAbs(rel) {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// paths are what the path policy is asked about for a write to abs: abs,
+// and where it really lands when that differs.
+func (t writeTarget) paths(abs string) []string {
+	if t.real == "" || t.real == abs {
+		return []string{abs}
+	}
+	return []string{abs, t.real}
+}
