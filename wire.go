@@ -156,7 +156,12 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
-	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog()}
+	cls, err := c.classifier(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog(),
+		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
@@ -184,10 +189,6 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	reg, err := tools.NewRegistry(all...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("set up the tools: %w", err)
-	}
-	cls, err := c.classifier(p)
-	if err != nil {
-		return nil, nil, err
 	}
 	in, err := c.instructions(p)
 	if err != nil {

@@ -99,11 +99,7 @@ func New(o Options) (*Agent, error) {
 			o.Root = real
 		}
 	}
-	for _, p := range []*string{&o.Own.ConfigDir, &o.Own.ConfigFile, &o.Own.DataDir, &o.Own.Store, &o.Own.TrustFile, &o.Own.ThemeDir} {
-		if *p != "" {
-			*p = resolve(*p)
-		}
-	}
+	o.Own = resolveOwn(o.Own)
 	return &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}, nil
 }
 

@@ -10,7 +10,7 @@ import (
 // errSwapped is returned when a directory along a planned write was
 // replaced by a symbolic link (or removed) after the path policy judged
 // it: writing would land somewhere nobody approved.
-var errSwapped = errors.New("a directory along the path was replaced by a symbolic link after the edit was planned, so nothing was written; read the path again and retry")
+var errSwapped = errors.New("a directory or file along the path was replaced by a symbolic link after the call was judged, so nothing was read or written; try again")
 
 // writeTarget is where a write lands: the path with every symbolic link
 // resolved when the call was made, which is the path the policy judged.

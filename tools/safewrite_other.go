@@ -34,3 +34,7 @@ func (t writeTarget) write(data []byte, check checkFunc) error {
 	}
 	return writeAtomic(t.real, data, mode)
 }
+
+// openJudged opens for reading the file at abs, whose links were resolved
+// when the policy judged it.
+func openJudged(abs string) (*os.File, error) { return os.Open(abs) }
