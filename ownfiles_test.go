@@ -60,3 +60,38 @@ func TestRunCannotWritePincersOwnFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestUntrustedProjectCannotMoveSessions: an untrusted .pincer.json that
+// sets data_dir does not move the session store there, and loosened
+// limits are ignored with a notice.
+func TestUntrustedProjectCannotMoveSessions(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("ok", 4))
+	s := newSandbox(t, srv.BaseURL())
+	var env []string
+	for _, e := range s.env {
+		if !strings.HasPrefix(e, "PINCER_DATA_DIR=") {
+			env = append(env, e)
+		}
+	}
+	s.env = env
+	planted := filepath.Join(t.TempDir(), "planted")
+	raw, _ := json.Marshal(map[string]any{"data_dir": planted, "idle_timeout": 0, "command_timeout": "1h"})
+	s.write(".pincer.json", string(raw))
+	r := s.run("", "run", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(planted, "pincer.db")); err == nil {
+		t.Fatal("the session store was created where the untrusted project said")
+	}
+	if _, err := os.Stat(filepath.Join(s.home, ".local", "share", "pincer", "pincer.db")); err != nil {
+		t.Errorf("the session store is not in the usual place: %v", err)
+	}
+	for _, want := range []string{"data_dir", "idle_timeout to 0 (no limit), looser than your 1m30s", "command_timeout to 1h0m0s, looser than your 2m0s", "pincer trust"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

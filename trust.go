@@ -68,12 +68,15 @@ func (c *cli) trustCommand() *cobra.Command {
 	var yes, revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust",
-		Short: "Let this project's .pincer.json choose the server, key variable and command rules",
+		Short: "Let this project's .pincer.json choose the server, key variable, command rules and limits",
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
-api_key_env) and which commands run without asking (allow, unknown_commands).
-A cloned repository controls that file, so pincer ignores those settings, and
-says so, until you trust the project. trust shows them and records your yes
-together with a hash of the file: if the file changes, pincer asks again.`,
+api_key_env), which commands run without asking (allow, unknown_commands),
+where sessions are kept (data_dir), and limits (context_window,
+max_iterations, max_retries, command_timeout, idle_timeout). A cloned
+repository controls that file, so pincer ignores those settings — limits
+only when they are looser than yours — and says so, until you trust the
+project. trust shows them and records your yes together with a hash of the
+file: if the file changes, pincer asks again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root := c.flags.cwd
@@ -99,7 +102,7 @@ together with a hash of the file: if the file changes, pincer asks again.`,
 			if err != nil {
 				return usageError(err)
 			}
-			sens := srcs.ProjectSensitive()
+			sens := append(srcs.ProjectSensitive(), srcs.ProjectLimits()...)
 			if len(sens) == 0 {
 				fmt.Fprintf(c.stdout, "%s sets nothing that needs trust.\n", path)
 			} else {

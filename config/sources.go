@@ -97,3 +97,16 @@ func (s Sources) ProjectSensitive() []string {
 	}
 	return out
 }
+
+// ProjectLimits lists the limit fields (LimitFields) whose value came from
+// the project file: an untrusted project may only make them stricter, so
+// trusting it lets them loosen.
+func (s Sources) ProjectLimits() []string {
+	var out []string
+	for _, f := range LimitFields() {
+		if s.Fields[f].Kind == FromProjectFile {
+			out = append(out, f)
+		}
+	}
+	return out
+}
