@@ -77,7 +77,7 @@ func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
 
 func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.abs, rel)
+	before, err := readExisting(c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}

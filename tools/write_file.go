@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -54,7 +55,7 @@ func (c *writeFileCall) Access() Access { return Access{Writes: c.target.paths(c
 // Plan reads the current content, if any, and proposes the new one.
 func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.abs, rel)
+	before, err := readExisting(c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -80,8 +81,10 @@ func (c *writeFileCall) Run(ctx context.Context) (Result, error) {
 
 // readExisting returns a file's content for planning an edit: nil when it
 // does not exist, an error for the model when it is a directory or unreadable.
-func readExisting(abs, rel string) ([]byte, error) {
-	info, err := os.Stat(abs)
+// real is the path with its links resolved (what the policy judges); it is
+// opened without following a link or waiting on a named pipe swapped in.
+func readExisting(real, rel string) ([]byte, error) {
+	info, err := os.Stat(real)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
@@ -92,7 +95,15 @@ func readExisting(abs, rel string) ([]byte, error) {
 	case !info.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a regular file (%s); only regular files can be written", rel, info.Mode().Type())
 	}
-	data, err := os.ReadFile(abs)
+	f, err := openJudged(real)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", rel, err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s changed while it was being read; try again", rel)
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", rel, err)
 	}
