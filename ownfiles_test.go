@@ -46,6 +46,7 @@ func TestRunCannotWritePincersOwnFiles(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
 			}
+			t.Logf("stderr:\n%s", r.stderr)
 			after, _ := os.ReadFile(target)
 			if written := string(after) == evil; written != tc.want {
 				t.Fatalf("written = %v, want %v (before %d bytes, after %q); stderr:\n%s", written, tc.want, len(before), after, r.stderr)

@@ -151,10 +151,3 @@ func (t writeTarget) openDir(dir string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), dir), nil
 }
-
-// openJudged opens for reading the file at abs, whose links were resolved
-// when the policy judged it: a link swapped into its place since is
-// refused, and a named pipe swapped in does not block.
-func openJudged(abs string) (*os.File, error) {
-	return os.OpenFile(abs, os.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
-}

@@ -112,3 +112,27 @@ func TestApplyRefusesSwappedDirectory(t *testing.T) {
 		t.Fatal("the write landed in .git/hooks")
 	}
 }
+
+// TestReadFileRefusesSwappedDirectory: read_file reads the path the policy
+// judged; a directory swapped for a link to a secret place in between is
+// not followed.
+func TestReadFileRefusesSwappedDirectory(t *testing.T) {
+	base := tempRoot(t)
+	root := filepath.Join(base, "proj")
+	writeFiles(t, base, map[string]string{"proj/d/x.txt": "ordinary", "outside/x.txt": "SECRET"})
+	call := decode(t, Options{Root: root}, "read_file", `{"path":"d/x.txt"}`)
+	_ = call.Access() // judged now: inside the project
+	if err := os.RemoveAll(filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := call.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Content, "SECRET") || !res.IsError {
+		t.Fatalf("read_file followed a swapped link:\n%s", res.Content)
+	}
+}
