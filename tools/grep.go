@@ -55,7 +55,8 @@ func grepTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a grepArgs) Call {
-			return &grepCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &grepCall{opts: o, args: a, abs: abs, judged: newWriteTarget(o.Root, abs)}
 		},
 	})
 }
@@ -69,6 +70,8 @@ type grepCall struct {
 	opts Options
 	args grepArgs
 	abs  string
+	// judged is abs with its links resolved, as the policy judges it.
+	judged writeTarget
 }
 
 func (c *grepCall) Summary() string {
@@ -79,7 +82,7 @@ func (c *grepCall) Summary() string {
 	return s
 }
 
-func (c *grepCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
+func (c *grepCall) Access() Access { return Access{Reads: c.judged.paths(c.abs)} }
 
 // fileMatches is what grep found in one file.
 type fileMatches struct {
@@ -98,6 +101,9 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 	whole, err := regexp.Compile("(?m)" + c.args.Pattern)
 	if err != nil {
 		whole = line
+	}
+	if err := c.judged.unchanged(c.abs); err != nil {
+		return errorResult(fmt.Sprintf("cannot search %s: %v", displayPath(c.opts.Root, c.abs), err)), nil
 	}
 	if _, err := os.Stat(c.abs); err != nil {
 		if errors.Is(err, os.ErrNotExist) {

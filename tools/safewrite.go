@@ -57,3 +57,12 @@ func (t writeTarget) paths(abs string) []string {
 	}
 	return []string{abs, t.real}
 }
+
+// unchanged reports errSwapped when abs no longer resolves to the path the
+// policy judged: a link along it was swapped since.
+func (t writeTarget) unchanged(abs string) error {
+	if r, ok := realPath(abs); ok && t.real != "" && r != t.real {
+		return swapped(abs, fmt.Errorf("now leads to %s", r))
+	}
+	return nil
+}

@@ -136,3 +136,33 @@ func TestReadFileRefusesSwappedDirectory(t *testing.T) {
 		t.Fatalf("read_file followed a swapped link:\n%s", res.Content)
 	}
 }
+
+// TestSearchesRefuseSwappedStart: grep, glob and tree_view walk the
+// directory the policy judged; swapped for a link to another place in
+// between, it is not walked.
+func TestSearchesRefuseSwappedStart(t *testing.T) {
+	for _, tc := range []struct{ tool, args string }{
+		{"grep", `{"pattern":"SECRET","path":"d"}`},
+		{"glob", `{"pattern":"d/**"}`},
+		{"tree_view", `{"path":"d"}`},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			base := tempRoot(t)
+			root := filepath.Join(base, "proj")
+			writeFiles(t, base, map[string]string{"proj/d/x.txt": "ordinary", "outside/secret-name.txt": "SECRET"})
+			call := decode(t, Options{Root: root}, tc.tool, tc.args)
+			_ = call.Access()
+			os.RemoveAll(filepath.Join(root, "d"))
+			if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "d")); err != nil {
+				t.Fatal(err)
+			}
+			res, err := call.Run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(res.Content, "SECRET") || strings.Contains(res.Content, "secret-name") || !res.IsError {
+				t.Fatalf("%s walked a swapped link:\n%s", tc.tool, res.Content)
+			}
+		})
+	}
+}
