@@ -30,8 +30,8 @@ type Change struct {
 	// disk now, so the diff shows the change against the current file.
 	Stale bool
 
-	log    *ReadLog    // told what Apply writes
-	target writeTarget // where Apply writes: the path as the policy judged it
+	log    *ReadLog   // told what Apply writes
+	target judgedPath // where Apply writes: the path as the policy judged it
 }
 
 // Planner is implemented by the Calls of edit_file and write_file. Plan reads
@@ -57,7 +57,7 @@ type Planner interface {
 func Apply(ch *Change, content []byte) error {
 	target := ch.target
 	if target.real == "" {
-		target = newWriteTarget("", ch.Path)
+		target = newJudgedPath("", ch.Path)
 	}
 	err := target.write(content, func(current []byte, exists bool) error {
 		switch {

@@ -37,7 +37,7 @@ func editFileTool(o Options) (Tool, error) {
 		},
 		Bind: func(a editFileArgs) Call {
 			abs := resolvePath(o.Root, a.Path)
-			return &editFileCall{opts: o, args: a, abs: abs, target: newWriteTarget(o.Root, abs)}
+			return &editFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -49,7 +49,7 @@ type editFileCall struct {
 	// target is abs with its links resolved now, once: the path policy
 	// judges it and Apply writes there, so a link swapped in between
 	// cannot move the write.
-	target writeTarget
+	target judgedPath
 }
 
 func (c *editFileCall) Summary() string {

@@ -37,7 +37,7 @@ func globTool(o Options) (Tool, error) {
 		},
 		Bind: func(a globArgs) Call {
 			base, pattern := splitGlob(o.Root, a.Pattern)
-			return &globCall{opts: o, args: a, base: base, pattern: pattern, judged: newWriteTarget(o.Root, base)}
+			return &globCall{opts: o, args: a, base: base, pattern: pattern, judged: newJudgedPath(o.Root, base)}
 		},
 	})
 }
@@ -56,9 +56,9 @@ func splitGlob(root, pattern string) (string, string) {
 type globCall struct {
 	opts    Options
 	args    globArgs
-	base    string      // directory the walk starts at
-	pattern string      // the part of the pattern below base
-	judged  writeTarget // base with its links resolved, as the policy judges it
+	base    string     // directory the walk starts at
+	pattern string     // the part of the pattern below base
+	judged  judgedPath // base with its links resolved, as the policy judges it
 }
 
 func (c *globCall) Summary() string { return "glob " + c.args.Pattern }

@@ -56,7 +56,7 @@ func grepTool(o Options) (Tool, error) {
 		},
 		Bind: func(a grepArgs) Call {
 			abs := resolvePath(o.Root, a.Path)
-			return &grepCall{opts: o, args: a, abs: abs, judged: newWriteTarget(o.Root, abs)}
+			return &grepCall{opts: o, args: a, abs: abs, judged: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -71,7 +71,7 @@ type grepCall struct {
 	args grepArgs
 	abs  string
 	// judged is abs with its links resolved, as the policy judges it.
-	judged writeTarget
+	judged judgedPath
 }
 
 func (c *grepCall) Summary() string {

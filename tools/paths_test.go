@@ -57,7 +57,7 @@ func TestJudgedPaths(t *testing.T) {
 		{filepath.Join(root, "escape", "a", "b"), []string{filepath.Join(root, "escape", "a", "b"), filepath.Join(outside, "a", "b")}},
 	}
 	for _, tt := range tests {
-		if got := newWriteTarget(root, tt.in).paths(tt.in); !reflect.DeepEqual(got, tt.want) {
+		if got := newJudgedPath(root, tt.in).paths(tt.in); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("paths(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}

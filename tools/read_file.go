@@ -38,7 +38,7 @@ func readFileTool(o Options) (Tool, error) {
 		},
 		Bind: func(a readFileArgs) Call {
 			abs := resolvePath(o.Root, a.Path)
-			return &readFileCall{opts: o, args: a, abs: abs, target: newWriteTarget(o.Root, abs)}
+			return &readFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -49,7 +49,7 @@ type readFileCall struct {
 	abs  string
 	// target is abs with its links resolved once: the policy judges it and
 	// Run reads it, so a link swapped in between cannot move the read.
-	target writeTarget
+	target judgedPath
 }
 
 func (c *readFileCall) Summary() string {

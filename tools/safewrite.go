@@ -12,17 +12,18 @@ import (
 // it: writing would land somewhere nobody approved.
 var errSwapped = errors.New("a directory or file along the path was replaced by a symbolic link after the call was judged, so nothing was read or written; try again")
 
-// writeTarget is where a write lands: the path with every symbolic link
-// resolved when the call was made, which is the path the policy judged.
-// The write goes there and only there, refusing links swapped in since.
-type writeTarget struct {
+// judgedPath is a path a file tool reads or writes, with every symbolic
+// link resolved once, when the call is made: the path policy judges that
+// path, and the tool reads or writes there and only there, refusing links
+// swapped in since.
+type judgedPath struct {
 	root string // the project root, links resolved ("" when not known)
 	real string // absolute, links resolved
 }
 
-// newWriteTarget resolves abs as the path policy will see it.
-func newWriteTarget(root, abs string) writeTarget {
-	t := writeTarget{real: abs}
+// newJudgedPath resolves abs as the path policy will see it.
+func newJudgedPath(root, abs string) judgedPath {
+	t := judgedPath{real: abs}
 	if r, ok := realPath(abs); ok {
 		t.real = r
 	}
@@ -51,7 +52,7 @@ func within(dir, p string) bool {
 
 // paths are what the path policy is asked about for a write to abs: abs,
 // and where it really lands when that differs.
-func (t writeTarget) paths(abs string) []string {
+func (t judgedPath) paths(abs string) []string {
 	if t.real == "" || t.real == abs {
 		return []string{abs}
 	}
@@ -60,7 +61,7 @@ func (t writeTarget) paths(abs string) []string {
 
 // unchanged reports errSwapped when abs no longer resolves to the path the
 // policy judged: a link along it was swapped since.
-func (t writeTarget) unchanged(abs string) error {
+func (t judgedPath) unchanged(abs string) error {
 	if r, ok := realPath(abs); ok && t.real != "" && r != t.real {
 		return swapped(abs, fmt.Errorf("now leads to %s", r))
 	}

@@ -12,7 +12,7 @@ import (
 // write replaces the file at t.real with data after check approves what is
 // there now. Without openat, the resolved path is checked again just
 // before writing: a link swapped in since the policy judged it is refused.
-func (t writeTarget) write(data []byte, check checkFunc) error {
+func (t judgedPath) write(data []byte, check checkFunc) error {
 	if r, ok := realPath(t.real); ok && r != t.real {
 		return swapped(t.real, errors.New("resolves elsewhere now"))
 	}

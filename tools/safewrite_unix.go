@@ -24,7 +24,7 @@ import (
 // temporary file and renamed into place through that directory's
 // descriptor, so a link swapped in after the policy judged the path cannot
 // redirect the write.
-func (t writeTarget) write(data []byte, check checkFunc) error {
+func (t judgedPath) write(data []byte, check checkFunc) error {
 	dir, err := t.openDir(filepath.Dir(t.real))
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func readAt(dfd int, name string) (data []byte, mode fs.FileMode, exists bool, e
 // openDir opens dir (absolute, links resolved), creating what is missing,
 // refusing any symbolic link on the way: below the project root relative
 // to the root, elsewhere from "/".
-func (t writeTarget) openDir(dir string) (*os.File, error) {
+func (t judgedPath) openDir(dir string) (*os.File, error) {
 	start, rel := "/", strings.TrimPrefix(dir, "/")
 	if t.root != "" && within(t.root, dir) {
 		start, rel = t.root, ""

@@ -30,7 +30,7 @@ func treeViewTool(o Options) (Tool, error) {
 		Example:  treeViewArgs{Path: "agent", MaxDepth: 2},
 		Bind: func(a treeViewArgs) Call {
 			abs := resolvePath(o.Root, a.Path)
-			return &treeViewCall{opts: o, args: a, abs: abs, judged: newWriteTarget(o.Root, abs)}
+			return &treeViewCall{opts: o, args: a, abs: abs, judged: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -40,7 +40,7 @@ type treeViewCall struct {
 	args treeViewArgs
 	abs  string
 	// judged is abs with its links resolved, as the policy judges it.
-	judged writeTarget
+	judged judgedPath
 }
 
 func (c *treeViewCall) Summary() string {

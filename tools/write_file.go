@@ -31,7 +31,7 @@ func writeFileTool(o Options) (Tool, error) {
 		},
 		Bind: func(a writeFileArgs) Call {
 			abs := resolvePath(o.Root, a.Path)
-			return &writeFileCall{opts: o, args: a, abs: abs, target: newWriteTarget(o.Root, abs)}
+			return &writeFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -43,7 +43,7 @@ type writeFileCall struct {
 	// target is abs with its links resolved now, once: the path policy
 	// judges it and Apply writes there, so a link swapped in between
 	// cannot move the write.
-	target writeTarget
+	target judgedPath
 }
 
 func (c *writeFileCall) Summary() string {
