@@ -15,10 +15,7 @@ import (
 // platform's data directory. A wait for another pincer process is reported
 // on standard error.
 func (c *cli) openStore(p *project) (*session.Store, error) {
-	path := session.DefaultPath(c.getenv)
-	if p != nil && p.cfg.DataDir != "" {
-		path = filepath.Join(p.cfg.DataDir, "pincer.db")
-	}
+	path := c.storePath(p)
 	st, err := session.Open(path, session.Options{OnWait: func(msg string) {
 		fmt.Fprintf(c.stderr, "pincer: %s\n", msg)
 	}})
@@ -26,6 +23,14 @@ func (c *cli) openStore(p *project) (*session.Store, error) {
 		return nil, err
 	}
 	return st, nil
+}
+
+// storePath is the session store file openStore opens.
+func (c *cli) storePath(p *project) string {
+	if p != nil && p.cfg.DataDir != "" {
+		return filepath.Join(p.cfg.DataDir, "pincer.db")
+	}
+	return session.DefaultPath(c.getenv)
 }
 
 // openedSession is the session a command works in, with its history.

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/config"
+	"pincer/internal/safefile"
 )
 
 // trustFile lists the projects whose .pincer.json the person trusts, by
@@ -30,9 +31,13 @@ func (c *cli) trustPath() string {
 
 func (c *cli) readTrust() trustFile {
 	t := trustFile{Projects: map[string]string{}}
-	data, err := os.ReadFile(c.trustPath())
-	if err == nil {
+	data, err := safefile.Read(c.trustPath(), safefile.Options{})
+	var refused *safefile.Error
+	switch {
+	case err == nil:
 		_ = json.Unmarshal(data, &t)
+	case errors.As(err, &refused):
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", refused.Sentence("no project is trusted until it is fixed"))
 	}
 	if t.Projects == nil {
 		t.Projects = map[string]string{}
@@ -42,7 +47,9 @@ func (c *cli) readTrust() trustFile {
 
 // projectHash is the hash of a project's .pincer.json, or "" without one.
 func projectHash(root string) string {
-	data, err := os.ReadFile(config.ProjectConfigPath(root))
+	// A file that cannot be read safely is ignored by config.Load, with a
+	// warning, so there is nothing to trust either.
+	data, err := safefile.Read(config.ProjectConfigPath(root), safefile.Options{Within: root})
 	if err != nil {
 		return ""
 	}
@@ -61,12 +68,15 @@ func (c *cli) trustCommand() *cobra.Command {
 	var yes, revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust",
-		Short: "Let this project's .pincer.json choose the server, key variable and command rules",
+		Short: "Let this project's .pincer.json choose the server, key variable, command rules and limits",
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
-api_key_env) and which commands run without asking (allow, unknown_commands).
-A cloned repository controls that file, so pincer ignores those settings, and
-says so, until you trust the project. trust shows them and records your yes
-together with a hash of the file: if the file changes, pincer asks again.`,
+api_key_env), which commands run without asking (allow, unknown_commands),
+where sessions are kept (data_dir), and limits (context_window,
+max_iterations, max_retries, command_timeout, idle_timeout). A cloned
+repository controls that file, so pincer ignores those settings — limits
+only when they are looser than yours — and says so, until you trust the
+project. trust shows them and records your yes together with a hash of the
+file: if the file changes, pincer asks again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root := c.flags.cwd
@@ -92,7 +102,7 @@ together with a hash of the file: if the file changes, pincer asks again.`,
 			if err != nil {
 				return usageError(err)
 			}
-			sens := srcs.ProjectSensitive()
+			sens := append(srcs.ProjectSensitive(), srcs.ProjectLimits()...)
 			if len(sens) == 0 {
 				fmt.Fprintf(c.stdout, "%s sets nothing that needs trust.\n", path)
 			} else {

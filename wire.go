@@ -156,7 +156,12 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
-	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog()}
+	cls, err := c.classifier(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog(),
+		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
@@ -185,10 +190,6 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	if err != nil {
 		return nil, nil, fmt.Errorf("set up the tools: %w", err)
 	}
-	cls, err := c.classifier(p)
-	if err != nil {
-		return nil, nil, err
-	}
 	in, err := c.instructions(p)
 	if err != nil {
 		return nil, nil, err
@@ -207,6 +208,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		System:        system,
 		Root:          p.root,
 		Home:          agent.HomeDir(),
+		Own:           c.ownFiles(p),
 		MaxIterations: p.cfg.MaxIterations,
 		Recorder:      s.recorder,
 		Recall:        recall,
@@ -217,6 +219,30 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		},
 	})
 	return a, client, err
+}
+
+// ownFiles are pincer's own locations, which the path policy keeps the
+// model from changing.
+func (c *cli) ownFiles(p *project) safety.OwnFiles {
+	store := c.storePath(p)
+	own := safety.OwnFiles{
+		DataDir:   filepath.Dir(store),
+		Store:     store,
+		TrustFile: c.trustPath(),
+		ThemeDir:  c.themeDir(),
+	}
+	if user := config.UserConfigPath(c.getenv); user != "" {
+		own.ConfigDir = filepath.Dir(user)
+	}
+	if named := strings.TrimSpace(c.getenv(config.EnvConfig)); named != "" {
+		if home := agent.HomeDir(); home != "" && strings.HasPrefix(named, "~/") {
+			named = filepath.Join(home, named[2:])
+		}
+		if abs, err := filepath.Abs(named); err == nil {
+			own.ConfigFile = abs
+		}
+	}
+	return own
 }
 
 // classifier builds the safety classifier from the configured rules.

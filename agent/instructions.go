@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"pincer/internal/safefile"
 )
 
 // MaxProjectFile caps each project instruction file in the system prompt;
@@ -47,12 +48,16 @@ func LoadInstructions(defaultAgent, defaultSkills, userDir, root string) (Instru
 		return in, err
 	}
 	for _, name := range projectInstructionFiles() {
-		data, err := os.ReadFile(filepath.Join(root, name))
+		data, err := safefile.Read(filepath.Join(root, name), safefile.Options{Within: root, Name: name})
+		var refused *safefile.Error
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
+		case errors.As(err, &refused):
+			in.Warnings = append(in.Warnings, refused.Sentence("pincer ignored it"))
+			continue
 		case err != nil:
-			in.Warnings = append(in.Warnings, fmt.Sprintf("could not read %s: %v", name, err))
+			in.Warnings = append(in.Warnings, fmt.Sprintf("could not read %s (%v); pincer ignored it — fix its permissions or remove it", name, err))
 			continue
 		}
 		text := string(data)
@@ -78,9 +83,13 @@ func LoadInstructions(defaultAgent, defaultSkills, userDir, root string) (Instru
 //	mode: replace
 //	---
 func mergeUserFile(def, path string, warnings *[]string) (text, source string, err error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Options{})
 	if errors.Is(err, fs.ErrNotExist) {
 		return def, "built in", nil
+	}
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return "", "", errors.New(refused.Sentence(""))
 	}
 	if err != nil {
 		return "", "", fmt.Errorf("read %s: %w; fix its permissions or remove it", path, err)

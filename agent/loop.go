@@ -27,6 +27,9 @@ type Options struct {
 	System   string   // the assembled system prompt
 	Root     string   // the project root; file access is judged against it
 	Home     string   // the person's home directory, for the path policy
+	// Own are pincer's own config, data, trust and theme locations: the
+	// path policy makes writing them dangerous.
+	Own safety.OwnFiles
 	// MaxIterations caps the model requests with tools per prompt; 0 means
 	// DefaultMaxIterations.
 	MaxIterations int
@@ -96,6 +99,7 @@ func New(o Options) (*Agent, error) {
 			o.Root = real
 		}
 	}
+	o.Own = resolveOwn(o.Own)
 	return &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}, nil
 }
 
@@ -474,10 +478,10 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 		v = worse(v, a.classifier.Classify(acc.Command))
 	}
 	for _, p := range acc.Reads {
-		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Path: resolve(p)}))
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p)}))
 	}
 	for _, p := range acc.Writes {
-		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Path: resolve(p), Write: true}))
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))
 	}
 	return v
 }

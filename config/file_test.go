@@ -2,7 +2,6 @@ package config
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -184,18 +183,6 @@ func TestFileFormsThatAreFine(t *testing.T) {
 			w.writeUser(t, tt.content)
 			w.mustLoad(t, Overrides{})
 		})
-	}
-}
-
-func TestUnreadableFile(t *testing.T) {
-	w := newWorld(t)
-	if err := os.MkdirAll(w.projectPath(), 0o755); err != nil { // a directory where the file should be
-		t.Fatal(err)
-	}
-	_, _, err := w.load(Overrides{})
-	ps := problemsOf(t, err)
-	if len(ps) != 1 || !errors.Is(ps[0], ErrUnreadable) || !strings.Contains(ps[0].Message, "cannot read "+w.projectPath()) {
-		t.Fatalf("problems = %v, want one unreadable file", err)
 	}
 }
 

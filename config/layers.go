@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"runtime"
 	"strings"
+
+	"pincer/internal/safefile"
 )
 
 // layer is one source of settings: what it gives and where each value
@@ -112,8 +113,7 @@ func flagLayer(o Overrides) layer {
 // PINCER_CONFIG). Everything wrong with the file is added to ld.ps, and
 // the values that are fine are still used.
 func (ld *loader) fileLayer(path string, kind SourceKind, required bool) (l layer, ok bool) {
-	src := Source{Kind: kind, Name: path}
-	data, mode, err := readConfigFile(path)
+	data, mode, err := readConfigFile(path, safefile.Options{Name: ld.tilde(path)})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !required {
 			return layer{}, false
@@ -121,6 +121,33 @@ func (ld *loader) fileLayer(path string, kind SourceKind, required bool) (l laye
 		ld.ps.add(ld.unreadable(path, err, required))
 		return layer{}, false
 	}
+	return ld.parseLayer(path, kind, data, mode)
+}
+
+// projectLayer reads the project's .pincer.json. The project chose that
+// file, so one that pincer cannot read safely (a link leaving the project,
+// a named pipe, a device, a huge file) is left out with a warning instead
+// of stopping pincer.
+func (ld *loader) projectLayer(root string) (layer, bool) {
+	path := ProjectConfigPath(root)
+	data, mode, err := readConfigFile(path, safefile.Options{Within: root, Name: ProjectFileName})
+	var refused *safefile.Error
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return layer{}, false
+	case errors.As(err, &refused):
+		ld.warnings = append(ld.warnings, refused.Sentence("pincer ignored it"))
+		return layer{}, false
+	case err != nil:
+		ld.ps.add(ld.unreadable(path, err, false))
+		return layer{}, false
+	}
+	return ld.parseLayer(path, FromProjectFile, data, mode)
+}
+
+// parseLayer decodes one config file's content into a layer.
+func (ld *loader) parseLayer(path string, kind SourceKind, data []byte, mode fs.FileMode) (l layer, ok bool) {
+	src := Source{Kind: kind, Name: path}
 	l = layer{sources: map[string]Source{}}
 	entries, err := parseObject(data)
 	if err != nil {
@@ -169,21 +196,14 @@ func (ld *loader) fileLayer(path string, kind SourceKind, required bool) (l laye
 	return l, true
 }
 
-// readConfigFile reads a file and its permission bits.
-func readConfigFile(path string) ([]byte, fs.FileMode, error) {
-	f, err := os.Open(path)
+// readConfigFile reads a config file and its permission bits, refusing
+// anything but a regular file of at most safefile.DefaultLimit bytes.
+func readConfigFile(path string, opts safefile.Options) ([]byte, fs.FileMode, error) {
+	data, err := safefile.Read(path, opts)
 	if err != nil {
 		return nil, 0, err
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, 0, err
-	}
-	if info.IsDir() {
-		return nil, 0, fmt.Errorf("%s is a directory", path)
-	}
-	data, err := io.ReadAll(f)
+	info, err := os.Stat(path)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -195,6 +215,10 @@ func (ld *loader) unreadable(path string, err error, named bool) *Problem {
 	if errors.Is(err, fs.ErrNotExist) && named {
 		return &Problem{Kind: ErrUnreadable, Source: Source{Kind: FromEnv, Name: EnvConfig},
 			Message: fmt.Sprintf("config: %s names %s, which does not exist; create it or unset %s", EnvConfig, path, EnvConfig)}
+	}
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return &Problem{Kind: ErrUnreadable, Source: src, Message: "config: " + refused.Sentence("")}
 	}
 	reason := err.Error()
 	var pe *fs.PathError

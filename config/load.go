@@ -69,7 +69,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	}
 	if o.ProjectRoot != "" {
 		path := ProjectConfigPath(o.ProjectRoot)
-		if l, ok := ld.fileLayer(path, FromProjectFile, false); ok {
+		if l, ok := ld.projectLayer(o.ProjectRoot); ok {
 			if o.DistrustProject {
 				for _, f := range trustSensitiveFields() {
 					if _, set := l.sources[f]; set {
@@ -79,9 +79,11 @@ func Load(o LoadOptions) (Config, Sources, error) {
 					}
 				}
 				if len(srcs.Ignored) > 0 {
-					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes or which commands run without asking; they are ignored until you trust this project with 'pincer trust'",
+					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes, which commands run without asking, or where your sessions are kept; they are ignored until you trust this project with 'pincer trust'",
 						ld.tilde(path), strings.Join(srcs.Ignored, ", ")))
 				}
+				user, _ := merge(layers, map[string]Source{})
+				srcs.Ignored = append(srcs.Ignored, ld.keepStricter(&l, user, path)...)
 			}
 			layers = append(layers, l)
 			srcs.Files = append(srcs.Files, path)

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+
+	"pincer/internal/safefile"
 )
 
 // SaveUser updates the user config file at path (see UserConfigPath): it
@@ -28,7 +30,11 @@ func SaveUser(path string, update func(*FileConfig)) error {
 		}
 		target = resolved
 	}
-	data, err := os.ReadFile(target)
+	data, err := safefile.Read(target, safefile.Options{Name: path})
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return fmt.Errorf("save config: %s; it was left unchanged", refused.Sentence(""))
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("save config %s: %w", path, err)
 	}

@@ -77,18 +77,33 @@ type Sources struct {
 func (s Sources) Of(field string) Source { return s.Fields[field] }
 
 // trustSensitiveFields are the fields a project file can use to send the
-// API key somewhere else or to let commands run without asking.
+// API key somewhere else, to let commands run without asking, or to move
+// the person's sessions to a place the project chose (data_dir).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file
-// and that decide where the API key is sent or which commands run without
-// asking. A cloned repository controls its .pincer.json, so the caller
-// should show these and ask the person to trust the project first.
+// and that decide where the API key is sent, which commands run without
+// asking, or where sessions are kept. A cloned repository controls its
+// .pincer.json, so the caller should show these and ask the person to
+// trust the project first.
 func (s Sources) ProjectSensitive() []string {
 	var out []string
 	for _, f := range trustSensitiveFields() {
+		if s.Fields[f].Kind == FromProjectFile {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ProjectLimits lists the limit fields (LimitFields) whose value came from
+// the project file: an untrusted project may only make them stricter, so
+// trusting it lets them loosen.
+func (s Sources) ProjectLimits() []string {
+	var out []string
+	for _, f := range LimitFields() {
 		if s.Fields[f].Kind == FromProjectFile {
 			out = append(out, f)
 		}

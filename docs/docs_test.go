@@ -251,7 +251,14 @@ func TestSafetyPaths(t *testing.T) {
 		if rest, ok := strings.CutPrefix(p, "~/"); ok {
 			abs = filepath.Join(home, filepath.FromSlash(rest))
 		}
-		a := safety.PathAccess{Root: filepath.Join(home, "app"), Home: home, Path: abs, Write: strings.HasPrefix(row[0], "writes")}
+		own := safety.OwnFiles{
+			ConfigDir: filepath.Join(home, ".config", "pincer"),
+			DataDir:   filepath.Join(home, ".local", "share", "pincer"),
+			Store:     filepath.Join(home, ".local", "share", "pincer", "pincer.db"),
+			TrustFile: filepath.Join(home, ".config", "pincer", "trusted-projects.json"),
+			ThemeDir:  filepath.Join(home, ".config", "pincer", "themes"),
+		}
+		a := safety.PathAccess{Root: filepath.Join(home, "app"), Home: home, Own: own, Path: abs, Write: strings.HasPrefix(row[0], "writes")}
 		if !a.Write && !strings.HasPrefix(row[0], "reads") {
 			t.Fatalf("safety.md path row %q starts with neither reads nor writes", row[0])
 		}

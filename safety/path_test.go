@@ -121,3 +121,56 @@ func TestPathPolicyNativePaths(t *testing.T) {
 		t.Errorf("no root: %v %q", v.Tier, v.Reasons)
 	}
 }
+
+// TestPathPolicyOwnFiles: pincer's config, data, trust file and themes are
+// dangerous to write wherever they are (even inside the project), and
+// reading them needs approval.
+func TestPathPolicyOwnFiles(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := OwnFiles{
+		ConfigDir:  "/home/u/.config/pincer",
+		ConfigFile: "/home/u/dotfiles/pincer.json",
+		DataDir:    "/home/u/proj/.data", // PINCER_DATA_DIR inside the project
+		Store:      "/home/u/proj/.data/pincer.db",
+		TrustFile:  "/home/u/.config/pincer/trusted-projects.json",
+		ThemeDir:   "/home/u/.config/pincer/themes",
+	}
+	for _, tc := range []struct {
+		path   string
+		write  bool
+		want   Tier
+		reason string
+	}{
+		{"/home/u/.config/pincer/config.json", true, Dangerous, "pincer's configuration directory"},
+		{"/home/u/.config/pincer/AGENT.md", true, Dangerous, "pincer's configuration directory"},
+		{"/home/u/.config/pincer/trusted-projects.json", true, Dangerous, "trusted projects"},
+		{"/home/u/.config/pincer/themes/x.json", true, Dangerous, "pincer's themes"},
+		{"/home/u/dotfiles/pincer.json", true, Dangerous, "pincer's configuration"},
+		{"/home/u/proj/.data/pincer.db", true, Dangerous, "session store"},
+		{"/home/u/proj/.data/other", true, Dangerous, "data directory"},
+		{"/home/u/proj/.data/pincer.db", false, Confirm, "reads pincer's session store"},
+		{"/home/u/.config/pincer/config.json", false, Confirm, "reads pincer's configuration directory"},
+		{"/home/u/.config/pincerx/config.json", true, Confirm, "outside the project"},
+		{"/home/u/proj/.datax", true, Safe, ""},
+		{"/home/u/proj/main.go", true, Safe, ""},
+	} {
+		v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Path: tc.path, Own: own, Write: tc.write})
+		if v.Tier != tc.want {
+			t.Errorf("Path(%q, write=%v) = %v %q; want %v", tc.path, tc.write, v.Tier, v.Reasons, tc.want)
+			continue
+		}
+		if tc.want != Safe && (len(v.Reasons) != 1 || !strings.Contains(v.Reasons[0], tc.reason)) {
+			t.Errorf("Path(%q, write=%v) reasons %q; want one containing %q", tc.path, tc.write, v.Reasons, tc.reason)
+		}
+	}
+	// Without the locations the policy cannot know them: nothing is made up.
+	if v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Path: "/home/u/proj/.data/pincer.db", Write: true}); v.Tier != Safe {
+		t.Errorf("no OwnFiles: %v %q", v.Tier, v.Reasons)
+	}
+}

@@ -9,10 +9,44 @@ import (
 // PathAccess is one read or write a file tool is about to make. The caller
 // has already resolved ".." and symbolic links.
 type PathAccess struct {
-	Root  string // project root, absolute, symbolic links resolved
-	Home  string // the user's home directory
-	Path  string // absolute path, symbolic links resolved as far as the path exists
+	Root  string   // project root, absolute, symbolic links resolved
+	Home  string   // the user's home directory
+	Path  string   // absolute path, symbolic links resolved as far as the path exists
+	Own   OwnFiles // where pincer keeps its own files
 	Write bool
+}
+
+// OwnFiles are the places pincer keeps its own state: absolute paths with
+// their symbolic links resolved, "" for a place not known. The caller finds
+// them (the policy does no I/O). Writing into any of them is Dangerous — a
+// model that edits pincer's config, trust file or store could lift its own
+// limits or destroy the person's sessions — and reading them needs
+// approval, since the config may hold an API key and the store every
+// conversation.
+type OwnFiles struct {
+	ConfigDir  string // the user config directory (config.json, AGENT.md, SKILLS.md)
+	ConfigFile string // the config file PINCER_CONFIG names, when set
+	DataDir    string // the directory of the session store
+	Store      string // the session store file (pincer.db)
+	TrustFile  string // the list of trusted projects
+	ThemeDir   string // the user's theme files
+}
+
+// what names the part of pincer's own files p is in, or "".
+func (o OwnFiles) what(p string) string {
+	for _, f := range []struct{ path, what string }{
+		{o.Store, "pincer's session store"},
+		{o.TrustFile, "pincer's list of trusted projects"},
+		{o.ConfigFile, "pincer's configuration"},
+		{o.ThemeDir, "pincer's themes"},
+		{o.DataDir, "pincer's data directory"},
+		{o.ConfigDir, "pincer's configuration directory"},
+	} {
+		if dir := cleanAbs(f.path); dir != "" && within(dir, p) {
+			return f.what
+		}
+	}
+	return ""
 }
 
 // Path decides a file tool's access. Reading or writing an ordinary file
@@ -20,7 +54,8 @@ type PathAccess struct {
 // Anything outside the project, inside .git/, or secret-looking (.env,
 // id_rsa*, *.pem, *.key, ~/.ssh/*, .netrc, credentials) needs approval;
 // writing where a shell command's write would be dangerous (/etc, ~/.ssh,
-// shell start-up files, crontabs, git hooks, devices) is Dangerous.
+// shell start-up files, crontabs, git hooks, devices) or into pincer's own
+// files (a.Own) is Dangerous; reading pincer's own files needs approval.
 func (c *Classifier) Path(a PathAccess) Verdict {
 	acc := newAcc()
 	if a.Path == "" || !filepath.IsAbs(a.Path) {
@@ -45,6 +80,13 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	shown := display(logical)
 
 	var found []raise
+	if own := a.Own.what(p); own != "" {
+		if a.Write {
+			found = append(found, raise{tier: Dangerous, why: "writes " + own + "; pincer's own files are not the model's to change"})
+		} else {
+			found = append(found, raise{tier: Confirm, why: "reads " + own})
+		}
+	}
 	if a.Write {
 		if t, why := writeRisk(l); t == Dangerous {
 			found = append(found, raise{tier: Dangerous, why: "writes " + why})

@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
+
+	"pincer/internal/safefile"
 )
 
 // ErrInvalidTheme is matched (with errors.Is) by every error that Load and
@@ -48,7 +49,11 @@ func (e *FieldError) Is(target error) bool { return target == ErrInvalidTheme }
 //
 // Errors about the content match ErrInvalidTheme and name the field.
 func Load(path string) (Theme, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Options{})
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return Theme{}, fmt.Errorf("theme file: %s", refused.Sentence(""))
+	}
 	if err != nil {
 		return Theme{}, fmt.Errorf("read theme file %q: %w", path, err)
 	}

@@ -30,7 +30,8 @@ type Change struct {
 	// disk now, so the diff shows the change against the current file.
 	Stale bool
 
-	log *ReadLog // told what Apply writes
+	log    *ReadLog   // told what Apply writes
+	target judgedPath // where Apply writes: the path as the policy judged it
 }
 
 // Planner is implemented by the Calls of edit_file and write_file. Plan reads
@@ -50,33 +51,26 @@ type Planner interface {
 // or what the reviewer made of it. The write is atomic: a temporary file in
 // the same directory renamed over the target, keeping the file mode. Parent
 // directories of a new file are created. A symbolic link is followed and its
-// target written, so the link survives.
+// target written, so the link survives — but only as it was resolved when
+// the call was made (what the path policy judged): a link swapped in since
+// is refused and nothing is written.
 func Apply(ch *Change, content []byte) error {
-	target := ch.Path
-	if real, err := filepath.EvalSymlinks(ch.Path); err == nil {
-		target = real
+	target := ch.target
+	if target.real == "" {
+		target = newJudgedPath("", ch.Path)
 	}
-	current, err := os.ReadFile(target)
-	exists := err == nil
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
-	case ch.Before == nil && exists:
-		return fmt.Errorf("apply edit to %s: it was created by someone else meanwhile: %w", ch.Rel, ErrChangedOnDisk)
-	case ch.Before != nil && !exists:
-		return fmt.Errorf("apply edit to %s: it was deleted meanwhile: %w", ch.Rel, ErrChangedOnDisk)
-	case ch.Before != nil && !bytes.Equal(current, ch.Before):
-		return fmt.Errorf("apply edit to %s: %w", ch.Rel, ErrChangedOnDisk)
-	}
-	mode := fs.FileMode(0o644)
-	if exists {
-		if info, err := os.Stat(target); err == nil {
-			mode = info.Mode().Perm()
+	err := target.write(content, func(current []byte, exists bool) error {
+		switch {
+		case ch.Before == nil && exists:
+			return fmt.Errorf("it was created by someone else meanwhile: %w", ErrChangedOnDisk)
+		case ch.Before != nil && !exists:
+			return fmt.Errorf("it was deleted meanwhile: %w", ErrChangedOnDisk)
+		case ch.Before != nil && !bytes.Equal(current, ch.Before):
+			return ErrChangedOnDisk
 		}
-	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fmt.Errorf("apply edit to %s: create its directory: %w", ch.Rel, err)
-	}
-	if err := writeAtomic(target, content, mode); err != nil {
+		return nil
+	})
+	if err != nil {
 		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
 	}
 	ch.log.Saw(ch.Path, content)

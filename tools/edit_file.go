@@ -36,7 +36,8 @@ func editFileTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a editFileArgs) Call {
-			return &editFileCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &editFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -45,13 +46,17 @@ type editFileCall struct {
 	opts Options
 	args editFileArgs
 	abs  string
+	// target is abs with its links resolved now, once: the path policy
+	// judges it and Apply writes there, so a link swapped in between
+	// cannot move the write.
+	target judgedPath
 }
 
 func (c *editFileCall) Summary() string {
 	return "edit_file " + displayPath(c.opts.Root, c.abs)
 }
 
-func (c *editFileCall) Access() Access { return Access{Writes: withRealPath(c.abs)} }
+func (c *editFileCall) Access() Access { return Access{Writes: c.target.paths(c.abs)} }
 
 // Run plans and applies the edit without review.
 func (c *editFileCall) Run(ctx context.Context) (Result, error) {
@@ -64,6 +69,7 @@ func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
 	ch, err := c.plan(ctx)
 	if ch != nil {
 		ch.log = c.opts.ReadLog
+		ch.target = c.target
 		ch.Stale = ch.Before != nil && c.opts.ReadLog.ChangedSince(c.abs, ch.Before)
 	}
 	return ch, err
@@ -71,7 +77,7 @@ func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
 
 func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.abs, rel)
+	before, err := readExisting(c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}

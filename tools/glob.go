@@ -37,7 +37,7 @@ func globTool(o Options) (Tool, error) {
 		},
 		Bind: func(a globArgs) Call {
 			base, pattern := splitGlob(o.Root, a.Pattern)
-			return &globCall{opts: o, args: a, base: base, pattern: pattern}
+			return &globCall{opts: o, args: a, base: base, pattern: pattern, judged: newJudgedPath(o.Root, base)}
 		},
 	})
 }
@@ -56,15 +56,19 @@ func splitGlob(root, pattern string) (string, string) {
 type globCall struct {
 	opts    Options
 	args    globArgs
-	base    string // directory the walk starts at
-	pattern string // the part of the pattern below base
+	base    string     // directory the walk starts at
+	pattern string     // the part of the pattern below base
+	judged  judgedPath // base with its links resolved, as the policy judges it
 }
 
 func (c *globCall) Summary() string { return "glob " + c.args.Pattern }
 
-func (c *globCall) Access() Access { return Access{Reads: withRealPath(c.base)} }
+func (c *globCall) Access() Access { return Access{Reads: c.judged.paths(c.base)} }
 
 func (c *globCall) Run(ctx context.Context) (Result, error) {
+	if err := c.judged.unchanged(c.base); err != nil {
+		return errorResult(fmt.Sprintf("cannot search %s: %v", displayPath(c.opts.Root, c.base), err)), nil
+	}
 	info, err := os.Stat(c.base)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

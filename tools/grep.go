@@ -36,6 +36,7 @@ func grepTool(o Options) (Tool, error) {
 		Name: "grep",
 		Description: fmt.Sprintf("Search file contents with a regular expression (Go RE2 syntax: no backreferences or lookaround). "+
 			"Searches recursively, honours .gitignore files, and skips .git, binary files and files over %d MB. "+
+			"Files that need the user's approval to read (secret-looking ones such as .env, links leading outside the project) are skipped and named; read one with read_file to ask. "+
 			"Prints one line per match as path:line:text, paths relative to the project root, files sorted by path. "+
 			"Shows at most %d matches and cuts lines longer than %d bytes; when there are more it says how many, then narrow the pattern, path or glob.",
 			grepMaxFileSize>>20, grepMaxMatches, grepMaxLine),
@@ -54,7 +55,8 @@ func grepTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a grepArgs) Call {
-			return &grepCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &grepCall{opts: o, args: a, abs: abs, judged: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -68,6 +70,8 @@ type grepCall struct {
 	opts Options
 	args grepArgs
 	abs  string
+	// judged is abs with its links resolved, as the policy judges it.
+	judged judgedPath
 }
 
 func (c *grepCall) Summary() string {
@@ -78,7 +82,7 @@ func (c *grepCall) Summary() string {
 	return s
 }
 
-func (c *grepCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
+func (c *grepCall) Access() Access { return Access{Reads: c.judged.paths(c.abs)} }
 
 // fileMatches is what grep found in one file.
 type fileMatches struct {
@@ -98,6 +102,9 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 	if err != nil {
 		whole = line
 	}
+	if err := c.judged.unchanged(c.abs); err != nil {
+		return errorResult(fmt.Sprintf("cannot search %s: %v", displayPath(c.opts.Root, c.abs), err)), nil
+	}
 	if _, err := os.Stat(c.abs); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return errorResult(notFound(c.opts.Root, c.abs, "path")), nil
@@ -106,10 +113,20 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 	}
 
 	var files []dirEntry
+	var needApproval []skippedFile
+	reals := map[string]string{} // the path judged for each file, opened as is
+	scope := newReadScope(c.opts, c.abs)
 	err = walkFiles(ctx, c.opts.Root, c.abs, func(e dirEntry) error {
-		if c.args.Glob == "" || globMatches(c.args.Glob, c.abs, e.abs) {
-			files = append(files, e)
+		if c.args.Glob != "" && !globMatches(c.args.Glob, c.abs, e.abs) {
+			return nil
 		}
+		ok, real, skip := scope.allow(e)
+		if !ok {
+			needApproval = append(needApproval, skip)
+			return nil
+		}
+		files = append(files, e)
+		reals[e.abs] = real
 		return nil
 	})
 	if err != nil {
@@ -129,7 +146,7 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 			defer wg.Done()
 			var buf []byte
 			for i := range jobs {
-				results[i], buf = grepFile(files[i].abs, displayPath(c.opts.Root, files[i].abs), line, whole, buf)
+				results[i], buf = grepFile(reals[files[i].abs], displayPath(c.opts.Root, files[i].abs), line, whole, buf)
 			}
 		}()
 	}
@@ -181,6 +198,9 @@ feed:
 	if skipped > 0 {
 		notes = append(notes, fmt.Sprintf("%s over %d MB not searched", plural(skipped, "file"), grepMaxFileSize>>20))
 	}
+	if note := skippedNote(needApproval); note != "" {
+		notes = append(notes, note)
+	}
 	text := strings.TrimSuffix(b.String(), "\n")
 	if len(notes) > 0 {
 		text += "\n\n[" + strings.Join(notes, "; ") + "]"
@@ -188,16 +208,17 @@ feed:
 	return Result{Content: capText(text, c.opts.MaxOutput)}, nil
 }
 
-// grepFile searches one file, reading it into buf (grown as needed and
+// grepFile searches one file (abs has its links resolved: what the policy
+// judged), reading it into buf (grown as needed and
 // returned for the next file). Unreadable and binary files have no matches.
 func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMatches, []byte) {
-	f, err := os.Open(abs)
+	f, err := openJudged(abs)
 	if err != nil {
 		return fileMatches{}, buf
 	}
 	defer f.Close()
 	info, err := f.Stat()
-	if err != nil {
+	if err != nil || !info.Mode().IsRegular() {
 		return fileMatches{}, buf
 	}
 	if info.Size() > grepMaxFileSize {

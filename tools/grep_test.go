@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pincer/safety"
 )
 
 // grepArgsJSON builds grep arguments as JSON.
@@ -147,13 +149,28 @@ func BenchmarkGrep(b *testing.B) {
 	}
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.tmp\nbuild/\n"), 0o644)
 	tool := builtin(b, Options{Root: root}, "grep")
-	for _, bc := range []struct{ name, pattern string }{
-		{"literal", "FIXME"},
-		{"regexp", `FIX[M]E:\s+\w+`},
-		{"many-matches", `request1\d\)`},
+	cls, err := safety.NewClassifier(safety.Rules{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	policy := func(scope, p string) string {
+		if v := cls.Path(safety.PathAccess{Root: scope, Path: p}); v.Tier != safety.Safe {
+			return v.Reasons[0]
+		}
+		return ""
+	}
+	judged := builtin(b, Options{Root: root, ReadCheck: policy}, "grep")
+	for _, bc := range []struct {
+		name, pattern string
+		tool          Tool
+	}{
+		{"literal", "FIXME", tool},
+		{"literal-policy", "FIXME", judged},
+		{"regexp", `FIX[M]E:\s+\w+`, tool},
+		{"many-matches", `request1\d\)`, tool},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			call, err := tool.Decode(grepArgsJSON(bc.pattern, "", ""))
+			call, err := bc.tool.Decode(grepArgsJSON(bc.pattern, "", ""))
 			if err != nil {
 				b.Fatal(err)
 			}

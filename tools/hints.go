@@ -426,7 +426,7 @@ func (h *hinter) goModule() string {
 	if h.root == "" {
 		return ""
 	}
-	data, err := os.ReadFile(filepath.Join(h.root, "go.mod"))
+	data, err := readOwn(filepath.Join(h.root, "go.mod"))
 	if err != nil {
 		return ""
 	}

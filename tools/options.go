@@ -30,6 +30,15 @@ type Options struct {
 	// ReadLog, when set, remembers what the model read and wrote, so an edit
 	// can tell when its file changed on disk in between (Change.Stale).
 	ReadLog *ReadLog
+	// ReadCheck, when set, is the path policy for the files a search (grep)
+	// opens by itself: it returns "" when reading path (absolute, links
+	// resolved) needs no approval given that reading below scope (the
+	// project root, or a directory the person approved) was allowed, else
+	// why it needs approval. Such files are skipped and named in the
+	// result, so a search never shows what read_file would ask about.
+	// Without it, only files below the search's start whose links stay
+	// there are opened.
+	ReadCheck func(scope, path string) string
 }
 
 // withDefaults fills zero fields and cleans Root.

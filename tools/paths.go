@@ -35,17 +35,6 @@ func displayPath(root, abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-// withRealPath returns p, plus the path it really lands on when a symbolic
-// link anywhere along it points elsewhere. For a path that does not exist yet
-// the deepest existing ancestor is resolved.
-func withRealPath(p string) []string {
-	real, ok := realPath(p)
-	if !ok || real == p {
-		return []string{p}
-	}
-	return []string{p, real}
-}
-
 // realPath resolves symbolic links in p, walking up to the deepest existing
 // ancestor when p does not exist.
 func realPath(p string) (string, bool) {

@@ -40,7 +40,7 @@ func TestResolveAndDisplayPath(t *testing.T) {
 	}
 }
 
-func TestWithRealPath(t *testing.T) {
+func TestJudgedPaths(t *testing.T) {
 	root := tempRoot(t)
 	outside := tempRoot(t)
 	writeFiles(t, root, map[string]string{"plain.txt": "x"})
@@ -57,8 +57,8 @@ func TestWithRealPath(t *testing.T) {
 		{filepath.Join(root, "escape", "a", "b"), []string{filepath.Join(root, "escape", "a", "b"), filepath.Join(outside, "a", "b")}},
 	}
 	for _, tt := range tests {
-		if got := withRealPath(tt.in); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("withRealPath(%q) = %v, want %v", tt.in, got, tt.want)
+		if got := newJudgedPath(root, tt.in).paths(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("paths(%q) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
 	// The write tools report the real target too, so a path policy sees

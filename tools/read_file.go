@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 )
 
 // defaultReadLimit is how many lines read_file shows when no limit is given.
@@ -36,7 +37,8 @@ func readFileTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a readFileArgs) Call {
-			return &readFileCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &readFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -45,6 +47,9 @@ type readFileCall struct {
 	opts Options
 	args readFileArgs
 	abs  string
+	// target is abs with its links resolved once: the policy judges it and
+	// Run reads it, so a link swapped in between cannot move the read.
+	target judgedPath
 }
 
 func (c *readFileCall) Summary() string {
@@ -59,7 +64,7 @@ func (c *readFileCall) Summary() string {
 // larger files are rarely edited whole and would cost a second full read.
 const maxLoggedRead = 8 << 20
 
-func (c *readFileCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
+func (c *readFileCall) Access() Access { return Access{Reads: c.target.paths(c.abs)} }
 
 func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 	rel := displayPath(c.opts.Root, c.abs)
@@ -74,17 +79,23 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 	case !info.Mode().IsRegular():
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s); read_file only reads files.", rel, info.Mode().Type())), nil
 	}
-	f, err := os.Open(c.abs)
+	f, err := openJudged(c.target.real)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			err = errSwapped
+		}
 		return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
 	}
 	defer f.Close()
+	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return errorResult(fmt.Sprintf("%s changed while it was being opened; read it again.", rel)), nil
+	}
 	r := bufio.NewReaderSize(f, 64*1024)
 	if head, _ := r.Peek(sniffBytes); isBinary(head) {
 		return errorResult(fmt.Sprintf("%s is a binary file (%d bytes); read_file only shows text. Use run_command with a suitable tool (e.g. file, xxd, hexdump) if you need to inspect it.", rel, info.Size())), nil
 	}
 	if c.opts.ReadLog != nil && info.Size() <= maxLoggedRead {
-		if data, err := os.ReadFile(c.abs); err == nil {
+		if data, err := io.ReadAll(io.NewSectionReader(f, 0, info.Size()+1)); err == nil {
 			c.opts.ReadLog.Saw(c.abs, data)
 		}
 	}

@@ -29,7 +29,8 @@ func treeViewTool(o Options) (Tool, error) {
 		Defaults: treeViewArgs{Path: ".", MaxDepth: 2},
 		Example:  treeViewArgs{Path: "agent", MaxDepth: 2},
 		Bind: func(a treeViewArgs) Call {
-			return &treeViewCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &treeViewCall{opts: o, args: a, abs: abs, judged: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -38,6 +39,8 @@ type treeViewCall struct {
 	opts Options
 	args treeViewArgs
 	abs  string
+	// judged is abs with its links resolved, as the policy judges it.
+	judged judgedPath
 }
 
 func (c *treeViewCall) Summary() string {
@@ -48,7 +51,7 @@ func (c *treeViewCall) Summary() string {
 	return s
 }
 
-func (c *treeViewCall) Access() Access { return Access{Reads: withRealPath(c.abs)} }
+func (c *treeViewCall) Access() Access { return Access{Reads: c.judged.paths(c.abs)} }
 
 // treeNode is a listed directory: its visible entries and how many of them
 // made it into the output.
@@ -58,6 +61,9 @@ type treeNode struct {
 }
 
 func (c *treeViewCall) Run(ctx context.Context) (Result, error) {
+	if err := c.judged.unchanged(c.abs); err != nil {
+		return errorResult(fmt.Sprintf("cannot list %s: %v", displayPath(c.opts.Root, c.abs), err)), nil
+	}
 	info, err := os.Stat(c.abs)
 	switch {
 	case os.IsNotExist(err):

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"pincer/internal/safefile"
 )
 
 // dirEntry is one listed entry that no .gitignore rule hides.
@@ -30,7 +32,7 @@ func walkBase(root, start string) (string, ignoreStack) {
 		base = root
 	}
 	var stack ignoreStack
-	if data, err := os.ReadFile(filepath.Join(base, ".git", "info", "exclude")); err == nil {
+	if data, err := readOwn(filepath.Join(base, ".git", "info", "exclude")); err == nil {
 		stack = stack.push(parseIgnore("", data))
 	}
 	if base == start {
@@ -39,13 +41,21 @@ func walkBase(root, start string) (string, ignoreStack) {
 	rel, _ := filepath.Rel(base, start)
 	dir, relDir := base, ""
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
-		if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+		if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
 			stack = stack.push(parseIgnore(relDir, data))
 		}
 		dir = filepath.Join(dir, part)
 		relDir = path.Join(relDir, part)
 	}
 	return base, stack
+}
+
+// readOwn reads a file the tools consult on their own (.gitignore,
+// go.mod): a regular file of at most safefile.DefaultLimit bytes, so a
+// link to /dev/zero or a named pipe in its place cannot block a walk or
+// fill memory. Anything else reads as absent.
+func readOwn(path string) ([]byte, error) {
+	return safefile.Read(path, safefile.Options{})
 }
 
 // relTo returns abs relative to base, "/"-separated; "" for base itself.
@@ -61,7 +71,7 @@ func relTo(base, abs string) string {
 // returns the visible entries (directories first, then by name) and the
 // stack for the entries' children. ".git" is always left out.
 func listDir(dir, relDir string, stack ignoreStack) ([]dirEntry, ignoreStack, error) {
-	if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+	if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
 		stack = stack.push(parseIgnore(relDir, data))
 	}
 	des, err := os.ReadDir(dir)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -29,7 +30,8 @@ func writeFileTool(o Options) (Tool, error) {
 			return nil
 		},
 		Bind: func(a writeFileArgs) Call {
-			return &writeFileCall{opts: o, args: a, abs: resolvePath(o.Root, a.Path)}
+			abs := resolvePath(o.Root, a.Path)
+			return &writeFileCall{opts: o, args: a, abs: abs, target: newJudgedPath(o.Root, abs)}
 		},
 	})
 }
@@ -38,23 +40,27 @@ type writeFileCall struct {
 	opts Options
 	args writeFileArgs
 	abs  string
+	// target is abs with its links resolved now, once: the path policy
+	// judges it and Apply writes there, so a link swapped in between
+	// cannot move the write.
+	target judgedPath
 }
 
 func (c *writeFileCall) Summary() string {
 	return "write_file " + displayPath(c.opts.Root, c.abs)
 }
 
-func (c *writeFileCall) Access() Access { return Access{Writes: withRealPath(c.abs)} }
+func (c *writeFileCall) Access() Access { return Access{Writes: c.target.paths(c.abs)} }
 
 // Plan reads the current content, if any, and proposes the new one.
 func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.abs, rel)
+	before, err := readExisting(c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}
 	after := []byte(c.args.Content)
-	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog}
+	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog, target: c.target}
 	ch.Stale = before != nil && c.opts.ReadLog.ChangedSince(c.abs, before)
 	n := lineCount(after)
 	switch {
@@ -75,8 +81,10 @@ func (c *writeFileCall) Run(ctx context.Context) (Result, error) {
 
 // readExisting returns a file's content for planning an edit: nil when it
 // does not exist, an error for the model when it is a directory or unreadable.
-func readExisting(abs, rel string) ([]byte, error) {
-	info, err := os.Stat(abs)
+// real is the path with its links resolved (what the policy judges); it is
+// opened without following a link or waiting on a named pipe swapped in.
+func readExisting(real, rel string) ([]byte, error) {
+	info, err := os.Stat(real)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return nil, nil
@@ -87,7 +95,15 @@ func readExisting(abs, rel string) ([]byte, error) {
 	case !info.Mode().IsRegular():
 		return nil, fmt.Errorf("%s is not a regular file (%s); only regular files can be written", rel, info.Mode().Type())
 	}
-	data, err := os.ReadFile(abs)
+	f, err := openJudged(real)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", rel, err)
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s changed while it was being read; try again", rel)
+	}
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", rel, err)
 	}
