@@ -91,6 +91,9 @@ func (p *project) clientOptions() agent.ClientOptions {
 		Temperature: p.cfg.Temperature,
 		MaxRetries:  p.cfg.MaxRetries,
 		IdleTimeout: p.cfg.IdleTimeout.Std(),
+
+		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
+		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
@@ -98,6 +101,12 @@ func (p *project) clientOptions() agent.ClientOptions {
 	}
 	if o.IdleTimeout == 0 {
 		o.IdleTimeout = -1
+	}
+	if o.FirstByteTimeout == 0 {
+		o.FirstByteTimeout = -1
+	}
+	if o.SilentRetryBudget == 0 {
+		o.SilentRetryBudget = -1
 	}
 	return o
 }
