@@ -32,7 +32,7 @@ interval. The model sees a task's prompt as
 		Example: `pincer tasks add --in 30m "check whether the release build passed"
 pincer tasks add --every 24h -s nightly "run the test suite and summarise failures"
 pincer tasks list
-pincer tasks rm 3QX9
+pincer tasks rm JADZ23          # the id that add and list show
 pincer tasks run --yes          # run due tasks as they fall due, until Ctrl+C
 pincer tasks run --once --yes   # run what is due now and exit (for cron)`,
 		Args: cobra.NoArgs,
@@ -86,7 +86,7 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		case !t.LastRun.IsZero():
 			last = "ok " + human.Ago(time.Now(), t.LastRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, sess, human.OneLine(t.Prompt, 50), last)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", session.ShortTaskID(t.ID), t.Next.Local().Format("2006-01-02 15:04"), every, sess, human.OneLine(t.Prompt, 50), last)
 	}
 	return tw.Flush()
 }
@@ -134,7 +134,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "%s\nid %s\n", agent.DescribeTask(t, time.Now()), t.ID)
+			fmt.Fprintln(c.stdout, agent.DescribeTask(t, time.Now()))
 			return nil
 		},
 	}
@@ -148,7 +148,7 @@ func (c *cli) tasksRemove() *cobra.Command {
 	return &cobra.Command{
 		Use:     "rm ID",
 		Aliases: []string{"cancel"},
-		Short:   "Cancel a scheduled task (its id or the start of it)",
+		Short:   "Cancel a scheduled task (the id the list shows, or the whole id)",
 		Args:    exactArgs(1, "give the task's id (pincer tasks list shows them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := c.anyStore(cmd)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -518,5 +519,33 @@ func TestProjectTrust(t *testing.T) {
 	s.write(".pincer.json", `{"base_url": "`+evil.BaseURL()+`", "allow": ["curl *"]}`)
 	if r := s.run("", "run", "hi"); !strings.Contains(r.stdout, "from the configured server") {
 		t.Errorf("after the file changed: %q %q", r.stdout, r.stderr)
+	}
+}
+
+// TestTaskIDsShownAreAccepted: the id `tasks add` and `tasks list` print is
+// the one `tasks rm` takes.
+func TestTaskIDsShownAreAccepted(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	add := s.run("", "tasks", "add", "--in", "30m", "check the build")
+	if add.code != 0 {
+		t.Fatalf("tasks add: exit %d\n%s", add.code, add.stderr)
+	}
+	m := regexp.MustCompile(`Task (\S+):`).FindStringSubmatch(add.stdout)
+	if m == nil {
+		t.Fatalf("tasks add printed no task id:\n%s", add.stdout)
+	}
+	id := m[1]
+	list := s.run("", "tasks", "list")
+	if !strings.Contains(list.stdout, id) {
+		t.Errorf("tasks list does not show the id %s that add printed:\n%s", id, list.stdout)
+	}
+	rm := s.run("", "tasks", "rm", id)
+	if rm.code != 0 || !strings.Contains(rm.stdout, "Cancelled") {
+		t.Fatalf("tasks rm %s: exit %d\n%s%s", id, rm.code, rm.stdout, rm.stderr)
+	}
+	if after := s.run("", "tasks", "list"); !strings.Contains(after.stdout, "No scheduled tasks") {
+		t.Errorf("the task is still listed after rm:\n%s", after.stdout)
 	}
 }

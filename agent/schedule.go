@@ -124,10 +124,7 @@ func (c *scheduleCall) Run(context.Context) (tools.Result, error) {
 
 // DescribeTask says when a task runs, for people and the model.
 func DescribeTask(t session.Task, now time.Time) string {
-	id := t.ID
-	if len(id) > 10 {
-		id = id[len(id)-6:]
-	}
+	id := session.ShortTaskID(t.ID)
 	s := fmt.Sprintf("Task %s: %q runs at %s (in %s)", id, oneLinePrompt(t.Prompt), t.Next.Local().Format("2006-01-02 15:04"), roundDuration(t.Next.Sub(now)))
 	if t.Every > 0 {
 		s += ", then every " + roundDuration(t.Every)
