@@ -260,12 +260,15 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer.OnBroken(func(error) { cancel() })
 	printer.SetSession(sess.ID, sess.Name)
 	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
 	id := sess.ID
 	a, _, err := c.newAgent(p, agentSetup{
-		approver: policy.Approver(c.stderr),
+		approver: policy.Approver(printer.Stderr()),
 		recorder: agent.SessionLog{Store: st, ID: sess.ID},
 		store:    st,
 		current:  func() string { return id },
@@ -277,8 +280,10 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if !rf.json {
 		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, sess.Label(), human.OneLine(t.Prompt, 80))
 	}
-	res, runErr := a.RunMessage(cmd.Context(), agent.TaskMessage(t), printer.Event)
-	printer.Finish(res, runErr)
+	res, runErr := a.RunMessage(ctx, agent.TaskMessage(t), printer.Event)
+	if printer.Finish(res, runErr) == headless.ExitBrokenPipe {
+		return &exitError{code: headless.ExitBrokenPipe, silent: true}
+	}
 	if runErr == nil && res.StopReason == "max_iterations" {
 		runErr = errors.New("stopped at the iteration limit")
 	}

@@ -49,7 +49,9 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	if opened.sess.Model == "" {
-		_ = st.SetModel(opened.sess.ID, p.cfg.Model)
+		if err := st.SetModel(opened.sess.ID, p.cfg.Model); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: warning: could not record the model with the session: %v\n", err)
+		}
 	}
 	current := opened.sess.ID
 	a, client, err := c.newAgent(p, agentSetup{
@@ -89,10 +91,17 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})
-	if s, gerr := st.Get(current); gerr == nil && s.MessageCount > 0 {
+	s, gerr := st.Get(current)
+	switch {
+	case gerr != nil:
+		fmt.Fprintf(c.stderr, "pincer: could not read the session to say how to resume it: %v\n", gerr)
+	case s.MessageCount > 0:
 		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
-	} else if gerr == nil {
-		_ = st.Delete(s.ID) // nothing was said: do not keep an empty session
+	default:
+		// Nothing was said: do not keep an empty session.
+		if derr := st.Delete(s.ID); derr != nil {
+			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", s.Label(), derr)
+		}
 	}
 	return err
 }

@@ -72,9 +72,13 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	if fl.Changed("context-window") {
 		ov.ContextWindow = &c.flags.contextWindow
 	}
-	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !c.trusted(abs)})
+	trusted, trustErr := c.trusted(abs)
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted})
 	if err != nil {
 		return nil, usageError(err)
+	}
+	if trustErr != nil {
+		srcs.Warnings = append(srcs.Warnings, trustErr.Error())
 	}
 	for _, w := range srcs.Warnings {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+)
+
+// sseText is one streamed text chunk.
+func sseText(s string) string {
+	b, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"content": s}}}})
+	return "data: " + string(b) + "\n\n"
+}
+
+// TestRunStopsQuietlyWhenTheReaderGoesAway: `pincer run … | head -1`. Once
+// the reader is gone the run stops (the tool the model asked for never
+// runs, no second request is made), nothing is printed about the pipe, and
+// the exit status is the one a shell gives a program cut off by a pipe.
+func TestRunStopsQuietlyWhenTheReaderGoesAway(t *testing.T) {
+	for _, mode := range []string{"text", "json"} {
+		t.Run(mode, func(t *testing.T) {
+			var body strings.Builder
+			body.WriteString(sseText("first line\n"))
+			for range 40 {
+				body.WriteString(sseText("more of the answer\n"))
+			}
+			call := agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"touch marker"}`})
+			body.WriteString(strings.TrimPrefix(call.Body, ""))
+			srv := agenttest.New(agenttest.Reply{Body: body.String(), Piece: 48, Delay: 15 * time.Millisecond})
+			defer srv.Close()
+			srv.SetFallback(agenttest.Text("done", 4))
+			s := newSandbox(t, srv.BaseURL())
+			args := []string{"run", "--yes", "answer at length, then touch marker"}
+			if mode == "json" {
+				args = []string{"run", "--json", "--yes", "answer at length, then touch marker"}
+			}
+			cmd := exec.Command(pincerBin, args...)
+			cmd.Dir, cmd.Env = s.dir, s.env
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+				t.Fatalf("no first line: %v; stderr:\n%s", err, errb.String())
+			}
+			out.Close() // head -1 has what it wanted
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("pincer kept running after its reader went away; stderr:\n%s", errb.String())
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 141 {
+				t.Errorf("exit status %d (%s), want 141", code, cmd.ProcessState)
+			}
+			if e := errb.String(); strings.Contains(e, "broken pipe") || strings.Contains(e, "write") {
+				t.Errorf("stderr reports the closed pipe:\n%s", e)
+			}
+			if _, err := os.Stat(filepath.Join(s.dir, "marker")); err == nil {
+				t.Error("the tool ran after the reader had gone")
+			}
+			if n := len(srv.Requests()); n != 1 {
+				t.Errorf("%d model requests, want 1", n)
+			}
+		})
+	}
+}
+
+// TestCorruptTrustFileIsReported: a trust file that does not parse is
+// named with the fix, not read as "nothing is trusted" in silence, and
+// `pincer trust` does not overwrite it (that would drop every other
+// project's trust).
+func TestCorruptTrustFileIsReported(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("ok", 2))
+	s := newSandbox(t, srv.BaseURL())
+	s.write(".pincer.json", `{"allow": ["make *"]}`)
+	trust := filepath.Join(s.home, ".config", "pincer", "trusted-projects.json")
+	if err := os.MkdirAll(filepath.Dir(trust), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := []byte(`{"projects": {"/elsewhere/.pincer.json": "abc"`)
+	if err := os.WriteFile(trust, corrupt, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := s.run("", "run", "hi")
+	if r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, trust) || !strings.Contains(r.stderr, "not valid JSON") {
+		t.Errorf("stderr does not report the corrupt trust file:\n%s", r.stderr)
+	}
+	tr := s.run("", "trust", "--yes")
+	if tr.code == 0 || !strings.Contains(tr.stderr, "not valid JSON") {
+		t.Errorf("trust over a corrupt file: exit %d\n%s", tr.code, tr.stderr)
+	}
+	if got, _ := os.ReadFile(trust); !bytes.Equal(got, corrupt) {
+		t.Errorf("the corrupt trust file was rewritten:\n%s", got)
+	}
+}
