@@ -80,6 +80,13 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		if opened, err = c.openSession(cmd, st, p); err != nil {
 			return err
 		}
+		if !opened.resumed && c.flags.session == "" {
+			// A one-off run: kept for -c, but out of the picker and the
+			// list (pincer sessions --all shows it).
+			if err := st.SetHeadless(opened.sess.ID, true); err != nil {
+				return err
+			}
+		}
 		rec = agent.SessionLog{Store: st, ID: opened.sess.ID}
 	}
 	if err := p.pickModel(ctx); err != nil {

@@ -245,7 +245,7 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if t.Session != "" {
 		sess, err = st.Get(t.Session)
 	} else {
-		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Headless: true})
 	}
 	if err != nil {
 		return err

@@ -48,6 +48,12 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if opened.sess.Headless {
+		// Opened on the screen: a session to work in now.
+		if err := st.SetHeadless(opened.sess.ID, false); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: warning: could not show this session in the list: %v\n", err)
+		}
+	}
 	if opened.sess.Model == "" {
 		if err := st.SetModel(opened.sess.ID, p.cfg.Model); err != nil {
 			fmt.Fprintf(c.stderr, "pincer: warning: could not record the model with the session: %v\n", err)

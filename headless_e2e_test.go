@@ -114,3 +114,45 @@ func TestCorruptTrustFileIsReported(t *testing.T) {
 		t.Errorf("the corrupt trust file was rewritten:\n%s", got)
 	}
 }
+
+// TestHeadlessRunSessionsAreHidden: a `pincer run` without -s is kept, so
+// -c continues it, but `pincer sessions` (and the picker, which lists the
+// same) leaves it out; --all shows it; a run with -s is listed.
+func TestHeadlessRunSessionsAreHidden(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("ok", 2))
+	s := newSandbox(t, srv.BaseURL())
+	if r := s.run("", "run", "first one-off prompt"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	list := s.run("", "sessions")
+	if strings.Contains(list.stdout, "first one-off prompt") {
+		t.Errorf("pincer sessions lists the headless run:\n%s", list.stdout)
+	}
+	if !strings.Contains(list.stderr, "--all") {
+		t.Errorf("pincer sessions does not say runs are hidden:\n%s", list.stderr)
+	}
+	var js []map[string]any
+	if r := s.run("", "sessions", "--json"); json.Unmarshal([]byte(r.stdout), &js) != nil || len(js) != 0 {
+		t.Errorf("pincer sessions --json = %s, want []", r.stdout)
+	}
+	all := s.run("", "sessions", "--all")
+	if !strings.Contains(all.stdout, "first one-off prompt") || !strings.Contains(all.stdout, "(pincer run)") {
+		t.Errorf("pincer sessions --all does not show the marked run:\n%s", all.stdout)
+	}
+	// -c continues the run: its first prompt goes with the second request.
+	if r := s.run("", "run", "-c", "and a follow-up"); r.code != 0 {
+		t.Fatalf("run -c: exit %d\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	if last := string(reqs[len(reqs)-1].Raw); !strings.Contains(last, "first one-off prompt") {
+		t.Errorf("run -c did not continue the headless session:\n%s", last)
+	}
+	if r := s.run("", "run", "-s", "kept", "a named prompt"); r.code != 0 {
+		t.Fatalf("run -s: exit %d\n%s", r.code, r.stderr)
+	}
+	if list := s.run("", "sessions"); !strings.Contains(list.stdout, "kept") {
+		t.Errorf("a run with -s is not listed:\n%s", list.stdout)
+	}
+}

@@ -33,6 +33,7 @@ type sessionRecord struct {
 	Title          string      `json:"title,omitempty"`
 	MessageCount   int         `json:"message_count"`
 	ForkOf         string      `json:"fork_of,omitempty"`
+	Headless       bool        `json:"headless,omitempty"`
 }
 
 type toolCallRecord struct {
@@ -78,6 +79,7 @@ func toSessionRecord(s Session) sessionRecord {
 		Title:          s.Title,
 		MessageCount:   s.MessageCount,
 		ForkOf:         s.ForkOf,
+		Headless:       s.Headless,
 	}
 }
 
@@ -96,6 +98,7 @@ func (r sessionRecord) session() Session {
 		Title:          r.Title,
 		MessageCount:   r.MessageCount,
 		ForkOf:         r.ForkOf,
+		Headless:       r.Headless,
 	}
 }
 
