@@ -33,7 +33,13 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		pincerBin += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", pincerBin, ".")
+	args := []string{"build", "-o", pincerBin}
+	if raceEnabled {
+		// The end-to-end tests are where the program's own goroutines
+		// meet: under -race, the binary they run checks for races too.
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build pincer:", err)
@@ -547,5 +553,18 @@ func TestTaskIDsShownAreAccepted(t *testing.T) {
 	}
 	if after := s.run("", "tasks", "list"); !strings.Contains(after.stdout, "No scheduled tasks") {
 		t.Errorf("the task is still listed after rm:\n%s", after.stdout)
+	}
+}
+
+// TestBinaryBuiltWithRaceDetectorUnderRace: the binary the end-to-end tests
+// drive has the race detector exactly when the tests do.
+func TestBinaryBuiltWithRaceDetectorUnderRace(t *testing.T) {
+	out, err := exec.Command("go", "version", "-m", pincerBin).Output()
+	if err != nil {
+		t.Fatalf("go version -m: %v", err)
+	}
+	built := strings.Contains(string(out), "-race=true")
+	if built != raceEnabled {
+		t.Errorf("binary built with -race=%v, tests run with race=%v:\n%s", built, raceEnabled, out)
 	}
 }
