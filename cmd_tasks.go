@@ -194,21 +194,28 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 	if err != nil {
 		return err
 	}
-	sched := &agent.Scheduler{
-		Store: st,
-		Retry: base.cfg.SchedulerInterval.Std(),
-		Run: func(ctx context.Context, t session.Task) error {
-			return c.runTask(cmd, st, t, rf)
-		},
+	runner, err := agent.NewTaskRunner(st, base.cfg.SchedulerInterval.Std(), nil)
+	if err != nil {
+		return usageError(err)
 	}
-	ctx := cmd.Context()
-	interval := base.cfg.SchedulerInterval.Std()
-	if interval <= 0 {
-		interval = 30 * time.Second
+	defer catchBrokenPipe()()
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	broken := false
+	run := func(ctx context.Context, t session.Task) error {
+		err := c.runTask(ctx, cmd, st, t, rf)
+		if exitCodeOf(err) == headless.ExitBrokenPipe {
+			broken = true // nobody reads the output any more: stop
+			cancel()
+		}
+		return err
 	}
 	failed := 0
 	for {
-		ran, err := sched.RunDue(ctx)
+		ran, err := runner.RunDue(ctx, nil, run)
+		if broken {
+			return &exitError{code: headless.ExitBrokenPipe, silent: true}
+		}
 		if err != nil && ctx.Err() == nil {
 			return err
 		}
@@ -229,14 +236,14 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(interval):
+		case <-time.After(runner.Interval()):
 		}
 	}
 }
 
 // runTask runs one task in its session (a new one when it has none),
 // headless.
-func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
+func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
 	p, err := c.loadProjectAt(cmd, t.Dir)
 	if err != nil {
 		return err
@@ -253,14 +260,14 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if sess.Model != "" {
 		p.cfg.Model = sess.Model
 	}
-	if err := p.pickModel(cmd.Context()); err != nil {
+	if err := p.pickModel(ctx); err != nil {
 		return err
 	}
 	history, summary, through, err := agent.LoadSession(st, sess.ID)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(cmd.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	printer.OnBroken(func(error) { cancel() })
