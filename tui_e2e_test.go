@@ -23,6 +23,9 @@ type tmuxScreen struct {
 
 func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScreen {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("the screen's end-to-end tests run without -short (.ci/run runs them)")
+	}
 	switch missing, fail := tmuxMissing(os.Getenv, exec.LookPath); {
 	case fail:
 		t.Fatal(missing)
