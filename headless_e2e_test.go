@@ -25,6 +25,7 @@ func sseText(s string) string {
 // runs, no second request is made), nothing is printed about the pipe, and
 // the exit status is the one a shell gives a program cut off by a pipe.
 func TestRunStopsQuietlyWhenTheReaderGoesAway(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"text", "json"} {
 		t.Run(mode, func(t *testing.T) {
 			var body strings.Builder
@@ -86,6 +87,7 @@ func TestRunStopsQuietlyWhenTheReaderGoesAway(t *testing.T) {
 // `pincer trust` does not overwrite it (that would drop every other
 // project's trust).
 func TestCorruptTrustFileIsReported(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetFallback(agenttest.Text("ok", 2))
@@ -119,6 +121,7 @@ func TestCorruptTrustFileIsReported(t *testing.T) {
 // -c continues it, but `pincer sessions` (and the picker, which lists the
 // same) leaves it out; --all shows it; a run with -s is listed.
 func TestHeadlessRunSessionsAreHidden(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetFallback(agenttest.Text("ok", 2))
