@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,5 +160,63 @@ func TestHeadlessRunSessionsAreHidden(t *testing.T) {
 	}
 	if list := s.run("", "sessions"); !strings.Contains(list.stdout, "kept") {
 		t.Errorf("a run with -s is not listed:\n%s", list.stdout)
+	}
+}
+
+// TestSilentServerWithTheBinary: a server that accepts the request and
+// never answers is reported as silent at the first timeout, with the
+// configured limits, and pincer gives up within the silent retry budget.
+func TestSilentServerWithTheBinary(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	defer func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	}()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go io.Copy(io.Discard, c)
+		}
+	}()
+	s := newSandbox(t, "http://"+ln.Addr().String()+"/v1")
+	cfg := filepath.Join(s.home, ".config", "pincer", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"first_byte_timeout": "300ms", "silent_retry_budget": "3s", "max_retries": 20}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := s.run("", "run", "hi")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "but the model sent nothing for") || strings.Contains(r.stderr, "could not reach") {
+		t.Errorf("stderr does not say the server was reached and stayed silent:\n%s", r.stderr)
+	}
+	first := strings.Index(r.stderr, "retrying")
+	if first < 0 || !strings.Contains(r.stderr[first:strings.IndexByte(r.stderr[first:], '\n')+first], "sent nothing") {
+		t.Errorf("the first retry line does not say what happened:\n%s", r.stderr)
+	}
+	mu.Lock()
+	n := len(conns)
+	mu.Unlock()
+	if n >= 20 {
+		t.Errorf("%d attempts: the silent retry budget did not bound them", n)
 	}
 }
