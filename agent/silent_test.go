@@ -164,3 +164,46 @@ func TestSlowFirstByteWithinLimit(t *testing.T) {
 		t.Fatalf("got %q, %v; want the late answer", got.Content, err)
 	}
 }
+
+// TestSilentBudgetStartsAtTheFirstSilence: time spent on earlier failures
+// (here a 429 asking to wait longer than the whole budget) does not use up
+// the silent retry budget, and never leaves an attempt without a limit.
+func TestSilentBudgetStartsAtTheFirstSilence(t *testing.T) {
+	var mu sync.Mutex
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body) // so the server notices the client leave
+		mu.Lock()
+		n++
+		first := n == 1
+		mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", "0.5")
+			http.Error(w, `{"error":{"message":"slow down"}}`, http.StatusTooManyRequests)
+			return
+		}
+		select { // silent from then on
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer srv.Close()
+	c, err := NewClient(ClientOptions{
+		BaseURL: srv.URL + "/v1", Model: "m", MaxRetries: 20,
+		FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 400 * time.Millisecond,
+		backoff: func(int) time.Duration { return time.Millisecond },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	log := &eventLog{}
+	_, err = c.Complete(ctx, userOnly("hi"), log.sink)
+	if !isSilent(err) {
+		t.Fatalf("error %v, want a SilentError (an attempt ran without a limit?)", err)
+	}
+	if len(log.retries) < 2 {
+		t.Errorf("%d retries, want the 429 and at least one silence retried", len(log.retries))
+	}
+}

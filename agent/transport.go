@@ -136,15 +136,18 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, st.fail(err)
 	}
 	ctx := req.Context()
-	start := time.Now()
+	// silentSince is when the first attempt that met a silent server
+	// began: the silent retry budget runs from there.
+	var silentSince time.Time
 	for attempt := 1; ; attempt++ {
 		firstByte := t.firstByte
-		if t.silentBudget > 0 {
-			left := t.silentBudget - time.Since(start)
+		if !silentSince.IsZero() && t.silentBudget > 0 {
+			left := max(t.silentBudget-time.Since(silentSince), time.Millisecond)
 			if firstByte <= 0 || left < firstByte {
 				firstByte = left
 			}
 		}
+		began := time.Now()
 		resp, actx, cancel, err := t.attempt(req, body, firstByte)
 		if err == nil && resp.StatusCode == http.StatusOK {
 			m := &merger{emit: st.emit}
@@ -170,6 +173,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			var silent *SilentError
 			if errors.As(err, &silent) {
 				silent.Host = req.URL.Host
+				if silentSince.IsZero() {
+					silentSince = began
+				}
 			} else {
 				err = t.scrub(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
 				if !retryableNetError(err, req.URL.Hostname()) {
@@ -184,7 +190,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			wait = t.backoff(attempt)
 		}
 		if isSilent(err) && t.silentBudget > 0 &&
-			t.silentBudget-time.Since(start)-wait < min(t.firstByte, time.Second) {
+			t.silentBudget-time.Since(silentSince)-wait < min(t.firstByte, time.Second) {
 			// Another attempt would not get a fair wait within the budget.
 			return nil, st.fail(err)
 		}
