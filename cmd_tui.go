@@ -9,6 +9,7 @@ import (
 	"pincer/agent"
 	"pincer/config"
 	"pincer/docs"
+	"pincer/session"
 	"pincer/themes"
 	"pincer/ui"
 )
@@ -97,19 +98,32 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})
-	s, gerr := st.Get(current)
+	c.sayHowToResume(st, current)
+	return err
+}
+
+// resumeStore is what sayHowToResume needs of the session store.
+type resumeStore interface {
+	Get(ref string) (session.Session, error)
+	Delete(ref string) error
+}
+
+// sayHowToResume prints, once the screen has closed, the command that
+// resumes session id, or removes the session when nothing was said in it.
+// A store that fails is reported, never ignored.
+func (c *cli) sayHowToResume(st resumeStore, id string) {
+	s, err := st.Get(id)
 	switch {
-	case gerr != nil:
-		fmt.Fprintf(c.stderr, "pincer: could not read the session to say how to resume it: %v\n", gerr)
+	case err != nil:
+		fmt.Fprintf(c.stderr, "pincer: could not read the session to say how to resume it: %v\n", err)
 	case s.MessageCount > 0:
 		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
 	default:
 		// Nothing was said: do not keep an empty session.
-		if derr := st.Delete(s.ID); derr != nil {
-			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", s.Label(), derr)
+		if err := st.Delete(s.ID); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", s.Label(), err)
 		}
 	}
-	return err
 }
 
 // pickTheme finds the configured theme: "auto" follows the terminal's
