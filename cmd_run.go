@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -39,7 +42,8 @@ approval (ordinary commands and file edits, applied without review);
 --dangerously-approve-all approves dangerous commands too.
 
 Exit status: 0 when the model answered, 1 when the model or a tool failed or the
-iteration limit was reached, 2 for bad usage or configuration.`,
+iteration limit was reached, 2 for bad usage or configuration, 141 when the reader
+of the output went away (the run stops there, quietly).`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"
   go test ./... 2>&1 | pincer run "explain these failures"
@@ -61,7 +65,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
+	defer catchBrokenPipe()()
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
 	var rec agent.Recorder
 	var opened *openedSession
 	st, err := c.openStore(p)
@@ -74,14 +80,22 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		if opened, err = c.openSession(cmd, st, p); err != nil {
 			return err
 		}
+		if !opened.resumed && c.flags.session == "" {
+			// A one-off run: kept for -c, but out of the picker and the
+			// list (pincer sessions --all shows it).
+			if err := st.SetHeadless(opened.sess.ID, true); err != nil {
+				return err
+			}
+		}
 		rec = agent.SessionLog{Store: st, ID: opened.sess.ID}
 	}
 	if err := p.pickModel(ctx); err != nil {
 		return err
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer.OnBroken(func(error) { cancel() }) // nobody reads on: stop the model and its tools
 	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
-	setup := agentSetup{approver: policy.Approver(c.stderr), recorder: rec}
+	setup := agentSetup{approver: policy.Approver(printer.Stderr()), recorder: rec}
 	if opened != nil {
 		id := opened.sess.ID
 		setup.store, setup.current = st, func() string { return id }
@@ -103,7 +117,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		var ee *exitError
 		if errors.As(runErr, &ee) {
 			// A configuration problem found only now: say it like one.
-			printer.Finish(res, ee.err)
+			if code := printer.Finish(res, ee.err); code == headless.ExitBrokenPipe {
+				return &exitError{code: code, silent: true}
+			}
 			return &exitError{code: ee.code, err: ee.err, silent: true}
 		}
 	}
@@ -111,6 +127,17 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		return &exitError{code: code, silent: true}
 	}
 	return nil
+}
+
+// catchBrokenPipe makes a write to a closed standard output or error
+// return EPIPE instead of killing pincer on the spot, so that a run whose
+// reader went away (pincer run … | head -1) stops the model and its tools,
+// keeps the session consistent and exits quietly with ExitBrokenPipe. The
+// returned function restores the default.
+func catchBrokenPipe() (restore func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGPIPE)
+	return func() { signal.Stop(ch) }
 }
 
 // readPrompt joins the arguments and, when standard input is not a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,13 +20,15 @@ import (
 )
 
 func (c *cli) sessionsCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, all bool
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
 		Short:   "List, show, rename, delete, export, fork and compact sessions",
 		Long: `sessions lists the saved sessions, most recent first: name (or id), directory,
-last activity, number of messages and a title from the first prompt.
+last activity, number of messages and a title from the first prompt. The
+sessions of 'pincer run' without -s are kept (so 'pincer run -c' continues
+one) but left out of this list and the screen's picker; --all shows them.
 
 Every conversation is saved as it happens, one message at a time, in one file
 under the data directory ($PINCER_DATA_DIR, else ~/.local/share/pincer on Linux,
@@ -45,12 +48,21 @@ pincer sessions rm refactor-alt --yes`,
 			if err != nil {
 				return err
 			}
-			list, err := st.List()
+			list, err := st.ListAll()
 			if err != nil {
 				return err
 			}
+			hidden := 0
+			if !all {
+				n := len(list)
+				list = slices.DeleteFunc(list, func(s session.Session) bool { return s.Headless })
+				hidden = n - len(list)
+			}
 			if asJSON {
 				return c.writeJSON(orEmpty(list))
+			}
+			if hidden > 0 {
+				defer fmt.Fprintf(c.stderr, "(%s of pincer run not shown; pincer sessions --all shows them)\n", human.Plural(hidden, "session"))
 			}
 			if len(list) == 0 {
 				fmt.Fprintln(c.stdout, "No sessions yet. Start one with 'pincer' or 'pincer run'.")
@@ -61,12 +73,17 @@ pincer sessions rm refactor-alt --yes`,
 			fmt.Fprintln(tw, "NAME\tDIRECTORY\tLAST ACTIVE\tMESSAGES\tTITLE")
 			now := time.Now()
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.LineOf(s.Label()), safetext.LineOf(human.Tilde(s.Dir, home)), human.Ago(now, s.Updated), s.MessageCount, safetext.LineOf(human.OneLine(s.Title, 60)))
+				title := human.OneLine(s.Title, 60)
+				if s.Headless {
+					title = "(pincer run) " + title
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.LineOf(s.Label()), safetext.LineOf(human.Tilde(s.Dir, home)), human.Ago(now, s.Updated), s.MessageCount, safetext.LineOf(title))
 			}
 			return tw.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
+	cmd.Flags().BoolVar(&all, "all", false, "also list the sessions of pincer run (without -s)")
 	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact())
 	return cmd
 }

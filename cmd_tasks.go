@@ -33,7 +33,7 @@ interval. The model sees a task's prompt as
 		Example: `pincer tasks add --in 30m "check whether the release build passed"
 pincer tasks add --every 24h -s nightly "run the test suite and summarise failures"
 pincer tasks list
-pincer tasks rm 3QX9
+pincer tasks rm JADZ23          # the id that add and list show
 pincer tasks run --yes          # run due tasks as they fall due, until Ctrl+C
 pincer tasks run --once --yes   # run what is due now and exit (for cron)`,
 		Args: cobra.NoArgs,
@@ -87,7 +87,7 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		case !t.LastRun.IsZero():
 			last = "ok " + human.Ago(time.Now(), t.LastRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Next.Local().Format("2006-01-02 15:04"), every, safetext.LineOf(sess), safetext.LineOf(human.OneLine(t.Prompt, 50)), safetext.LineOf(last))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", session.ShortTaskID(t.ID), t.Next.Local().Format("2006-01-02 15:04"), every, safetext.LineOf(sess), safetext.LineOf(human.OneLine(t.Prompt, 50)), safetext.LineOf(last))
 	}
 	return tw.Flush()
 }
@@ -135,7 +135,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "%s\nid %s\n", safetext.TextOf(agent.DescribeTask(t, time.Now())), t.ID)
+			fmt.Fprintln(c.stdout, safetext.TextOf(agent.DescribeTask(t, time.Now())))
 			return nil
 		},
 	}
@@ -149,7 +149,7 @@ func (c *cli) tasksRemove() *cobra.Command {
 	return &cobra.Command{
 		Use:     "rm ID",
 		Aliases: []string{"cancel"},
-		Short:   "Cancel a scheduled task (its id or the start of it)",
+		Short:   "Cancel a scheduled task (the id the list shows, or the whole id)",
 		Args:    exactArgs(1, "give the task's id (pincer tasks list shows them)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st, err := c.anyStore(cmd)
@@ -195,21 +195,28 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 	if err != nil {
 		return err
 	}
-	sched := &agent.Scheduler{
-		Store: st,
-		Retry: base.cfg.SchedulerInterval.Std(),
-		Run: func(ctx context.Context, t session.Task) error {
-			return c.runTask(cmd, st, t, rf)
-		},
+	runner, err := agent.NewTaskRunner(st, base.cfg.SchedulerInterval.Std(), nil)
+	if err != nil {
+		return usageError(err)
 	}
-	ctx := cmd.Context()
-	interval := base.cfg.SchedulerInterval.Std()
-	if interval <= 0 {
-		interval = 30 * time.Second
+	defer catchBrokenPipe()()
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	broken := false
+	run := func(ctx context.Context, t session.Task) error {
+		err := c.runTask(ctx, cmd, st, t, rf)
+		if exitCodeOf(err) == headless.ExitBrokenPipe {
+			broken = true // nobody reads the output any more: stop
+			cancel()
+		}
+		return err
 	}
 	failed := 0
 	for {
-		ran, err := sched.RunDue(ctx)
+		ran, err := runner.RunDue(ctx, nil, run)
+		if broken {
+			return &exitError{code: headless.ExitBrokenPipe, silent: true}
+		}
 		if err != nil && ctx.Err() == nil {
 			return err
 		}
@@ -230,14 +237,14 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(interval):
+		case <-time.After(runner.Interval()):
 		}
 	}
 }
 
 // runTask runs one task in its session (a new one when it has none),
 // headless.
-func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
+func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
 	p, err := c.loadProjectAt(cmd, t.Dir)
 	if err != nil {
 		return err
@@ -246,7 +253,7 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if t.Session != "" {
 		sess, err = st.Get(t.Session)
 	} else {
-		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Headless: true})
 	}
 	if err != nil {
 		return err
@@ -254,19 +261,22 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if sess.Model != "" {
 		p.cfg.Model = sess.Model
 	}
-	if err := p.pickModel(cmd.Context()); err != nil {
+	if err := p.pickModel(ctx); err != nil {
 		return err
 	}
 	history, summary, through, err := agent.LoadSession(st, sess.ID)
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer.OnBroken(func(error) { cancel() })
 	printer.SetSession(sess.ID, sess.Name)
 	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
 	id := sess.ID
 	a, _, err := c.newAgent(p, agentSetup{
-		approver: policy.Approver(c.stderr),
+		approver: policy.Approver(printer.Stderr()),
 		recorder: agent.SessionLog{Store: st, ID: sess.ID},
 		store:    st,
 		current:  func() string { return id },
@@ -278,8 +288,10 @@ func (c *cli) runTask(cmd *cobra.Command, st *session.Store, t session.Task, rf 
 	if !rf.json {
 		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, safetext.LineOf(sess.Label()), safetext.LineOf(human.OneLine(t.Prompt, 80)))
 	}
-	res, runErr := a.RunMessage(cmd.Context(), agent.TaskMessage(t), printer.Event)
-	printer.Finish(res, runErr)
+	res, runErr := a.RunMessage(ctx, agent.TaskMessage(t), printer.Event)
+	if printer.Finish(res, runErr) == headless.ExitBrokenPipe {
+		return &exitError{code: headless.ExitBrokenPipe, silent: true}
+	}
 	if runErr == nil && res.StopReason == "max_iterations" {
 		runErr = errors.New("stopped at the iteration limit")
 	}

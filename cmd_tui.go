@@ -9,6 +9,7 @@ import (
 	"pincer/agent"
 	"pincer/config"
 	"pincer/docs"
+	"pincer/session"
 	"pincer/themes"
 	"pincer/ui"
 )
@@ -48,8 +49,16 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if opened.sess.Headless {
+		// Opened on the screen: a session to work in now.
+		if err := st.SetHeadless(opened.sess.ID, false); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: warning: could not show this session in the list: %v\n", err)
+		}
+	}
 	if opened.sess.Model == "" {
-		_ = st.SetModel(opened.sess.ID, p.cfg.Model)
+		if err := st.SetModel(opened.sess.ID, p.cfg.Model); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: warning: could not record the model with the session: %v\n", err)
+		}
 	}
 	current := opened.sess.ID
 	a, client, err := c.newAgent(p, agentSetup{
@@ -89,12 +98,32 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 	})
-	if s, gerr := st.Get(current); gerr == nil && s.MessageCount > 0 {
-		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
-	} else if gerr == nil {
-		_ = st.Delete(s.ID) // nothing was said: do not keep an empty session
-	}
+	c.sayHowToResume(st, current)
 	return err
+}
+
+// resumeStore is what sayHowToResume needs of the session store.
+type resumeStore interface {
+	Get(ref string) (session.Session, error)
+	Delete(ref string) error
+}
+
+// sayHowToResume prints, once the screen has closed, the command that
+// resumes session id, or removes the session when nothing was said in it.
+// A store that fails is reported, never ignored.
+func (c *cli) sayHowToResume(st resumeStore, id string) {
+	s, err := st.Get(id)
+	switch {
+	case err != nil:
+		fmt.Fprintf(c.stderr, "pincer: could not read the session to say how to resume it: %v\n", err)
+	case s.MessageCount > 0:
+		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
+	default:
+		// Nothing was said: do not keep an empty session.
+		if err := st.Delete(s.ID); err != nil {
+			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", s.Label(), err)
+		}
+	}
 }
 
 // pickTheme finds the configured theme: "auto" follows the terminal's

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
@@ -32,7 +33,13 @@ func TestMain(m *testing.M) {
 	if runtime.GOOS == "windows" {
 		pincerBin += ".exe"
 	}
-	build := exec.Command("go", "build", "-o", pincerBin, ".")
+	args := []string{"build", "-o", pincerBin}
+	if raceEnabled {
+		// The end-to-end tests are where the program's own goroutines
+		// meet: under -race, the binary they run checks for races too.
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build pincer:", err)
@@ -44,7 +51,9 @@ func TestMain(m *testing.M) {
 }
 
 // sandbox is a project directory and a home for one pincer process, with
-// nothing of the developer's own configuration leaking in.
+// nothing of the developer's own configuration leaking in. Since each test
+// has its own sandbox and server, the tests that drive the binary run in
+// parallel: most of their time is spent waiting for it.
 type sandbox struct {
 	t    *testing.T
 	dir  string
@@ -139,6 +148,7 @@ func ofType(lines []map[string]any, typ string) []map[string]any {
 }
 
 func TestRunJSONScenario(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(
 		agenttest.Tools("Reading it.", agenttest.Call{ID: "call_1", Name: "read_file", Arguments: `{"path":"notes.txt"}`}),
 		agenttest.Text("The notes say: buy milk.", 5),
@@ -189,6 +199,7 @@ func TestRunJSONScenario(t *testing.T) {
 }
 
 func TestRunTextOutput(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(
 		agenttest.Tools("", agenttest.Call{ID: "c", Name: "glob", Arguments: `{"pattern":"*.txt"}`}),
 		agenttest.Text("Found one file.", 4),
@@ -209,6 +220,7 @@ func TestRunTextOutput(t *testing.T) {
 }
 
 func TestRunApprovalFlags(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name      string
 		command   string
@@ -251,6 +263,7 @@ func TestRunApprovalFlags(t *testing.T) {
 }
 
 func TestRunEditsNeedYes(t *testing.T) {
+	t.Parallel()
 	for _, yes := range []bool{false, true} {
 		srv := agenttest.New(
 			agenttest.Tools("", agenttest.Call{ID: "c", Name: "edit_file", Arguments: `{"path":"a.txt","old_text":"one","new_text":"two"}`}),
@@ -276,6 +289,7 @@ func TestRunEditsNeedYes(t *testing.T) {
 }
 
 func TestRunPromptFromStdin(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("ok", 4))
 	defer srv.Close()
 	s := newSandbox(t, srv.BaseURL())
@@ -291,6 +305,7 @@ func TestRunPromptFromStdin(t *testing.T) {
 }
 
 func TestRunExitCodes(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Error(401, "Incorrect API key provided"))
 	defer srv.Close()
 	cases := []struct {
@@ -322,6 +337,7 @@ func TestRunExitCodes(t *testing.T) {
 }
 
 func TestNothingAnswers(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, "")
 	// A configured local server that is not running.
 	r := s.run("", "run", "--base-url", "http://127.0.0.1:1/v1", "--provider", "ollama", "hi")
@@ -334,6 +350,7 @@ func TestNothingAnswers(t *testing.T) {
 // the default local Ollama is explained as "configure a provider"; with a
 // provider configured, as "is the server running"; other errors pass.
 func TestExplainUnreachable(t *testing.T) {
+	t.Parallel()
 	refused := fmt.Errorf("dial tcp 127.0.0.1:11434: %w", syscall.ECONNREFUSED)
 	cases := []struct {
 		name       string
@@ -364,6 +381,7 @@ func TestExplainUnreachable(t *testing.T) {
 }
 
 func TestVersionAndHelp(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, "")
 	if r := s.run("", "--version"); r.code != 0 || !strings.Contains(r.stdout, version) {
 		t.Errorf("--version: exit %d, stdout %q", r.code, r.stdout)
@@ -375,6 +393,7 @@ func TestVersionAndHelp(t *testing.T) {
 }
 
 func TestConfigCommandHidesKey(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, "")
 	s.env = append(s.env, "PINCER_PROVIDER=openai", "OPENAI_API_KEY=sk-very-secret-key-123456")
 	r := s.run("", "config")
@@ -395,6 +414,7 @@ func TestConfigCommandHidesKey(t *testing.T) {
 }
 
 func TestClassifyCommand(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, "")
 	cases := []struct {
 		args []string
@@ -422,6 +442,7 @@ func TestClassifyCommand(t *testing.T) {
 }
 
 func TestClassifyJSON(t *testing.T) {
+	t.Parallel()
 	s := newSandbox(t, "")
 	s.write(".pincer.json", `{"deny": ["make deploy *"], "allow": ["go test *"]}`)
 	// Untrusted, the project's allow rule is ignored (and said so); its
@@ -477,6 +498,7 @@ func TestClassifyJSON(t *testing.T) {
 // elsewhere until the person trusts it, and trust ends when the file
 // changes.
 func TestProjectTrust(t *testing.T) {
+	t.Parallel()
 	good := agenttest.New()
 	defer good.Close()
 	good.SetFallback(agenttest.Text("from the configured server", 5))
@@ -518,5 +540,48 @@ func TestProjectTrust(t *testing.T) {
 	s.write(".pincer.json", `{"base_url": "`+evil.BaseURL()+`", "allow": ["curl *"]}`)
 	if r := s.run("", "run", "hi"); !strings.Contains(r.stdout, "from the configured server") {
 		t.Errorf("after the file changed: %q %q", r.stdout, r.stderr)
+	}
+}
+
+// TestTaskIDsShownAreAccepted: the id `tasks add` and `tasks list` print is
+// the one `tasks rm` takes.
+func TestTaskIDsShownAreAccepted(t *testing.T) {
+	t.Parallel()
+	srv := agenttest.New()
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	add := s.run("", "tasks", "add", "--in", "30m", "check the build")
+	if add.code != 0 {
+		t.Fatalf("tasks add: exit %d\n%s", add.code, add.stderr)
+	}
+	m := regexp.MustCompile(`Task (\S+):`).FindStringSubmatch(add.stdout)
+	if m == nil {
+		t.Fatalf("tasks add printed no task id:\n%s", add.stdout)
+	}
+	id := m[1]
+	list := s.run("", "tasks", "list")
+	if !strings.Contains(list.stdout, id) {
+		t.Errorf("tasks list does not show the id %s that add printed:\n%s", id, list.stdout)
+	}
+	rm := s.run("", "tasks", "rm", id)
+	if rm.code != 0 || !strings.Contains(rm.stdout, "Cancelled") {
+		t.Fatalf("tasks rm %s: exit %d\n%s%s", id, rm.code, rm.stdout, rm.stderr)
+	}
+	if after := s.run("", "tasks", "list"); !strings.Contains(after.stdout, "No scheduled tasks") {
+		t.Errorf("the task is still listed after rm:\n%s", after.stdout)
+	}
+}
+
+// TestBinaryBuiltWithRaceDetectorUnderRace: the binary the end-to-end tests
+// drive has the race detector exactly when the tests do.
+func TestBinaryBuiltWithRaceDetectorUnderRace(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command("go", "version", "-m", pincerBin).Output()
+	if err != nil {
+		t.Fatalf("go version -m: %v", err)
+	}
+	built := strings.Contains(string(out), "-race=true")
+	if built != raceEnabled {
+		t.Errorf("binary built with -race=%v, tests run with race=%v:\n%s", built, raceEnabled, out)
 	}
 }

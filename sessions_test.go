@@ -42,6 +42,7 @@ func userContents(req agenttest.Request) []string {
 }
 
 func TestSessionPersistsAcrossRuns(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(
 		agenttest.Tools("", agenttest.Call{ID: "call_1", Name: "glob", Arguments: `{"pattern":"*"}`}),
 		agenttest.Text("first answer", 5),
@@ -86,6 +87,7 @@ func TestSessionPersistsAcrossRuns(t *testing.T) {
 // answer streams, then reopens the session: every finished message is
 // there, the file is intact, and the conversation goes on.
 func TestKilledMidStreamSessionIntact(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL needs a Unix system")
 	}
@@ -136,6 +138,7 @@ func TestKilledMidStreamSessionIntact(t *testing.T) {
 }
 
 func TestTwoProcessesShareTheStore(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	slow := agenttest.Text(strings.Repeat("word ", 60), 5)
@@ -165,6 +168,7 @@ func TestTwoProcessesShareTheStore(t *testing.T) {
 }
 
 func TestSummaryPersistedAndUsedOnResume(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetResponder(func(r agenttest.Request) (agenttest.Reply, bool) {
@@ -206,6 +210,7 @@ func TestSummaryPersistedAndUsedOnResume(t *testing.T) {
 }
 
 func TestSessionsCommands(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetFallback(agenttest.Text("answer", 5))
@@ -274,6 +279,7 @@ func TestSessionsCommands(t *testing.T) {
 }
 
 func TestDamagedStoreIsNotOverwritten(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("hi", 5))
 	defer srv.Close()
 	s := newSandbox(t, srv.BaseURL())
@@ -303,6 +309,7 @@ func TestDamagedStoreIsNotOverwritten(t *testing.T) {
 // runs the scheduler once: the task's prompt and the answer are stored in
 // the session, and the task is gone.
 func TestScheduledTaskRunsHeadless(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("first answer", 5), agenttest.Text("The nightly check passed.", 5))
 	defer srv.Close()
 	s := newSandbox(t, srv.BaseURL())

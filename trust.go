@@ -29,20 +29,29 @@ func (c *cli) trustPath() string {
 	return filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "trusted-projects.json")
 }
 
-func (c *cli) readTrust() trustFile {
+// readTrust reads the trust file; a missing one trusts nothing. A file
+// that cannot be read or parsed is an error that says so (and trusts
+// nothing), never a silent "untrusted": the person would not know why.
+func (c *cli) readTrust() (trustFile, error) {
 	t := trustFile{Projects: map[string]string{}}
-	data, err := safefile.Read(c.trustPath(), safefile.Options{})
+	path := c.trustPath()
+	data, err := safefile.Read(path, safefile.Options{})
 	var refused *safefile.Error
 	switch {
-	case err == nil:
-		_ = json.Unmarshal(data, &t)
+	case errors.Is(err, fs.ErrNotExist):
+		return t, nil
 	case errors.As(err, &refused):
-		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", refused.Sentence("no project is trusted until it is fixed"))
+		return t, errors.New(refused.Sentence("no project is trusted until it is fixed"))
+	case err != nil:
+		return t, fmt.Errorf("cannot read the trust file %s (%w), so no project is trusted; fix its permissions or delete it and run 'pincer trust' again", path, err)
+	}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return trustFile{Projects: map[string]string{}}, fmt.Errorf("the trust file %s is not valid JSON (%w), so no project is trusted; fix it or delete it and run 'pincer trust' again", path, err)
 	}
 	if t.Projects == nil {
 		t.Projects = map[string]string{}
 	}
-	return t
+	return t, nil
 }
 
 // projectHash is the hash of a project's .pincer.json, or "" without one.
@@ -58,10 +67,15 @@ func projectHash(root string) string {
 }
 
 // trusted reports whether the person trusts the project's config file as
-// it is now. A project without one has nothing to trust.
-func (c *cli) trusted(root string) bool {
+// it is now. A project without one has nothing to trust. The error says
+// why the trust file could not be used.
+func (c *cli) trusted(root string) (bool, error) {
 	h := projectHash(root)
-	return h == "" || c.readTrust().Projects[config.ProjectConfigPath(root)] == h
+	if h == "" {
+		return true, nil
+	}
+	t, err := c.readTrust()
+	return t.Projects[config.ProjectConfigPath(root)] == h, err
 }
 
 func (c *cli) trustCommand() *cobra.Command {
@@ -85,7 +99,11 @@ file: if the file changes, pincer asks again.`,
 			}
 			root, _ = filepath.Abs(root)
 			path := config.ProjectConfigPath(root)
-			t := c.readTrust()
+			t, err := c.readTrust()
+			if err != nil {
+				// Writing now would drop every other project's trust.
+				return err
+			}
 			if revoke {
 				delete(t.Projects, path)
 				if err := c.writeTrust(t); err != nil {

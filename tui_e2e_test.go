@@ -23,8 +23,14 @@ type tmuxScreen struct {
 
 func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScreen {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (.ci/run installs it)")
+	if testing.Short() {
+		t.Skip("the screen's end-to-end tests run without -short (.ci/run runs them)")
+	}
+	switch missing, fail := tmuxMissing(os.Getenv, exec.LookPath); {
+	case fail:
+		t.Fatal(missing)
+	case missing != "":
+		t.Skip(missing)
 	}
 	ts := &tmuxScreen{t: t, socket: fmt.Sprintf("pincer-e2e-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "e2e"}
 	var env []string
@@ -40,6 +46,19 @@ func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScre
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-L", ts.socket, "kill-server").Run() })
 	return ts
+}
+
+// tmuxMissing says why the screen tests cannot run, and whether that is a
+// failure: without tmux they skip on a developer's machine, but under CI
+// (CI=true) a missing tmux would silently drop them, so it fails.
+func tmuxMissing(getenv func(string) string, lookPath func(string) (string, error)) (why string, fail bool) {
+	if _, err := lookPath("tmux"); err == nil {
+		return "", false
+	}
+	if getenv("CI") == "true" {
+		return "tmux is not installed; CI must run the end-to-end tests of the screen (.ci/run installs it)", true
+	}
+	return "tmux is not installed (.ci/run installs it)", false
 }
 
 func (ts *tmuxScreen) capture() string {
@@ -61,22 +80,30 @@ func (ts *tmuxScreen) keys(keys ...string) {
 // waitFor waits until the screen shows all of want.
 func (ts *tmuxScreen) waitFor(what string, want ...string) string {
 	ts.t.Helper()
+	return ts.waitUntil(what, fmt.Sprintf("showed %q", want), func(screen string) bool {
+		for _, w := range want {
+			if !strings.Contains(screen, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitUntil waits until the screen satisfies ok; never is what the failure
+// says the screen never did.
+func (ts *tmuxScreen) waitUntil(what, never string, ok func(screen string) bool) string {
+	ts.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	var screen string
 	for time.Now().Before(deadline) {
 		screen = ts.capture()
-		ok := true
-		for _, w := range want {
-			if !strings.Contains(screen, w) {
-				ok = false
-			}
-		}
-		if ok {
+		if ok(screen) {
 			return screen
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	ts.t.Fatalf("waiting for %s: the screen never showed %q:\n%s", what, want, screen)
+	ts.t.Fatalf("waiting for %s: the screen never %s:\n%s", what, never, screen)
 	return ""
 }
 
@@ -174,6 +201,10 @@ func TestTUIDialogsEndToEnd(t *testing.T) {
 	}
 	ts := newTmuxScreen(t, s, 110, 34, "-s", "main")
 	ts.waitFor("the screen", "Ask pincer")
+	// A new dialog ignores keys for its first 300 ms (a key still held from
+	// before must not answer it). The dialog was opened before it was
+	// drawn, so waiting this long after seeing it always clears that
+	// time; it is a lower bound, not a guess at how long something takes.
 	settle := func() { time.Sleep(400 * time.Millisecond) }
 
 	// A dangerous command: two separate confirmations.
@@ -184,7 +215,11 @@ func TestTUIDialogsEndToEnd(t *testing.T) {
 	ts.waitFor("the second confirmation", "Second confirmation", "Type yes")
 	settle()
 	ts.keys("y", "y", "Enter") // repeating the first key must not pass
-	time.Sleep(300 * time.Millisecond)
+	// Keys are handled in order: once a marker typed after them shows in
+	// the dialog's input, the Enter has been handled, and the dialog
+	// must still be asking.
+	ts.keys("qqq")
+	ts.waitFor("the keys before the marker to be handled", "qqq", "Second confirmation")
 	if _, err := os.Stat(filepath.Join(s.dir, "build")); err != nil {
 		t.Fatal("repeating y passed the second confirmation")
 	}
@@ -235,7 +270,9 @@ func TestTUIDialogsEndToEnd(t *testing.T) {
 	ts.waitFor("the picker", "Sessions", "other", "main (this one)")
 	settle()
 	ts.keys("other")
-	time.Sleep(200 * time.Millisecond)
+	ts.waitUntil("the filter to apply", `left only "other" in the list`, func(screen string) bool {
+		return strings.Contains(screen, "other") && !strings.Contains(screen, "main (this one)")
+	})
 	ts.keys("Enter")
 	ts.waitFor("the other session", "Resumed session other", "say hello", "hello from the other session")
 	ts.keys("C-c", "C-c")
@@ -295,5 +332,36 @@ func TestTUITreeFollowsTheDisk(t *testing.T) {
 			t.Fatalf("a removed file stays in the tree:\n%s", ts.capture())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestTmuxMissingFailsUnderCI(t *testing.T) {
+	found := func(string) (string, error) { return "/usr/bin/tmux", nil }
+	notFound := func(string) (string, error) { return "", exec.ErrNotFound }
+	env := func(ci string) func(string) string {
+		return func(k string) string {
+			if k == "CI" {
+				return ci
+			}
+			return ""
+		}
+	}
+	cases := []struct {
+		name     string
+		ci       string
+		look     func(string) (string, error)
+		skip     bool
+		wantFail bool
+	}{
+		{"installed", "", found, false, false},
+		{"installed under CI", "true", found, false, false},
+		{"missing on a developer machine", "", notFound, true, false},
+		{"missing under CI", "true", notFound, true, true},
+	}
+	for _, tc := range cases {
+		why, fail := tmuxMissing(env(tc.ci), tc.look)
+		if (why != "") != tc.skip || fail != tc.wantFail {
+			t.Errorf("%s: tmuxMissing = %q, %v; want missing=%v fail=%v", tc.name, why, fail, tc.skip, tc.wantFail)
+		}
 	}
 }

@@ -72,9 +72,13 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	if fl.Changed("context-window") {
 		ov.ContextWindow = &c.flags.contextWindow
 	}
-	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !c.trusted(abs)})
+	trusted, trustErr := c.trusted(abs)
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted})
 	if err != nil {
 		return nil, usageError(err)
+	}
+	if trustErr != nil {
+		srcs.Warnings = append(srcs.Warnings, trustErr.Error())
 	}
 	for _, w := range srcs.Warnings {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
@@ -91,6 +95,9 @@ func (p *project) clientOptions() agent.ClientOptions {
 		Temperature: p.cfg.Temperature,
 		MaxRetries:  p.cfg.MaxRetries,
 		IdleTimeout: p.cfg.IdleTimeout.Std(),
+
+		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
+		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
@@ -98,6 +105,12 @@ func (p *project) clientOptions() agent.ClientOptions {
 	}
 	if o.IdleTimeout == 0 {
 		o.IdleTimeout = -1
+	}
+	if o.FirstByteTimeout == 0 {
+		o.FirstByteTimeout = -1
+	}
+	if o.SilentRetryBudget == 0 {
+		o.SilentRetryBudget = -1
 	}
 	return o
 }

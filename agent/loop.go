@@ -330,7 +330,8 @@ func wellFormed(msgs []Message) []Message {
 
 // uniqueIDs gives every call an id not used before in the conversation:
 // some servers reuse ids across turns (or send none), and strict servers
-// reject a history where one id answers two calls.
+// reject a history where one id answers two calls. Arguments sent as ""
+// become "{}", which is what they mean.
 func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 	if len(calls) == 0 {
 		return nil
@@ -353,6 +354,9 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 		a.usedIDs[id] = true
 		out[i] = c
 		out[i].ID = id
+		if strings.TrimSpace(c.Arguments) == "" {
+			out[i].Arguments = "{}" // a call without parameters, sent as ""
+		}
 	}
 	return out
 }

@@ -56,6 +56,13 @@ type ClientOptions struct {
 	Temperature *float64      // nil: let the server choose
 	MaxRetries  int           // retries before the first byte; <0 means none, 0 means 4
 	IdleTimeout time.Duration // abort a stream silent this long; 0 means 90s, <0 never
+	// FirstByteTimeout limits the wait for the first byte of an answer
+	// after the request was sent; 0 means DefaultFirstByteTimeout, <0 never.
+	FirstByteTimeout time.Duration
+	// SilentRetryBudget bounds the total time spent on a server that takes
+	// requests but sends nothing, retries included; 0 means
+	// DefaultSilentRetryBudget, <0 no bound.
+	SilentRetryBudget time.Duration
 	// HTTP is the transport requests finally go through; nil means
 	// http.DefaultTransport. Tests point it at an httptest server.
 	HTTP http.RoundTripper
@@ -97,18 +104,22 @@ func NewClient(o ClientOptions) (*Client, error) {
 	case idle < 0:
 		idle = 0 // no idle limit
 	}
+	firstByte := orDefault(o.FirstByteTimeout, DefaultFirstByteTimeout)
+	silentBudget := orDefault(o.SilentRetryBudget, DefaultSilentRetryBudget)
 	backoff := o.backoff
 	if backoff == nil {
 		backoff = defaultBackoff
 	}
 	tr := &transport{
-		base:        o.HTTP,
-		apiKey:      o.APIKey,
-		maxRetries:  retries,
-		idleTimeout: idle,
-		temperature: o.Temperature,
-		backoff:     backoff,
-		sleep:       sleepCtx,
+		base:         o.HTTP,
+		apiKey:       o.APIKey,
+		maxRetries:   retries,
+		idleTimeout:  idle,
+		firstByte:    firstByte,
+		silentBudget: silentBudget,
+		temperature:  o.Temperature,
+		backoff:      backoff,
+		sleep:        sleepCtx,
 	}
 	hc := &http.Client{Transport: tr}
 	token := o.APIKey
@@ -125,6 +136,23 @@ func NewClient(o ClientOptions) (*Client, error) {
 		return nil, fmt.Errorf("set up the model client: %w", err)
 	}
 	return &Client{llm: llm, model: o.Model, base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, http: hc}, nil
+}
+
+// Defaults of the client's time limits.
+const (
+	DefaultFirstByteTimeout  = 90 * time.Second
+	DefaultSilentRetryBudget = 3 * time.Minute
+)
+
+// orDefault reads a limit option: 0 means def, below 0 means no limit (0).
+func orDefault(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // ModelName is the model the client asks for.

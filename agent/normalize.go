@@ -15,6 +15,7 @@ type wireChunk struct {
 	Choices []wireChoice    `json:"choices"`
 	Usage   *wireUsage      `json:"usage"`
 	Error   json.RawMessage `json:"error"`
+	Object  string          `json:"object"`
 }
 
 type wireChoice struct {
@@ -177,6 +178,10 @@ func (m *merger) chunk(data []byte) error {
 	if e := parseAPIError(c.Error); e != nil {
 		return e
 	}
+	if c.Object == "error" && len(c.Choices) == 0 {
+		// vLLM and servers modelled on it send the error object itself.
+		return parseAPIError(data)
+	}
 	if c.Usage != nil {
 		u := Usage{
 			PromptTokens:     c.Usage.PromptTokens,
@@ -278,6 +283,13 @@ func (m *merger) toolFragment(f *wireToolCall) {
 			name != "" && call.name != "" && call.name != name) {
 			call = nil // index reused for a new call
 		}
+		if call == nil && id == "" && name == "" && len(m.calls) > 0 {
+			// A continuation under an index no call has: servers that number
+			// the header by the tool's place in the request and the rest by
+			// the call's place. Nothing starts a new call, so it continues
+			// the latest one.
+			call = m.calls[len(m.calls)-1]
+		}
 	case id != "":
 		for _, c := range m.calls {
 			if c.id == id {
@@ -333,7 +345,9 @@ func (m *merger) toolFragment(f *wireToolCall) {
 }
 
 // finishText hands out text held back at the end of the stream (an
-// incomplete character becomes U+FFFD).
+// incomplete character becomes U+FFFD). A named call whose arguments never
+// came (a tool without parameters, sent as "") gets "{}": that is what its
+// arguments mean, and the only form a strict server accepts back.
 func (m *merger) finishText() {
 	if t := m.text.flush(); t != "" {
 		m.emit(TextDelta{Text: t})
@@ -341,8 +355,12 @@ func (m *merger) finishText() {
 	if t := m.reasoning.flush(); t != "" {
 		m.emit(ReasoningDelta{Text: t})
 	}
-	for _, c := range m.calls {
+	for i, c := range m.calls {
 		c.args.flush()
+		if c.name != "" && strings.TrimSpace(c.args.String()) == "" {
+			c.args.replace("{}")
+			m.emit(ToolCallDelta{Index: i, ID: c.id, Name: c.name, ArgsSoFar: "{}"})
+		}
 	}
 }
 

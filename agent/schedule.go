@@ -124,10 +124,7 @@ func (c *scheduleCall) Run(context.Context) (tools.Result, error) {
 
 // DescribeTask says when a task runs, for people and the model.
 func DescribeTask(t session.Task, now time.Time) string {
-	id := t.ID
-	if len(id) > 10 {
-		id = id[len(id)-6:]
-	}
+	id := session.ShortTaskID(t.ID)
 	s := fmt.Sprintf("Task %s: %q runs at %s (in %s)", id, oneLinePrompt(t.Prompt), t.Next.Local().Format("2006-01-02 15:04"), roundDuration(t.Next.Sub(now)))
 	if t.Every > 0 {
 		s += ", then every " + roundDuration(t.Every)
@@ -187,59 +184,107 @@ func ParseSchedule(spec string, now time.Time) (prompt string, next time.Time, e
 // the same day.
 const TaskLease = time.Hour
 
-// Scheduler runs due tasks through the normal loop and records how they
-// went. A missed run (pincer was closed) runs once; a failure is retried.
-type Scheduler struct {
-	Store *session.Store
-	// Retry is when a failed one-shot task runs again; 0 means
-	// session.DefaultRetry.
-	Retry time.Duration
-	Now   func() time.Time
-	// Select picks the tasks this scheduler runs; nil runs all.
-	Select func(session.Task) bool
-	// Run runs one task and returns its error.
-	Run func(ctx context.Context, t session.Task) error
+// TaskRunner is the one claim → run → finish sequence of scheduled tasks,
+// for every front end: `pincer tasks run` uses RunDue; the screen, which
+// runs a task as a turn of its own, uses Claim, Release and Finish. Its
+// interval is both how often due tasks are looked for and how soon a
+// failed one-shot task runs again, so a task is retried at the next check
+// wherever it runs.
+type TaskRunner struct {
+	store    *session.Store
+	interval time.Duration
+	now      func() time.Time
 }
 
-// RunDue runs every due task Select accepts, one after another, and
-// returns them as stored after the run (a removed one-shot task is
-// returned as it was).
-func (s *Scheduler) RunDue(ctx context.Context) ([]session.Task, error) {
-	now := time.Now
-	if s.Now != nil {
-		now = s.Now
+// NewTaskRunner returns a runner over st. interval is the configured
+// scheduler_interval and must be positive; now is the clock (nil:
+// time.Now).
+func NewTaskRunner(st *session.Store, interval time.Duration, now func() time.Time) (*TaskRunner, error) {
+	if st == nil {
+		return nil, errors.New("the task runner needs the session store")
 	}
-	due, err := s.Store.DueTasks(now())
+	if interval <= 0 {
+		return nil, fmt.Errorf("the task check interval is %s; it must be positive (scheduler_interval)", interval)
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return &TaskRunner{store: st, interval: interval, now: now}, nil
+}
+
+// Interval is how often due tasks are looked for.
+func (r *TaskRunner) Interval() time.Duration { return r.interval }
+
+// Claim claims the first due task that accept takes (nil takes all) and
+// that no other scheduler holds, and returns it; ok is false when there is
+// none. The claim lasts TaskLease, until Finish or Release.
+func (r *TaskRunner) Claim(accept func(session.Task) bool) (t session.Task, ok bool, err error) {
+	return r.claim(accept, nil)
+}
+
+func (r *TaskRunner) claim(accept func(session.Task) bool, skip map[string]bool) (session.Task, bool, error) {
+	now := r.now()
+	due, err := r.store.DueTasks(now)
 	if err != nil {
-		return nil, err
+		return session.Task{}, false, err
 	}
-	var ran []session.Task
 	for _, t := range due {
-		if s.Select != nil && !s.Select(t) {
+		if skip[t.ID] || accept != nil && !accept(t) {
 			continue
 		}
+		ok, err := r.store.ClaimTask(t.ID, now, TaskLease)
+		if err != nil {
+			return session.Task{}, false, err
+		}
+		if ok {
+			return t, true, nil
+		}
+	}
+	return session.Task{}, false, nil
+}
+
+// Release gives a claimed task back without running it, so it runs at the
+// next check (here or elsewhere).
+func (r *TaskRunner) Release(t session.Task) error { return r.store.ReleaseTask(t.ID) }
+
+// Finish records how a claimed task's run went and returns the task as
+// stored (a one-shot task that is done is returned as it was); scheduled
+// says it runs again. A failure runs again one interval later.
+func (r *TaskRunner) Finish(t session.Task, runErr error) (after session.Task, scheduled bool, err error) {
+	after, scheduled, err = r.store.FinishTask(t.ID, r.now(), runErr, r.interval)
+	if after.ID == "" {
+		after = t
+	}
+	return after, scheduled, err
+}
+
+// RunDue claims, runs and finishes every due task accept takes, one after
+// another, each at most once, and returns them as stored after their
+// runs. A run interrupted by ctx is released, not recorded: the task stays
+// due.
+func (r *TaskRunner) RunDue(ctx context.Context, accept func(session.Task) bool, run func(context.Context, session.Task) error) ([]session.Task, error) {
+	var ran []session.Task
+	seen := map[string]bool{}
+	for {
 		if err := ctx.Err(); err != nil {
 			return ran, err
 		}
-		claimed, err := s.Store.ClaimTask(t.ID, now(), TaskLease)
-		if err != nil {
+		t, ok, err := r.claim(accept, seen)
+		if err != nil || !ok {
 			return ran, err
 		}
-		if !claimed {
-			continue // another scheduler runs it
-		}
-		runErr := s.Run(ctx, t)
+		seen[t.ID] = true
+		runErr := run(ctx, t)
 		if ctx.Err() != nil {
-			return ran, ctx.Err() // interrupted: leave it due
+			if err := r.Release(t); err != nil {
+				return ran, err
+			}
+			return ran, ctx.Err()
 		}
-		after, _, err := s.Store.FinishTask(t.ID, now(), runErr, s.Retry)
+		after, _, err := r.Finish(t, runErr)
 		if err != nil {
 			return ran, err
-		}
-		if after.ID == "" {
-			after = t
 		}
 		ran = append(ran, after)
 	}
-	return ran, nil
 }

@@ -61,7 +61,11 @@ func TestSchedulerTiming(t *testing.T) {
 				t.Fatal(err)
 			}
 			runs := 0
-			s := &Scheduler{Store: st, Now: c.now, Retry: 10 * time.Minute, Run: func(ctx context.Context, got session.Task) error {
+			r, err := NewTaskRunner(st, 10*time.Minute, c.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(ctx context.Context, got session.Task) error {
 				runs++
 				if got.ID != task.ID {
 					t.Errorf("ran task %s, want %s", got.ID, task.ID)
@@ -70,10 +74,10 @@ func TestSchedulerTiming(t *testing.T) {
 					return errors.New("boom")
 				}
 				return nil
-			}}
+			}
 			for _, d := range tc.advance {
 				c.t = c.t.Add(d)
-				if _, err := s.RunDue(context.Background()); err != nil {
+				if _, err := r.RunDue(context.Background(), nil, run); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -230,11 +234,96 @@ func TestSchedulerSkipsTasksClaimedElsewhere(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 	runs := 0
-	s := &Scheduler{Store: st, Now: c.now, Run: func(context.Context, session.Task) error { runs++; return nil }}
-	if _, err := s.RunDue(context.Background()); err != nil {
+	r, err := NewTaskRunner(st, time.Minute, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RunDue(context.Background(), nil, func(context.Context, session.Task) error { runs++; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if runs != 0 {
 		t.Errorf("ran a task claimed by another scheduler")
+	}
+}
+
+func TestNewTaskRunnerNeedsAnInterval(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	st := newTaskStore(t, c)
+	for _, d := range []time.Duration{0, -time.Second} {
+		if _, err := NewTaskRunner(st, d, c.now); err == nil || !strings.Contains(err.Error(), "scheduler_interval") {
+			t.Errorf("NewTaskRunner(%s) error %v, want one naming scheduler_interval", d, err)
+		}
+	}
+	if _, err := NewTaskRunner(nil, time.Minute, c.now); err == nil {
+		t.Error("NewTaskRunner without a store: no error")
+	}
+}
+
+// TestTaskRunnerStepsAsTheScreenUsesThem: Claim takes only what accept
+// takes and what nobody holds; Release makes it claimable again; Finish of
+// a failed run reschedules it one interval later, the same retry RunDue
+// gives.
+func TestTaskRunnerStepsAsTheScreenUsesThem(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	st := newTaskStore(t, c)
+	mine, err := st.AddTask(session.Task{Prompt: "mine", Dir: "/p", Next: c.t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.AddTask(session.Task{Prompt: "other", Dir: "/q", Next: c.t}); err != nil {
+		t.Fatal(err)
+	}
+	const interval = 7 * time.Minute
+	r, err := NewTaskRunner(st, interval, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := func(t session.Task) bool { return t.Dir == "/p" }
+	got, ok, err := r.Claim(here)
+	if err != nil || !ok || got.ID != mine.ID {
+		t.Fatalf("Claim = %s, %v, %v; want %s", got.ID, ok, err, mine.ID)
+	}
+	if _, ok, _ := r.Claim(here); ok {
+		t.Fatal("a claimed task was claimed again")
+	}
+	if err := r.Release(got); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok, _ = r.Claim(here); !ok {
+		t.Fatal("a released task could not be claimed")
+	}
+	after, scheduled, err := r.Finish(got, errors.New("boom"))
+	if err != nil || !scheduled {
+		t.Fatalf("Finish = %+v, %v, %v", after, scheduled, err)
+	}
+	if want := c.t.Add(interval); !after.Next.Equal(want) || after.LastError != "boom" {
+		t.Errorf("after a failure: next %s, error %q; want %s, boom", after.Next, after.LastError, want)
+	}
+}
+
+// TestRunDueReleasesAnInterruptedRun: a run cut by ctx leaves the task due
+// and unclaimed, not held for the lease and not recorded as run.
+func TestRunDueReleasesAnInterruptedRun(t *testing.T) {
+	c := &clock{t: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)}
+	st := newTaskStore(t, c)
+	task, err := st.AddTask(session.Task{Prompt: "p", Dir: "/p", Next: c.t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewTaskRunner(st, time.Minute, c.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = r.RunDue(ctx, nil, func(context.Context, session.Task) error { cancel(); return context.Canceled })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("RunDue error %v, want context.Canceled", err)
+	}
+	after, err := st.Task(task.ID)
+	if err != nil || after.Failures != 0 || after.LastError != "" || !after.LastRun.IsZero() {
+		t.Fatalf("task after an interrupted run: %+v, %v; want it untouched", after, err)
+	}
+	if ok, err := st.ClaimTask(task.ID, c.t, TaskLease); !ok || err != nil {
+		t.Errorf("the interrupted task is still claimed (%v, %v)", ok, err)
 	}
 }

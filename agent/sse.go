@@ -19,7 +19,8 @@ type sseEvent struct {
 // WHATWG rules (CR, LF or CRLF line ends, comments, "data:" with or without
 // the space, several data lines joined by "\n") and is lenient where
 // OpenAI-compatible servers are sloppy: an event that is not ended by a blank
-// line is still delivered, and consecutive data lines that each hold a whole
+// line is still delivered, an "error:" line is delivered as an event named
+// "error", and consecutive data lines that each hold a whole
 // JSON value are delivered as separate events.
 type sseReader struct {
 	r    *bufio.Reader
@@ -76,6 +77,17 @@ func (s *sseReader) Next() (sseEvent, error) {
 			s.appendData(value)
 		case "event":
 			s.name = string(value)
+		case "error":
+			// Not a standard field: older llama.cpp servers report a failure
+			// at HTTP 200 as a line "error: {...}". It is an error event.
+			if s.has {
+				ev := s.dispatch()
+				s.name = "error"
+				s.appendData(value)
+				return ev, nil
+			}
+			s.name = "error"
+			s.appendData(value)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -11,9 +12,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 	"unicode/utf8"
@@ -24,8 +27,29 @@ import (
 var ErrStreamCut = errors.New("the model server ended the stream before the answer was complete")
 
 // ErrStreamIdle is returned when a stream sent nothing for longer than the
-// idle timeout.
+// idle timeout, or a server that took the request sent nothing at all for
+// longer than the first-byte timeout (see SilentError).
 var ErrStreamIdle = errors.New("the model server stopped sending")
+
+// SilentError says the model server took the request (the connection was
+// made and the request written) but sent no byte of an answer in time. It
+// is not a connection failure, and it is retried only within the silent
+// retry budget. It matches ErrStreamIdle.
+type SilentError struct {
+	Host   string
+	Waited time.Duration
+}
+
+func (e *SilentError) Error() string {
+	return fmt.Sprintf("connected to the model server at %s, but the model sent nothing for %s (raise first_byte_timeout if it needs longer to start answering)",
+		e.Host, e.Waited.Round(100*time.Millisecond))
+}
+
+// Is makes errors.Is(err, ErrStreamIdle) hold.
+func (e *SilentError) Is(target error) bool { return target == ErrStreamIdle }
+
+// errNoFirstByte is the cause the first-byte timer cancels an attempt with.
+var errNoFirstByte = errors.New("no first byte in time")
 
 // transport is the http.RoundTripper the langchaingo client sends through.
 // For chat completion requests it rewrites the request, retries failures
@@ -38,9 +62,14 @@ type transport struct {
 	apiKey      string // only to send it and to scrub it from errors
 	maxRetries  int
 	idleTimeout time.Duration
-	temperature *float64
-	backoff     func(attempt int) time.Duration
-	sleep       func(ctx context.Context, d time.Duration) error
+	// firstByte limits the wait from sending a request to the first byte of
+	// the answer; silentBudget limits the total time spent on a server that
+	// takes requests and stays silent, over all attempts. 0 means no limit.
+	firstByte    time.Duration
+	silentBudget time.Duration
+	temperature  *float64
+	backoff      func(attempt int) time.Duration
+	sleep        func(ctx context.Context, d time.Duration) error
 }
 
 // callState links one Complete call to the requests langchaingo sends for
@@ -107,8 +136,19 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, st.fail(err)
 	}
 	ctx := req.Context()
+	// silentSince is when the first attempt that met a silent server
+	// began: the silent retry budget runs from there.
+	var silentSince time.Time
 	for attempt := 1; ; attempt++ {
-		resp, actx, cancel, err := t.attempt(req, body)
+		firstByte := t.firstByte
+		if !silentSince.IsZero() && t.silentBudget > 0 {
+			left := max(t.silentBudget-time.Since(silentSince), time.Millisecond)
+			if firstByte <= 0 || left < firstByte {
+				firstByte = left
+			}
+		}
+		began := time.Now()
+		resp, actx, cancel, err := t.attempt(req, body, firstByte)
 		if err == nil && resp.StatusCode == http.StatusOK {
 			m := &merger{emit: st.emit}
 			st.mu.Lock()
@@ -130,9 +170,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if ctx.Err() != nil {
 				return nil, st.fail(ctx.Err())
 			}
-			err = t.scrub(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
-			if !retryableNetError(err, req.URL.Hostname()) {
-				return nil, st.fail(err)
+			var silent *SilentError
+			if errors.As(err, &silent) {
+				silent.Host = req.URL.Host
+				if silentSince.IsZero() {
+					silentSince = began
+				}
+			} else {
+				err = t.scrub(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
+				if !retryableNetError(err, req.URL.Hostname()) {
+					return nil, st.fail(err)
+				}
 			}
 		}
 		if attempt > t.maxRetries {
@@ -141,6 +189,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if wait <= 0 {
 			wait = t.backoff(attempt)
 		}
+		if isSilent(err) && t.silentBudget > 0 &&
+			t.silentBudget-time.Since(silentSince)-wait < min(t.firstByte, time.Second) {
+			// Another attempt would not get a fair wait within the budget.
+			return nil, st.fail(err)
+		}
 		st.emit(Retrying{Attempt: attempt, Wait: wait, Err: err})
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, st.fail(err)
@@ -148,12 +201,17 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// attempt sends one request whose reading is cancelled when the returned
-// cancel is called or when the server is silent for the idle timeout (while
-// waiting for headers as well as during the body).
-func (t *transport) attempt(orig *http.Request, body []byte) (*http.Response, context.Context, context.CancelCauseFunc, error) {
+// attempt sends one request and waits for the first byte of its answer.
+// Reading is cancelled when the returned cancel is called, when no byte
+// arrives within firstByte (0: no limit), or, once the answer has started,
+// when the server is silent for the idle timeout.
+func (t *transport) attempt(orig *http.Request, body []byte, firstByte time.Duration) (*http.Response, context.Context, context.CancelCauseFunc, error) {
 	ctx, cancel := context.WithCancelCause(orig.Context())
-	req := orig.Clone(ctx)
+	var wrote atomic.Bool
+	traced := httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+	})
+	req := orig.Clone(traced)
 	req.Body = io.NopCloser(bytes.NewReader(body))
 	req.ContentLength = int64(len(body))
 	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -162,9 +220,10 @@ func (t *transport) attempt(orig *http.Request, body []byte) (*http.Response, co
 		req.Header.Del("Authorization")
 		req.Header.Del("api-key")
 	}
+	sent := time.Now()
 	var timer *time.Timer
-	if t.idleTimeout > 0 {
-		timer = time.AfterFunc(t.idleTimeout, func() { cancel(ErrStreamIdle) })
+	if firstByte > 0 {
+		timer = time.AfterFunc(firstByte, func() { cancel(errNoFirstByte) })
 	}
 	stop := func(cause error) {
 		if timer != nil {
@@ -172,19 +231,51 @@ func (t *transport) attempt(orig *http.Request, body []byte) (*http.Response, co
 		}
 		cancel(cause)
 	}
+	// silence turns a wait cut by the first-byte timer into what it was: a
+	// server that took the request and said nothing, or one never reached.
+	silence := func(err error) error {
+		if !errors.Is(context.Cause(ctx), errNoFirstByte) {
+			return err
+		}
+		if wrote.Load() {
+			return &SilentError{Host: orig.URL.Host, Waited: time.Since(sent)}
+		}
+		return fmt.Errorf("no connection within %s: %w", firstByte, err)
+	}
 	resp, err := t.send(req)
 	if err != nil {
-		if errors.Is(context.Cause(ctx), ErrStreamIdle) {
-			err = fmt.Errorf("no response within %s: %w", t.idleTimeout, ErrStreamIdle)
-		}
+		err = silence(err)
 		stop(nil)
 		return nil, ctx, stop, err
 	}
+	if resp.StatusCode == http.StatusOK {
+		// Headers alone are not an answer: wait for its first byte under the
+		// same limit, so a silent server can still be retried.
+		br := bufio.NewReaderSize(resp.Body, 32*1024)
+		if _, err := br.Peek(1); err != nil && !errors.Is(err, io.EOF) {
+			_ = resp.Body.Close()
+			err = silence(err)
+			stop(nil)
+			return nil, ctx, stop, err
+		}
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{br, resp.Body}
+	}
 	if timer != nil {
-		timer.Reset(t.idleTimeout)
+		timer.Stop()
+	}
+	if t.idleTimeout > 0 {
+		timer = time.AfterFunc(t.idleTimeout, func() { cancel(ErrStreamIdle) })
 		resp.Body = &idleBody{ReadCloser: resp.Body, timer: timer, idle: t.idleTimeout}
 	}
 	return resp, ctx, stop, nil
+}
+
+func isSilent(err error) bool {
+	var s *SilentError
+	return errors.As(err, &s)
 }
 
 func (t *transport) send(req *http.Request) (*http.Response, error) {

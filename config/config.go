@@ -36,6 +36,8 @@ type Config struct {
 	KeepRecent        int      `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"Messages kept verbatim when the context is compressed (default 10)."`
 	CommandTimeout    Duration `json:"command_timeout" jsonschema_description:"Time limit of a shell command when the model does not ask for one, as \"90s\" or \"2m\" or a number of seconds (default 2m); the model may ask for up to 10m. 0 means the 10-minute maximum."`
 	IdleTimeout       Duration `json:"idle_timeout" jsonschema_description:"A model stream silent for this long is aborted, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
+	FirstByteTimeout  Duration `json:"first_byte_timeout" jsonschema_description:"A model server that took the request but sends no byte of an answer for this long is reported as silent, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
+	SilentRetryBudget Duration `json:"silent_retry_budget" jsonschema_description:"Total time spent on a model server that takes requests but stays silent, retries included (default 3m). 0 means no limit."`
 	MaxRetries        int      `json:"max_retries" jsonschema:"minimum=0,maximum=20" jsonschema_description:"Retries of a model request after 429, 5xx or a connection error (default 4)."`
 	Temperature       *float64 `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2" jsonschema_description:"Sampling temperature sent to the model; leave it out to use the provider's default."`
 	Theme             string   `json:"theme" jsonschema:"minLength=1" jsonschema_description:"Colour theme name, or auto to follow the terminal (default auto)."`
@@ -56,6 +58,8 @@ const (
 	DefaultCommandTimeout    = 2 * time.Minute
 	DefaultIdleTimeout       = 90 * time.Second
 	DefaultMaxRetries        = 4
+	DefaultFirstByteTimeout  = 90 * time.Second
+	DefaultSilentRetryBudget = 3 * time.Minute
 	DefaultTheme             = "auto"
 	DefaultUnknownCommands   = "confirm"
 	DefaultSchedulerInterval = 30 * time.Second
@@ -74,6 +78,8 @@ func Defaults() Config {
 		KeepRecent:        DefaultKeepRecent,
 		CommandTimeout:    Duration(DefaultCommandTimeout),
 		IdleTimeout:       Duration(DefaultIdleTimeout),
+		FirstByteTimeout:  Duration(DefaultFirstByteTimeout),
+		SilentRetryBudget: Duration(DefaultSilentRetryBudget),
 		MaxRetries:        DefaultMaxRetries,
 		Theme:             DefaultTheme,
 		UnknownCommands:   DefaultUnknownCommands,

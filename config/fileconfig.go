@@ -21,6 +21,8 @@ type FileConfig struct {
 	KeepRecent        *int      `json:"keep_recent,omitempty"`
 	CommandTimeout    *Duration `json:"command_timeout,omitempty"`
 	IdleTimeout       *Duration `json:"idle_timeout,omitempty"`
+	FirstByteTimeout  *Duration `json:"first_byte_timeout,omitempty"`
+	SilentRetryBudget *Duration `json:"silent_retry_budget,omitempty"`
 	MaxRetries        *int      `json:"max_retries,omitempty"`
 	Temperature       *float64  `json:"temperature,omitempty"`
 	Theme             *string   `json:"theme,omitempty"`

@@ -59,6 +59,8 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 	}{
 		{"command_timeout", c.CommandTimeout, 0, `"2m" (0 means no limit)`},
 		{"idle_timeout", c.IdleTimeout, 0, `"90s" (0 means no limit)`},
+		{"first_byte_timeout", c.FirstByteTimeout, 0, `"90s" (0 means no limit)`},
+		{"silent_retry_budget", c.SilentRetryBudget, 0, `"3m" (0 means no limit)`},
 		{"scheduler_interval", c.SchedulerInterval, time.Second, `"30s"`},
 	} {
 		if d.value.Std() >= d.least {

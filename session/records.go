@@ -33,6 +33,7 @@ type sessionRecord struct {
 	Title          string      `json:"title,omitempty"`
 	MessageCount   int         `json:"message_count"`
 	ForkOf         string      `json:"fork_of,omitempty"`
+	Headless       bool        `json:"headless,omitempty"`
 }
 
 type toolCallRecord struct {
@@ -84,6 +85,7 @@ func toSessionRecord(s Session) sessionRecord {
 		Title:          s.Title,
 		MessageCount:   s.MessageCount,
 		ForkOf:         s.ForkOf,
+		Headless:       s.Headless,
 	}
 }
 
@@ -102,6 +104,7 @@ func (r sessionRecord) session() Session {
 		Title:          r.Title,
 		MessageCount:   r.MessageCount,
 		ForkOf:         r.ForkOf,
+		Headless:       r.Headless,
 	}
 }
 

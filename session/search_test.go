@@ -440,6 +440,9 @@ func TestIndexFollowsAppendForkAndDelete(t *testing.T) {
 }
 
 func TestIndexSegmentsFormMergeAndShrink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("appends 2,148 messages one transaction each; runs without -short (.ci/run)")
+	}
 	s := newTestStore(t)
 	var sessions []Session
 	for range 4 {

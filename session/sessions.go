@@ -14,8 +14,8 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 )
 
-// Create starts a new session from sess.Name, sess.Dir and sess.Model; the
-// other fields are ignored. It assigns the id and the times and returns the
+// Create starts a new session from sess.Name, sess.Dir, sess.Model and
+// sess.Headless; the other fields are ignored. It assigns the id and the times and returns the
 // stored session. A name must be unique (ErrNameTaken) and valid
 // (ErrInvalidName); the directory is required.
 func (s *Store) Create(sess Session) (Session, error) {
@@ -33,7 +33,7 @@ func (s *Store) Create(sess Session) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	rec := toSessionRecord(Session{ID: id, Name: sess.Name, Dir: dir, Model: sess.Model, Created: now, Updated: now})
+	rec := toSessionRecord(Session{ID: id, Name: sess.Name, Dir: dir, Model: sess.Model, Created: now, Updated: now, Headless: sess.Headless})
 	err = s.update(func(tx *bolt.Tx) error {
 		if err := claimName(tx, rec.Name, rec.ID); err != nil {
 			return err
@@ -98,10 +98,37 @@ func (s *Store) Latest(dir string) (Session, error) {
 	return out, err
 }
 
-// List returns every session, most recently updated first. To stay fast
-// with many sessions it leaves Summary empty (SummaryThrough is set); Get
-// returns a session with its summary.
+// List returns the sessions a person works in, most recently updated
+// first: every session but the Headless ones (ListAll has those too). To
+// stay fast with many sessions it leaves Summary empty (SummaryThrough is
+// set); Get returns a session with its summary.
 func (s *Store) List() ([]Session, error) {
+	all, err := s.ListAll()
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(x Session) bool { return x.Headless }), nil
+}
+
+// SetHeadless sets or clears the Headless mark of the session with the
+// given id.
+func (s *Store) SetHeadless(id string, headless bool) error {
+	return s.update(func(tx *bolt.Tx) error {
+		rec, err := loadSession(tx.Bucket([]byte(bucketSessions)), id)
+		if err != nil {
+			return err
+		}
+		if rec.Headless == headless {
+			return nil
+		}
+		rec.Headless = headless
+		return putSession(tx, rec)
+	})
+}
+
+// ListAll returns every session, Headless ones included, most recently
+// updated first, like List.
+func (s *Store) ListAll() ([]Session, error) {
 	var recs []sessionRecord
 	err := s.view(func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(bucketSessions)).ForEach(func(_, raw []byte) error {
@@ -197,6 +224,7 @@ func (s *Store) Rename(ref, newName string) error {
 			}
 		}
 		rec.Name = newName
+		rec.Headless = false // a named session is one to keep in view
 		return putSession(tx, rec)
 	})
 }
@@ -271,6 +299,7 @@ func (s *Store) Fork(ref, newName string) (Session, error) {
 		}
 		rec := src
 		rec.ID, rec.Name, rec.ForkOf = id, newName, src.ID
+		rec.Headless = false
 		rec.Created, rec.Updated = now.UTC(), now.UTC()
 		if err := insertSession(tx, rec); err != nil {
 			return err

@@ -19,9 +19,23 @@ const (
 	// DefaultRetry is how long FinishTask waits before a failed one-shot
 	// task runs again when it is given no retry interval.
 	DefaultRetry = 5 * time.Minute
-	// minTaskPrefix is the shortest task id prefix Task accepts.
+	// minTaskPrefix is the shortest part of a task id (its start or its
+	// end) that Task accepts.
 	minTaskPrefix = 4
+	// shortTaskID is how many characters of a task id ShortTaskID keeps.
+	shortTaskID = 6
 )
+
+// ShortTaskID is the form of a task id shown to people: its last
+// characters. A ULID starts with its creation time, so tasks added close
+// together share their first characters; the end is random. Every command
+// that takes a task id accepts this form (see Task).
+func ShortTaskID(id string) string {
+	if len(id) <= shortTaskID {
+		return id
+	}
+	return id[len(id)-shortTaskID:]
+}
 
 // Task is a prompt scheduled to be sent on its own, once or repeatedly, so
 // that the assistant can follow up on work without being asked again.
@@ -317,8 +331,8 @@ func nextSlot(next time.Time, every time.Duration, ran time.Time) time.Time {
 	return next.Add(time.Duration(k) * every)
 }
 
-// findTask finds a task by id or by a unique id prefix of at least
-// minTaskPrefix characters.
+// findTask finds a task by id, or by a unique start or end of the id of at
+// least minTaskPrefix characters (the end is what ShortTaskID shows).
 func findTask(tx *bolt.Tx, ref string) (taskRecord, error) {
 	b, err := taskBucket(tx)
 	if err != nil {
@@ -333,20 +347,22 @@ func findTask(tx *bolt.Tx, ref string) (taskRecord, error) {
 	}
 	if len(ref) < minTaskPrefix {
 		return taskRecord{}, newError(ErrTaskNotFound, nil,
-			"no task has the id %q; give the id or at least its first %d characters", ref, minTaskPrefix)
+			"no task has the id %q; give the id shown by the task list, or at least %d characters of it", ref, minTaskPrefix)
 	}
 	var found [][]byte
 	c := b.Cursor()
-	for k, v := c.Seek(key); k != nil && bytes.HasPrefix(k, key); k, v = c.Next() {
-		found = append(found, v)
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if bytes.HasPrefix(k, key) || bytes.HasSuffix(k, key) {
+			found = append(found, v)
+		}
 	}
 	switch len(found) {
 	case 0:
-		return taskRecord{}, newError(ErrTaskNotFound, nil, "no task has an id starting with %q; list the tasks to see their ids", ref)
+		return taskRecord{}, newError(ErrTaskNotFound, nil, "no task has an id starting or ending with %q; list the tasks to see their ids", ref)
 	case 1:
 		return decodeTask(found[0])
 	}
-	return taskRecord{}, newError(ErrAmbiguous, nil, "%d tasks have ids starting with %q; type more of the id", len(found), ref)
+	return taskRecord{}, newError(ErrAmbiguous, nil, "%d tasks have ids starting or ending with %q; type more of the id", len(found), ref)
 }
 
 // dropSessionTasks removes the tasks that run in session id.

@@ -101,6 +101,11 @@ type Session struct {
 	MessageCount int    `json:"message_count"`
 	// ForkOf is the id of the session this one was forked from, if any.
 	ForkOf string `json:"fork_of,omitempty"`
+	// Headless marks the session of a `pincer run` nobody asked to keep by
+	// name: it is kept (so --continue picks it up) but List leaves it out,
+	// so one-off runs do not bury the sessions a person works in. Naming,
+	// forking or opening it on the screen clears the mark.
+	Headless bool `json:"headless,omitempty"`
 }
 
 // Label is how a person names the session: its name, or the start of its

@@ -62,7 +62,8 @@ type Options struct {
 	Client ModelClient
 	// ThemeDir holds the user's theme files (NAME.json), for /theme.
 	ThemeDir string
-	// SchedulerInterval is how often due tasks are looked for (0: 30s).
+	// SchedulerInterval is how often due tasks are looked for, and how soon
+	// a failed one runs again (scheduler_interval); 0 runs no tasks.
 	SchedulerInterval time.Duration
 	// Skills are the composite skills of the prompt, for /skills.
 	Skills []agent.Skill

@@ -36,47 +36,45 @@ type taskListMsg struct {
 	err   error
 }
 
-// schedulerInterval is how often the screen looks for due tasks.
-func (a *App) schedulerInterval() time.Duration {
-	if a.opts.SchedulerInterval > 0 {
-		return a.opts.SchedulerInterval
+// taskRunner is the runner the screen shares with `pincer tasks run`; nil
+// without a store or a check interval (then the screen runs no tasks).
+func (a *App) taskRunner() *agent.TaskRunner {
+	if a.opts.Store == nil {
+		return nil
 	}
-	return 30 * time.Second
+	r, err := agent.NewTaskRunner(a.opts.Store, a.opts.SchedulerInterval, nil)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // scheduleCheck waits one interval, then checks.
 func (a *App) scheduleCheck() tea.Cmd {
-	if a.opts.Store == nil {
+	r := a.taskRunner()
+	if r == nil {
 		return nil
 	}
-	return tea.Tick(a.schedulerInterval(), func(time.Time) tea.Msg { return taskCheckMsg{} })
+	return tea.Tick(r.Interval(), func(time.Time) tea.Msg { return taskCheckMsg{} })
 }
 
-// checkTasks reads the tasks that are due in this session (or in this
-// directory with no session of their own).
+// checkTasks claims the first task that is due in this session (or in this
+// directory with no session of its own), so a scheduler elsewhere does not
+// run it too; the others wait for the next check.
 func (a *App) checkTasks() tea.Cmd {
-	if a.opts.Store == nil {
+	r := a.taskRunner()
+	if r == nil {
 		return nil
 	}
-	st, id, root := a.opts.Store, a.opts.SessionID, a.opts.Root
+	id, root := a.opts.SessionID, a.opts.Root
 	return func() tea.Msg {
-		now := time.Now()
-		due, err := st.DueTasks(now)
-		for _, t := range due {
-			if t.Session != id && (t.Session != "" || t.Dir != root) {
-				continue
-			}
-			// Claim the first one, so a scheduler elsewhere does not run
-			// it too; the others wait for the next check.
-			ok, cerr := st.ClaimTask(t.ID, now, agent.TaskLease)
-			if cerr != nil {
-				return tasksDueMsg{err: cerr}
-			}
-			if ok {
-				return tasksDueMsg{tasks: []session.Task{t}}
-			}
+		t, ok, err := r.Claim(func(t session.Task) bool {
+			return t.Session == id || t.Session == "" && t.Dir == root
+		})
+		if err != nil || !ok {
+			return tasksDueMsg{err: err}
 		}
-		return tasksDueMsg{err: err}
+		return tasksDueMsg{tasks: []session.Task{t}}
 	}
 }
 
@@ -93,9 +91,9 @@ func (a *App) runDueTask(msg tasksDueMsg) tea.Cmd {
 	if a.busy || len(a.dialogs) > 0 || a.runningTask != nil {
 		// Claimed but the agent is busy: give the task back so it runs
 		// at the next check.
-		st, t := a.opts.Store, msg.tasks[0]
+		r, t := a.taskRunner(), msg.tasks[0]
 		return func() tea.Msg {
-			if err := st.ReleaseTask(t.ID); err != nil {
+			if err := r.Release(t); err != nil {
 				return noticeMsg{err: err}
 			}
 			return nil
@@ -110,13 +108,12 @@ func (a *App) runDueTask(msg tasksDueMsg) tea.Cmd {
 
 // taskDone records a task's run and says how it went.
 func (a *App) taskDone(t session.Task, runErr error) tea.Cmd {
-	st := a.opts.Store
-	retry := a.schedulerInterval()
+	r := a.taskRunner()
+	if r == nil {
+		return nil
+	}
 	return func() tea.Msg {
-		after, scheduled, err := st.FinishTask(t.ID, time.Now(), runErr, retry)
-		if after.ID == "" {
-			after = t
-		}
+		after, scheduled, err := r.Finish(t, runErr)
 		return taskFinishedMsg{task: after, scheduled: scheduled, runErr: runErr, err: err}
 	}
 }

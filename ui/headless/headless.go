@@ -25,6 +25,10 @@ const (
 	ExitOK      = 0 // the model answered
 	ExitFailure = 1 // the model or a tool failed, or the run was cut short
 	ExitUsage   = 2 // bad flags or config
+	// ExitBrokenPipe: whoever read the output went away (pincer run … |
+	// head -1). It is the status a shell reports for any program stopped
+	// by a closed pipe (128 + SIGPIPE), so pipelines behave as usual.
+	ExitBrokenPipe = 141
 )
 
 // Policy is what the flags allow without asking.
@@ -72,7 +76,8 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 // terminal. An answer piped to a file or a program stays byte for byte what
 // the model wrote, and JSON lines are exact JSON.
 type Printer struct {
-	out, err io.Writer
+	out, err io.Writer // both guarded: the first write error stops output
+	broken   brokenOutput
 	json     bool
 	// cleanOut sanitises the answer: out is a terminal.
 	cleanOut bool
@@ -94,13 +99,74 @@ func (p *Printer) SetSession(id, name string) { p.session = sessionRef{id, name}
 
 // NewPrinter writes the answer to out and activity to errOut, or JSON lines
 // to out when asJSON is set.
+//
+// When a write to either fails (the reader went away), nothing more is
+// written, the function given to OnBroken is called once so the run can be
+// stopped, and Finish returns ExitBrokenPipe without a word.
 func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
-	p := &Printer{out: out, err: errOut, json: asJSON, cleanOut: !asJSON && isTerminal(out)}
+	p := &Printer{json: asJSON, cleanOut: !asJSON && isTerminal(out)}
+	p.out = &guarded{w: out, b: &p.broken}
+	p.err = &guarded{w: errOut, b: &p.broken}
 	if asJSON {
-		p.enc = json.NewEncoder(out)
+		p.enc = json.NewEncoder(p.out)
 		p.enc.SetEscapeHTML(false)
 	}
 	return p
+}
+
+// OnBroken sets what to do when the output breaks, typically cancel the
+// run: nobody reads what the model does from then on.
+func (p *Printer) OnBroken(f func(error)) {
+	p.broken.mu.Lock()
+	p.broken.then = f
+	p.broken.mu.Unlock()
+}
+
+// Stderr is the printer's activity stream, guarded like its output, for
+// others that report there (the approver).
+func (p *Printer) Stderr() io.Writer { return p.err }
+
+// brokenOutput records the first write error of a printer's streams.
+type brokenOutput struct {
+	mu   sync.Mutex
+	err  error
+	then func(error)
+}
+
+func (b *brokenOutput) failed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err != nil
+}
+
+func (b *brokenOutput) fail(err error) {
+	b.mu.Lock()
+	first := b.err == nil
+	if first {
+		b.err = err
+	}
+	then := b.then
+	b.mu.Unlock()
+	if first && then != nil {
+		then(err)
+	}
+}
+
+// guarded drops writes once any stream of the printer failed, so a closed
+// pipe ends output instead of producing an error per line.
+type guarded struct {
+	w io.Writer
+	b *brokenOutput
+}
+
+func (g *guarded) Write(p []byte) (int, error) {
+	if g.b.failed() {
+		return len(p), nil
+	}
+	if _, err := g.w.Write(p); err != nil {
+		g.b.fail(err)
+	}
+	return len(p), nil
 }
 
 // Event prints one agent event.
@@ -277,6 +343,9 @@ func (p *Printer) line(v any) {
 
 // Finish prints the end of a run and returns the exit code.
 func (p *Printer) Finish(res agent.Result, err error) int {
+	if p.broken.failed() {
+		return ExitBrokenPipe
+	}
 	code := ExitOK
 	msg := ""
 	switch {

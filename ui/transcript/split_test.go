@@ -28,9 +28,20 @@ var splitCorpus = []string{
 var minChunks = []int{10, 7, 2, 0, 0, 5, 2, 12, 2}
 
 // TestStreamingMatchesWholeRender streams each document in pieces of
-// several sizes, rendering after every piece as the screen would, and checks
-// that the finished answer's lines equal a render of the whole text in one
-// go: splitting at stable boundaries must not change the output.
+// several sizes and checks that the finished answer's lines equal a render
+// of the whole text in one go: splitting at stable boundaries must not
+// change the output.
+//
+// Every piece is appended, so the boundary scanner sees every cut point.
+// The screen renders at most a few times a second, not after every piece,
+// and a render changes the outcome only through what it caches: the tail's
+// lines (reused when the tail becomes a chunk unchanged) and an open code
+// block's segments. So the test renders where that can matter: around every
+// cut point at which a boundary became stable (before, at and after it),
+// at regular steps in between (which covers code blocks in flight), and
+// just before the end. Rendering after every piece, as this test once did,
+// cost over 30 s (each render of a tail with an unlabelled code block runs
+// chroma's language guessing) for no case this choice misses.
 func TestStreamingMatchesWholeRender(t *testing.T) {
 	g := newGlamourRenderer(themes.Dark())
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -42,15 +53,14 @@ func TestStreamingMatchesWholeRender(t *testing.T) {
 				steps = append(steps, 1)
 			}
 			for _, step := range steps {
+				pieces := cutDoc(doc, step, rng)
+				renderAt := renderPoints(doc, pieces)
 				d := newStreamDoc("")
-				for i := 0; i < len(doc); {
-					n := step
-					if n == 0 {
-						n = 1 + rng.IntN(60)
+				for i, p := range pieces {
+					d.append(p)
+					if renderAt[i] {
+						d.render(0, width, g)
 					}
-					d.append(doc[i:min(i+n, len(doc))])
-					i += n
-					d.render(0, width, g)
 				}
 				streamedChunks := len(d.chunks)
 				d.finish()
@@ -63,6 +73,76 @@ func TestStreamingMatchesWholeRender(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// cutDoc cuts doc into pieces of step bytes, or of random sizes from 1 to
+// 60 when step is 0.
+func cutDoc(doc string, step int, rng *rand.Rand) []string {
+	var out []string
+	for i := 0; i < len(doc); {
+		n := step
+		if n == 0 {
+			n = 1 + rng.IntN(60)
+		}
+		out = append(out, doc[i:min(i+n, len(doc))])
+		i += n
+	}
+	return out
+}
+
+// renderEvery is how many pieces may pass without a render between the
+// boundaries; an open code block grows by a few lines in that time.
+const renderEvery = 8
+
+// renderPoints marks the pieces after which TestStreamingMatchesWholeRender
+// renders: the piece before, at and after each one that made a boundary
+// stable, every renderEvery-th, and the last.
+func renderPoints(doc string, pieces []string) []bool {
+	at := make([]bool, len(pieces))
+	d := newStreamDoc("")
+	for i, p := range pieces {
+		before := len(d.chunks)
+		d.append(p)
+		if len(d.chunks) != before {
+			for _, j := range []int{i - 1, i, i + 1} {
+				if j >= 0 && j < len(at) {
+					at[j] = true
+				}
+			}
+		}
+		if i%renderEvery == 0 {
+			at[i] = true
+		}
+	}
+	if len(at) > 0 {
+		at[len(at)-1] = true
+	}
+	return at
+}
+
+// TestRenderPointsCoverEveryBoundary holds the sampling of
+// TestStreamingMatchesWholeRender to its promise.
+func TestRenderPointsCoverEveryBoundary(t *testing.T) {
+	doc := splitCorpus[0]
+	pieces := cutDoc(doc, 3, nil)
+	at := renderPoints(doc, pieces)
+	d := newStreamDoc("")
+	gap := 0
+	for i, p := range pieces {
+		before := len(d.chunks)
+		d.append(p)
+		if len(d.chunks) != before && (!at[i] || i > 0 && !at[i-1] || i+1 < len(at) && !at[i+1]) {
+			t.Errorf("piece %d made a boundary stable but is not rendered around", i)
+		}
+		if at[i] {
+			gap = 0
+		} else if gap++; gap >= renderEvery {
+			t.Errorf("%d pieces without a render before piece %d", gap, i)
+		}
+	}
+	if !at[len(at)-1] {
+		t.Error("the last piece is not rendered")
 	}
 }
 
@@ -188,7 +268,11 @@ var blockSnippets = []string{
 func TestRandomDocumentsStreamLikeWholeRender(t *testing.T) {
 	g := newGlamourRenderer(themes.Dark())
 	rng := rand.New(rand.NewPCG(7, 11))
-	for n := 0; n < 200; n++ {
+	docs := 200
+	if testing.Short() {
+		docs = 40 // the full run (.ci/run) streams all 200
+	}
+	for n := 0; n < docs; n++ {
 		var b strings.Builder
 		for k := 3 + rng.IntN(6); k > 0; k-- {
 			b.WriteString(blockSnippets[rng.IntN(len(blockSnippets))])
@@ -201,12 +285,19 @@ func TestRandomDocumentsStreamLikeWholeRender(t *testing.T) {
 		doc := b.String()
 		width := 30 + rng.IntN(70)
 		whole := trimBlank(g.Render(doc, width))
-		d := newStreamDoc("")
+		var pieces []string
 		for i := 0; i < len(doc); {
 			step := 1 + rng.IntN(40)
-			d.append(doc[i:min(i+step, len(doc))])
+			pieces = append(pieces, doc[i:min(i+step, len(doc))])
 			i += step
-			d.render(0, width, g)
+		}
+		renderAt := renderPoints(doc, pieces) // see TestStreamingMatchesWholeRender
+		d := newStreamDoc("")
+		for i, p := range pieces {
+			d.append(p)
+			if renderAt[i] {
+				d.render(0, width, g)
+			}
 		}
 		d.finish()
 		if diff := firstDiff(d.render(0, width, g), whole); diff != "" {
