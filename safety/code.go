@@ -143,8 +143,13 @@ func (p *part) nestedStdinCode(lang string) {
 		p.raiseSticky(Dangerous, "pipes code downloaded from the network into "+lang)
 	case in.taint&taintDecoded != 0:
 		p.raiseSticky(Dangerous, "pipes decoded or rewritten text into "+lang)
+	case in.exact && strings.TrimSpace(strings.ReplaceAll(in.literal, unknownMark, "")) != "":
+		// Code written out in the command with a variable in it: what is
+		// visible is judged, the rest needs approval.
+		p.raiseSticky(Confirm, "runs "+langName(lang)+" code with parts only known at run time")
+		p.interpCode(lang, field{s: in.literal, taint: in.taint})
 	case in.present:
-		p.raiseSticky(Confirm, "runs "+lang+" code read from standard input")
+		p.raiseSticky(Dangerous, "runs "+langName(lang)+" code piped or redirected into it, which pincer cannot read")
 	default:
 		p.raise(Confirm, "starts an interactive "+lang+" session")
 	}
@@ -266,6 +271,10 @@ var codeRules = map[string][]codeRule{
 		{regexp.MustCompile(`(?i)\b(remove-item|ri|rm|del|rd|rmdir|erase)\b[^|;\n]*\s-r`), "recursive delete"},
 		{regexp.MustCompile(`(?i)\b(format-volume|clear-disk|initialize-disk|remove-partition|stop-computer|restart-computer|vssadmin|bcdedit|diskpart|cipher\s+/w|reg\s+delete|remove-itemproperty)\b|\[(system\.)?io\.(file|directory)\]::delete|set-mppreference[^;\n]*-disable`), "destroys data or changes the system"},
 		{regexp.MustCompile(`(?i)-verb\s+runas\b`), "elevates to administrator"},
+		{regexp.MustCompile(`(?i)(^|[\s|;(&{])(iex|invoke-expression)\s*($|[($|;)}\n\x00])`), "runs PowerShell code built at run time, which pincer cannot read"},
+		{regexp.MustCompile(`(?i)\bclear-history\b|historysavepath|consolehost_history|historysavestyle\s+savenothing`), "clears or hides the command history"},
+		{regexp.MustCompile(`(?i)\b(clear-eventlog|remove-eventlog)\b|\bwevtutil(\.exe)?\s+(cl|clear-log)\b`), "clears the system event logs"},
+		{regexp.MustCompile(`(?i)\bset-executionpolicy\s+(-executionpolicy\s+)?(unrestricted|bypass)\b`), "turns off PowerShell's script signing checks"},
 	},
 }
 

@@ -82,11 +82,11 @@ func (p *part) scriptFile(f field, lang string) {
 		p.raiseSticky(Dangerous, "runs a script that is decoded at run time")
 	case l.path == "/dev/stdin" || l.path == "/dev/fd/0" || l.path == "/proc/self/fd/0":
 		if !p.stdin.present {
-			p.raiseSticky(Confirm, "runs commands read from standard input")
+			p.raiseSticky(Dangerous, "runs commands read from standard input, which pincer cannot read")
 		}
 		p.nestedStdin(lang, scriptOpts{})
 	case f.proc:
-		p.raise(Confirm, "runs a script produced by another command")
+		p.raiseSticky(Dangerous, "runs a script produced by another command, which pincer cannot read")
 	default:
 		p.raise(Confirm, "runs the script "+display(f.s))
 	}

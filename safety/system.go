@@ -338,6 +338,10 @@ func hInvokeExpression(p *part, name string, args []field) {
 		return
 	}
 	code := field{s: joinFields(args), taint: fieldsTaint(args)}
+	if anyUnknown(args) {
+		// A variable in the text is code too: nobody can read what runs.
+		p.raiseSticky(Dangerous, "runs PowerShell code built at run time, which pincer cannot read")
+	}
 	p.raise(Confirm, "runs PowerShell code built at run time")
 	p.powerShellCode(code)
 }
