@@ -168,7 +168,16 @@ func hPSFetcher(p *part, name string, args []field) {
 
 func hSSH(p *part, name string, args []field) {
 	p.shellToNetwork()
-	ps := getopt(args, optSpec{shortArg: "BbcDEeFIiJLlmOoPpQRSWw", posix: true})
+	spec := optSpec{shortArg: "BbcDEeFIiJLlmOoPpQRSWw", posix: true}
+	ps := getopt(args, spec)
+	ops := args[ps.rest:]
+	// Like OpenSSH, read options again after the host name (ssh host -p 22
+	// cmd), unless -- ended them.
+	if len(ops) > 1 && (ps.rest == 0 || args[ps.rest-1].s != "--") {
+		more := getopt(ops[1:], spec)
+		ps.opts = append(ps.opts, more.opts...)
+		ops = append([]field{ops[0]}, ops[1+more.rest:]...)
+	}
 	for _, o := range ps.values("o") {
 		p.sshOption(o)
 	}
@@ -176,14 +185,21 @@ func hSSH(p *part, name string, args []field) {
 		p.raise(Confirm, "reads SSH options from a file")
 	}
 	p.out = stream{present: true, taint: taintDownload}
-	if len(ps.operands) < 2 {
-		if !ps.has("Vv", 0) || len(ps.operands) > 0 {
+	if len(ops) < 2 {
+		if !ps.has("Vv", 0) || len(ops) > 0 {
 			p.raise(Confirm, "opens a session on another machine")
+		}
+		if len(ops) > 0 && p.stdin.present && !ps.has("NWs", 0) {
+			// ssh host <<EOF … EOF: the remote shell runs what it reads.
+			p.nestedStdin("the remote shell", scriptOpts{})
 		}
 		return
 	}
-	rest := ps.operands[1:]
+	rest := ops[1:]
 	p.raise(Confirm, "runs commands on another machine")
+	if ps.has("s", 0) {
+		return // a subsystem (sftp), not a command
+	}
 	p.nestedCommand(field{s: joinFields(rest), taint: fieldsTaint(rest)}, scriptOpts{stdin: p.stdin})
 }
 
