@@ -183,13 +183,39 @@ func hBuiltinFlag(flags string, why string) handler {
 	}
 }
 
+// hHistory handles the history builtin: clearing it, deleting entries,
+// overwriting the history file or adding made-up entries covers tracks.
 func hHistory(p *part, name string, args []field) {
 	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "cdwanrs") {
+		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "cdws") {
+			p.raise(Dangerous, "clears, rewrites or forges the shell history")
+			return
+		}
+		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "anr") {
 			p.raise(Confirm, "changes the shell history")
 			return
 		}
 	}
+}
+
+// hPSReadLineOption handles Set-PSReadLineOption: saving nothing, saving
+// elsewhere or filtering what is saved hides the PowerShell history.
+func hPSReadLineOption(p *part, name string, args []field) {
+	for i, a := range args {
+		next := ""
+		if i+1 < len(args) {
+			next = strings.ToLower(args[i+1].s)
+		}
+		switch {
+		case psParam(a.s, "historysavestyle", 8) && next == "savenothing",
+			psParam(a.s, "historysavepath", 8),
+			psParam(a.s, "addtohistoryhandler", 3),
+			psParam(a.s, "maximumhistorycount", 3) && (next == "0" || next == "1"):
+			p.raise(Dangerous, "stops PowerShell from keeping its command history")
+			return
+		}
+	}
+	p.raise(Confirm, "changes PowerShell's line editor settings")
 }
 
 func hFc(p *part, name string, args []field) {

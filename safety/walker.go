@@ -143,6 +143,7 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 		return stream{}
 	}
 	stdin, effects, written := w.redirects(s.Redirs, in)
+	effects = append(effects, w.truncations(s)...)
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		out := w.call(s, call, stdin, effects)
 		if out.taint&taintDownload != 0 {
