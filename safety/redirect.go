@@ -136,7 +136,7 @@ func quotedDelim(word *syntax.Word) bool {
 
 // truncations finds a statement that empties a file: a > redirection of
 // nothing (> f, : > f, true > f, cat /dev/null > f, echo -n > f,
-// printf ” > f). What the file held is gone without a way back.
+// printf "" > f). What the file held is gone without a way back.
 func (w *walker) truncations(s *syntax.Stmt) []raise {
 	var out []raise
 	for _, r := range s.Redirs {
@@ -158,7 +158,7 @@ func (w *walker) truncations(s *syntax.Stmt) []raise {
 
 // printsNothing reports a command whose output is empty (or one blank
 // line): no command at all, :, true, false, cat /dev/null, echo, echo -n,
-// printf ”.
+// printf "".
 func (w *walker) printsNothing(cmd syntax.Command) bool {
 	if cmd == nil {
 		return true
