@@ -32,8 +32,11 @@ func urlBase(u string) string {
 // uploads raises for a local file sent to another machine.
 func (p *part) uploads(file string) {
 	file = strings.TrimPrefix(strings.TrimPrefix(file, "@"), "<")
-	if why := secretLoc(p.w.resolve(file)); why != "" {
+	l := p.w.resolve(file)
+	if _, why := exfilLoc(l); why != "" {
 		p.raise(Dangerous, "sends "+display(file)+" ("+why+") to another machine")
+	} else if projectRoot(l, strings.ContainsAny(file, "*")) {
+		p.raise(Dangerous, "sends the whole project to another machine")
 	} else {
 		p.raise(Confirm, "uploads "+display(file))
 	}
@@ -275,8 +278,11 @@ func hRsync(p *part, name string, args []field) {
 	remoteDest := isRemote(dest.s) || strings.HasPrefix(dest.s, "rsync://")
 	for _, src := range ops[:len(ops)-1] {
 		if remoteDest && !isRemote(src.s) {
-			if why := secretLoc(p.w.resolve(src.s)); why != "" {
+			l := p.w.resolve(src.s)
+			if _, why := exfilLoc(l); why != "" {
 				p.raise(Dangerous, "sends "+display(src.s)+" ("+why+") to another machine")
+			} else if projectRoot(l, src.glob) {
+				p.raise(Dangerous, "sends the whole project to another machine")
 			}
 		}
 	}

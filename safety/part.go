@@ -86,6 +86,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, stdin stream, effects
 		for _, f := range argv {
 			p.out.taint |= f.taint
 		}
+		p.leaks(argv)
 		p.finish()
 		if i == 0 {
 			out = p.out

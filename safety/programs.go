@@ -191,7 +191,7 @@ func programTable() map[string]handler {
 		"docker": hContainer, "podman": hContainer, "nerdctl": hContainer, "docker-compose": hDockerCompose,
 		"kubectl": hKube, "oc": hKube, "helm": subcommands(helmSpec),
 		"terraform": subcommands(terraformSpec), "tofu": subcommands(terraformSpec),
-		"aws": hCloud, "gcloud": hCloudShell, "az": hCloud, "gh": hGitHub,
+		"aws": hCloudShell, "gcloud": hCloudShell, "az": hCloud, "gh": hGitHub,
 		"make": hRunner, "gmake": hRunner, "cmake": hRunner, "ninja": hRunner, "gradle": hRunner, "gradlew": hRunner,
 		"mvn": hRunner, "ant": hRunner, "bazel": hRunner, "bazelisk": hRunner, "meson": hRunner, "scons": hRunner,
 		"just": hRunner, "task": hRunner, "pytest": hRunner, "tox": hRunner, "nox": hRunner, "jest": hRunner,

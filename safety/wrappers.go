@@ -535,9 +535,26 @@ func hKube(p *part, name string, args []field) {
 }
 
 // hCloudShell adds to the cloud CLI handler the command of gcloud compute
-// ssh --command, which runs on the instance.
+// ssh --command, which runs on the instance, and what aws s3 and gsutil
+// copy up from this machine.
 func hCloudShell(p *part, name string, args []field) {
 	hCloud(p, name, args)
+	var ops []field
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) > 3 && (ops[0].s == "s3" || ops[0].s == "storage") && (ops[1].s == "cp" || ops[1].s == "sync" || ops[1].s == "mv") {
+		dest := ops[len(ops)-1].s
+		if strings.Contains(dest, "://") {
+			for _, src := range ops[2 : len(ops)-1] {
+				if !strings.Contains(src.s, "://") {
+					p.uploads(src.s)
+				}
+			}
+		}
+	}
 	for i, a := range args {
 		switch {
 		case a.s == "--command" && i+1 < len(args):

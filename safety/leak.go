@@ -1,0 +1,196 @@
+package safety
+
+import (
+	"path"
+	"strings"
+)
+
+// Data that must not leave the machine unasked is tracked like downloaded
+// code: a command that reads a secret, the home directory or the whole
+// project marks what it prints, and a network tool that receives marked
+// text (on its input, or in an argument through a substitution) is
+// Dangerous. The bits sit high so that they never meet the others.
+const (
+	taintSecret taint = 1 << 6 // secrets, system files, private files of the home directory
+	taintBulk   taint = 1 << 7 // the home directory, the root or the whole project
+)
+
+// exfilLoc names what a path holds when sending it off the machine is
+// dangerous: secrets, the home or root directory, hidden files of the home
+// directory, system files. Public keys (*.pub) hold nothing secret.
+func exfilLoc(l loc) (taint, string) {
+	if why := secretLoc(l); why != "" {
+		return taintSecret, why
+	}
+	p := l.path
+	switch {
+	case p == "~":
+		return taintBulk, "the home directory"
+	case p == "/":
+		return taintBulk, "the root directory"
+	case strings.HasSuffix(p, ".pub"):
+		return 0, ""
+	case strings.HasPrefix(p, "~/.") && !strings.HasPrefix(p, "~/.."):
+		return taintSecret, "private files of the home directory"
+	case under(p, "/etc") || under(p, "/proc") || under(p, "/var/log") || under(p, "/root") || under(p, "/private/etc"):
+		return taintSecret, "system files"
+	}
+	return 0, ""
+}
+
+// projectRoot reports a path that stands for the whole project (., ./, *).
+func projectRoot(l loc, glob bool) bool {
+	return l.path == "." || (glob && path.Dir(l.path) == "." && globAll(l.path))
+}
+
+// archivers print or send every file under the paths they are given.
+var archivers = map[string]bool{
+	"tar": true, "gtar": true, "bsdtar": true, "zip": true, "7z": true, "7za": true, "cpio": true, "pax": true, "rar": true,
+	"jar": true, "rsync": true, "scp": true, "find": true, "du": false,
+}
+
+// netSinks are programs that send what they read, or their arguments, to
+// another machine.
+var netSinks = map[string]bool{
+	"curl": true, "wget": true, "wget2": true, "nc": true, "ncat": true, "netcat": true, "socat": true, "ssh": true,
+	"sftp": true, "telnet": true, "ftp": true, "tftp": true, "dig": true, "nslookup": true, "host": true, "ping": true,
+	"ping6": true, "whois": true, "traceroute": true, "mtr": true, "http": true, "https": true, "xh": true, "aria2c": true,
+	"fetch": true, "axel": true, "lwp-request": true, "openssl": true, "mail": true, "mailx": true, "sendmail": true,
+	"mutt": true, "msmtp": true, "s3cmd": true, "rclone": true, "gsutil": true, "aws": true, "gcloud": true, "az": true,
+	"gh": true, "invoke-webrequest": true, "iwr": true, "invoke-restmethod": true, "irm": true, "scp": true,
+}
+
+// leaks marks what this command prints when it reads something that must
+// not leave the machine, and raises when it sends such data away.
+func (p *part) leaks(argv []field) {
+	if len(argv) == 0 {
+		return
+	}
+	var src taint
+	var what string
+	for _, lv := range p.levels {
+		if t, why := secretProgram(progName(lv[0].s), lv[1:], len(p.levels) == 1); t != 0 {
+			src |= t
+			what = why
+		}
+	}
+	archiver := false
+	for _, lv := range p.levels {
+		archiver = archiver || archivers[progName(lv[0].s)]
+	}
+	for _, f := range argv[1:] {
+		if f.dynamic() || f.s == "" {
+			continue
+		}
+		s := strings.TrimPrefix(f.s, "@")
+		l := p.w.resolve(s)
+		if t, why := exfilLoc(l); t != 0 {
+			src |= t
+			what = display(s) + " (" + why + ")"
+		} else if archiver && projectRoot(l, f.glob) {
+			src |= taintBulk
+			what = "the whole project"
+		}
+	}
+	p.out.taint |= src
+	sent := p.stdin.taint
+	for _, lv := range p.levels {
+		for _, f := range lv[1:] {
+			sent |= f.taint
+		}
+	}
+	sink := p.netRedirect()
+	for _, lv := range p.levels {
+		sink = sink || netSinks[progName(lv[0].s)]
+	}
+	if !sink {
+		return
+	}
+	if p.netRedirect() {
+		sent |= src
+	}
+	switch {
+	case sent&taintSecret != 0:
+		p.raiseSticky(Dangerous, "sends secrets or private files to another machine")
+	case sent&taintBulk != 0:
+		p.raiseSticky(Dangerous, "sends the home directory or the whole project to another machine")
+	case src != 0 && p.netRedirect():
+		p.raiseSticky(Dangerous, "sends "+what+" to another machine")
+	}
+}
+
+// secretProgram reports commands whose output is secret: dumps of the
+// environment, exported private keys, tokens and passwords printed by
+// credential tools; and whole-project archives (git archive, git bundle).
+func secretProgram(name string, args []field, alone bool) (taint, string) {
+	ops := make([]string, 0, len(args))
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, a.s)
+		}
+	}
+	two := strings.Join(ops[:min(2, len(ops))], " ")
+	has := func(flags ...string) bool {
+		for _, a := range args {
+			for _, f := range flags {
+				if a.s == f || strings.HasPrefix(a.s, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch name {
+	case "env", "printenv":
+		if alone && len(ops) == 0 {
+			return taintSecret, "the environment"
+		}
+	case "set":
+		if len(args) == 0 {
+			return taintSecret, "the shell variables"
+		}
+	case "gpg", "gpg2":
+		if has("--export-secret-keys", "--export-secret-subkeys") {
+			return taintSecret, "private keys"
+		}
+	case "security":
+		if strings.HasPrefix(two, "find-") && has("-w", "-g") {
+			return taintSecret, "a keychain password"
+		}
+	case "gh":
+		if two == "auth token" || (two == "auth status" && has("-t", "--show-token")) {
+			return taintSecret, "a GitHub token"
+		}
+	case "git":
+		switch {
+		case two == "credential fill":
+			return taintSecret, "git credentials"
+		case len(ops) > 0 && (ops[0] == "archive" || ops[0] == "bundle"):
+			return taintBulk, "the whole project"
+		}
+	case "aws":
+		if two == "configure get" || two == "configure export-credentials" || two == "sts get-session-token" || (len(ops) > 1 && ops[1] == "get-login-password") {
+			return taintSecret, "cloud credentials"
+		}
+	case "gcloud":
+		if strings.Contains(strings.Join(ops, " "), "print-access-token") || strings.Contains(strings.Join(ops, " "), "print-identity-token") {
+			return taintSecret, "a cloud token"
+		}
+	case "az":
+		if two == "account get-access-token" {
+			return taintSecret, "a cloud token"
+		}
+	case "kubectl", "oc":
+		if (two == "config view" && has("--raw")) || (len(ops) > 1 && ops[0] == "get" && strings.HasPrefix(ops[1], "secret")) {
+			return taintSecret, "cluster credentials"
+		}
+	case "op", "pass", "gopass", "vault", "bw", "lpass":
+		if len(ops) > 0 {
+			switch ops[0] {
+			case "read", "show", "get", "item", "kv", "cat":
+				return taintSecret, "a stored password"
+			}
+		}
+	}
+	return 0, ""
+}
