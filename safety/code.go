@@ -187,6 +187,9 @@ func (p *part) interpCode(lang string, code field) {
 	p.codeRules(lang, code.s)
 }
 
+// networkCodeRe finds code that talks to the network.
+var networkCodeRe = regexp.MustCompile(`(?i)\b(urlopen|urllib|requests\.|http\.client|socket|fetch\s*\(|https?\.request|net::http|lwp|io::socket|curl_|invoke-webrequest|invoke-restmethod|net\.webclient|uploadfile|uploadstring)`)
+
 var evalRe = regexp.MustCompile(`\b(exec|eval|compile|system|source|load|require|Function|iex|invoke-expression)\b`)
 
 func langName(lang string) string {
@@ -327,6 +330,14 @@ func (p *part) codeRules(lang, code string) {
 		for _, g := range m[1:] {
 			if g != "" {
 				lits = append(lits, g)
+				break
+			}
+		}
+	}
+	if networkCodeRe.MatchString(code) {
+		for _, l := range lits {
+			if t, why := exfilLoc(placePath(l, p.w.cwd)); t != 0 && !strings.ContainsAny(l, " \n") {
+				p.raise(Dangerous, "reads "+display(l)+" ("+why+") in code that talks to the network")
 				break
 			}
 		}

@@ -16,6 +16,9 @@ func (p *part) assignment(a *syntax.Assign) {
 		if a.Array != nil && (commandVar(a.Name.Value) || codeVar(a.Name.Value)) {
 			p.raiseSticky(Confirm, "sets "+a.Name.Value+", which changes what code runs")
 		}
+		if a.Array == nil && historyVar(a.Name.Value, "") {
+			p.raiseSticky(Dangerous, "sets "+a.Name.Value+" to nothing, which stops the shell history from being kept")
+		}
 		return
 	}
 	for _, v := range p.w.valueAlts(a.Value) {

@@ -35,7 +35,9 @@ func (p *part) writes(targets []field) {
 		if t.proc {
 			continue // >(cmd): the command is classified, there is no file
 		}
-		p.raise(p.w.writeEffect(t, p.w.resolve(t.s)))
+		l := p.w.resolve(t.s)
+		p.wrote = append(p.wrote, l.path)
+		p.raise(p.w.writeEffect(t, l))
 	}
 }
 
@@ -305,6 +307,11 @@ func hDd(p *part, name string, args []field) {
 			p.readsFiles([]field{{s: v}})
 		}
 	}
+	if in, ok := ddOperand(args, "if"); ok && (in == "/dev/null") {
+		if out, ok := ddOperand(args, "of"); ok && !isSink(p.w.resolve(out).path) {
+			p.raise(Dangerous, "empties "+display(out))
+		}
+	}
 	p.raise(Confirm, "copies raw data")
 }
 
@@ -571,4 +578,14 @@ func hTakeown(p *part, name string, args []field) {
 	}
 	p.ownership(targets, recursive, "takes ownership of")
 	p.raise(Confirm, "takes ownership of files")
+}
+
+// ddOperand returns the value of dd's key=value operand.
+func ddOperand(args []field, key string) (string, bool) {
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a.s, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
 }

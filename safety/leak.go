@@ -84,7 +84,10 @@ func (p *part) leaks(argv []field) {
 		}
 		s := strings.TrimPrefix(f.s, "@")
 		l := p.w.resolve(s)
-		if t, why := exfilLoc(l); t != 0 {
+		if t := p.w.sh.leaked[l.path]; t != 0 {
+			src |= t
+			what = display(s) + " (written from " + leakWhat(t) + " earlier in the command)"
+		} else if t, why := exfilLoc(l); t != 0 {
 			src |= t
 			what = display(s) + " (" + why + ")"
 		} else if archiver && projectRoot(l, f.glob) {
@@ -93,6 +96,18 @@ func (p *part) leaks(argv []field) {
 		}
 	}
 	p.out.taint |= src
+	if src != 0 {
+		// tar czf /tmp/p.tgz . writes the project into /tmp/p.tgz.
+		for _, path := range p.wrote {
+			p.w.sh.leaked[path] |= src
+		}
+		if progName(argv[0].s) == "zip" {
+			// zip names its archive first, and the handler does not write it.
+			if op, _ := firstOperand(argv[1:]); op.s != "" && op.s != "-" {
+				p.w.sh.leaked[p.w.resolve(op.s).path] |= src
+			}
+		}
+	}
 	sent := p.stdin.taint
 	for _, lv := range p.levels {
 		for _, f := range lv[1:] {
@@ -193,4 +208,22 @@ func secretProgram(name string, args []field, alone bool) (taint, string) {
 		}
 	}
 	return 0, ""
+}
+
+// keepLeaks remembers files a redirection filled with secrets or the whole
+// project (tar cz . > /tmp/p.tgz), so that sending them later counts.
+func (w *walker) keepLeaks(written []string, t taint) {
+	if t &= taintSecret | taintBulk; t == 0 {
+		return
+	}
+	for _, path := range written {
+		w.sh.leaked[path] |= t
+	}
+}
+
+func leakWhat(t taint) string {
+	if t&taintSecret != 0 {
+		return "secrets or private files"
+	}
+	return "the home directory or the whole project"
 }

@@ -33,7 +33,9 @@ func urlBase(u string) string {
 func (p *part) uploads(file string) {
 	file = strings.TrimPrefix(strings.TrimPrefix(file, "@"), "<")
 	l := p.w.resolve(file)
-	if _, why := exfilLoc(l); why != "" {
+	if t := p.w.sh.leaked[l.path]; t != 0 {
+		p.raise(Dangerous, "sends "+display(file)+", written from "+leakWhat(t)+" earlier in the command, to another machine")
+	} else if _, why := exfilLoc(l); why != "" {
 		p.raise(Dangerous, "sends "+display(file)+" ("+why+") to another machine")
 	} else if projectRoot(l, strings.ContainsAny(file, "*")) {
 		p.raise(Dangerous, "sends the whole project to another machine")
@@ -326,5 +328,18 @@ func hSocat(p *part, name string, args []field) {
 func hRemoteSession(p *part, name string, args []field) {
 	p.shellToNetwork()
 	p.raise(Confirm, "opens a session on another machine")
+	if p.stdin.exact && (name == "sftp" || name == "ftp") {
+		// A batch fed on standard input: put and mput send local files.
+		for _, line := range strings.Split(p.stdin.literal, "\n") {
+			f := strings.Fields(line)
+			if len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+				for _, file := range f[1:] {
+					if !strings.HasPrefix(file, "-") {
+						p.uploads(file)
+					}
+				}
+			}
+		}
+	}
 	p.out = stream{present: true, taint: taintDownload}
 }

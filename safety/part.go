@@ -32,6 +32,7 @@ type part struct {
 	stdin  stream
 	out    stream
 	bulk   bool
+	wrote  []string // files the command writes (by name, not redirection)
 }
 
 func (w *walker) newPart(text string, stdin stream) *part {

@@ -60,6 +60,7 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				if t, _ := exfilLoc(l); t != 0 {
 					st.taint |= t // nc host 1 < ~/.ssh/id_rsa sends it
 				}
+				st.taint |= w.sh.leaked[l.path]
 				stdin = st
 				if why := secretLoc(l); why != "" {
 					add(Confirm, "reads "+display(target.s)+" ("+why+")")
