@@ -210,16 +210,27 @@ func secretProgram(name string, args []field, alone bool) (taint, string) {
 	return 0, ""
 }
 
-// keepLeaks remembers files a redirection filled with secrets or the whole
-// project (tar cz . > /tmp/p.tgz), so that sending them later counts.
-func (w *walker) keepLeaks(written []string, t taint) {
-	if t &= taintSecret | taintBulk; t == 0 {
-		return
-	}
+// keepWrites remembers what a redirection wrote: files filled with secrets
+// or the whole project (tar cz . > /tmp/p.tgz), so that sending them later
+// counts, and the text of files written out in the command (a Makefile
+// from a here-document), so that running them later is judged by it.
+func (w *walker) keepWrites(written []string, out stream) {
 	for _, path := range written {
-		w.sh.leaked[path] |= t
+		if t := out.taint & (taintSecret | taintBulk); t != 0 {
+			w.sh.leaked[path] |= t
+		}
+		text := unknownMark
+		if out.exact {
+			text = out.literal
+		}
+		if len(w.sh.wrote[path])+len(text) <= maxWritten {
+			w.sh.wrote[path] += text
+		}
 	}
 }
+
+// maxWritten caps the text kept per file written in one command.
+const maxWritten = 64 << 10
 
 func leakWhat(t taint) string {
 	if t&taintSecret != 0 {

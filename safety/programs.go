@@ -192,7 +192,7 @@ func programTable() map[string]handler {
 		"kubectl": hKube, "oc": hKube, "helm": subcommands(helmSpec),
 		"terraform": subcommands(terraformSpec), "tofu": subcommands(terraformSpec),
 		"aws": hCloudShell, "gcloud": hCloudShell, "az": hCloud, "gh": hGitHub,
-		"make": hRunner, "gmake": hRunner, "cmake": hRunner, "ninja": hRunner, "gradle": hRunner, "gradlew": hRunner,
+		"make": hMake, "gmake": hMake, "cmake": hRunner, "ninja": hRunner, "gradle": hRunner, "gradlew": hRunner,
 		"mvn": hRunner, "ant": hRunner, "bazel": hRunner, "bazelisk": hRunner, "meson": hRunner, "scons": hRunner,
 		"just": hRunner, "task": hRunner, "pytest": hRunner, "tox": hRunner, "nox": hRunner, "jest": hRunner,
 		"vitest": hRunner, "mocha": hRunner, "eslint": hRunner, "prettier": hRunner, "tsc": hRunner, "golangci-lint": hRunner,

@@ -18,9 +18,10 @@ type shared struct {
 	parts      int
 	substs     map[syntax.Node]stream
 	words      map[*syntax.Word][][]field
-	downloaded map[string]bool  // files a downloader wrote earlier in the command
-	leaked     map[string]taint // files written earlier in the command with secrets or the whole project
-	record     bool             // keep every finished part (for SuggestRule)
+	downloaded map[string]bool   // files a downloader wrote earlier in the command
+	leaked     map[string]taint  // files written earlier in the command with secrets or the whole project
+	wrote      map[string]string // what redirections wrote into files earlier in the command
+	record     bool              // keep every finished part (for SuggestRule)
 	finished   []*part
 }
 
@@ -32,6 +33,7 @@ func newShared(c *Classifier) *shared {
 		words:      map[*syntax.Word][][]field{},
 		downloaded: map[string]bool{},
 		leaked:     map[string]taint{},
+		wrote:      map[string]string{},
 	}
 }
 
@@ -154,7 +156,7 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 				w.sh.downloaded[path] = true
 			}
 		}
-		w.keepLeaks(written, out.taint)
+		w.keepWrites(written, out)
 		return out
 	}
 	if len(effects) > 0 || s.Cmd == nil {

@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // wrapper returns a handler for programs that run the command that
 // follows their options (nice, nohup, timeout, stdbuf, …): the wrapper
@@ -563,6 +566,80 @@ func hCloudShell(p *part, name string, args []field) {
 		case strings.HasPrefix(a.s, "--command="):
 			p.raise(Confirm, "runs commands on another machine")
 			p.nestedCommand(field{s: strings.TrimPrefix(a.s, "--command="), taint: a.taint}, scriptOpts{})
+		}
+	}
+}
+
+// hMake handles make: it runs the recipes of a Makefile, so it is at least
+// Confirm; when the Makefile (or --eval text) is written out in the same
+// command, its recipes are classified as the commands they are.
+func hMake(p *part, name string, args []field) {
+	p.raise(Confirm, "runs the project's code or build")
+	ps := getopt(args, optSpec{shortArg: "CfIoWE", longArg: []string{"directory", "file", "makefile", "include-dir", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"}})
+	dir := ""
+	if d, ok := ps.value("C", 3, "directory"); ok {
+		dir = d + "/"
+	}
+	files := ps.values("f", "file", "makefile")
+	if len(files) == 0 {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") {
+			f = dir + f
+		}
+		if text, ok := p.w.sh.wrote[p.w.resolve(f).path]; ok {
+			p.makeRecipes(text)
+			break
+		}
+	}
+	for _, e := range ps.values("E", "eval") {
+		p.makeRecipes(e)
+	}
+}
+
+var (
+	makeShellRe = regexp.MustCompile(`\$[({]shell\s+([^(){}]*)[)}]`)
+	makeRefRe   = regexp.MustCompile(`\$\([^()]*\)|\$\{[^{}]*\}|\$[@<^*?%+|a-zA-Z]`)
+)
+
+// makeRecipes classifies the shell commands of Makefile text: recipe
+// lines, inline recipes (target: ; cmd) and $(shell …) calls. Make
+// variables become text only known at run time.
+func (p *part) makeRecipes(text string) {
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	lines := strings.Split(text, "\n")
+	if len(lines) > 500 {
+		lines = lines[:500]
+	}
+	for _, line := range lines {
+		var cmds []string
+		for _, m := range makeShellRe.FindAllStringSubmatch(line, 8) {
+			cmds = append(cmds, m[1])
+		}
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			cmds = append(cmds, line[1:])
+		case strings.Contains(line, ":") && strings.Contains(line, ";") && !strings.Contains(line, "=") && !strings.HasPrefix(strings.TrimSpace(line), "#"):
+			cmds = append(cmds, line[strings.IndexByte(line, ';')+1:])
+		}
+		for _, c := range cmds {
+			c = strings.TrimLeft(c, "@-+ \t")
+			c = strings.ReplaceAll(c, "$$", "\x01")
+			c = makeShellRe.ReplaceAllString(c, "$$($1)")
+			c = makeRefRe.ReplaceAllStringFunc(c, func(ref string) string {
+				if strings.HasPrefix(ref, "$(") && !strings.Contains(ref, " ") {
+					return unknownParam
+				}
+				if strings.HasPrefix(ref, "$(") {
+					return ref // a $(shell …) turned back into a substitution
+				}
+				return unknownParam
+			})
+			c = strings.ReplaceAll(c, "\x01", "$")
+			if strings.TrimSpace(c) != "" {
+				p.nestedCommand(field{s: c}, scriptOpts{})
+			}
 		}
 	}
 }
