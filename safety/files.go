@@ -589,3 +589,24 @@ func ddOperand(args []field, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// hChattr handles chattr: attributes of system files and secrets (making
+// them immutable, or removing that protection) are dangerous to change.
+func hChattr(p *part, name string, args []field) {
+	var targets []field
+	recursive := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "-R":
+			recursive = true
+		case a.s == "-v" || a.s == "-p":
+			i++ // the version or project number, not a file
+		case len(a.s) > 1 && (a.s[0] == '+' || a.s[0] == '-' || a.s[0] == '='):
+		default:
+			targets = append(targets, a)
+		}
+	}
+	p.ownership(targets, recursive, "changes the attributes of")
+	p.raise(Confirm, "changes file attributes")
+}

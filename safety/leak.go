@@ -121,6 +121,12 @@ func (p *part) leaks(argv []field) {
 	if !sink {
 		return
 	}
+	switch progName(argv[0].s) {
+	case "find", "fd", "xargs", "parallel":
+		// What they find or read becomes the arguments of the command
+		// they run: find ~/.ssh -exec curl -T {} …, xargs -a ~/.netrc curl.
+		sent |= src
+	}
 	if p.netRedirect() {
 		sent |= src
 	}

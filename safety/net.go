@@ -88,6 +88,12 @@ func hCurl(p *part, name string, args []field) {
 			p.uploads(d[i:])
 		}
 	}
+	for _, d := range ps.values("", "data-urlencode") {
+		// name@file sends the file's content.
+		if i := strings.IndexByte(d, '@'); i > 0 && !strings.Contains(d[:i], "=") {
+			p.uploads(d[i:])
+		}
+	}
 	for _, f := range ps.values("F", "form") {
 		if _, v, ok := strings.Cut(f, "="); ok && (strings.HasPrefix(v, "@") || strings.HasPrefix(v, "<")) {
 			v, _, _ = strings.Cut(v, ";")

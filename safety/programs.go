@@ -66,7 +66,7 @@ func programTable() map[string]handler {
 		"touch":   hTouchLike("creates or touches files", "dtr"), "mkdir": hTouchLike("creates directories", "mZ"),
 		"truncate": hTruncate, "mkfifo": hTouchLike("creates files", "mZ"),
 		"mknod": hDangerous("creates device files"), "chmod": hChmod, "chown": hChown, "chgrp": hChown,
-		"chattr": hConfirm("changes file attributes"), "setfacl": hSetfacl,
+		"chattr": hChattr, "setfacl": hSetfacl,
 		"dd": hDd, "tee": hTee, "split": hSplit, "csplit": hSplit, "patch": hPatch, "shuf": hSort,
 		"dos2unix": hConfirm("rewrites files in place"), "unix2dos": hConfirm("rewrites files in place"),
 		"zip": hZip, "7z": h7z, "7za": h7z, "rar": hConfirm("writes an archive"),

@@ -281,7 +281,15 @@ func hPowerShell(p *part, name string, args []field) {
 				p.scriptFile(args[i+1], "PowerShell")
 			}
 			return
-		case flag == "ep" || (len(flag) >= 2 && flag[1] == 'x' && strings.HasPrefix("executionpolicy", flag)),
+		case flag == "ep" || (len(flag) >= 2 && flag[1] == 'x' && strings.HasPrefix("executionpolicy", flag)):
+			if i+1 < len(args) {
+				switch strings.ToLower(args[i+1].s) {
+				case "bypass", "unrestricted":
+					p.raise(Dangerous, "turns off PowerShell's script checks ("+args[i+1].s+")")
+				}
+			}
+			i++
+		case
 			flag == "w" || strings.HasPrefix("windowstyle", flag) && len(flag) > 1,
 			strings.HasPrefix("version", flag) && flag != "", flag == "wd" || strings.HasPrefix("workingdirectory", flag) && len(flag) > 2,
 			strings.HasPrefix("inputformat", flag) && flag != "", strings.HasPrefix("outputformat", flag) && len(flag) > 1,
