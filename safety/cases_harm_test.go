@@ -65,6 +65,8 @@ var harmCases = []commandCase{
 	{`pwsh -c 'iex $env:PAYLOAD'`, Dangerous, "the same, quoted for PowerShell"},
 	{`Invoke-Expression "Get-Item $path"`, Dangerous, "a variable spliced into code"},
 	{"bash <<< 'ls'", Safe, "a literal safe script"},
+	{"sh < /dev/null", Safe, "reads an empty script"},
+	{"ssh host uptime < /dev/null", Confirm, "no input for the remote command"},
 	{"cat <<'EOF' | sh\nls -la\npwd\nEOF", Safe, "a literal here-document piped into sh"},
 	{"bash <<'EOF'\nrm -rf /tmp/x\nEOF", Dangerous, "a literal here-document with rm -rf"},
 	{"python3 - <<'EOF'\nprint(1)\nEOF", Confirm, "literal Python: runs code, nothing destructive"},

@@ -46,7 +46,9 @@ func (p *part) nestedStdin(shell string, o scriptOpts) {
 	}
 	switch {
 	case in.exact && strings.TrimSpace(strings.ReplaceAll(in.literal, unknownMark, "")) == "":
-		p.raiseSticky(Dangerous, "runs commands that are only known at run time")
+		if strings.Contains(in.literal, unknownMark) {
+			p.raiseSticky(Dangerous, "runs commands that are only known at run time")
+		}
 	case in.exact:
 		if strings.Contains(in.literal, unknownMark) {
 			p.raiseSticky(Confirm, "runs commands that are only known at run time")

@@ -51,6 +51,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 			switch r.Op {
 			case syntax.RdrIn:
 				st := stream{present: true, taint: target.taint}
+				if l.path == "/dev/null" {
+					st.exact = true // reads nothing: sh < /dev/null runs nothing
+				}
 				if isNetDev(l.path) || w.sh.downloaded[l.path] {
 					st.taint |= taintDownload
 				}
