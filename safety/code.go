@@ -275,6 +275,7 @@ var codeRules = map[string][]codeRule{
 		{regexp.MustCompile(`(?i)\b(format-volume|clear-disk|initialize-disk|remove-partition|stop-computer|restart-computer|vssadmin|bcdedit|diskpart|cipher\s+/w|reg\s+delete|remove-itemproperty)\b|\[(system\.)?io\.(file|directory)\]::delete|set-mppreference[^;\n]*-disable`), "destroys data or changes the system"},
 		{regexp.MustCompile(`(?i)-verb\s+runas\b`), "elevates to administrator"},
 		{regexp.MustCompile(`(?i)(^|[\s|;(&{])(iex|invoke-expression)\s*($|[($|;)}\n\x00])`), "runs PowerShell code built at run time, which pincer cannot read"},
+		{regexp.MustCompile(`(?i)\b(invoke-webrequest|iwr|invoke-restmethod|irm|uploadfile|uploadstring|uploaddata)\b[^\n]*(\.ssh|\.aws|\.azure|\.kube|\.gnupg|\.netrc|\.git-credentials|id_rsa|id_ed25519|credentials|\.env\b)|(?i)(\.ssh|\.aws|\.netrc|id_rsa|\.env\b)[^\n]*\|\s*(invoke-webrequest|iwr|invoke-restmethod|irm)\b`), "sends secrets to another machine"},
 		{regexp.MustCompile(`(?i)\bclear-history\b|historysavepath|consolehost_history|historysavestyle\s+savenothing`), "clears or hides the command history"},
 		{regexp.MustCompile(`(?i)\b(clear-eventlog|remove-eventlog)\b|\bwevtutil(\.exe)?\s+(cl|clear-log)\b`), "clears the system event logs"},
 		{regexp.MustCompile(`(?i)\bset-executionpolicy\s+(-executionpolicy\s+)?(unrestricted|bypass)\b`), "turns off PowerShell's script signing checks"},

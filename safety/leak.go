@@ -19,6 +19,7 @@ const (
 // dangerous: secrets, the home or root directory, hidden files of the home
 // directory, system files. Public keys (*.pub) hold nothing secret.
 func exfilLoc(l loc) (taint, string) {
+	l = windowsHome(l)
 	if why := secretLoc(l); why != "" {
 		return taintSecret, why
 	}
@@ -243,4 +244,21 @@ func leakWhat(t taint) string {
 		return "secrets or private files"
 	}
 	return "the home directory or the whole project"
+}
+
+// windowsHome reads a Windows spelling of a path in the home directory
+// ("%USERPROFILE%\.ssh\id_rsa", $HOME\.aws) as ~/….
+func windowsHome(l loc) loc {
+	if !strings.Contains(l.path, `\`) && !strings.HasPrefix(l.path, "%") {
+		return l
+	}
+	p := strings.ReplaceAll(l.path, `\`, "/")
+	lower := strings.ToLower(p)
+	for _, home := range []string{"%userprofile%", "%homedrive%%homepath%", "%homepath%", "$env:userprofile", "$home"} {
+		if strings.HasPrefix(lower, home) {
+			p = "~" + p[len(home):]
+			break
+		}
+	}
+	return placePath(p, "")
 }
