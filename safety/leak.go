@@ -80,7 +80,7 @@ func (p *part) leaks(argv []field) {
 		archiver = archiver || archivers[progName(lv[0].s)]
 	}
 	for _, f := range argv[1:] {
-		if f.dynamic() || f.s == "" {
+		if f.dynamic() || !mayLeak(f.s) {
 			continue
 		}
 		s := strings.TrimPrefix(f.s, "@")
@@ -141,10 +141,35 @@ func (p *part) leaks(argv []field) {
 	}
 }
 
+// secretPrograms are the programs secretProgram knows.
+var secretPrograms = map[string]bool{
+	"env": true, "printenv": true, "set": true, "gpg": true, "gpg2": true, "security": true, "gh": true, "git": true,
+	"aws": true, "gcloud": true, "az": true, "kubectl": true, "oc": true, "op": true, "pass": true, "gopass": true,
+	"vault": true, "bw": true, "lpass": true,
+}
+
+// mayLeak is a cheap first look at an argument: only a word that can name
+// a path outside the current directory, a hidden file, a secret-looking
+// file or a Windows path is placed and checked.
+func mayLeak(s string) bool {
+	if s == "" || s[0] == '-' && !strings.Contains(s, "=") {
+		return false
+	}
+	if strings.ContainsAny(s, "~/.%\\*") {
+		return true
+	}
+	l := strings.ToLower(s)
+	return strings.HasPrefix(l, "id_") || strings.HasPrefix(l, "credentials") || strings.HasPrefix(l, "secret") ||
+		strings.HasPrefix(l, "@") || isHistoryFile(l) || credentialFiles[l] || l == "htpasswd"
+}
+
 // secretProgram reports commands whose output is secret: dumps of the
 // environment, exported private keys, tokens and passwords printed by
 // credential tools; and whole-project archives (git archive, git bundle).
 func secretProgram(name string, args []field, alone bool) (taint, string) {
+	if !secretPrograms[name] {
+		return 0, ""
+	}
 	ops := make([]string, 0, len(args))
 	for _, a := range args {
 		if !strings.HasPrefix(a.s, "-") {
