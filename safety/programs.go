@@ -191,7 +191,7 @@ func programTable() map[string]handler {
 		"docker": hContainer, "podman": hContainer, "nerdctl": hContainer, "docker-compose": hDockerCompose,
 		"kubectl": hKube, "oc": hKube, "helm": subcommands(helmSpec),
 		"terraform": subcommands(terraformSpec), "tofu": subcommands(terraformSpec),
-		"aws": hCloudShell, "gcloud": hCloudShell, "az": hCloud, "gh": hGitHub,
+		"aws": hCloudShell, "gcloud": hCloudShell, "gsutil": hGsutil, "fsutil": hFsutil, "az": hCloud, "gh": hGitHub,
 		"make": hMake, "gmake": hMake, "cmake": hRunner, "ninja": hRunner, "gradle": hRunner, "gradlew": hRunner,
 		"mvn": hRunner, "ant": hRunner, "bazel": hRunner, "bazelisk": hRunner, "meson": hRunner, "scons": hRunner,
 		"just": hRunner, "task": hRunner, "pytest": hRunner, "tox": hRunner, "nox": hRunner, "jest": hRunner,

@@ -62,3 +62,50 @@ func hGitHub(p *part, name string, args []field) {
 	}
 	hGh(p, name, args)
 }
+
+// hGsutil handles gsutil: listing and reading are safe, removing buckets
+// or every object under a prefix is dangerous, copying up checks what is
+// sent.
+func hGsutil(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "hopu", posix: true})
+	ops := args[ps.rest:]
+	if len(ops) == 0 {
+		return
+	}
+	rest := getopt(ops[1:], optSpec{shortArg: "hpIL"})
+	switch ops[0].s {
+	case "ls", "cat", "du", "stat", "version", "help", "hash", "config":
+		return
+	case "rb":
+		p.raise(Dangerous, "deletes a storage bucket")
+	case "rm":
+		if rest.has("ra", 0) {
+			p.raise(Dangerous, "deletes every object under a prefix, or every version")
+		}
+	case "cp", "mv", "rsync":
+		if len(rest.operands) > 1 && strings.HasPrefix(rest.operands[len(rest.operands)-1].s, "gs://") {
+			for _, src := range rest.operands[:len(rest.operands)-1] {
+				if !strings.Contains(src.s, "://") {
+					p.uploads(src.s)
+				}
+			}
+		}
+		if ops[0].s == "rsync" && rest.has("d", 0) {
+			p.raise(Dangerous, "deletes what the source lacks")
+		}
+	}
+	p.raise(Confirm, "changes cloud storage")
+}
+
+// hFsutil handles fsutil: queries are safe; deleting the change journal or
+// zeroing file data destroys records and data.
+func hFsutil(p *part, name string, args []field) {
+	words := strings.ToLower(joinFields(args))
+	switch {
+	case strings.Contains(words, "deletejournal") || strings.Contains(words, "setzerodata"):
+		p.raise(Dangerous, "deletes the file system's change journal or zeroes file data")
+	case strings.HasPrefix(words, "fsinfo") || strings.Contains(words, "query") || strings.HasPrefix(words, "volume diskfree"):
+	default:
+		p.raise(Confirm, "changes file system settings")
+	}
+}
