@@ -350,6 +350,7 @@ var harmCases = []commandCase{
 	{"JAVA_TOOL_OPTIONS=-javaagent:/tmp/x.jar java -jar app.jar", Dangerous, "JAVA_TOOL_OPTIONS agent"},
 	{"ZDOTDIR=/tmp zsh", Dangerous, "zsh start-up files from elsewhere"},
 	{"NODE_OPTIONS=--max-old-space-size=4096 npm run build", Confirm, "a memory limit"},
+	{"NODE_OPTIONS=--inspect node app.js", Confirm, "debugging, no module preloaded"},
 	{"ENV=production npm start", Confirm, "ENV as an ordinary setting"},
 	{"PYTHONPATH=src python3 -m pytest", Confirm, "PYTHONPATH"},
 	{"PERL5LIB=lib perl x.pl", Confirm, "PERL5LIB"},

@@ -95,7 +95,7 @@ func injectionVar(name, value string) bool {
 		// sh runs the file $ENV names; ENV=production is an ordinary setting.
 		return strings.ContainsAny(value, "/~.$") || strings.Contains(value, unknownMark)
 	case "NODE_OPTIONS":
-		return optionIn(value, "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--inspect")
+		return optionIn(value, "-r", "--require", "--import", "--loader", "--experimental-loader")
 	case "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS":
 		return optionIn(value, "-javaagent", "-agentlib", "-agentpath", "-XX:OnError", "-XX:OnOutOfMemoryError", "-Xbootclasspath")
 	}
