@@ -319,6 +319,23 @@ func hTee(p *part, name string, args []field) {
 	ps := getopt(args, optSpec{longArg: []string{"output-error"}})
 	p.writes(ps.operands)
 	p.out = p.stdin
+	text := unknownMark
+	if p.stdin.exact {
+		text = p.stdin.literal
+	}
+	for _, o := range ps.operands {
+		l := p.w.resolve(o.s)
+		if ps.has("a", 0, "append") {
+			if _, seen := p.w.sh.wrote[l.path]; !seen {
+				p.w.sh.wrote[l.path] = unknownMark + "\n"
+			}
+		} else {
+			p.w.sh.wrote[l.path] = ""
+		}
+		if len(p.w.sh.wrote[l.path])+len(text) <= maxWritten {
+			p.w.sh.wrote[l.path] += text
+		}
+	}
 }
 
 func hMkfs(p *part, name string, args []field) {

@@ -257,6 +257,8 @@ func (w *walker) keepWrites(written []string, out stream) {
 		}
 		if len(w.sh.wrote[path])+len(text) <= maxWritten {
 			w.sh.wrote[path] += text
+		} else {
+			w.sh.wrote[path] = unknownMark
 		}
 	}
 }

@@ -198,6 +198,10 @@ func (p *part) dispatch(argv []field) {
 			p.raise(Dangerous, "fork bomb (the batch file starts copies of itself)")
 			return
 		}
+		if strings.ContainsRune(prog.s, '/') && p.writtenScript(p.w.resolve(prog.s).path, "") {
+			p.raise(Confirm, "runs "+display(prog.s)+", which this command wrote")
+			return
+		}
 		p.raise(p.w.sh.c.unknown, "runs "+display(prog.s)+", a program pincer does not know")
 		return
 	}

@@ -80,6 +80,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				}
 				add(w.writeEffect(target, l))
 				written = append(written, l.path)
+				if _, seen := w.sh.wrote[l.path]; !seen && (r.Op == syntax.AppOut || r.Op == syntax.AppAll || r.Op == syntax.RdrInOut) {
+					w.sh.wrote[l.path] = unknownMark + "\n" // what the file held before is not known
+				}
 			}
 		}
 	}

@@ -89,7 +89,54 @@ func (p *part) scriptFile(f field, lang string) {
 		p.raiseSticky(Dangerous, "runs a script produced by another command, which pincer cannot read")
 	default:
 		p.raise(Confirm, "runs the script "+display(f.s))
+		p.writtenScript(l.path, lang)
 	}
+}
+
+// writtenScript classifies a script this command wrote earlier (echo … >
+// x.sh; bash x.sh) as the code it holds. A script whose text is not known
+// is code only known at run time, as if piped into the interpreter.
+func (p *part) writtenScript(path, lang string) bool {
+	text, ok := p.w.sh.wrote[path]
+	if !ok {
+		return false
+	}
+	if lang == "" && strings.HasPrefix(text, "#!") {
+		first, _, _ := strings.Cut(text, "\n")
+		for name, spec := range interps {
+			if strings.Contains(first, name) {
+				lang = spec.lang
+				break
+			}
+		}
+	}
+	if _, isInterp := langInterp(lang); isInterp {
+		if strings.TrimSpace(strings.ReplaceAll(text, unknownMark, "")) == "" {
+			p.raiseSticky(Dangerous, "runs "+langName(lang)+" code written at run time, which pincer cannot read")
+			return true
+		}
+		if strings.Contains(text, unknownMark) {
+			p.raiseSticky(Confirm, "runs "+langName(lang)+" code with parts only known at run time")
+		}
+		p.interpCode(lang, field{s: text})
+		return true
+	}
+	if lang == "PowerShell" {
+		p.powerShellCode(field{s: text})
+		return true
+	}
+	p.nestedCommand(field{s: text}, scriptOpts{})
+	return true
+}
+
+// langInterp reports whether lang is one of the interpreters' languages.
+func langInterp(lang string) (interp, bool) {
+	for _, spec := range interps {
+		if spec.lang == lang && lang != "" {
+			return spec, true
+		}
+	}
+	return interp{}, false
 }
 
 func hEval(p *part, name string, args []field) {
