@@ -178,7 +178,10 @@ func (p *part) interpCode(lang string, code field) {
 	if code.taint&taintDecoded != 0 {
 		p.raiseSticky(Dangerous, "runs code decoded at run time")
 	}
-	if code.dynamic() {
+	switch {
+	case code.dynamic() && strings.TrimSpace(strings.ReplaceAll(code.s, unknownMark, "")) == "":
+		p.raiseSticky(Dangerous, "runs "+langName(lang)+" code only known at run time, which pincer cannot read")
+	case code.dynamic():
 		p.raiseSticky(Confirm, "runs code only known at run time")
 	}
 	if p.stdin.taint&(taintDownload|taintDecoded) != 0 && evalRe.MatchString(code.s) {
