@@ -522,7 +522,11 @@ func hSetfacl(p *part, name string, args []field) {
 func winWords(args []field) []field {
 	var out []field
 	for _, a := range args {
-		for _, w := range strings.Fields(a.s) {
+		ws := strings.Fields(a.s)
+		if len(ws) > 1 {
+			out = append(out, a) // "C:\Program Files" is one path too
+		}
+		for _, w := range ws {
 			out = append(out, field{s: w, taint: a.taint})
 		}
 	}
@@ -590,6 +594,9 @@ func hTakeown(p *part, name string, args []field) {
 		case "/f":
 			if i+1 < len(args) {
 				targets = append(targets, args[i+1])
+				if ws := strings.Fields(args[i+1].s); len(ws) > 1 {
+					targets = append(targets, field{s: ws[0]}) // C:\ /r read as one word
+				}
 			}
 		}
 	}

@@ -397,6 +397,54 @@ func hWevtutil(p *part, name string, args []field) {
 	}
 }
 
+// hAuditctl handles auditctl: listing is safe; deleting the rules or
+// switching auditing off hides what happens on the machine.
+func hAuditctl(p *part, name string, args []field) {
+	for i, a := range args {
+		switch {
+		case a.s == "-D", a.s == "-e" && i+1 < len(args) && args[i+1].s == "0", a.s == "-e0":
+			p.raise(Dangerous, "turns system auditing off or deletes its rules")
+			return
+		case a.s == "-l" || a.s == "-s" || a.s == "-v":
+			return
+		}
+	}
+	p.raise(Confirm, "changes system auditing")
+}
+
+// hNetFirewall handles the PowerShell firewall cmdlets: switching a
+// profile off, or disabling every rule, turns the firewall off.
+func hNetFirewall(p *part, name string, args []field) {
+	for i, a := range args {
+		if psParam(a.s, "enabled", 2) {
+			v := strings.ToLower(strings.TrimPrefix(a.s[strings.IndexByte(a.s+":", ':'):], ":"))
+			if v == "" && i+1 < len(args) {
+				v = strings.ToLower(args[i+1].s)
+			}
+			if v == "false" || v == "$false" || v == "0" {
+				p.raise(Dangerous, "turns the Windows firewall off")
+				return
+			}
+		}
+		if name == "disable-netfirewallrule" && psParam(a.s, "all", 2) {
+			p.raise(Dangerous, "disables every firewall rule")
+			return
+		}
+	}
+	p.raise(Confirm, "changes the Windows firewall")
+}
+
+// hForEachObject handles ForEach-Object { … }: the block is PowerShell code
+// run for every item.
+func hForEachObject(p *part, name string, args []field) {
+	code := strings.TrimSpace(joinFields(args))
+	code = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(code, "{"), "}"))
+	if code == "" {
+		return
+	}
+	p.powerShellCode(field{s: code, taint: fieldsTaint(args)})
+}
+
 // hExecutionPolicy handles Set-ExecutionPolicy: Unrestricted and Bypass
 // turn off the checks that stop unsigned and downloaded scripts.
 func hExecutionPolicy(p *part, name string, args []field) {

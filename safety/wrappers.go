@@ -486,6 +486,10 @@ func hContainer(p *part, name string, args []field) {
 		if rm.has("f", 0, "force") && anyComputed(rm.operands) {
 			p.raise(Dangerous, "forcibly removes every container a substitution lists, running ones too")
 		}
+	case "rmi", "image rm":
+		if getopt(rest, optSpec{}).has("f", 0, "force") && anyComputed(getopt(rest, optSpec{}).operands) {
+			p.raise(Dangerous, "forcibly removes every image a substitution lists")
+		}
 	case "system prune":
 		if getopt(rest, optSpec{}).has("a", 0, "all") {
 			p.raise(Dangerous, "deletes every unused container, image, network and build cache")
