@@ -47,7 +47,7 @@ func projectRoot(l loc, glob bool) bool {
 // archivers print or send every file under the paths they are given.
 var archivers = map[string]bool{
 	"tar": true, "gtar": true, "bsdtar": true, "zip": true, "7z": true, "7za": true, "cpio": true, "pax": true, "rar": true,
-	"jar": true, "rsync": true, "scp": true, "find": true, "du": false,
+	"jar": true, "rsync": true, "scp": true, "find": true,
 }
 
 // netSinks are programs that send what they read, or their arguments, to
