@@ -138,9 +138,12 @@ func historyVar(name, value string) bool {
 	return false
 }
 
-// hUnset handles unset: unsetting HISTFILE stops the shell from saving its
-// history.
-func hUnset(p *part, name string, args []field) {
+// hUnsetHistory handles unset for what it does to the shell history.
+func hUnsetHistory(p *part, name string, args []field) { p.unsetsHistory(args) }
+
+// unsetsHistory raises for unset HISTFILE (and the sizes): the shell stops
+// saving its history.
+func (p *part) unsetsHistory(args []field) {
 	for _, a := range args {
 		if a.s == "HISTFILE" || a.s == "HISTSIZE" || a.s == "HISTFILESIZE" || a.s == "SAVEHIST" {
 			p.raise(Dangerous, "unsets "+a.s+", which stops the shell history from being kept")
@@ -156,6 +159,12 @@ func hSetOptions(p *part, name string, args []field) {
 		p.raise(Confirm, "prints every shell variable, which often hold secrets")
 		return
 	}
+	p.historyOff(args)
+}
+
+// historyOff raises for set +o history, which stops the shell keeping its
+// history.
+func (p *part) historyOff(args []field) {
 	for i, a := range args {
 		if a.s == "+o" && i+1 < len(args) && args[i+1].s == "history" {
 			p.raise(Dangerous, "stops the shell history from being kept")

@@ -34,7 +34,7 @@ func programTable() map[string]handler {
 		"getfacl": hPlain, "namei": hPlain, "findmnt": hPlain, "blkid": hPlain, "vm_stat": hPlain, "ioreg": hPlain,
 		"pmset": hSetOnlyWithArgs("changes power settings", "-g"), "scutil": hSetOnlyWithArgs("changes system settings", "--get", "--dns", "--proxy", "--nwi"),
 		"zgrep": hGrep, "zipinfo": hReadOnly, "mktemp": hPlain, "printenv": hEnvPrint, "env": hEnv, "set": hSetOptions,
-		"shopt": hPlain, "unset": hUnset, "read": hPlain, "mapfile": hPlain, "readarray": hPlain, "getopts": hPlain,
+		"shopt": hPlain, "unset": hUnsetHistory, "read": hPlain, "mapfile": hPlain, "readarray": hPlain, "getopts": hPlain,
 		"shift": hPlain, "exit": hPlain, "return": hPlain, "break": hPlain, "continue": hPlain, "wait": hPlain,
 		"jobs": hPlain, "fg": hPlain, "bg": hPlain, "disown": hPlain, "times": hPlain, "ulimit": hPlain, "caller": hPlain,
 		"dirs": hPlain, "logout": hPlain, "help": hPlain, "unalias": hPlain, "let": hPlain, "local": hPlain,
