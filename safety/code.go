@@ -143,8 +143,13 @@ func (p *part) nestedStdinCode(lang string) {
 		p.raiseSticky(Dangerous, "pipes code downloaded from the network into "+lang)
 	case in.taint&taintDecoded != 0:
 		p.raiseSticky(Dangerous, "pipes decoded or rewritten text into "+lang)
+	case in.exact && strings.TrimSpace(strings.ReplaceAll(in.literal, unknownMark, "")) != "":
+		// Code written out in the command with a variable in it: what is
+		// visible is judged, the rest needs approval.
+		p.raiseSticky(Confirm, "runs "+langName(lang)+" code with parts only known at run time")
+		p.interpCode(lang, field{s: in.literal, taint: in.taint})
 	case in.present:
-		p.raiseSticky(Confirm, "runs "+lang+" code read from standard input")
+		p.raiseSticky(Dangerous, "runs "+langName(lang)+" code piped or redirected into it, which pincer cannot read")
 	default:
 		p.raise(Confirm, "starts an interactive "+lang+" session")
 	}
@@ -173,7 +178,10 @@ func (p *part) interpCode(lang string, code field) {
 	if code.taint&taintDecoded != 0 {
 		p.raiseSticky(Dangerous, "runs code decoded at run time")
 	}
-	if code.dynamic() {
+	switch {
+	case code.dynamic() && strings.TrimSpace(strings.ReplaceAll(code.s, unknownMark, "")) == "":
+		p.raiseSticky(Dangerous, "runs "+langName(lang)+" code only known at run time, which pincer cannot read")
+	case code.dynamic():
 		p.raiseSticky(Confirm, "runs code only known at run time")
 	}
 	if p.stdin.taint&(taintDownload|taintDecoded) != 0 && evalRe.MatchString(code.s) {
@@ -181,6 +189,9 @@ func (p *part) interpCode(lang string, code field) {
 	}
 	p.codeRules(lang, code.s)
 }
+
+// networkCodeRe finds code that talks to the network.
+var networkCodeRe = regexp.MustCompile(`(?i)\b(urlopen|urllib|requests\.|http\.client|socket|fetch\s*\(|https?\.request|net::http|lwp|io::socket|curl_|invoke-webrequest|invoke-restmethod|net\.webclient|uploadfile|uploadstring)`)
 
 var evalRe = regexp.MustCompile(`\b(exec|eval|compile|system|source|load|require|Function|iex|invoke-expression)\b`)
 
@@ -266,6 +277,11 @@ var codeRules = map[string][]codeRule{
 		{regexp.MustCompile(`(?i)\b(remove-item|ri|rm|del|rd|rmdir|erase)\b[^|;\n]*\s-r`), "recursive delete"},
 		{regexp.MustCompile(`(?i)\b(format-volume|clear-disk|initialize-disk|remove-partition|stop-computer|restart-computer|vssadmin|bcdedit|diskpart|cipher\s+/w|reg\s+delete|remove-itemproperty)\b|\[(system\.)?io\.(file|directory)\]::delete|set-mppreference[^;\n]*-disable`), "destroys data or changes the system"},
 		{regexp.MustCompile(`(?i)-verb\s+runas\b`), "elevates to administrator"},
+		{regexp.MustCompile(`(?i)(^|[\s|;(&{])(iex|invoke-expression)\s*($|[($|;)}\n\x00])`), "runs PowerShell code built at run time, which pincer cannot read"},
+		{regexp.MustCompile(`(?i)\b(invoke-webrequest|iwr|invoke-restmethod|irm|uploadfile|uploadstring|uploaddata)\b[^\n]*(\.ssh|\.aws|\.azure|\.kube|\.gnupg|\.netrc|\.git-credentials|id_rsa|id_ed25519|credentials|\.env\b)|(?i)(\.ssh|\.aws|\.netrc|id_rsa|\.env\b)[^\n]*\|\s*(invoke-webrequest|iwr|invoke-restmethod|irm)\b`), "sends secrets to another machine"},
+		{regexp.MustCompile(`(?i)\bclear-history\b|historysavepath|consolehost_history|historysavestyle\s+savenothing`), "clears or hides the command history"},
+		{regexp.MustCompile(`(?i)\b(clear-eventlog|remove-eventlog)\b|\bwevtutil(\.exe)?\s+(cl|clear-log)\b`), "clears the system event logs"},
+		{regexp.MustCompile(`(?i)\bset-executionpolicy\s+(-executionpolicy\s+)?(unrestricted|bypass)\b`), "turns off PowerShell's script signing checks"},
 	},
 }
 
@@ -318,6 +334,14 @@ func (p *part) codeRules(lang, code string) {
 		for _, g := range m[1:] {
 			if g != "" {
 				lits = append(lits, g)
+				break
+			}
+		}
+	}
+	if networkCodeRe.MatchString(code) {
+		for _, l := range lits {
+			if t, why := exfilLoc(placePath(l, p.w.cwd)); t != 0 && !strings.ContainsAny(l, " \n") {
+				p.raise(Dangerous, "reads "+display(l)+" ("+why+") in code that talks to the network")
 				break
 			}
 		}

@@ -17,14 +17,15 @@
 // Confirm needs one approval. It covers ordinary development changes
 // (git commit/push/merge/rebase/reset/checkout, package installs, builds
 // and tests, docker run/rm/stop), writes through redirection or tee,
-// cp/mv/touch/mkdir, rm of single files (not recursive), network fetches
+// cp/mv/touch/mkdir, rm of single files (not recursive, not forced), network fetches
 // that are not run, kill, interpreter one-liners that do nothing
 // destructive (they still run code), reading secret-looking files (.env,
 // keys, ~/.ssh, credentials), printing the whole environment, and every
 // program the classifier does not know (unless Rules.UnknownCommands is
 // UnknownSafe). Anything the classifier cannot see through is at least
 // Confirm: input that does not parse, a program name only known at run time
-// ($CMD, $(…)), code built from unknown text (bash -c "$X").
+// ($CMD, $(…)), a remote or container command, code with some words only
+// known at run time (bash -c "make $T").
 //
 // Dangerous needs two approvals: rm -r in every spelling (-rf, -fr, -r -f,
 // --recursive --force, flags after operands, /bin/rm, \rm, "r"m, $'\x72m',
@@ -42,6 +43,18 @@
 // one-liners that delete, chmod, write files, fork or shell out to a
 // dangerous command; find -delete; SQL that drops or empties data through a
 // client; remote shells (bash -i >& /dev/tcp/…, nc -e); uploads of secrets.
+// Also dangerous: anything piped or redirected into a shell or interpreter
+// that is not written out in the command (cat x.sh | sh, bash < x.sh,
+// source <(…), eval "$X", iex $code); forced deletion (rm -f, del /f,
+// Remove-Item -Force) and emptying files (truncate -s 0, : > f,
+// cp /dev/null f, mv f /dev/null); removing every container; killing every
+// process of a user; stopping firewalls, security and log services;
+// clearing event logs; ACL and ownership grants on drive roots and system
+// paths; Set-ExecutionPolicy Unrestricted; unpublishing packages and
+// deleting releases; clearing or redirecting shell history; variables that
+// inject code (LD_PRELOAD, DYLD_*, BASH_ENV, NODE_OPTIONS=--require, …);
+// and secrets, system files, the home directory or the whole project sent
+// to a network tool, followed through pipes, substitutions and files.
 //
 // # How a command is read
 //

@@ -35,7 +35,9 @@ func (p *part) writes(targets []field) {
 		if t.proc {
 			continue // >(cmd): the command is classified, there is no file
 		}
-		p.raise(p.w.writeEffect(t, p.w.resolve(t.s)))
+		l := p.w.resolve(t.s)
+		p.wrote = append(p.wrote, l.path)
+		p.raise(p.w.writeEffect(t, l))
 	}
 }
 
@@ -62,6 +64,10 @@ func hRm(p *part, name string, args []field) {
 		p.raise(Dangerous, "recursive delete")
 	case p.bulk:
 		p.raise(Dangerous, "deletes every file named in its input")
+	case force && len(ps.operands) > 0:
+		// -f deletes write-protected files without asking, and a typo in
+		// the operands is not caught: there is no way back.
+		p.raise(Dangerous, "forced delete")
 	}
 	for _, a := range args {
 		if isWinSwitch(a.s, "s") {
@@ -113,6 +119,22 @@ func copyLike(verb string, shortArg string, longArg []string, move bool) handler
 		if mode, ok := ps.value("m", 3, "mode"); ok {
 			if why := modeRisk(mode); why != "" {
 				p.raise(Dangerous, why)
+			}
+		}
+		for _, d := range dests {
+			if dl := p.w.resolve(d.s); move && isSink(dl.path) && len(ops) > 0 {
+				p.raise(Dangerous, "moves "+display(joinFields(ops))+" onto "+display(d.s)+", which destroys it")
+			}
+		}
+		if !move && len(dests) == 1 && !isSink(p.w.resolve(dests[0].s).path) {
+			for _, src := range ops {
+				if sl := p.w.resolve(src.s); sl.path == "/dev/null" || sl.path == "/dev/zero" || sl.path == "nul" {
+					if name == "ln" {
+						p.raise(Dangerous, "replaces "+display(dests[0].s)+" with a link to "+src.s+", which keeps nothing")
+					} else {
+						p.raise(Dangerous, "empties "+display(dests[0].s)+" (copies "+src.s+" over it)")
+					}
+				}
 			}
 		}
 		if move {
@@ -285,6 +307,11 @@ func hDd(p *part, name string, args []field) {
 			p.readsFiles([]field{{s: v}})
 		}
 	}
+	if in, ok := ddOperand(args, "if"); ok && (in == "/dev/null") {
+		if out, ok := ddOperand(args, "of"); ok && !isSink(p.w.resolve(out).path) {
+			p.raise(Dangerous, "empties "+display(out))
+		}
+	}
 	p.raise(Confirm, "copies raw data")
 }
 
@@ -292,6 +319,23 @@ func hTee(p *part, name string, args []field) {
 	ps := getopt(args, optSpec{longArg: []string{"output-error"}})
 	p.writes(ps.operands)
 	p.out = p.stdin
+	text := unknownMark
+	if p.stdin.exact {
+		text = p.stdin.literal
+	}
+	for _, o := range ps.operands {
+		l := p.w.resolve(o.s)
+		if ps.has("a", 0, "append") {
+			if _, seen := p.w.sh.wrote[l.path]; !seen {
+				p.w.sh.wrote[l.path] = unknownMark + "\n"
+			}
+		} else {
+			p.w.sh.wrote[l.path] = ""
+		}
+		if len(p.w.sh.wrote[l.path])+len(text) <= maxWritten {
+			p.w.sh.wrote[l.path] += text
+		}
+	}
 }
 
 func hMkfs(p *part, name string, args []field) {
@@ -337,6 +381,8 @@ func hDel(p *part, name string, args []field) {
 			p.raise(Dangerous, "deletes files in every subdirectory")
 		case isWinSwitch(a.s, "q"):
 			quiet = true
+		case isWinSwitch(a.s, "f"):
+			p.raise(Dangerous, "forced delete (read-only files too)")
 		case strings.HasPrefix(a.s, "/") && len(a.s) <= 4 && !strings.Contains(a.s[1:], "/"):
 		case strings.HasPrefix(a.s, "-"):
 		default:
@@ -368,6 +414,8 @@ func hRemoveItem(p *part, name string, args []field) {
 		switch {
 		case psParam(a.s, "recurse", 1):
 			p.raise(Dangerous, "recursive delete")
+		case psParam(a.s, "force", 2):
+			p.raise(Dangerous, "forced delete (hidden and read-only files too)")
 		case strings.HasPrefix(a.s, "-"):
 		default:
 			targets = append(targets, a)
@@ -437,4 +485,152 @@ func hSSHKeygen(p *part, name string, args []field) {
 		target = f
 	}
 	p.writes([]field{{s: target}})
+}
+
+// hTruncate handles truncate: cutting a file to nothing destroys what it
+// held; other sizes are ordinary writes.
+func hTruncate(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "sr", longArg: []string{"size", "reference"}})
+	if size, ok := ps.value("s", 2, "size"); ok && zeroSize(size) && len(ps.operands) > 0 {
+		p.raise(Dangerous, "empties "+display(joinFields(ps.operands)))
+	}
+	p.writes(ps.operands)
+	p.raise(Confirm, "truncates files")
+}
+
+// zeroSize reports a truncate size of nothing: 0, 0K, 0MB, or a size
+// only known at run time.
+func zeroSize(s string) bool {
+	if strings.Contains(s, unknownMark) {
+		return true
+	}
+	s = strings.TrimLeft(s, "=<>%/")
+	s = strings.TrimRight(s, "KMGTPEZYkmgtpezyiB")
+	return s != "" && strings.Trim(s, "0") == ""
+}
+
+// hSetfacl handles setfacl: ACLs on system files, or granted recursively
+// on the home or root directory, are dangerous.
+func hSetfacl(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "mMxX", longArg: []string{"modify", "modify-file", "remove", "remove-file", "set", "set-file"}})
+	p.ownership(ps.operands, ps.has("R", 0, "recursive"), "changes the permissions of")
+	p.raise(Confirm, "changes file permissions")
+}
+
+// winWords splits the arguments of a Windows command again on blanks: a
+// shell parse of C:\ /grant joins the two words, as \ escapes the blank.
+func winWords(args []field) []field {
+	var out []field
+	for _, a := range args {
+		ws := strings.Fields(a.s)
+		if len(ws) > 1 {
+			out = append(out, a) // "C:\Program Files" is one path too
+		}
+		for _, w := range ws {
+			out = append(out, field{s: w, taint: a.taint})
+		}
+	}
+	return out
+}
+
+// winTargets returns the operands of a Windows command: the words that are
+// not /switches (nor their values).
+func winTargets(args []field, valued ...string) []field {
+	var out []field
+	for i := 0; i < len(args); i++ {
+		s := args[i].s
+		if len(s) > 1 && s[0] == '/' && !strings.Contains(s[1:], "/") && len(s) <= 12 {
+			if contains(valued, strings.ToLower(s[1:])) {
+				i++
+			}
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// hIcacls handles icacls: showing an ACL is safe; granting rights on a
+// drive root or system directory, or full rights to everyone, is dangerous.
+func hIcacls(p *part, name string, args []field) {
+	args = winWords(args)
+	changes := false
+	recursive := false
+	for i, a := range args {
+		switch strings.ToLower(a.s) {
+		case "/grant", "/grant:r", "/deny", "/remove", "/remove:g", "/remove:d", "/setowner", "/reset", "/setintegritylevel", "/restore", "/inheritance:r", "/inheritance:d", "/inheritance:e":
+			changes = true
+			if i+1 < len(args) && strings.HasPrefix(strings.ToLower(a.s), "/grant") {
+				who := strings.ToLower(args[i+1].s)
+				if (strings.HasPrefix(who, "everyone:") || strings.HasPrefix(who, "*s-1-1-0:") || strings.HasPrefix(who, "users:") ||
+					strings.HasPrefix(who, "authenticated users:") || strings.HasPrefix(who, "*s-1-5-11:")) && strings.ContainsAny(strings.TrimLeft(who[strings.IndexByte(who, ':'):], ":"), "FMWfmw") {
+					p.raise(Dangerous, "gives everyone write access ("+args[i+1].s+")")
+				}
+			}
+		case "/t":
+			recursive = true
+		case "/save":
+			changes = true
+		}
+	}
+	if !changes {
+		return
+	}
+	targets := winTargets(args, "grant", "grant:r", "deny", "remove", "remove:g", "remove:d", "setowner", "setintegritylevel", "save", "restore", "substitute")
+	p.ownership(targets, recursive, "changes the permissions of")
+	p.raise(Confirm, "changes file permissions")
+}
+
+// hTakeown handles takeown: taking ownership of a drive root or a system
+// directory, or recursively of a whole drive, is dangerous.
+func hTakeown(p *part, name string, args []field) {
+	args = winWords(args)
+	recursive := false
+	var targets []field
+	for i, a := range args {
+		switch strings.ToLower(a.s) {
+		case "/r":
+			recursive = true
+		case "/f":
+			if i+1 < len(args) {
+				targets = append(targets, args[i+1])
+				if ws := strings.Fields(args[i+1].s); len(ws) > 1 {
+					targets = append(targets, field{s: ws[0]}) // C:\ /r read as one word
+				}
+			}
+		}
+	}
+	p.ownership(targets, recursive, "takes ownership of")
+	p.raise(Confirm, "takes ownership of files")
+}
+
+// ddOperand returns the value of dd's key=value operand.
+func ddOperand(args []field, key string) (string, bool) {
+	for _, a := range args {
+		if k, v, ok := strings.Cut(a.s, "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// hChattr handles chattr: attributes of system files and secrets (making
+// them immutable, or removing that protection) are dangerous to change.
+func hChattr(p *part, name string, args []field) {
+	var targets []field
+	recursive := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "-R":
+			recursive = true
+		case a.s == "-v" || a.s == "-p":
+			i++ // the version or project number, not a file
+		case len(a.s) > 1 && (a.s[0] == '+' || a.s[0] == '-' || a.s[0] == '='):
+		default:
+			targets = append(targets, a)
+		}
+	}
+	p.ownership(targets, recursive, "changes the attributes of")
+	p.raise(Confirm, "changes file attributes")
 }

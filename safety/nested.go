@@ -12,13 +12,18 @@ func (p *part) nestedCommand(code field, o scriptOpts) stream {
 		p.raiseSticky(Dangerous, "runs code that is decoded or rewritten at run time")
 	}
 	if code.proc {
-		p.raiseSticky(Confirm, "runs a script produced by another command")
+		p.raiseSticky(Dangerous, "runs a script produced by another command, which pincer cannot read")
+	}
+	if strings.TrimSpace(strings.ReplaceAll(code.s, unknownMark, "")) == "" {
+		if code.dynamic() {
+			// Nothing of the code is visible: it is whatever the variable
+			// or the other command holds when it runs.
+			p.raiseSticky(Dangerous, "runs code only known at run time")
+		}
+		return stream{present: true, taint: code.taint}
 	}
 	if code.dynamic() {
 		p.raiseSticky(Confirm, "runs a command only known at run time")
-	}
-	if strings.TrimSpace(strings.ReplaceAll(code.s, unknownMark, "")) == "" {
-		return stream{present: true, taint: code.taint}
 	}
 	o.bulk = o.bulk || p.bulk
 	out := p.w.script(asSource(code.s), o)
@@ -27,6 +32,10 @@ func (p *part) nestedCommand(code field, o scriptOpts) stream {
 }
 
 // nestedStdin classifies a shell reading its commands from standard input.
+// Text written out in the command (a here-document, echo '…' | sh) is
+// classified as the script it is; anything else piped or redirected into
+// a shell is Dangerous, whatever produced it: pincer cannot read it, and
+// neither can the user approving it.
 func (p *part) nestedStdin(shell string, o scriptOpts) {
 	in := p.stdin
 	switch {
@@ -37,7 +46,9 @@ func (p *part) nestedStdin(shell string, o scriptOpts) {
 	}
 	switch {
 	case in.exact && strings.TrimSpace(strings.ReplaceAll(in.literal, unknownMark, "")) == "":
-		p.raiseSticky(Confirm, "runs commands that are only known at run time")
+		if strings.Contains(in.literal, unknownMark) {
+			p.raiseSticky(Dangerous, "runs commands that are only known at run time")
+		}
 	case in.exact:
 		if strings.Contains(in.literal, unknownMark) {
 			p.raiseSticky(Confirm, "runs commands that are only known at run time")
@@ -45,7 +56,9 @@ func (p *part) nestedStdin(shell string, o scriptOpts) {
 		o.bulk = o.bulk || p.bulk
 		p.w.script(asSource(in.literal), o)
 	case in.present:
-		p.raiseSticky(Confirm, "runs commands read from standard input")
+		if in.taint&(taintDownload|taintDecoded) == 0 {
+			p.raiseSticky(Dangerous, "runs commands piped or redirected into "+shell+", which pincer cannot read")
+		}
 		p.out.shell = true
 	case p.tier() == Safe:
 		p.raise(Confirm, "starts an interactive "+shell)

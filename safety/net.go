@@ -32,8 +32,13 @@ func urlBase(u string) string {
 // uploads raises for a local file sent to another machine.
 func (p *part) uploads(file string) {
 	file = strings.TrimPrefix(strings.TrimPrefix(file, "@"), "<")
-	if why := secretLoc(p.w.resolve(file)); why != "" {
+	l := p.w.resolve(file)
+	if t := p.w.sh.leaked[l.path]; t != 0 {
+		p.raise(Dangerous, "sends "+display(file)+", written from "+leakWhat(t)+" earlier in the command, to another machine")
+	} else if _, why := exfilLoc(l); why != "" {
 		p.raise(Dangerous, "sends "+display(file)+" ("+why+") to another machine")
+	} else if projectRoot(l, strings.ContainsAny(file, "*")) {
+		p.raise(Dangerous, "sends the whole project to another machine")
 	} else {
 		p.raise(Confirm, "uploads "+display(file))
 	}
@@ -80,6 +85,12 @@ func hCurl(p *part, name string, args []field) {
 	}
 	for _, d := range ps.values("d", "data", "data-binary", "data-ascii", "data-urlencode", "json") {
 		if i := strings.IndexByte(d, '@'); i >= 0 && (i == 0 || d[i-1] == '=') {
+			p.uploads(d[i:])
+		}
+	}
+	for _, d := range ps.values("", "data-urlencode") {
+		// name@file sends the file's content.
+		if i := strings.IndexByte(d, '@'); i > 0 && !strings.Contains(d[:i], "=") {
 			p.uploads(d[i:])
 		}
 	}
@@ -168,7 +179,16 @@ func hPSFetcher(p *part, name string, args []field) {
 
 func hSSH(p *part, name string, args []field) {
 	p.shellToNetwork()
-	ps := getopt(args, optSpec{shortArg: "BbcDEeFIiJLlmOoPpQRSWw", posix: true})
+	spec := optSpec{shortArg: "BbcDEeFIiJLlmOoPpQRSWw", posix: true}
+	ps := getopt(args, spec)
+	ops := args[ps.rest:]
+	// Like OpenSSH, read options again after the host name (ssh host -p 22
+	// cmd), unless -- ended them.
+	if len(ops) > 1 && (ps.rest == 0 || args[ps.rest-1].s != "--") {
+		more := getopt(ops[1:], spec)
+		ps.opts = append(ps.opts, more.opts...)
+		ops = append([]field{ops[0]}, ops[1+more.rest:]...)
+	}
 	for _, o := range ps.values("o") {
 		p.sshOption(o)
 	}
@@ -176,14 +196,21 @@ func hSSH(p *part, name string, args []field) {
 		p.raise(Confirm, "reads SSH options from a file")
 	}
 	p.out = stream{present: true, taint: taintDownload}
-	if len(ps.operands) < 2 {
-		if !ps.has("Vv", 0) || len(ps.operands) > 0 {
+	if len(ops) < 2 {
+		if !ps.has("Vv", 0) || len(ops) > 0 {
 			p.raise(Confirm, "opens a session on another machine")
+		}
+		if len(ops) > 0 && p.stdin.present && !ps.has("NWs", 0) {
+			// ssh host <<EOF … EOF: the remote shell runs what it reads.
+			p.nestedStdin("the remote shell", scriptOpts{})
 		}
 		return
 	}
-	rest := ps.operands[1:]
+	rest := ops[1:]
 	p.raise(Confirm, "runs commands on another machine")
+	if ps.has("s", 0) {
+		return // a subsystem (sftp), not a command
+	}
 	p.nestedCommand(field{s: joinFields(rest), taint: fieldsTaint(rest)}, scriptOpts{stdin: p.stdin})
 }
 
@@ -259,8 +286,11 @@ func hRsync(p *part, name string, args []field) {
 	remoteDest := isRemote(dest.s) || strings.HasPrefix(dest.s, "rsync://")
 	for _, src := range ops[:len(ops)-1] {
 		if remoteDest && !isRemote(src.s) {
-			if why := secretLoc(p.w.resolve(src.s)); why != "" {
+			l := p.w.resolve(src.s)
+			if _, why := exfilLoc(l); why != "" {
 				p.raise(Dangerous, "sends "+display(src.s)+" ("+why+") to another machine")
+			} else if projectRoot(l, src.glob) {
+				p.raise(Dangerous, "sends the whole project to another machine")
 			}
 		}
 	}
@@ -304,5 +334,18 @@ func hSocat(p *part, name string, args []field) {
 func hRemoteSession(p *part, name string, args []field) {
 	p.shellToNetwork()
 	p.raise(Confirm, "opens a session on another machine")
+	if p.stdin.exact && (name == "sftp" || name == "ftp") {
+		// A batch fed on standard input: put and mput send local files.
+		for _, line := range strings.Split(p.stdin.literal, "\n") {
+			f := strings.Fields(line)
+			if len(f) > 1 && (f[0] == "put" || f[0] == "mput" || f[0] == "reput") {
+				for _, file := range f[1:] {
+					if !strings.HasPrefix(file, "-") {
+						p.uploads(file)
+					}
+				}
+			}
+		}
+	}
 	p.out = stream{present: true, taint: taintDownload}
 }

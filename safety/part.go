@@ -32,6 +32,7 @@ type part struct {
 	stdin  stream
 	out    stream
 	bulk   bool
+	wrote  []string // files the command writes (by name, not redirection)
 }
 
 func (w *walker) newPart(text string, stdin stream) *part {
@@ -86,6 +87,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, stdin stream, effects
 		for _, f := range argv {
 			p.out.taint |= f.taint
 		}
+		p.leaks(argv)
 		p.finish()
 		if i == 0 {
 			out = p.out
@@ -194,6 +196,10 @@ func (p *part) dispatch(argv []field) {
 		}
 		if prog.s == "%0" {
 			p.raise(Dangerous, "fork bomb (the batch file starts copies of itself)")
+			return
+		}
+		if strings.ContainsRune(prog.s, '/') && p.writtenScript(p.w.resolve(prog.s).path, "") {
+			p.raise(Confirm, "runs "+display(prog.s)+", which this command wrote")
 			return
 		}
 		p.raise(p.w.sh.c.unknown, "runs "+display(prog.s)+", a program pincer does not know")

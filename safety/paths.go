@@ -136,6 +136,9 @@ func sensitiveLoc(l loc) string {
 		}
 	}
 	comps := strings.Split(p, "/")
+	if isHistoryFile(comps[len(comps)-1]) {
+		return "the shell history"
+	}
 	for i, c := range comps {
 		next := ""
 		if i+1 < len(comps) {
@@ -176,13 +179,34 @@ func sensitiveLoc(l loc) string {
 	return ""
 }
 
+// historyFiles are the files shells keep their command history in:
+// changing them covers tracks, reading them may show secrets typed there.
+var historyFiles = map[string]bool{
+	".bash_history": true, ".zsh_history": true, ".zhistory": true, ".sh_history": true, ".history": true,
+	"fish_history": true, ".ksh_history": true, ".mksh_history": true, "consolehost_history.txt": true,
+}
+
+// isHistoryFile reports a shell history file by its name. PSReadLine's
+// file is matched by its end, since a shell parse of a Windows path
+// (%APPDATA%\…\ConsoleHost_history.txt) loses its separators.
+func isHistoryFile(base string) bool {
+	base = strings.ToLower(base)
+	return historyFiles[base] || strings.HasSuffix(base, "consolehost_history.txt")
+}
+
 // secretLoc names what a path is when even reading it may expose secrets.
+// Public keys (*.pub) are not secrets.
 func secretLoc(l loc) string {
 	p := l.path
 	comps := strings.Split(p, "/")
 	base := comps[len(comps)-1]
 	lower := strings.ToLower(base)
+	if strings.HasSuffix(lower, ".pub") {
+		return ""
+	}
 	switch {
+	case isHistoryFile(lower):
+		return "the shell history, which often holds secrets typed in commands"
 	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
 		return "an environment file, which usually holds secrets"
 	case strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_dsa") ||
@@ -208,6 +232,9 @@ func secretLoc(l loc) string {
 			return "a cloud credentials directory"
 		case c == ".docker" && i+1 < len(comps) && comps[i+1] == "config.json":
 			return "a credentials file"
+		case c == ".config" && i+1 < len(comps) && (comps[i+1] == "gh" || comps[i+1] == "hub" || comps[i+1] == "op"),
+			c == ".password-store", c == ".terraform.d", c == "keyrings", c == "Keychains":
+			return "a credentials directory"
 		}
 	}
 	return ""

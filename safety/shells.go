@@ -82,14 +82,61 @@ func (p *part) scriptFile(f field, lang string) {
 		p.raiseSticky(Dangerous, "runs a script that is decoded at run time")
 	case l.path == "/dev/stdin" || l.path == "/dev/fd/0" || l.path == "/proc/self/fd/0":
 		if !p.stdin.present {
-			p.raiseSticky(Confirm, "runs commands read from standard input")
+			p.raiseSticky(Dangerous, "runs commands read from standard input, which pincer cannot read")
 		}
 		p.nestedStdin(lang, scriptOpts{})
 	case f.proc:
-		p.raise(Confirm, "runs a script produced by another command")
+		p.raiseSticky(Dangerous, "runs a script produced by another command, which pincer cannot read")
 	default:
 		p.raise(Confirm, "runs the script "+display(f.s))
+		p.writtenScript(l.path, lang)
 	}
+}
+
+// writtenScript classifies a script this command wrote earlier (echo … >
+// x.sh; bash x.sh) as the code it holds. A script whose text is not known
+// is code only known at run time, as if piped into the interpreter.
+func (p *part) writtenScript(path, lang string) bool {
+	text, ok := p.w.sh.wrote[path]
+	if !ok {
+		return false
+	}
+	if lang == "" && strings.HasPrefix(text, "#!") {
+		first, _, _ := strings.Cut(text, "\n")
+		for name, spec := range interps {
+			if strings.Contains(first, name) {
+				lang = spec.lang
+				break
+			}
+		}
+	}
+	if _, isInterp := langInterp(lang); isInterp {
+		if strings.TrimSpace(strings.ReplaceAll(text, unknownMark, "")) == "" {
+			p.raiseSticky(Dangerous, "runs "+langName(lang)+" code written at run time, which pincer cannot read")
+			return true
+		}
+		if strings.Contains(text, unknownMark) {
+			p.raiseSticky(Confirm, "runs "+langName(lang)+" code with parts only known at run time")
+		}
+		p.interpCode(lang, field{s: text})
+		return true
+	}
+	if lang == "PowerShell" {
+		p.powerShellCode(field{s: text})
+		return true
+	}
+	p.nestedCommand(field{s: text}, scriptOpts{})
+	return true
+}
+
+// langInterp reports whether lang is one of the interpreters' languages.
+func langInterp(lang string) (interp, bool) {
+	for _, spec := range interps {
+		if spec.lang == lang && lang != "" {
+			return spec, true
+		}
+	}
+	return interp{}, false
 }
 
 func hEval(p *part, name string, args []field) {
@@ -183,13 +230,39 @@ func hBuiltinFlag(flags string, why string) handler {
 	}
 }
 
+// hHistory handles the history builtin: clearing it, deleting entries,
+// overwriting the history file or adding made-up entries covers tracks.
 func hHistory(p *part, name string, args []field) {
 	for _, a := range args {
-		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "cdwanrs") {
+		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "cdws") {
+			p.raise(Dangerous, "clears, rewrites or forges the shell history")
+			return
+		}
+		if strings.HasPrefix(a.s, "-") && strings.ContainsAny(a.s, "anr") {
 			p.raise(Confirm, "changes the shell history")
 			return
 		}
 	}
+}
+
+// hPSReadLineOption handles Set-PSReadLineOption: saving nothing, saving
+// elsewhere or filtering what is saved hides the PowerShell history.
+func hPSReadLineOption(p *part, name string, args []field) {
+	for i, a := range args {
+		next := ""
+		if i+1 < len(args) {
+			next = strings.ToLower(args[i+1].s)
+		}
+		switch {
+		case psParam(a.s, "historysavestyle", 8) && next == "savenothing",
+			psParam(a.s, "historysavepath", 8),
+			psParam(a.s, "addtohistoryhandler", 3),
+			psParam(a.s, "maximumhistorycount", 3) && (next == "0" || next == "1"):
+			p.raise(Dangerous, "stops PowerShell from keeping its command history")
+			return
+		}
+	}
+	p.raise(Confirm, "changes PowerShell's line editor settings")
 }
 
 func hFc(p *part, name string, args []field) {
@@ -255,7 +328,15 @@ func hPowerShell(p *part, name string, args []field) {
 				p.scriptFile(args[i+1], "PowerShell")
 			}
 			return
-		case flag == "ep" || (len(flag) >= 2 && flag[1] == 'x' && strings.HasPrefix("executionpolicy", flag)),
+		case flag == "ep" || (len(flag) >= 2 && flag[1] == 'x' && strings.HasPrefix("executionpolicy", flag)):
+			if i+1 < len(args) {
+				switch strings.ToLower(args[i+1].s) {
+				case "bypass", "unrestricted":
+					p.raise(Dangerous, "turns off PowerShell's script checks ("+args[i+1].s+")")
+				}
+			}
+			i++
+		case
 			flag == "w" || strings.HasPrefix("windowstyle", flag) && len(flag) > 1,
 			strings.HasPrefix("version", flag) && flag != "", flag == "wd" || strings.HasPrefix("workingdirectory", flag) && len(flag) > 2,
 			strings.HasPrefix("inputformat", flag) && flag != "", strings.HasPrefix("outputformat", flag) && len(flag) > 1,

@@ -87,7 +87,45 @@ func hPkill(p *part, name string, args []field) {
 			p.raise(Dangerous, "matches every process")
 		}
 	}
+	if u, ok := ps.value("uU", 3, "euid", "uid", "user"); ok {
+		p.raise(Dangerous, "signals every process of the user "+display(u))
+	}
+	if name == "killall" && len(ps.operands) == 0 && !ps.has("lV", 3, "list", "version") {
+		p.raise(Dangerous, "signals every process it may")
+	}
 	p.raise(Confirm, "stops processes")
+}
+
+// protective services keep the machine safe or keep its records: stopping
+// or disabling them is dangerous.
+var protective = map[string]bool{
+	"firewalld": true, "ufw": true, "iptables": true, "ip6tables": true, "nftables": true, "netfilter-persistent": true,
+	"apparmor": true, "auditd": true, "fail2ban": true, "selinux": true, "clamav-daemon": true, "clamav-freshclam": true,
+	"crowdsec": true, "wazuh-agent": true, "osqueryd": true, "falco": true, "rsyslog": true, "syslog": true, "syslog-ng": true,
+	"systemd-journald": true, "sshd": true, "ssh": true, "windefend": true, "mpssvc": true, "eventlog": true, "wscsvc": true,
+	"sense": true, "wdnissvc": true, "bfe": true, "sysmon": true, "sysmon64": true,
+}
+
+func protectiveUnit(s string) bool {
+	s = strings.ToLower(s)
+	s = strings.TrimSuffix(strings.TrimSuffix(s, ".service"), ".socket")
+	return protective[s]
+}
+
+// stopsProtective raises when a service command stops, disables or masks a
+// protective service.
+func (p *part) stopsProtective(verb string, units []field) {
+	switch verb {
+	case "stop", "disable", "mask", "kill", "freeze", "delete", "config":
+	default:
+		return
+	}
+	for _, u := range units {
+		if protectiveUnit(u.s) {
+			p.raise(Dangerous, "turns off "+display(u.s)+", which protects the machine or keeps its logs")
+			return
+		}
+	}
 }
 
 func hCrontab(p *part, name string, args []field) {
@@ -141,6 +179,8 @@ func hSystemctl(p *part, name string, args []field) {
 		p.raise(Dangerous, "shuts down, reboots or changes the system state")
 		return
 	}
+	_, i := firstOperand(args)
+	p.stopsProtective(op.s, args[i+1:])
 	p.raise(Confirm, "changes system services")
 }
 
@@ -149,6 +189,9 @@ func hService(p *part, name string, args []field) {
 		if a.s == "status" || a.s == "--status-all" || a.s == "list" {
 			return
 		}
+	}
+	if len(args) > 1 {
+		p.stopsProtective(args[1].s, args[:1])
 	}
 	p.raise(Confirm, "changes system services")
 }
@@ -288,6 +331,9 @@ func hReg(p *part, name string, args []field) {
 
 func hWinList(safe ...string) handler {
 	return func(p *part, name string, args []field) {
+		if name == "sc" && len(args) > 1 {
+			p.stopsProtective(strings.ToLower(args[0].s), args[1:2])
+		}
 		for _, a := range args {
 			l := strings.ToLower(strings.TrimLeft(a.s, "/-"))
 			if contains(safe, l) {
@@ -323,6 +369,128 @@ func hNet(p *part, name string, args []field) {
 	p.raise(Confirm, "changes Windows network or account settings")
 }
 
+// hNetsh handles netsh: showing is safe; turning the Windows firewall off
+// or resetting it is dangerous.
+func hNetsh(p *part, name string, args []field) {
+	words := strings.ToLower(joinFields(args))
+	switch {
+	case strings.Contains(words, "advfirewall") && (strings.Contains(words, "state off") || strings.Contains(words, " reset") ||
+		strings.Contains(words, "allowinbound,allowoutbound") || strings.Contains(words, "firewallpolicy allowinbound")),
+		strings.Contains(words, "firewall") && (strings.Contains(words, "opmode disable") || strings.Contains(words, "mode=disable")):
+		p.raise(Dangerous, "turns off the Windows firewall")
+	case strings.Contains(words, " show") || strings.HasPrefix(words, "show") || strings.Contains(words, " dump"):
+	default:
+		p.raise(Confirm, "changes Windows network settings")
+	}
+}
+
+// hWevtutil handles wevtutil: listing and querying logs is safe, clearing
+// them is dangerous.
+func hWevtutil(p *part, name string, args []field) {
+	op, _ := firstOperand(args)
+	switch strings.ToLower(op.s) {
+	case "cl", "clear-log", "um", "uninstall-manifest":
+		p.raise(Dangerous, "clears the system event logs")
+	case "el", "enum-logs", "gl", "get-log", "gli", "get-loginfo", "qe", "query-events", "ep", "enum-publishers", "gp", "get-publisher":
+	default:
+		p.raise(Confirm, "changes the system event logs")
+	}
+}
+
+// hAuditctl handles auditctl: listing is safe; deleting the rules or
+// switching auditing off hides what happens on the machine.
+func hAuditctl(p *part, name string, args []field) {
+	for i, a := range args {
+		switch {
+		case a.s == "-D", a.s == "-e" && i+1 < len(args) && args[i+1].s == "0", a.s == "-e0":
+			p.raise(Dangerous, "turns system auditing off or deletes its rules")
+			return
+		case a.s == "-l" || a.s == "-s" || a.s == "-v":
+			return
+		}
+	}
+	p.raise(Confirm, "changes system auditing")
+}
+
+// hNetFirewall handles the PowerShell firewall cmdlets: switching a
+// profile off, or disabling every rule, turns the firewall off.
+func hNetFirewall(p *part, name string, args []field) {
+	for i, a := range args {
+		if psParam(a.s, "enabled", 2) {
+			v := strings.ToLower(strings.TrimPrefix(a.s[strings.IndexByte(a.s+":", ':'):], ":"))
+			if v == "" && i+1 < len(args) {
+				v = strings.ToLower(args[i+1].s)
+			}
+			if v == "false" || v == "$false" || v == "0" {
+				p.raise(Dangerous, "turns the Windows firewall off")
+				return
+			}
+		}
+		if name == "disable-netfirewallrule" && psParam(a.s, "all", 2) {
+			p.raise(Dangerous, "disables every firewall rule")
+			return
+		}
+	}
+	p.raise(Confirm, "changes the Windows firewall")
+}
+
+// hForEachObject handles ForEach-Object { … }: the block is PowerShell code
+// run for every item.
+func hForEachObject(p *part, name string, args []field) {
+	code := strings.TrimSpace(joinFields(args))
+	code = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(code, "{"), "}"))
+	if code == "" {
+		return
+	}
+	p.powerShellCode(field{s: code, taint: fieldsTaint(args)})
+}
+
+// hExecutionPolicy handles Set-ExecutionPolicy: Unrestricted and Bypass
+// turn off the checks that stop unsigned and downloaded scripts.
+func hExecutionPolicy(p *part, name string, args []field) {
+	for _, a := range args {
+		switch strings.ToLower(a.s) {
+		case "unrestricted", "bypass":
+			p.raise(Dangerous, "lets every script run, signed or not ("+a.s+")")
+			return
+		}
+	}
+	p.raise(Confirm, "changes the PowerShell execution policy")
+}
+
+// hMpPreference handles Add-MpPreference: excluding paths, processes or
+// extensions from Windows Defender is turning it off for them.
+func hMpPreference(p *part, name string, args []field) {
+	for _, a := range args {
+		if psParam(a.s, "exclusionpath", 10) || psParam(a.s, "exclusionprocess", 10) || psParam(a.s, "exclusionextension", 10) || psParam(a.s, "exclusionipaddress", 10) {
+			p.raise(Dangerous, "excludes files or programs from virus scanning")
+			return
+		}
+	}
+	hSecurityOff(p, name, args)
+}
+
+// hServiceCmdlet handles Stop-Service and Set-Service.
+func hServiceCmdlet(p *part, name string, args []field) {
+	verb := "stop"
+	if name == "set-service" {
+		verb = ""
+		for i, a := range args {
+			if psParam(a.s, "startuptype", 2) && i+1 < len(args) && strings.EqualFold(args[i+1].s, "disabled") || psParam(a.s, "status", 2) && i+1 < len(args) && strings.EqualFold(args[i+1].s, "stopped") {
+				verb = "disable"
+			}
+		}
+	}
+	var units []field
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			units = append(units, a)
+		}
+	}
+	p.stopsProtective(verb, units)
+	p.raise(Confirm, "changes Windows services")
+}
+
 func hStartProcess(p *part, name string, args []field) {
 	for i, a := range args {
 		if psParam(a.s, "verb", 2) && i+1 < len(args) && strings.EqualFold(args[i+1].s, "runas") {
@@ -338,6 +506,10 @@ func hInvokeExpression(p *part, name string, args []field) {
 		return
 	}
 	code := field{s: joinFields(args), taint: fieldsTaint(args)}
+	if anyUnknown(args) {
+		// A variable in the text is code too: nobody can read what runs.
+		p.raiseSticky(Dangerous, "runs PowerShell code built at run time, which pincer cannot read")
+	}
 	p.raise(Confirm, "runs PowerShell code built at run time")
 	p.powerShellCode(code)
 }
@@ -387,6 +559,10 @@ func hIP(p *part, name string, args []field) {
 
 func hJournalctl(p *part, name string, args []field) {
 	for _, a := range args {
+		if strings.HasPrefix(a.s, "--vacuum") {
+			p.raise(Dangerous, "deletes system logs")
+			return
+		}
 		if strings.HasPrefix(a.s, "--vacuum") || a.s == "--rotate" || a.s == "--flush" || a.s == "--relinquish-var" || a.s == "--setup-keys" {
 			p.raise(Confirm, "changes the system journal")
 			return

@@ -18,8 +18,10 @@ type shared struct {
 	parts      int
 	substs     map[syntax.Node]stream
 	words      map[*syntax.Word][][]field
-	downloaded map[string]bool // files a downloader wrote earlier in the command
-	record     bool            // keep every finished part (for SuggestRule)
+	downloaded map[string]bool   // files a downloader wrote earlier in the command
+	leaked     map[string]taint  // files written earlier in the command with secrets or the whole project
+	wrote      map[string]string // what redirections wrote into files earlier in the command
+	record     bool              // keep every finished part (for SuggestRule)
 	finished   []*part
 }
 
@@ -30,6 +32,8 @@ func newShared(c *Classifier) *shared {
 		substs:     map[syntax.Node]stream{},
 		words:      map[*syntax.Word][][]field{},
 		downloaded: map[string]bool{},
+		leaked:     map[string]taint{},
+		wrote:      map[string]string{},
 	}
 }
 
@@ -143,6 +147,7 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 		return stream{}
 	}
 	stdin, effects, written := w.redirects(s.Redirs, in)
+	effects = append(effects, w.truncations(s)...)
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		out := w.call(s, call, stdin, effects)
 		if out.taint&taintDownload != 0 {
@@ -151,6 +156,7 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 				w.sh.downloaded[path] = true
 			}
 		}
+		w.keepWrites(written, out)
 		return out
 	}
 	if len(effects) > 0 || s.Cmd == nil {

@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // wrapper returns a handler for programs that run the command that
 // follows their options (nice, nohup, timeout, stdbuf, …): the wrapper
@@ -326,6 +329,321 @@ func hDebugger(p *part, name string, args []field) {
 		if a.s == "--args" || a.s == "--" {
 			p.run(args[i+1:])
 			return
+		}
+	}
+}
+
+// hUnshare runs a command in new namespaces; the command is classified.
+func hUnshare(p *part, name string, args []field) {
+	p.raise(Confirm, "runs a command in new namespaces")
+	ps := getopt(args, optSpec{shortArg: "SGRwl", longArg: []string{"setuid", "setgid", "root", "wd", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "load-interp"}, posix: true})
+	p.run(args[ps.rest:])
+}
+
+// hNsenter enters another process's namespaces (which needs root) and runs
+// a command there.
+func hNsenter(p *part, name string, args []field) {
+	p.raise(Dangerous, "enters another process's namespaces")
+	ps := getopt(args, optSpec{shortArg: "tSG", longArg: []string{"target", "setuid", "setgid", "env"}, posix: true})
+	p.run(args[ps.rest:])
+}
+
+// hSetpriv runs a command with other credentials or privileges.
+func hSetpriv(p *part, name string, args []field) {
+	p.raise(Confirm, "runs a command with other privileges")
+	ps := getopt(args, optSpec{longArg: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, posix: true})
+	p.run(args[ps.rest:])
+}
+
+// hSystemdRun starts a command as a transient service.
+func hSystemdRun(p *part, name string, args []field) {
+	p.raise(Confirm, "starts a command as a system service")
+	ps := getopt(args, optSpec{shortArg: "pEuMHsd", longArg: []string{"property", "setenv", "unit", "machine", "host", "description", "slice", "uid", "gid", "nice", "working-directory", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type", "expand-environment"}, posix: true})
+	p.run(args[ps.rest:])
+}
+
+// hSg runs a command with another group: sg group -c 'cmd' or sg group cmd.
+func hSg(p *part, name string, args []field) {
+	p.raise(Confirm, "runs a command with another group")
+	if len(args) < 2 {
+		return
+	}
+	rest := args[1:]
+	if rest[0].s == "-c" && len(rest) > 1 {
+		p.nestedCommand(rest[1], scriptOpts{})
+		return
+	}
+	p.nestedCommand(field{s: joinFields(rest), taint: fieldsTaint(rest)}, scriptOpts{})
+}
+
+// hEntr runs a command whenever files change; -s hands it to the shell.
+func hEntr(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{posix: true})
+	rest := args[ps.rest:]
+	if len(rest) == 0 {
+		return
+	}
+	if ps.has("s", 0) {
+		p.nestedCommand(rest[0], scriptOpts{})
+		return
+	}
+	p.run(rest)
+}
+
+// hPerf runs the command it profiles (perf stat/record/trace CMD).
+func hPerf(p *part, name string, args []field) {
+	p.raise(Confirm, "profiles a program")
+	op, i := firstOperand(args)
+	switch op.s {
+	case "stat", "record", "trace", "mem", "c2c", "kmem", "lock", "sched", "kvm":
+	default:
+		return
+	}
+	ps := getopt(args[i+1:], optSpec{shortArg: "eoCGpatFcrI", longArg: []string{"event", "output", "cpu", "cgroup", "pid", "tid", "freq", "count", "repeat", "call-graph"}, posix: true})
+	p.run(args[i+1+ps.rest:])
+}
+
+// hRemoteExec handles tools that run a command on another machine or in a
+// container after their own words: lxc exec NAME -- CMD, distrobox enter
+// NAME -- CMD, toolbox run CMD, vagrant ssh -c CMD.
+func hRemoteExec(p *part, name string, args []field) {
+	p.raise(Confirm, "runs "+name+", which runs commands in a container or on another machine")
+	if name == "vagrant" {
+		for i, a := range args {
+			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
+				p.nestedCommand(args[i+1], scriptOpts{})
+			}
+		}
+		return
+	}
+	if i := indexOf(args, "--"); i >= 0 {
+		p.run(args[i+1:])
+		return
+	}
+	if name == "toolbox" && len(args) > 1 && args[0].s == "run" {
+		ps := getopt(args[1:], optSpec{shortArg: "cdr", longArg: []string{"container", "distro", "release"}, posix: true})
+		p.run(args[1+ps.rest:])
+	}
+}
+
+// containerRunSpec lists the options of docker/podman run and create, so
+// that the image and the command after it are found.
+var containerRunSpec = optSpec{
+	shortArg: "acehlmpuvw",
+	longArg: []string{"add-host", "annotation", "attach", "blkio-weight", "blkio-weight-device", "cap-add", "cap-drop", "cgroup-parent",
+		"cgroupns", "cgroups", "cidfile", "cpu-count", "cpu-percent", "cpu-period", "cpu-quota", "cpu-rt-period", "cpu-rt-runtime",
+		"cpu-shares", "cpus", "cpuset-cpus", "cpuset-mems", "device", "device-cgroup-rule", "device-read-bps", "device-read-iops",
+		"device-write-bps", "device-write-iops", "dns", "dns-option", "dns-search", "domainname", "entrypoint", "env", "env-file",
+		"expose", "gpus", "group-add", "health-cmd", "health-interval", "health-retries", "health-start-interval",
+		"health-start-period", "health-timeout", "hostname", "ip", "ip6", "ipc", "isolation", "kernel-memory", "label",
+		"label-file", "link", "link-local-ip", "log-driver", "log-opt", "mac-address", "memory", "memory-reservation",
+		"memory-swap", "memory-swappiness", "mount", "name", "network", "net", "network-alias", "net-alias", "oom-score-adj",
+		"pid", "pids-limit", "platform", "publish", "pull", "restart", "runtime", "security-opt", "shm-size", "stop-signal",
+		"stop-timeout", "storage-opt", "sysctl", "tmpfs", "ulimit", "user", "userns", "uts", "volume", "volume-driver",
+		"volumes-from", "workdir", "detach-keys", "pod", "secret", "arch", "os", "variant", "systemd", "seccomp-policy",
+		"image-volume", "hooks-dir", "timezone", "umask", "init-path", "cgroup-conf", "personality", "requires", "sdnotify",
+		"chrootdirs", "conmon-pidfile", "preserve-fds", "passwd-entry", "group-entry", "uidmap", "gidmap", "subuidname", "subgidname"},
+	posix: true,
+}
+
+// hContainer adds to the docker handler what the command inside a
+// container and mass removals do: the command given to docker run/create
+// or docker compose exec/run is classified like any other, and forced
+// removal of a list of containers, or pruning everything, is dangerous.
+func hContainer(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "cHl", longArg: []string{"context", "host", "log-level", "config", "tlscacert", "tlscert", "tlskey"}, posix: true})
+	ops := args[ps.rest:]
+	if len(ops) > 0 && ops[0].s == "compose" && p.composeCommand(ops[1:]) {
+		return
+	}
+	hDocker(p, name, args)
+	if len(ops) < 2 {
+		return
+	}
+	sub, rest := ops[0].s, ops[1:]
+	if (sub == "container" || sub == "image" || sub == "system") && len(rest) > 0 {
+		sub, rest = sub+" "+rest[0].s, rest[1:]
+	}
+	switch sub {
+	case "run", "create", "container run", "container create":
+		run := getopt(rest, containerRunSpec)
+		for _, hc := range run.values("", "health-cmd") {
+			p.nestedCommand(field{s: hc}, scriptOpts{})
+		}
+		if len(run.operands) == 0 {
+			return
+		}
+		cmd := run.operands[1:]
+		if ep, ok := run.value("", 0, "entrypoint"); ok && ep != "" {
+			cmd = append([]field{{s: ep}}, cmd...)
+		}
+		p.run(cmd)
+	case "rm", "container rm":
+		rm := getopt(rest, optSpec{})
+		if rm.has("v", 0, "volumes") {
+			p.raise(Dangerous, "removes containers and their volumes (data)")
+		}
+		if rm.has("f", 0, "force") && anyComputed(rm.operands) {
+			p.raise(Dangerous, "forcibly removes every container a substitution lists, running ones too")
+		}
+	case "rmi", "image rm":
+		if getopt(rest, optSpec{}).has("f", 0, "force") && anyComputed(getopt(rest, optSpec{}).operands) {
+			p.raise(Dangerous, "forcibly removes every image a substitution lists")
+		}
+	case "system prune":
+		if getopt(rest, optSpec{}).has("a", 0, "all") {
+			p.raise(Dangerous, "deletes every unused container, image, network and build cache")
+		}
+	}
+}
+
+// composeCommand handles docker compose exec/run SERVICE CMD, which run CMD
+// in the service's container. It reports whether it handled the words.
+func (p *part) composeCommand(args []field) bool {
+	ps := getopt(args, optSpec{shortArg: "fp", longArg: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel"}, posix: true})
+	ops := args[ps.rest:]
+	if len(ops) == 0 || (ops[0].s != "exec" && ops[0].s != "run") {
+		return false
+	}
+	p.raise(Confirm, "runs a command in a container")
+	sub := getopt(ops[1:], optSpec{shortArg: "euwpvl", longArg: []string{"env", "user", "workdir", "index", "name", "publish", "volume", "label", "entrypoint", "cap-add", "cap-drop", "pull", "env-from-file"}, posix: true})
+	if len(sub.operands) > 1 {
+		p.run(sub.operands[1:])
+	}
+	return true
+}
+
+func hDockerCompose(p *part, name string, args []field) {
+	if !p.composeCommand(args) {
+		subcommands(composeSpec)(p, name, args)
+	}
+}
+
+// anyComputed reports a field whose text comes from a substitution or a
+// variable, such as the container ids of $(docker ps -aq).
+func anyComputed(fs []field) bool {
+	for _, f := range fs {
+		if f.computed || f.dynamic() {
+			return true
+		}
+	}
+	return false
+}
+
+// hKube adds to the kubectl handler the command of kubectl run and debug
+// (after --), which runs in a new pod.
+func hKube(p *part, name string, args []field) {
+	hKubectl(p, name, args)
+	if op, _ := firstOperand(args); op.s == "run" || op.s == "debug" {
+		if i := indexOf(args, "--"); i >= 0 && i+1 < len(args) {
+			p.run(args[i+1:])
+		}
+	}
+}
+
+// hCloudShell adds to the cloud CLI handler the command of gcloud compute
+// ssh --command, which runs on the instance, and what aws s3 and gsutil
+// copy up from this machine.
+func hCloudShell(p *part, name string, args []field) {
+	hCloud(p, name, args)
+	var ops []field
+	for _, a := range args {
+		if !strings.HasPrefix(a.s, "-") {
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) > 3 && (ops[0].s == "s3" || ops[0].s == "storage") && (ops[1].s == "cp" || ops[1].s == "sync" || ops[1].s == "mv") {
+		dest := ops[len(ops)-1].s
+		if strings.Contains(dest, "://") {
+			for _, src := range ops[2 : len(ops)-1] {
+				if !strings.Contains(src.s, "://") {
+					p.uploads(src.s)
+				}
+			}
+		}
+	}
+	for i, a := range args {
+		switch {
+		case a.s == "--command" && i+1 < len(args):
+			p.raise(Confirm, "runs commands on another machine")
+			p.nestedCommand(args[i+1], scriptOpts{})
+		case strings.HasPrefix(a.s, "--command="):
+			p.raise(Confirm, "runs commands on another machine")
+			p.nestedCommand(field{s: strings.TrimPrefix(a.s, "--command="), taint: a.taint}, scriptOpts{})
+		}
+	}
+}
+
+// hMake handles make: it runs the recipes of a Makefile, so it is at least
+// Confirm; when the Makefile (or --eval text) is written out in the same
+// command, its recipes are classified as the commands they are.
+func hMake(p *part, name string, args []field) {
+	p.raise(Confirm, "runs the project's code or build")
+	ps := getopt(args, optSpec{shortArg: "CfIoWE", longArg: []string{"directory", "file", "makefile", "include-dir", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval"}})
+	dir := ""
+	if d, ok := ps.value("C", 3, "directory"); ok {
+		dir = d + "/"
+	}
+	files := ps.values("f", "file", "makefile")
+	if len(files) == 0 {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	for _, f := range files {
+		if !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") {
+			f = dir + f
+		}
+		if text, ok := p.w.sh.wrote[p.w.resolve(f).path]; ok {
+			p.makeRecipes(text)
+			break
+		}
+	}
+	for _, e := range ps.values("E", "eval") {
+		p.makeRecipes(e)
+	}
+}
+
+var (
+	makeShellRe = regexp.MustCompile(`\$[({]shell\s+([^(){}]*)[)}]`)
+	makeRefRe   = regexp.MustCompile(`\$\([^()]*\)|\$\{[^{}]*\}|\$[@<^*?%+|a-zA-Z]`)
+)
+
+// makeRecipes classifies the shell commands of Makefile text: recipe
+// lines, inline recipes (target: ; cmd) and $(shell …) calls. Make
+// variables become text only known at run time.
+func (p *part) makeRecipes(text string) {
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	lines := strings.Split(text, "\n")
+	if len(lines) > 500 {
+		lines = lines[:500]
+	}
+	for _, line := range lines {
+		var cmds []string
+		for _, m := range makeShellRe.FindAllStringSubmatch(line, 8) {
+			cmds = append(cmds, m[1])
+		}
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			cmds = append(cmds, line[1:])
+		case strings.Contains(line, ":") && strings.Contains(line, ";") && !strings.Contains(line, "=") && !strings.HasPrefix(strings.TrimSpace(line), "#"):
+			cmds = append(cmds, line[strings.IndexByte(line, ';')+1:])
+		}
+		for _, c := range cmds {
+			c = strings.TrimLeft(c, "@-+ \t")
+			c = strings.ReplaceAll(c, "$$", "\x01")
+			c = makeShellRe.ReplaceAllString(c, "$$($1)")
+			c = makeRefRe.ReplaceAllStringFunc(c, func(ref string) string {
+				if strings.HasPrefix(ref, "$(") && !strings.Contains(ref, " ") {
+					return unknownParam
+				}
+				if strings.HasPrefix(ref, "$(") {
+					return ref // a $(shell …) turned back into a substitution
+				}
+				return unknownParam
+			})
+			c = strings.ReplaceAll(c, "\x01", "$")
+			if strings.TrimSpace(c) != "" {
+				p.nestedCommand(field{s: c}, scriptOpts{})
+			}
 		}
 	}
 }
