@@ -73,6 +73,7 @@ type Agent struct {
 	lastSent   int    // messages in history when that request was built
 	recallNote string // auto recall's notes for the turn in progress
 	toolTokens int    // estimated tokens of the tool schemas; 0 until first needed
+	callSeq    int    // the last key given to a tool call (see callKeys)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -155,7 +156,8 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			return res, ctx.Err()
 		}
 		req := a.request(final, sink)
-		reply, err := a.opts.Model.Complete(ctx, req, sink)
+		keys := a.newCallKeys()
+		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
 		res.Usage = res.Usage.plus(reply.Usage)
 		if err != nil {
@@ -184,7 +186,8 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			msg.Usage = &u
 		}
 		msg = a.add(msg, sink)
-		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason})
+		callKeys := keys.assign(reply.ToolCalls)
+		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			res.StopReason = "answer"
@@ -193,7 +196,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			}
 			return res, nil
 		}
-		for _, call := range msg.ToolCalls {
+		for i, call := range msg.ToolCalls {
 			var r tools.Result
 			switch {
 			case ctx.Err() != nil:
@@ -201,10 +204,10 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			case final:
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
 			default:
-				r = a.runCall(ctx, call, sink)
+				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
 			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError}, sink)
-			sink(ToolResult{ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 		}
 		if ctx.Err() != nil {
 			res.StopReason = "cancelled"

@@ -425,16 +425,21 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AppendReasoning(e.Text)
 		case agent.ToolCallDelta:
 			a.state = stateStreaming
-			a.transcript.ToolCallDelta(e.Index, e.ID, e.Name, e.ArgsSoFar)
+			a.transcript.ToolCallDelta(e.Index, callKey(e.Call, e.ID), e.Name, e.ArgsSoFar)
 		case agent.AssistantMessage:
+			for i, c := range e.Message.ToolCalls {
+				if i < len(e.Calls) {
+					a.transcript.ToolCall(callKey(e.Calls[i], c.ID), c.Name, c.Arguments)
+				}
+			}
 			a.transcript.FinishAssistant(false)
 			a.answering = false
 			a.state = stateThinking
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
-			a.transcript.ToolStarted(e.ID, e.Summary)
+			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
 		case agent.ToolResult:
-			a.transcript.ToolResult(e.ID, e.Name, e.Content, e.IsError)
+			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, e.Content, e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 				refresh = refresh || t.Kind != tools.TouchRead
@@ -460,6 +465,15 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		cmds = append(cmds, a.tree.Refresh(), complete.LoadFiles(context.Background(), a.opts.Root, 20000))
 	}
 	return cmds
+}
+
+// callKey is what the screen keys a tool call's card by: pincer's own key
+// of the call, or the server's id from an agent that gave none.
+func callKey(call, id string) string {
+	if call != "" {
+		return call
+	}
+	return id
 }
 
 func markKind(k tools.TouchKind) tree.MarkKind {

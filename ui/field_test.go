@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"pincer/agent"
+	"pincer/agent/agenttest"
+	"pincer/safety"
+	"pincer/themes"
+	"pincer/tools"
+)
+
+// programApp is the screen over a temporary project, talking to srv, ready
+// to run under teatest.
+func programApp(t *testing.T, srv *agenttest.Server) (*App, string) {
+	t.Helper()
+	root := t.TempDir()
+	writeTestFile(t, root, "main.go", "package main\n")
+	client, err := agent.NewClient(agent.ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
+	cls, _ := safety.NewClassifier(safety.Rules{})
+	ag, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := New(Options{Agent: ag, Root: root, Theme: themes.Dark(), Model: "test-model", Session: "s"})
+	ag.SetApprover(approver{b: app.bridge})
+	return app, root
+}
+
+func waitScreen(t *testing.T, tm *teatest.TestModel, what string, ok func(string) bool) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return ok(ansi.Strip(string(b))) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func quitProgram(t *testing.T, tm *teatest.TestModel) *App {
+	t.Helper()
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.Send(tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl})
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	return tm.FinalModel(t).(*App)
+}
+
+// TestReusedToolCallIDsKeepTheirCards runs two turns against a server that
+// names every turn's call "call_0"; the second call is refused. Each card
+// must keep its own command.
+func TestReusedToolCallIDsKeepTheirCards(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "glob", Arguments: `{"pattern":"*.go"}`}),
+		agenttest.Text("One file.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "run_command", Arguments: `{"command":"mkdir d1"}`}),
+		agenttest.Text("Not made.", 6),
+	)
+	defer srv.Close()
+	app, _ := programApp(t, srv)
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(100, 30))
+	tm.Type("list go files")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitScreen(t, tm, "first answer", func(s string) bool { return strings.Contains(s, "One file.") })
+	tm.Type("make d1")
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+	waitScreen(t, tm, "approval", func(s string) bool { return strings.Contains(s, "mkdir d1") && strings.Contains(s, "Run") })
+	tm.Send(tea.KeyPressMsg{Code: tea.KeyEscape}) // refuse
+	waitScreen(t, tm, "second answer", func(s string) bool { return strings.Contains(s, "Not made.") })
+	final := quitProgram(t, tm)
+	var cards []string
+	for _, l := range strings.Split(screen(final), "\n") {
+		if strings.Contains(l, "glob") || strings.Contains(l, "run_command") {
+			cards = append(cards, strings.TrimSpace(l))
+		}
+	}
+	if len(cards) != 2 || !strings.Contains(cards[0], "glob") || !strings.Contains(cards[0], "*.go") ||
+		!strings.Contains(cards[1], "run_command") || !strings.Contains(cards[1], "mkdir d1") {
+		t.Errorf("cards = %q, want the glob card and then the run_command card with mkdir d1\n%s", cards, screen(final))
+	}
+}
