@@ -84,3 +84,40 @@ func TestReusedToolCallIDsKeepTheirCards(t *testing.T) {
 		t.Errorf("cards = %q, want the glob card and then the run_command card with mkdir d1\n%s", cards, screen(final))
 	}
 }
+
+func TestPasteCountsLinesWithAnyLineBreak(t *testing.T) {
+	lines := func(n int, sep string, trailing bool) string {
+		s := strings.Repeat("a line of pasted log"+sep, n)
+		if !trailing {
+			s = strings.TrimSuffix(s, sep)
+		}
+		return s
+	}
+	cases := []struct {
+		name, paste, label string
+	}{
+		{"LF with a trailing break", lines(300, "\n", true), "[pasted text #1: 300 lines]"},
+		{"LF without", lines(300, "\n", false), "[pasted text #1: 300 lines]"},
+		{"CR (bracketed paste)", lines(300, "\r", true), "[pasted text #1: 300 lines]"},
+		{"CRLF", lines(300, "\r\n", false), "[pasted text #1: 300 lines]"},
+		{"one long line", strings.Repeat("x", 5000), "[pasted text #1: 1 line]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 24)
+			a.Update(tea.PasteMsg{Content: c.paste})
+			if v := a.input.Value(); v != c.label {
+				t.Errorf("input %q, want %q", v, c.label)
+			}
+			if got := a.expandPastes(a.input.Value()); strings.Contains(got, "\r") {
+				t.Errorf("the sent text keeps CR characters")
+			}
+		})
+	}
+	// A short paste with CR breaks goes in as lines.
+	a := newTestApp(t, 100, 24)
+	a.Update(tea.PasteMsg{Content: "one\rtwo\rthree"})
+	if v := a.input.Value(); v != "one\ntwo\nthree" {
+		t.Errorf("short paste went in as %q", v)
+	}
+}
