@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -119,5 +121,54 @@ func TestPasteCountsLinesWithAnyLineBreak(t *testing.T) {
 	a.Update(tea.PasteMsg{Content: "one\rtwo\rthree"})
 	if v := a.input.Value(); v != "one\ntwo\nthree" {
 		t.Errorf("short paste went in as %q", v)
+	}
+}
+
+// summaryModel answers every request with a short summary.
+type summaryModel struct{}
+
+func (summaryModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
+	return agent.Reply{Content: "The user asked about files; they were read."}, nil
+}
+
+// TestCompactGaugeShowsTheNextRequest compacts a session whose kept
+// messages hold a tool output larger than the window: the next request
+// cuts it to fit, and the gauge must say what that request carries.
+func TestCompactGaugeShowsTheNextRequest(t *testing.T) {
+	root := t.TempDir()
+	reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
+	cls, _ := safety.NewClassifier(safety.Rules{})
+	ag, err := agent.New(agent.Options{Model: summaryModel{}, Tools: reg, Safety: cls, Root: root,
+		System: "You are pincer.", Budget: agent.Budget{ContextWindow: 8000, KeepRecent: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hist []agent.Message
+	for i := 0; i < 6; i++ {
+		hist = append(hist, agent.Message{Role: agent.RoleUser, Content: fmt.Sprintf("question %d", i)},
+			agent.Message{Role: agent.RoleAssistant, Content: "answer"})
+	}
+	hist = append(hist,
+		agent.Message{Role: agent.RoleUser, Content: "read the log"},
+		agent.Message{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"log"}`}}},
+		agent.Message{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: strings.Repeat("log line number so and so\n", 1600)},
+		agent.Message{Role: agent.RoleAssistant, Content: "It is a long log."})
+	ag.Restore(hist, "", 0)
+	a := New(Options{Agent: ag, Root: root, Theme: themes.Dark(), Model: "m", Session: "s"})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	a.Update(eventsMsg{agent.Usage{PromptTokens: 7400, CompletionTokens: 10}}) // what the server counted, cut to fit
+	if err := ag.Compact(context.Background(), "", a.bridge.event); err != nil {
+		t.Fatal(err)
+	}
+	a.Update(compactDoneMsg{})
+	status := ansi.Strip(a.statusLine())
+	var pct int
+	if i := strings.Index(status, "ctx "); i < 0 {
+		t.Fatalf("no gauge in %q", status)
+	} else {
+		fmt.Sscanf(status[i+4:], "%d%%", &pct)
+	}
+	if pct > 100 || pct <= 0 {
+		t.Errorf("after /compact the gauge says %d%% (%q); the next request fits the window", pct, status)
 	}
 }
