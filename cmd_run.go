@@ -99,7 +99,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)
 	if runErr != nil {
-		runErr = p.explainUnreachable(runErr)
+		runErr = c.explainModelError(p, runErr)
 		var ee *exitError
 		if errors.As(runErr, &ee) {
 			// A configuration problem found only now: say it like one.

@@ -88,6 +88,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Session:           opened.sess.Label(),
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 	})
 	if s, gerr := st.Get(current); gerr == nil && s.MessageCount > 0 {
 		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
@@ -64,6 +65,9 @@ type Options struct {
 	// Notices are shown in the transcript when the screen opens (config
 	// warnings, for example, which would otherwise scroll away).
 	Notices []string
+	// ExplainError turns a failed turn's error into one sentence with the
+	// fix (what pincer run says too); nil shows errors as they are.
+	ExplainError func(error) error
 }
 
 // ModelClient is what /model needs of the model client.
@@ -115,23 +119,26 @@ type App struct {
 	treeShown     bool // the person's choice; the pane also hides when narrow
 	showHelp      bool
 
-	state       state
-	toolName    string
-	busy        bool
-	cancel      context.CancelFunc
-	turnStart   time.Time
-	now         time.Time // last tick, for the elapsed time
-	spin        int
-	ticking     bool
-	answering   bool // an answer or reasoning is streaming into the transcript
-	queue       []string
-	history     []string // prompts sent, for Up/Down
-	historyPos  int
-	draft       string // what was typed before browsing history
-	pastes      map[string]string
-	quitArmed   bool
-	terminalOut bool // the terminal window does not have focus
-	notice      string
+	state    state
+	toolName string
+	busy     bool
+	cancel   context.CancelFunc
+	// stoppedInTool: the person stopped the turn while a tool ran or a
+	// dialog asked about one, so the tool's card shows the stop.
+	stoppedInTool bool
+	turnStart     time.Time
+	now           time.Time // last tick, for the elapsed time
+	spin          int
+	ticking       bool
+	answering     bool // an answer or reasoning is streaming into the transcript
+	queue         []string
+	history       []string // prompts sent, for Up/Down
+	historyPos    int
+	draft         string // what was typed before browsing history
+	pastes        map[string]string
+	quitArmed     bool
+	terminalOut   bool // the terminal window does not have focus
+	notice        string
 
 	usage       agent.Usage // session total
 	lastContext int         // prompt+completion tokens of the last request
@@ -536,10 +543,14 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 			a.transcript.AddNotice(fmt.Sprintf("Stopped at the limit of %d model requests; say \"go on\" to continue.", msg.res.Iterations-1))
 		}
 	case errors.Is(msg.err, context.Canceled):
-		a.transcript.FinishAssistant(true)
+		// A command or a question stopped by Esc says so on its card; a
+		// second "(interrupted)" line would only repeat it.
+		a.transcript.FinishAssistant(a.answering || !a.stoppedInTool)
 	default:
-		a.transcript.FinishAssistant(true)
-		a.transcript.AddError(msg.err.Error())
+		// A failure is not an interruption: what streamed stays as it is,
+		// and the error says what went wrong and what to do.
+		a.transcript.FinishAssistant(false)
+		a.transcript.AddError(a.explain(msg.err))
 	}
 	a.answering = false
 	taskJustRan := a.runningTask != nil
@@ -554,6 +565,29 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 		cmds = append(cmds, a.notify("pincer: finished"))
 	}
 	return tea.Batch(append(cmds, a.nextWork(!taskJustRan))...)
+}
+
+// explain is a failed turn's error as a sentence for the transcript.
+func (a *App) explain(err error) string {
+	if a.opts.ExplainError != nil {
+		err = a.opts.ExplainError(err)
+	}
+	return sentence(err.Error())
+}
+
+// sentence starts text with a capital letter and ends it with a full stop.
+func sentence(text string) string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return text
+	}
+	r := []rune(text)
+	r[0] = unicode.ToUpper(r[0])
+	text = string(r)
+	if !strings.HasSuffix(text, ".") && !strings.HasSuffix(text, "?") && !strings.HasSuffix(text, "!") {
+		text += "."
+	}
+	return text
 }
 
 // compactDoneMsg reports that /compact finished.
@@ -573,6 +607,7 @@ func (a *App) compactDone(msg compactDoneMsg) tea.Cmd {
 func (a *App) startWork(work func(ctx context.Context) tea.Msg) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.cancel = cancel
+	a.stoppedInTool = false
 	a.busy = true
 	a.state = stateThinking
 	a.turnStart = time.Now()
@@ -613,6 +648,7 @@ func (a *App) nextWork(checkTasks bool) tea.Cmd {
 
 // cancelTurn stops the model or the running tool at once.
 func (a *App) cancelTurn() {
+	a.stoppedInTool = a.state == stateTool || len(a.dialogs) > 0
 	if a.cancel != nil {
 		a.cancel()
 	}

@@ -172,3 +172,74 @@ func TestCompactGaugeShowsTheNextRequest(t *testing.T) {
 		t.Errorf("after /compact the gauge says %d%% (%q); the next request fits the window", pct, status)
 	}
 }
+
+// TestFailuresAreNotInterruptions: a server that refuses the key, or that
+// is not there, ends the turn with an explained error, never with
+// "(interrupted)".
+func TestFailuresAreNotInterruptions(t *testing.T) {
+	cases := []struct {
+		name  string
+		reply []agenttest.Reply
+		down  bool
+	}{
+		{"401", []agenttest.Reply{agenttest.Error(401, "Incorrect API key provided")}, false},
+		{"server down", nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := agenttest.New(c.reply...)
+			defer srv.Close()
+			app, _ := programApp(t, srv)
+			if c.down {
+				srv.Close()
+			}
+			var explained error
+			app.opts.ExplainError = func(err error) error {
+				explained = err
+				return fmt.Errorf("explained: %w", err)
+			}
+			tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(100, 30))
+			tm.Type("hello")
+			tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
+			waitScreen(t, tm, "error", func(s string) bool { return strings.Contains(s, "Explained:") })
+			final := quitProgram(t, tm)
+			s := screen(final)
+			if strings.Contains(s, "interrupted") {
+				t.Errorf("a failure is shown as an interruption:\n%s", s)
+			}
+			if explained == nil {
+				t.Error("the error was not explained")
+			}
+		})
+	}
+}
+
+// TestStoppedCommandHasNoExtraMark: Esc while a command runs shows the stop
+// on the command's card only; Esc while the model thinks marks the turn.
+func TestStoppedCommandHasNoExtraMark(t *testing.T) {
+	for _, inTool := range []bool{true, false} {
+		a := newTestApp(t, 100, 24)
+		a.transcript.AddUser("build it")
+		a.busy, a.cancel = true, func() {}
+		if inTool {
+			a.Update(eventsMsg{
+				agent.ToolCallDelta{Index: 0, Call: "k1", ID: "c1", Name: "run_command", ArgsSoFar: `{"command":"make"}`},
+				agent.AssistantMessage{Message: agent.Message{ToolCalls: []agent.ToolCall{{ID: "c1", Name: "run_command", Arguments: `{"command":"make"}`}}}, Calls: []string{"k1"}},
+				agent.ToolStarted{Call: "k1", ID: "c1", Name: "run_command", Summary: "run_command make"},
+			})
+		}
+		press(a, "esc")
+		if inTool {
+			a.bridge.event(agent.ToolResult{Call: "k1", ID: "c1", Name: "run_command", Content: "(User cancelled the operation while it ran.)", IsError: true})
+		}
+		a.Update(turnDoneMsg{err: context.Canceled})
+		got := strings.Count(screen(a), "(interrupted)")
+		want := 1
+		if inTool {
+			want = 0
+		}
+		if got != want {
+			t.Errorf("stopped in a tool: %v: %d \"(interrupted)\" marks, want %d\n%s", inTool, got, want, screen(a))
+		}
+	}
+}
