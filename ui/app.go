@@ -646,6 +646,29 @@ func (a *App) nextWork(checkTasks bool) tea.Cmd {
 	return nil
 }
 
+// stopTurn is the person stopping the turn (Esc, Ctrl+C): the turn ends,
+// and the prompts queued behind it go back into the input instead of
+// being sent, so that stopping stops.
+func (a *App) stopTurn() {
+	a.cancelTurn()
+	if len(a.queue) == 0 {
+		return
+	}
+	parts := append([]string(nil), a.queue...)
+	if typed := strings.TrimSpace(a.input.Value()); typed != "" {
+		parts = append(parts, typed)
+	}
+	note := "Stopped. The queued prompt is back in the input; Enter sends it."
+	if len(a.queue) > 1 {
+		note = "Stopped. The queued prompts are back in the input; Enter sends them as one message."
+	}
+	a.transcript.AddNotice(note)
+	a.queue = nil
+	a.transcript.SetQueued(nil)
+	a.setFocus(focusInput)
+	a.setInput(strings.Join(parts, "\n\n"), -1)
+}
+
 // cancelTurn stops the model or the running tool at once.
 func (a *App) cancelTurn() {
 	a.stoppedInTool = a.state == stateTool || len(a.dialogs) > 0

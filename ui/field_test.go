@@ -243,3 +243,28 @@ func TestStoppedCommandHasNoExtraMark(t *testing.T) {
 		}
 	}
 }
+
+// TestEscDoesNotSendQueuedPrompts: stopping a turn stops; what was queued
+// waits in the input for the person to send it.
+func TestEscDoesNotSendQueuedPrompts(t *testing.T) {
+	for _, stopKey := range []string{"esc", "ctrl+c"} {
+		a := newTestApp(t, 100, 24)
+		a.busy, a.cancel = true, func() {}
+		typeText(a, "then do this")
+		press(a, "enter")
+		typeText(a, "and that")
+		press(a, "enter")
+		press(a, stopKey)
+		cmd := a.turnDone(turnDoneMsg{err: context.Canceled})
+		if a.busy || len(a.queue) != 0 {
+			t.Errorf("%s: busy %v, queue %q after stopping; want idle with nothing queued", stopKey, a.busy, a.queue)
+		}
+		_ = cmd
+		if v := a.input.Value(); v != "then do this\n\nand that" {
+			t.Errorf("%s: input %q, want the queued prompts back", stopKey, v)
+		}
+		if s := screen(a); strings.Contains(s, "queued:") || !strings.Contains(s, "back in the input") {
+			t.Errorf("%s: screen after stopping:\n%s", stopKey, s)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel):
 		switch {
 		case a.busy:
-			a.cancelTurn()
+			a.stopTurn()
 		case a.focus == focusTranscript && a.transcript.Focused() >= 0:
 			var cmd tea.Cmd
 			a.transcript, cmd = a.transcript.Update(msg)
@@ -127,7 +127,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 func (a *App) ctrlC() tea.Cmd {
 	switch {
 	case a.busy:
-		a.cancelTurn()
+		a.stopTurn()
 		return nil
 	case a.input.Value() != "":
 		a.input.Reset()
