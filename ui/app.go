@@ -136,6 +136,7 @@ type App struct {
 	historyPos    int
 	draft         string // what was typed before browsing history
 	pastes        map[string]string
+	inputRows     inputRows // which rows of the input start a line
 	quitArmed     bool
 	terminalOut   bool // the terminal window does not have focus
 	notice        string
@@ -172,6 +173,7 @@ func New(o Options) *App {
 	a.files = complete.New()
 	a.commands = complete.New()
 	a.input = newInput()
+	a.input.SetPromptFunc(2, a.inputPrompt)
 	a.cmdList = append(builtinCommands(), o.Commands...)
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {

@@ -268,3 +268,59 @@ func TestEscDoesNotSendQueuedPrompts(t *testing.T) {
 		}
 	}
 }
+
+// TestInputMarksOnlyLineStarts: a long line wraps without a › on its
+// continuation rows; a real new line gets one.
+func TestInputMarksOnlyLineStarts(t *testing.T) {
+	a := newTestApp(t, 40, 20)
+	typeText(a, strings.Repeat("wrapping words go on and on ", 4))
+	press(a, "ctrl+j")
+	typeText(a, "second line")
+	view := ansi.Strip(a.input.View())
+	var marks, rows int
+	for _, l := range strings.Split(view, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		rows++
+		if strings.HasPrefix(l, "›") {
+			marks++
+		} else if !strings.HasPrefix(l, "  ") {
+			t.Errorf("row %q has neither a mark nor a blank gutter", l)
+		}
+	}
+	if rows < 4 || marks != 2 {
+		t.Errorf("%d rows with %d marks, want 2 marks (two lines typed):\n%s", rows, marks, view)
+	}
+	if !strings.HasPrefix(strings.Split(view, "\n")[0], "› wrapping") {
+		t.Errorf("first row %q", strings.Split(view, "\n")[0])
+	}
+}
+
+func TestLineStartsFollowTheTextareaWrap(t *testing.T) {
+	cases := []struct {
+		text  string
+		width int
+		want  string // S a start, c a continuation
+	}{
+		{"short", 20, "S"},
+		{"a\nb\nc", 20, "SSS"},
+		{strings.Repeat("x", 45), 20, "Scc"},
+		{"one two three four five six seven", 10, "Sccc"},
+		{"日本語日本語日本語日本語", 10, "Scc"},
+		{"", 10, "S"},
+	}
+	for _, c := range cases {
+		var got strings.Builder
+		for _, s := range lineStarts(c.text, c.width) {
+			if s {
+				got.WriteByte('S')
+			} else {
+				got.WriteByte('c')
+			}
+		}
+		if got.String() != c.want {
+			t.Errorf("lineStarts(%q, %d) = %s, want %s", c.text, c.width, got.String(), c.want)
+		}
+	}
+}
