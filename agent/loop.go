@@ -432,6 +432,10 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	if err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}
 	}
+	if err := tools.CheckWritable(ch); err != nil {
+		// Nobody is asked to review an edit that cannot land.
+		return tools.Result{Content: err.Error() + "; the edit was not applied.", IsError: true}
+	}
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{
 		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),

@@ -74,10 +74,10 @@ func Apply(ch *Change, content []byte) error {
 			mode = info.Mode().Perm()
 		}
 	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return fmt.Errorf("apply edit to %s: create its directory: %w", ch.Rel, err)
+		return writeError(ch.Rel, err)
 	}
 	if err := writeAtomic(target, content, mode); err != nil {
-		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
+		return writeError(ch.Rel, err)
 	}
 	ch.log.Saw(ch.Path, content)
 	return nil
