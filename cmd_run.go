@@ -74,6 +74,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		if opened, err = c.openSession(cmd, st, p); err != nil {
 			return err
 		}
+		for _, n := range opened.notes {
+			fmt.Fprintf(c.stderr, "pincer: %s\n", n)
+		}
 		rec = agent.SessionLog{Store: st, ID: opened.sess.ID}
 	}
 	if err := p.pickModel(ctx); err != nil {

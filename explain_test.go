@@ -37,8 +37,8 @@ func TestExplainModelError(t *testing.T) {
 		want   []string
 	}{
 		{"401 with the key in the environment", agenttest.Error(401, "Incorrect API key provided"),
-			map[string]string{"DEEPSEEK_API_KEY": "sk-x"}, "", []string{"refused the API key", "Incorrect API key provided", "environment variable DEEPSEEK_API_KEY", "export DEEPSEEK_API_KEY=<your key>"}},
-		{"403 with the key in a file", agenttest.Error(403, "forbidden"), nil, "sk-y", []string{"refused the API key", "api_key set by /home/u/.config/pincer/config.json"}},
+			map[string]string{"DEEPSEEK_API_KEY": "sk-x"}, "", []string{"refused the API key", "Incorrect API key provided", "environment variable DEEPSEEK_API_KEY", "export DEEPSEEK_API_KEY=<a valid key for deepseek>"}},
+		{"403 with the key in a file", agenttest.Error(403, "forbidden"), nil, "sk-y", []string{"refused the API key", `"api_key" in /home/u/.config/pincer/config.json`}},
 		{"401 without a key", agenttest.Error(401, "no key"), nil, "", []string{"no API key is set", "export DEEPSEEK_API_KEY=<your key>"}},
 		{"500", agenttest.Error(500, "boom"), nil, "", []string{"failed, also when asked again", "boom", "send it again"}},
 		{"429", agenttest.Error(429, "slow down"), nil, "", []string{"limiting requests", "quota"}},
