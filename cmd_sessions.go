@@ -99,10 +99,13 @@ func (c *cli) sessionsShow() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(c.stdout, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
-				s.Label(), s.ID, s.Dir, s.Model, s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
-				s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, resumeHint(s))
-			return st.Export(c.stdout, s.ID, session.FormatMarkdown)
+			// The transcript starts with the session's details; only how to
+			// resume it is added, at the end where the eye lands.
+			if err := st.Export(c.stdout, s.ID, session.FormatMarkdown); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "\nResume it with: %s\n", resumeHint(s))
+			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the session and its messages as JSON")

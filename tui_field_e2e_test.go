@@ -32,3 +32,26 @@ func TestTUIRefusedKeyIsAnExplainedError(t *testing.T) {
 		t.Errorf("a refused key reads as an interruption:\n%s", screen)
 	}
 }
+
+// TestSessionsShowOnce: `pincer sessions show` gives the details once,
+// then the transcript, then how to resume.
+func TestSessionsShowOnce(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("hello there", 5))
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	if r := s.run("", "run", "-s", "alpha", "hi"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r := s.run("", "sessions", "show", "alpha")
+	if r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	for _, once := range []string{s.dir, "test-model", "hello there"} {
+		if n := strings.Count(r.stdout, once); n != 1 {
+			t.Errorf("%q appears %d times, want once:\n%s", once, n, r.stdout)
+		}
+	}
+	if !strings.HasSuffix(r.stdout, "Resume it with: pincer -s alpha\n") {
+		t.Errorf("the output does not end with the resume hint:\n%s", r.stdout)
+	}
+}
