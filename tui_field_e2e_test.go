@@ -55,3 +55,39 @@ func TestSessionsShowOnce(t *testing.T) {
 		t.Errorf("the output does not end with the resume hint:\n%s", r.stdout)
 	}
 }
+
+// TestHelpListsOnlyTheCommandsFlags: a subcommand's help shows the flags
+// it uses, not every flag pincer has.
+func TestHelpListsOnlyTheCommandsFlags(t *testing.T) {
+	s := newSandbox(t, "")
+	cases := []struct {
+		args          []string
+		want, notWant []string
+	}{
+		{[]string{"--help"}, []string{"--model", "--theme", "--session", "--continue", "--cwd"}, nil},
+		{[]string{"run", "--help"}, []string{"--model", "--provider", "--session", "--continue", "--cwd"}, []string{"--theme"}},
+		{[]string{"config", "--help"}, []string{"--model", "--theme"}, []string{"--session", "--continue"}},
+		{[]string{"sessions", "rename", "--help"}, []string{"--cwd"}, []string{"--model", "--provider", "--theme", "--session", "--continue", "--max-iterations"}},
+		{[]string{"classify", "--help"}, nil, []string{"--model", "--theme", "--session"}},
+		{[]string{"tasks", "add", "--help"}, []string{"--session"}, []string{"--model", "--theme", "--continue"}},
+		{[]string{"tasks", "run", "--help"}, []string{"--model"}, []string{"--theme", "--session"}},
+	}
+	for _, c := range cases {
+		r := s.run("", c.args...)
+		out := r.stdout + r.stderr
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("pincer %s lacks %s:\n%s", strings.Join(c.args, " "), w, out)
+			}
+		}
+		for _, w := range c.notWant {
+			if strings.Contains(out, w+" ") || strings.Contains(out, w+"\n") {
+				t.Errorf("pincer %s lists %s, which it does not use", strings.Join(c.args, " "), w)
+			}
+		}
+	}
+	// The flags still work where they belong.
+	if r := s.run("", "config", "--model", "x-model"); !strings.Contains(r.stdout, "x-model") {
+		t.Errorf("config --model: %q %q", r.stdout, r.stderr)
+	}
+}
