@@ -324,3 +324,44 @@ func TestLineStartsFollowTheTextareaWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestEditReviewFitsAShortDiff: a one-line change opens a dialog as high as
+// its diff, not one that fills the screen with blank lines.
+func TestEditReviewFitsAShortDiff(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	ch := &tools.Change{Path: "/p/a.txt", Rel: "a.txt", Before: []byte("one\n"), After: []byte("uno\n"), Summary: "replaced 1 occurrence"}
+	a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
+	checkShape(t, a)
+	lines := strings.Split(screen(a), "\n")
+	top, bottom := -1, -1
+	for i, l := range lines {
+		if strings.Contains(l, "╭") {
+			top = i
+		}
+		if strings.Contains(l, "╰") {
+			bottom = i
+		}
+	}
+	if top < 0 || bottom < 0 {
+		t.Fatalf("no dialog on the screen:\n%s", screen(a))
+	}
+	if h := bottom - top + 1; h > 14 {
+		t.Errorf("the review of a one-line change is %d lines high:\n%s", h, screen(a))
+	}
+	if s := screen(a); !strings.Contains(s, "uno") || !strings.Contains(s, "one") {
+		t.Errorf("the diff is not shown:\n%s", s)
+	}
+	// f still gives the diff the whole screen.
+	time.Sleep(settleTime)
+	press(a, "f")
+	lines = strings.Split(screen(a), "\n")
+	n := 0
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "│") {
+			n++
+		}
+	}
+	if n < 30 {
+		t.Errorf("full screen shows a dialog of %d lines", n)
+	}
+}
