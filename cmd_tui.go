@@ -65,7 +65,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	skills := agent.Skills(in.Skills) // (warnings were shown when the agent was made)
+	skills := in.AllSkills() // (warnings were shown when the agent was made)
 	theme, auto, err := c.pickTheme(p.cfg.Theme)
 	if err != nil {
 		return usageError(err)
