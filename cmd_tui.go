@@ -32,7 +32,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return serr
 		}
 		if !saved {
-			fmt.Fprintln(c.stderr, "pincer: nothing was saved. "+config.ProviderHelp())
+			fmt.Fprintln(c.stderr, "pincer: nothing was saved. "+config.ProviderHelpFor(config.ShownUserConfigPath(c.getenv)))
 			return &exitError{code: 2, silent: true}
 		}
 		p = np

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/agent/agenttest"
 )
@@ -89,5 +91,30 @@ func TestHelpListsOnlyTheCommandsFlags(t *testing.T) {
 	// The flags still work where they belong.
 	if r := s.run("", "config", "--model", "x-model"); !strings.Contains(r.stdout, "x-model") {
 		t.Errorf("config --model: %q %q", r.stdout, r.stderr)
+	}
+}
+
+// TestSetupQuitNamesTheRealConfigFile: leaving the first-run setup says
+// where the config file really is when XDG_CONFIG_HOME points outside the
+// home directory.
+func TestSetupQuitNamesTheRealConfigFile(t *testing.T) {
+	s := newSandbox(t, "")
+	xdg := t.TempDir()
+	for i, e := range s.env {
+		if strings.HasPrefix(e, "XDG_CONFIG_HOME=") {
+			s.env[i] = "XDG_CONFIG_HOME=" + xdg
+		}
+	}
+	if c, err := net.DialTimeout("tcp", "127.0.0.1:11434", time.Second); err == nil {
+		c.Close()
+		t.Skip("a local Ollama answers, so pincer skips the setup")
+	}
+	ts := newTmuxScreen(t, s, 120, 30)
+	ts.waitFor("the setup", "Esc quit")
+	ts.keys("C-c")
+	screen := ts.waitFor("the quit message", "[pincer exited]", "nothing was saved")
+	want := xdg + "/pincer/config.json"
+	if !strings.Contains(strings.ReplaceAll(screen, "\n", ""), want) || strings.Contains(screen, "~/.config") {
+		t.Errorf("the quit message does not name %s:\n%s", want, screen)
 	}
 }
