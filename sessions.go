@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -103,9 +105,23 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	return o, nil
 }
 
-// resumeHint is the command that resumes a session.
+// resumeHint is the command that resumes a session, spelled the way pincer
+// was started.
 func resumeHint(s session.Session) string {
-	return "pincer -s " + shellQuote(s.Label())
+	exe, _ := os.Executable()
+	return invocation(exe) + " -s " + shellQuote(s.Label())
+}
+
+// invocation is how to start this pincer again: "go run ." for a binary
+// that go run built in its temporary go-build directory (no pincer may be
+// installed at all), else "pincer".
+func invocation(exe string) string {
+	for dir := filepath.Dir(exe); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if n, ok := strings.CutPrefix(filepath.Base(dir), "go-build"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return "go run ."
+		}
+	}
+	return "pincer"
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

@@ -2,6 +2,9 @@ package main
 
 import (
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -116,5 +119,46 @@ func TestSetupQuitNamesTheRealConfigFile(t *testing.T) {
 	want := xdg + "/pincer/config.json"
 	if !strings.Contains(strings.ReplaceAll(screen, "\n", ""), want) || strings.Contains(screen, "~/.config") {
 		t.Errorf("the quit message does not name %s:\n%s", want, screen)
+	}
+}
+
+func TestInvocation(t *testing.T) {
+	cases := []struct{ exe, want string }{
+		{"/usr/local/bin/pincer", "pincer"},
+		{"/home/u/go/bin/pincer", "pincer"},
+		{"/tmp/go-build3418723/b001/exe/pincer", "go run ."},
+		{"/var/folders/x/T/go-build123/b001/exe/pincer", "go run ."},
+		{"/home/u/src/go-builder/pincer", "pincer"},
+	}
+	for _, c := range cases {
+		if got := invocation(c.exe); got != c.want {
+			t.Errorf("invocation(%q) = %q, want %q", c.exe, got, c.want)
+		}
+	}
+}
+
+// TestResumeHintAfterGoRun: a pincer started with go run says to resume
+// with go run, not with a pincer that may not be installed.
+func TestResumeHintAfterGoRun(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("hello", 5))
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	if r := s.run("", "run", "-s", "alpha", "hi"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	// A copy of the binary where go run puts its builds.
+	dir := filepath.Join(t.TempDir(), "go-build1234", "b001", "exe")
+	os.MkdirAll(dir, 0o755)
+	data, err := os.ReadFile(pincerBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "pincer")
+	os.WriteFile(exe, data, 0o755)
+	cmd := exec.Command(exe, "sessions", "fork", "alpha", "beta")
+	cmd.Dir, cmd.Env = s.dir, s.env
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Resume it with: go run . -s beta") {
+		t.Errorf("fork from a go run build: %v\n%s", err, out)
 	}
 }
