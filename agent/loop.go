@@ -144,6 +144,9 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
 	}
+	if user.Kind == "" || user.Kind == KindTask {
+		user.Content = a.attachMentions(ctx, user.Content, sink)
+	}
 	a.add(user, sink)
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations

@@ -245,8 +245,12 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Iteration limit reached; the model was asked to sum up."})
 				continue
 			}
-			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: m.Content})
-			a.history = append(a.history, m.Content)
+			typed, files := agent.SplitAttachments(m.Content)
+			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: typed})
+			if len(files) > 0 {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Attached " + strings.Join(files, ", ") + "."})
+			}
+			a.history = append(a.history, typed)
 		case agent.RoleAssistant:
 			if m.Reasoning != "" {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindReasoning, Text: m.Reasoning})

@@ -365,3 +365,46 @@ func TestEditReviewFitsAShortDiff(t *testing.T) {
 		t.Errorf("full screen shows a dialog of %d lines", n)
 	}
 }
+
+// TestResumedPromptShowsWhatWasTyped: a stored prompt with an attached file
+// shows as typed, with a line naming the file, and Up recalls the typed
+// text, not the file.
+func TestResumedPromptShowsWhatWasTyped(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, root, "main.go", "package main\n")
+	reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
+	cls, _ := safety.NewClassifier(safety.Rules{})
+	model := &recordingModel{}
+	ag, err := agent.New(agent.Options{Model: model, Tools: reg, Safety: cls, Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ag.Run(context.Background(), "explain @main.go", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(model.user, "package main") {
+		t.Fatalf("the file was not attached: %q", model.user)
+	}
+	a := New(Options{Agent: ag, Root: root, Theme: themes.Dark(), Model: "m", Session: "s", History: ag.History()})
+	a.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	s := screen(a)
+	if !strings.Contains(s, "explain @main.go") || !strings.Contains(s, "Attached main.go.") || strings.Contains(s, "package main") {
+		t.Errorf("resumed screen:\n%s", s)
+	}
+	press(a, "up")
+	if v := a.input.Value(); v != "explain @main.go" {
+		t.Errorf("Up recalls %q", v)
+	}
+}
+
+// recordingModel answers "ok" and keeps the last user message it got.
+type recordingModel struct{ user string }
+
+func (m *recordingModel) Complete(_ context.Context, req agent.Request, _ func(agent.Event)) (agent.Reply, error) {
+	for _, msg := range req.Messages {
+		if msg.Role == agent.RoleUser {
+			m.user = msg.Content
+		}
+	}
+	return agent.Reply{Content: "ok"}, nil
+}
