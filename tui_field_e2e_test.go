@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -160,5 +161,175 @@ func TestResumeHintAfterGoRun(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "Resume it with: go run . -s beta") {
 		t.Errorf("fork from a go run build: %v\n%s", err, out)
+	}
+}
+
+// answerDialog presses key until the dialog titled title closes: a new
+// dialog ignores keys for a moment, so the first press may go unheard.
+// After each press it waits for the dialog to go before pressing again, so
+// no press reaches the input.
+func (ts *tmuxScreen) answerDialog(key, title string) {
+	ts.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ts.keys(key)
+		for wait := time.Now().Add(600 * time.Millisecond); time.Now().Before(wait); time.Sleep(30 * time.Millisecond) {
+			if !strings.Contains(ts.capture(), title) {
+				return
+			}
+		}
+	}
+	ts.t.Fatalf("pressing %s never closed %q:\n%s", key, title, ts.capture())
+}
+
+// lineWith is the first line of screen that contains s.
+func lineWith(screen, s string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return l
+		}
+	}
+	return ""
+}
+
+// TestTUIFieldScreens drives the real binary through what a new user met:
+// reused tool-call ids, Esc with a queued prompt, a long input line, a CR
+// paste, an attached file and a short edit's review.
+func TestTUIFieldScreens(t *testing.T) {
+	slow := agenttest.Reply{Body: agenttest.TextBody(strings.Repeat("Streaming on and on. ", 400), 20, 10, 10), Piece: 200, Delay: 50 * time.Millisecond}
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "glob", Arguments: `{"pattern":"*.txt"}`}),
+		agenttest.Text("One file.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "run_command", Arguments: `{"command":"mkdir d1"}`}),
+		agenttest.Text("Not made.", 6),
+		slow,
+		agenttest.Text("Read it.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "write_file", Arguments: `{"path":"notes.txt","content":"remember the bread\n"}`}),
+		agenttest.Text("Changed.", 6),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("notes.txt", "remember the milk\n")
+	ts := newTmuxScreen(t, s, 100, 36, "-s", "field")
+	ts.waitFor("the screen", "Ask pincer")
+
+	// 1. Two turns whose calls the server names call_0; the second refused.
+	ts.keys("list the text files", "Enter")
+	ts.waitFor("the first answer", "One file.")
+	ts.keys("make d1", "Enter")
+	ts.waitFor("the approval", "mkdir d1", "Run this command?")
+	ts.answerDialog("n", "Run this command?")
+	screen := ts.waitFor("the refusal", "Not made.")
+	if l := lineWith(screen, "run_command"); !strings.Contains(l, "mkdir d1") {
+		t.Errorf("the refused card reads %q:\n%s", l, screen)
+	}
+	if l := lineWith(screen, "glob"); !strings.Contains(l, "*.txt") {
+		t.Errorf("the first card reads %q:\n%s", l, screen)
+	}
+
+	// 5. Esc with a prompt queued: the turn stops, the prompt waits.
+	ts.keys("tell a long story", "Enter")
+	ts.waitFor("the story to stream", "Streaming on and on.")
+	ts.keys("then this", "Enter")
+	ts.waitFor("the queued prompt", "1 queued")
+	ts.keys("Escape")
+	screen = ts.waitFor("the stop", "back in the input", "idle", "› then this")
+	if n := len(srv.Requests()); n != 5 {
+		t.Errorf("%d requests after Esc, want 5: the queued prompt was sent\n%s", n, screen)
+	}
+	ts.keys("C-u")
+
+	// 9. A long line wraps without a › on its continuation rows.
+	ts.keys(strings.Repeat("wrap ", 50) + "END")
+	screen = ts.waitFor("the long input", "END")
+	var marks, rows int
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "wrap") || strings.Contains(l, "END") {
+			rows++
+			if strings.HasPrefix(l, "›") {
+				marks++
+			}
+		}
+	}
+	if rows < 2 || marks != 1 {
+		t.Errorf("%d input rows with %d › marks, want one mark:\n%s", rows, marks, screen)
+	}
+	ts.keys("C-u")
+	screen = ts.waitFor("an empty input", "Ask pincer…")
+
+	// 2. A bracketed paste with CR line breaks.
+	var paste strings.Builder
+	for i := 1; i <= 300; i++ {
+		fmt.Fprintf(&paste, "pasted line %d\r", i)
+	}
+	if out, err := exec.Command("tmux", "-L", ts.socket, "set-buffer", "-b", "field", paste.String()).CombinedOutput(); err != nil {
+		t.Fatalf("set-buffer: %v %s", err, out)
+	}
+	if out, err := exec.Command("tmux", "-L", ts.socket, "paste-buffer", "-p", "-b", "field", "-t", ts.name).CombinedOutput(); err != nil {
+		t.Fatalf("paste-buffer: %v %s", err, out)
+	}
+	ts.waitFor("the paste label", "[pasted text #1: 300 lines]")
+	ts.keys("C-u")
+
+	// 14. @file attaches the file.
+	ts.keys("what does @notes.txt say?", "Enter")
+	ts.waitFor("the answer", "Attached notes.txt (1 line).", "Read it.")
+	reqs := srv.Requests()
+	if got := userContents(reqs[len(reqs)-1]); !strings.Contains(strings.Join(got, "\n"), "remember the milk") {
+		t.Errorf("the model did not get the file: %q", got)
+	}
+
+	// 13. A one-line edit gets a short review.
+	ts.keys("change the note", "Enter")
+	screen = ts.waitFor("the review", "Review the edit", "remember the bread")
+	top, bottom := -1, -1
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, "╭") && top < 0 {
+			top = i
+		}
+		if strings.Contains(l, "╰") {
+			bottom = i
+		}
+	}
+	if h := bottom - top + 1; top < 0 || h > 16 {
+		t.Errorf("the review of a one-line edit is %d lines high:\n%s", h, screen)
+	}
+	ts.answerDialog("y", "Review the edit")
+	ts.waitFor("the edit to land", "Changed.")
+	ts.keys("C-c", "C-c")
+	ts.waitFor("pincer to exit", "[pincer exited]")
+}
+
+// TestTUIReadOnlyProject: an edit in a project that cannot be written says
+// why on its card, cause first, without asking for a review first.
+func TestTUIReadOnlyProject(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: `{"path":"new.txt","content":"hi\n"}`}),
+		agenttest.Text("It cannot be written.", 6),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.env = append(s.env, "PINCER_DATA_DIR="+t.TempDir())
+	if err := os.Chmod(s.dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(s.dir, 0o755) })
+	if f, err := os.CreateTemp(s.dir, "probe"); err == nil { // root ignores modes
+		f.Close()
+		os.Remove(f.Name())
+		if err := exec.Command("chattr", "+i", s.dir).Run(); err != nil {
+			t.Skipf("cannot make a read-only directory here: %v", err)
+		}
+		t.Cleanup(func() { exec.Command("chattr", "-i", s.dir).Run() })
+	}
+	ts := newTmuxScreen(t, s, 100, 30)
+	ts.waitFor("the screen", "Ask pincer")
+	ts.keys("write new.txt", "Enter")
+	screen := ts.waitFor("the answer", "It cannot be written.")
+	if l := lineWith(screen, "permission denied"); !strings.Contains(l, "permission denied: cannot write new.txt") {
+		t.Errorf("the card does not lead with the cause:\n%s", screen)
+	}
+	if strings.Contains(screen, "Review the edit") {
+		t.Errorf("a review was shown for an edit that cannot land:\n%s", screen)
 	}
 }
