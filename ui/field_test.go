@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"pincer/agent"
 	"pincer/agent/agenttest"
 	"pincer/safety"
+	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
 )
@@ -407,4 +410,101 @@ func (m *recordingModel) Complete(_ context.Context, req agent.Request, _ func(a
 		}
 	}
 	return agent.Reply{Content: "ok"}, nil
+}
+
+// drive runs cmd as the program would, feeding what it returns to the app,
+// batches and sequences included (a few levels deep; no timers).
+func drive(t *testing.T, a *App, cmd tea.Cmd, depth int) {
+	t.Helper()
+	if cmd == nil || depth > 6 {
+		return
+	}
+	msg := cmd()
+	if msg == nil {
+		return
+	}
+	if batch, ok := msg.(tea.BatchMsg); ok {
+		for _, c := range batch {
+			drive(t, a, c, depth+1)
+		}
+		return
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		for i := 0; i < v.Len(); i++ { // tea.Sequence
+			drive(t, a, v.Index(i).Interface().(tea.Cmd), depth+1)
+		}
+		return
+	}
+	_, next := a.Update(msg)
+	drive(t, a, next, depth+1)
+}
+
+func TestSessionPickerKeysAndRefresh(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"refactor", "bugfix"} {
+		s, _ := st.Create(session.Session{Name: n, Dir: a.opts.Root})
+		st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+	}
+	a.opts.Store = st
+	drive(t, a, a.openSessionPicker(), 0)
+	p, ok := a.topDialog().(*picker)
+	if !ok {
+		t.Fatalf("no picker:\n%s", screen(a))
+	}
+	if strings.Contains(screen(a), "ctrl+n") {
+		t.Errorf("the footer still offers ctrl+n:\n%s", screen(a))
+	}
+	first, _ := p.list.Selected()
+	a.Update(tea.KeyPressMsg{Code: 'n', Mod: tea.ModCtrl})
+	if second, _ := p.list.Selected(); second.Value == first.Value {
+		t.Error("ctrl+n did not move down")
+	}
+	if list, _ := st.List(); len(list) != 2 {
+		t.Errorf("%d sessions after ctrl+n, want 2: it must not make one", len(list))
+	}
+	// Rename the selected one: the open list shows the new name.
+	a.Update(tea.KeyPressMsg{Code: 'r', Mod: tea.ModCtrl})
+	typeText(a, "-two")
+	_, cmd := a.Update(keyMsg("enter"))
+	drive(t, a, cmd, 0)
+	if s := screen(a); !strings.Contains(s, "refactor-two") && !strings.Contains(s, "bugfix-two") {
+		t.Errorf("the renamed session is not in the list:\n%s", s)
+	}
+	if _, ok := a.topDialog().(*picker); !ok {
+		t.Error("the picker closed after renaming")
+	}
+	// Columns: every row's detail ends at the same cell.
+	var ends []int
+	for _, l := range strings.Split(screen(a), "\n") {
+		if i := strings.Index(l, " msg"); i >= 0 {
+			ends = append(ends, i)
+		}
+	}
+	if len(ends) != 2 || ends[0] != ends[1] {
+		t.Errorf("the rows' details end at %v:\n%s", ends, screen(a))
+	}
+}
+
+func TestNewSessionLeavesNoEmptyOne(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, _ := st.Create(session.Session{Dir: a.opts.Root})
+	a.opts.Store, a.opts.SessionID = st, empty.ID
+	drive(t, a, a.newSession(), 0)
+	if a.opts.SessionID == empty.ID {
+		t.Fatal("no new session")
+	}
+	if _, err := st.Get(empty.ID); err == nil {
+		t.Error("the empty session left behind is still stored")
+	}
+	if list, _ := st.List(); len(list) != 1 {
+		t.Errorf("%d sessions stored, want the new one", len(list))
+	}
 }
