@@ -118,6 +118,7 @@ type App struct {
 	focus         focusArea
 	treeShown     bool // the person's choice; the pane also hides when narrow
 	showHelp      bool
+	helpTop       int // the first line of the help shown, when it scrolls
 
 	state    state
 	toolName string
@@ -398,6 +399,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.transcript.AddNotice(msg.text)
 		return a, a.checkTasks()
 	case tea.MouseWheelMsg:
+		if a.showHelp {
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				a.helpKey(tea.KeyPressMsg{Code: tea.KeyUp})
+			} else {
+				a.helpKey(tea.KeyPressMsg{Code: tea.KeyDown})
+			}
+			return a, nil
+		}
 		if md, ok := a.topDialog().(messageDialog); ok {
 			return a, md.Message(msg)
 		}

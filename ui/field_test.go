@@ -508,3 +508,47 @@ func TestNewSessionLeavesNoEmptyOne(t *testing.T) {
 		t.Errorf("%d sessions stored, want the new one", len(list))
 	}
 }
+
+// TestHelpFitsAndScrolls: the help keeps its border on any screen, and
+// every line of it can be scrolled into view.
+func TestHelpFitsAndScrolls(t *testing.T) {
+	for _, size := range [][2]int{{60, 20}, {120, 36}, {100, 40}} {
+		a := newTestApp(t, size[0], size[1])
+		press(a, "?")
+		if !a.showHelp {
+			t.Fatal("? did not open the help")
+		}
+		checkShape(t, a)
+		s := screen(a)
+		if !strings.Contains(s, "╭") || !strings.Contains(s, "╰") {
+			t.Errorf("%dx%d: the help's border is cut:\n%s", size[0], size[1], s)
+		}
+		// Scroll to the end, a page at a time: every line comes into view.
+		seen := map[string]bool{}
+		for i := 0; i < 20; i++ {
+			for _, l := range strings.Split(screen(a), "\n") {
+				seen[strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "│"))] = true
+			}
+			a.Update(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		}
+		last := "/" + a.cmdList[len(a.cmdList)-1].Name
+		found := false
+		for l := range seen {
+			if strings.Contains(l, last+" ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%dx%d: the last command %s never came into view", size[0], size[1], last)
+		}
+		checkShape(t, a)
+		if !a.showHelp {
+			t.Errorf("%dx%d: scrolling closed the help", size[0], size[1])
+		}
+		press(a, "x")
+		if a.showHelp {
+			t.Errorf("%dx%d: another key did not close the help", size[0], size[1])
+		}
+	}
+}
+
