@@ -551,4 +551,3 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 		}
 	}
 }
-
