@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -548,6 +549,44 @@ func TestHelpFitsAndScrolls(t *testing.T) {
 		press(a, "x")
 		if a.showHelp {
 			t.Errorf("%dx%d: another key did not close the help", size[0], size[1])
+		}
+	}
+}
+
+// TestKeysPageIsGenerated: the key tables of docs/keys.md are what the key
+// maps say; after changing a binding, run go generate ./docs.
+func TestKeysPageIsGenerated(t *testing.T) {
+	md, err := os.ReadFile(filepath.Join("..", "docs", "keys.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range keyDocSections() {
+		if !strings.Contains(string(md), "<!-- keys:"+name+" -->") {
+			t.Errorf("docs/keys.md has no generated table %q", name)
+		}
+	}
+	want, err := RewriteKeyDoc(string(md))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(md) {
+		t.Error("docs/keys.md is out of date with the key maps; run go generate ./docs")
+	}
+	// The generator itself: a changed binding shows in the page.
+	stale := strings.Replace(string(md), "| `Esc` | close the list |", "| `Esc` | something else |", 1)
+	if got, _ := RewriteKeyDoc(stale); got != string(md) {
+		t.Error("RewriteKeyDoc does not rewrite a stale row")
+	}
+	if _, err := RewriteKeyDoc("<!-- keys:nosuch -->\n<!-- /keys -->"); err == nil {
+		t.Error("an unknown table name is accepted")
+	}
+}
+
+func TestDocKey(t *testing.T) {
+	cases := map[string]string{"up": "↑", "ctrl+p": "Ctrl+P", "shift+tab": "Shift+Tab", "ctrl+up": "Ctrl+↑", "k": "k", "G": "G", "pgdown": "PgDn", "f1": "F1", "[": "["}
+	for in, want := range cases {
+		if got := docKey(in); got != want {
+			t.Errorf("docKey(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
