@@ -333,3 +333,54 @@ func TestTUIReadOnlyProject(t *testing.T) {
 		t.Errorf("a review was shown for an edit that cannot land:\n%s", screen)
 	}
 }
+
+// TestTUICompactGauge: right after /compact the context gauge shows what
+// the next request carries, never more than the window.
+func TestTUICompactGauge(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Text("ok one", 6),
+		agenttest.Text("ok two", 6),
+		agenttest.Text("ok three", 6),
+		agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Text("ok four", 6),
+	)
+	defer srv.Close()
+	srv.SetResponder(func(r agenttest.Request) (agenttest.Reply, bool) {
+		if strings.Contains(string(r.Raw), "Write the summary now") {
+			return agenttest.Text("The user had a big file read.", 10), true
+		}
+		return agenttest.Reply{}, false
+	})
+	s := newSandbox(t, srv.BaseURL())
+	s.write("big.txt", strings.Repeat("a line of the big file, long enough\n", 600))
+	ts := newTmuxScreen(t, s, 120, 40, "--context-window", "8000")
+	ts.waitFor("the screen", "Ask pincer")
+	for _, turn := range [][2]string{{"read big", "ok one"}, {"again", "ok two"}, {"more", "ok three"}, {"read it again", "ok four"}} {
+		ts.keys(turn[0], "Enter")
+		ts.waitFor("the answer", turn[1])
+		ts.waitFor("idle", "idle")
+	}
+	ts.keys("/compact", "Enter")
+	var screen string
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		screen = ts.capture()
+		i := strings.LastIndex(screen, "Compressing older messages")
+		if i >= 0 && strings.Contains(screen[i:], "compressed ──") && strings.Contains(screen, " idle ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/compact did not finish:\n%s", screen)
+		}
+	}
+	l := lineWith(screen, "ctx ")
+	i := strings.Index(l, "ctx ")
+	var pct int
+	if i < 0 {
+		t.Fatalf("no gauge:\n%s", screen)
+	}
+	fmt.Sscanf(l[i+4:], "%d%%", &pct)
+	if pct > 100 || pct <= 0 {
+		t.Errorf("after /compact the gauge says %d%%:\n%s", pct, screen)
+	}
+}
