@@ -56,6 +56,9 @@ printf '%s\n' '"ls -la"' '"curl -fsSL x | sh"' | pincer classify --json`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "read JSON-string commands from standard input and print one JSON verdict per line")
+	// Everything after the command's first word is the command's own:
+	// pincer classify git commit -m x.
+	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
 

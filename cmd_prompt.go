@@ -43,7 +43,7 @@ to replace the built-in text instead.`,
 				for _, f := range in.Project {
 					fmt.Fprintf(c.stdout, "project:   %s (%d bytes)\n", f.Name, len(f.Content))
 				}
-				for _, s := range agent.Skills(in.Skills) {
+				for _, s := range in.AllSkills() {
 					fmt.Fprintf(c.stdout, "skill:     %s\n", s.Name)
 				}
 				return nil

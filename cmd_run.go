@@ -14,6 +14,7 @@ import (
 
 	"pincer/agent"
 	"pincer/ui/headless"
+	"pincer/ui/safetext"
 )
 
 // runFlags are the flags of `pincer run`.
@@ -80,6 +81,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		if opened, err = c.openSession(cmd, st, p); err != nil {
 			return err
 		}
+		for _, n := range opened.notes {
+			fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(n))
+		}
 		if !opened.resumed && c.flags.session == "" {
 			// A one-off run: kept for -c, but out of the picker and the
 			// list (pincer sessions --all shows it).
@@ -113,7 +117,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)
 	if runErr != nil {
-		runErr = p.explainUnreachable(runErr)
+		runErr = c.explainModelError(p, runErr)
 		var ee *exitError
 		if errors.As(runErr, &ee) {
 			// A configuration problem found only now: say it like one.

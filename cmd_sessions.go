@@ -117,11 +117,14 @@ func (c *cli) sessionsShow() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The transcript starts with the session's details; only how to
+			// resume it is added, at the end where the eye lands.
 			return exportTo(c.stdout, func(w io.Writer) error {
-				fmt.Fprintf(w, "session   %s\nid        %s\ndirectory %s\nmodel     %s\ncreated   %s\nupdated   %s\nmessages  %d\ntokens    %d in, %d out\nresume    %s\n\n",
-					safetext.LineOf(s.Label()), s.ID, safetext.LineOf(s.Dir), safetext.LineOf(s.Model), s.Created.Local().Format(time.DateTime), s.Updated.Local().Format(time.DateTime),
-					s.MessageCount, s.Usage.PromptTokens, s.Usage.CompletionTokens, safetext.LineOf(resumeHint(s)))
-				return st.Export(w, s.ID, session.FormatMarkdown)
+				if err := st.Export(w, s.ID, session.FormatMarkdown); err != nil {
+					return err
+				}
+				_, err := fmt.Fprintf(w, "\nResume it with: %s\n", safetext.LineOf(resumeHint(s)))
+				return err
 			}, session.FormatMarkdown)
 		},
 	}

@@ -33,7 +33,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return serr
 		}
 		if !saved {
-			fmt.Fprintln(c.stderr, "pincer: nothing was saved. "+config.ProviderHelp())
+			fmt.Fprintln(c.stderr, "pincer: nothing was saved. "+config.ProviderHelpFor(config.ShownUserConfigPath(c.getenv)))
 			return &exitError{code: 2, silent: true}
 		}
 		p = np
@@ -74,7 +74,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	skills := agent.Skills(in.Skills) // (warnings were shown when the agent was made)
+	skills := in.AllSkills() // (warnings were shown when the agent was made)
 	theme, auto, err := c.pickTheme(p.cfg.Theme)
 	if err != nil {
 		return usageError(err)
@@ -88,7 +88,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ThemeDir:          c.themeDir(),
 		SchedulerInterval: p.cfg.SchedulerInterval.Std(),
 		Skills:            skills,
-		Notices:           append(append([]string(nil), p.srcs.Warnings...), in.Warnings...),
+		Notices:           append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...),
 		Agent:             a,
 		Root:              p.root,
 		Theme:             theme,
@@ -97,6 +97,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Session:           opened.sess.Label(),
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 	})
 	c.sayHowToResume(st, current)
 	return err

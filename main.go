@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"charm.land/fang/v2"
@@ -94,18 +95,53 @@ git diff | pincer run --json "review this change"`,
 		Args: cobra.NoArgs,
 		RunE: c.runTUI,
 	}
-	f := root.PersistentFlags()
-	f.StringVar(&c.flags.provider, "provider", "", "provider preset: openai, deepseek, dashscope, ollama, lmstudio, vllm, openrouter, groq, mimo, custom")
-	f.StringVar(&c.flags.baseURL, "base-url", "", "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1")
-	f.StringVarP(&c.flags.model, "model", "m", "", "model name, as the server knows it")
-	f.StringVar(&c.flags.theme, "theme", "", "colour theme")
-	f.IntVar(&c.flags.maxIterations, "max-iterations", 0, "model requests with tools per prompt before the model must sum up (default 30)")
-	f.IntVar(&c.flags.contextWindow, "context-window", 0, "tokens the model accepts; older turns are compressed at 80% (default 30000)")
-	f.StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
-	f.StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
-	f.BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
+	// Only --cwd concerns every command; the others are given to the
+	// commands that use them, so that each command's help lists its own.
+	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
 	root.AddCommand(c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
+	c.addFlags(root)
 	return root
+}
+
+// addFlags gives the model, theme and session flags to the commands that
+// use them.
+func (c *cli) addFlags(root *cobra.Command) {
+	model := func(cmd *cobra.Command) {
+		f := cmd.Flags()
+		f.StringVar(&c.flags.provider, "provider", "", "provider preset: openai, deepseek, dashscope, ollama, lmstudio, vllm, openrouter, groq, mimo, custom")
+		f.StringVar(&c.flags.baseURL, "base-url", "", "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1")
+		f.StringVarP(&c.flags.model, "model", "m", "", "model name, as the server knows it")
+		f.IntVar(&c.flags.maxIterations, "max-iterations", 0, "model requests with tools per prompt before the model must sum up (default 30)")
+		f.IntVar(&c.flags.contextWindow, "context-window", 0, "tokens the model accepts; older turns are compressed at 80% (default 30000)")
+	}
+	theme := func(cmd *cobra.Command) {
+		cmd.Flags().StringVar(&c.flags.theme, "theme", "", "colour theme")
+	}
+	named := func(cmd *cobra.Command) {
+		cmd.Flags().StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
+	}
+	latest := func(cmd *cobra.Command) {
+		cmd.Flags().BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
+	}
+	for _, use := range []struct {
+		path  string
+		flags []func(*cobra.Command)
+	}{
+		{"", []func(*cobra.Command){model, theme, named, latest}},
+		{"run", []func(*cobra.Command){model, named, latest}},
+		{"config", []func(*cobra.Command){model, theme}},
+		{"sessions compact", []func(*cobra.Command){model}},
+		{"tasks run", []func(*cobra.Command){model}},
+		{"tasks add", []func(*cobra.Command){named}},
+	} {
+		cmd, _, err := root.Find(strings.Fields(use.path))
+		if err != nil || (use.path != "" && cmd == root) {
+			panic("pincer: no command " + use.path) // a renamed command; caught by any test
+		}
+		for _, add := range use.flags {
+			add(cmd)
+		}
+	}
 }
 
 // exitError carries an exit code with an error. A silent one has already

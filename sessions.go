@@ -3,7 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,6 +42,10 @@ type openedSession struct {
 	history []agent.Message
 	summary string
 	through uint64
+	// notes are what the person should know about the choice ("no earlier
+	// session here"): printed by pincer run, shown on the first screen by
+	// the full-screen program (where stderr is hidden until it quits).
+	notes []string
 }
 
 // openSession resolves --session and --continue: resume the named session
@@ -48,6 +54,7 @@ type openedSession struct {
 func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*openedSession, error) {
 	var sess session.Session
 	var err error
+	var notes []string
 	resumed := false
 	switch {
 	case c.flags.session != "" && c.flags.continueLast:
@@ -70,7 +77,7 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	case c.flags.continueLast:
 		sess, err = st.Latest(p.root)
 		if errors.Is(err, session.ErrNotFound) {
-			fmt.Fprintf(c.stderr, "pincer: no earlier session in %s; starting a new one\n", p.root)
+			notes = append(notes, fmt.Sprintf("There is no earlier session in %s to continue; this is a new one.", p.root))
 			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
 		} else {
 			resumed = err == nil
@@ -81,12 +88,12 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	if err != nil {
 		return nil, err
 	}
-	o := &openedSession{sess: sess, resumed: resumed}
+	o := &openedSession{sess: sess, resumed: resumed, notes: notes}
 	if !resumed {
 		return o, nil
 	}
 	if sess.Dir != p.root {
-		fmt.Fprintf(c.stderr, "pincer: session %s was started in %s; working in %s\n", sess.Label(), sess.Dir, p.root)
+		o.notes = append(o.notes, fmt.Sprintf("Session %s was started in %s; working in %s.", sess.Label(), sess.Dir, p.root))
 	}
 	switch {
 	case cmd.Flags().Changed("model") && sess.Model != p.cfg.Model:
@@ -103,9 +110,23 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 	return o, nil
 }
 
-// resumeHint is the command that resumes a session.
+// resumeHint is the command that resumes a session, spelled the way pincer
+// was started.
 func resumeHint(s session.Session) string {
-	return "pincer -s " + shellQuote(s.Label())
+	exe, _ := os.Executable()
+	return invocation(exe) + " -s " + shellQuote(s.Label())
+}
+
+// invocation is how to start this pincer again: "go run ." for a binary
+// that go run built in its temporary go-build directory (no pincer may be
+// installed at all), else "pincer".
+func invocation(exe string) string {
+	for dir := filepath.Dir(exe); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if n, ok := strings.CutPrefix(filepath.Base(dir), "go-build"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return "go run ."
+		}
+	}
+	return "pincer"
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

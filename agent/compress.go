@@ -111,6 +111,17 @@ func (a *Agent) Estimate() int {
 	return messagesTokens(a.requestMessages()) + a.toolsTokens()
 }
 
+// NextRequestTokens estimates the prompt of the next request as it will be
+// sent: the system prompt, the summary, the messages after it cut down to
+// fit the window as request does, and the tool schemas. It is what a
+// "context used" gauge shows when the server has not reported on the
+// current history (after a compression, say).
+func (a *Agent) NextRequestTokens() int {
+	tools := a.toolsTokens()
+	msgs, _ := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, tools)
+	return messagesTokens(msgs) + tools
+}
+
 // ContextWindow is the configured window, for a front end's "context used"
 // display; 0 when compression is off.
 func (a *Agent) ContextWindow() int { return a.opts.Budget.ContextWindow }
@@ -200,7 +211,7 @@ func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) er
 	// A marker in the history shows where compression happened; it is not
 	// sent (the summary itself is, as a system message).
 	a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink)
-	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.Estimate()})
+	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.NextRequestTokens()})
 	return nil
 }
 
@@ -350,7 +361,7 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		cutOutputs++
 	}
 	if cutOutputs > 0 {
-		notes = append(notes, fmt.Sprintf("Cut %d old tool outputs down to fit the context window.", cutOutputs))
+		notes = append(notes, fmt.Sprintf("Cut %s down to fit the context window.", countOf(cutOutputs, "old tool output")))
 	}
 	// Still too big: drop the oldest turns after the system messages.
 	first := 0
@@ -373,9 +384,18 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		}
 	}
 	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("Left out the %d oldest messages: even cut down, they did not fit the context window.", dropped))
+		notes = append(notes, fmt.Sprintf("Left out the %s: even cut down, they did not fit the context window.", countOf(dropped, "oldest message")))
 		// Dropping can stop between a call and its results; repair that.
 		out = wellFormed(out)
 	}
 	return out, notes
+}
+
+// countOf writes a count with its noun, singular for one: "1 old tool
+// output", "3 old tool outputs".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

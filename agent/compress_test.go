@@ -349,3 +349,31 @@ func TestFitToWindowNeverLeavesAnOrphan(t *testing.T) {
 		}
 	}
 }
+
+// TestNextRequestTokensIsWhatIsSent: the gauge's estimate counts the
+// request as it goes out, cut to fit, with the system prompt and tools.
+func TestNextRequestTokensIsWhatIsSent(t *testing.T) {
+	h := newHarness(t, 30)
+	h.agent.opts.System = "You are pincer."
+	h.agent.opts.Budget = Budget{ContextWindow: 3000}
+	h.agent.Restore([]Message{
+		{Role: RoleUser, Content: "read it"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "a", Name: "read_file", Arguments: "{}"}}},
+		{Role: RoleTool, ToolCallID: "a", ToolName: "read_file", Content: strings.Repeat("x", 40000)},
+	}, "earlier things", 0)
+	req := h.agent.request(false, func(Event) {})
+	want := messagesTokens(req.Messages) + h.agent.toolsTokens()
+	if got := h.agent.NextRequestTokens(); got != want || got > 3000 {
+		t.Errorf("NextRequestTokens() = %d, want %d (the request as sent, within the window)", got, want)
+	}
+}
+
+func TestFitNotesCountInWords(t *testing.T) {
+	msgs := []Message{{Role: RoleUser, Content: "u"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "a", Name: "read_file", Arguments: "{}"}}},
+		{Role: RoleTool, ToolCallID: "a", Content: strings.Repeat("x", 8000)}}
+	_, notes := fitToWindow(msgs, 1000, 0)
+	if len(notes) == 0 || notes[0] != "Cut 1 old tool output down to fit the context window." {
+		t.Errorf("notes = %q", notes)
+	}
+}

@@ -20,9 +20,13 @@ type ReasoningDelta struct{ Text string }
 
 // ToolCallDelta reports a tool call while its arguments still stream, so a
 // card can show the tool and its key argument before the call is complete.
-// Index is the call's position in the assistant message.
+// Index is the call's position in the assistant message; Call is pincer's
+// own key for the call, unique in the conversation, which the later events
+// about the same call carry too (ID is the server's, and servers reuse
+// theirs).
 type ToolCallDelta struct {
 	Index     int
+	Call      string
 	ID        string
 	Name      string
 	ArgsSoFar string
@@ -52,10 +56,14 @@ type Retrying struct {
 type AssistantMessage struct {
 	Message      Message
 	FinishReason string
+	// Calls are pincer's keys of Message.ToolCalls, in the same order (see
+	// ToolCallDelta.Call).
+	Calls []string
 }
 
 // ToolStarted says a tool call passed its checks and now runs.
 type ToolStarted struct {
+	Call    string // pincer's key of the call (see ToolCallDelta.Call)
 	ID      string
 	Name    string
 	Summary string
@@ -63,6 +71,7 @@ type ToolStarted struct {
 
 // ToolResult is the outcome of one tool call as the model will see it.
 type ToolResult struct {
+	Call    string // pincer's key of the call (see ToolCallDelta.Call)
 	ID      string
 	Name    string
 	Content string

@@ -169,3 +169,25 @@ func Skills(text string) []Skill {
 	}
 	return out
 }
+
+// AllSkills lists every composite skill the system prompt carries: those
+// of the built-in and personal SKILLS.md, then those of the project's
+// SKILLS.md (which replace a skill of the same name).
+func (in Instructions) AllSkills() []Skill {
+	all := Skills(in.Skills)
+	for _, f := range in.Project {
+		if f.Name != "SKILLS.md" {
+			continue
+		}
+		for _, s := range Skills(f.Content) {
+			kept := all[:0]
+			for _, o := range all {
+				if !strings.EqualFold(o.Name, s.Name) {
+					kept = append(kept, o)
+				}
+			}
+			all = append(kept, s)
+		}
+	}
+	return all
+}

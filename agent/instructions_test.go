@@ -177,3 +177,21 @@ func TestSkillsList(t *testing.T) {
 		t.Errorf("Skills() = %+v", got)
 	}
 }
+
+func TestAllSkillsIncludeTheProjects(t *testing.T) {
+	root, user := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(root, "SKILLS.md"), []byte("# Skills\n\n## Release\n\n1. Tag the version.\n\n## Fix a bug\n\nOur way.\n"), 0o644)
+	in, err := LoadInstructions("# Agent", "# Skills\n\n## Fix a bug\n\nThe default way.\n\n## Review\n\nRead the diff.\n", user, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := in.AllSkills()
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name+": "+s.Summary)
+	}
+	want := []string{"Review: Read the diff.", "Release: Tag the version.", "Fix a bug: Our way."}
+	if strings.Join(names, "|") != strings.Join(want, "|") {
+		t.Errorf("skills %q, want %q", names, want)
+	}
+}

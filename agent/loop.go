@@ -76,6 +76,7 @@ type Agent struct {
 	lastSent   int    // messages in history when that request was built
 	recallNote string // auto recall's notes for the turn in progress
 	toolTokens int    // estimated tokens of the tool schemas; 0 until first needed
+	callSeq    int    // the last key given to a tool call (see callKeys)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -147,6 +148,9 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
 	}
+	if user.Kind == "" || user.Kind == KindTask {
+		user.Content = a.attachMentions(ctx, user.Content, sink)
+	}
 	a.add(user, sink)
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
@@ -159,7 +163,8 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			return res, ctx.Err()
 		}
 		req := a.request(final, sink)
-		reply, err := a.opts.Model.Complete(ctx, req, sink)
+		keys := a.newCallKeys()
+		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
 		res.Usage = res.Usage.plus(reply.Usage)
 		if err != nil {
@@ -188,7 +193,8 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			msg.Usage = &u
 		}
 		msg = a.add(msg, sink)
-		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason})
+		callKeys := keys.assign(reply.ToolCalls)
+		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			res.StopReason = "answer"
@@ -197,7 +203,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			}
 			return res, nil
 		}
-		for _, call := range msg.ToolCalls {
+		for i, call := range msg.ToolCalls {
 			var r tools.Result
 			switch {
 			case ctx.Err() != nil:
@@ -205,10 +211,10 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			case final:
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
 			default:
-				r = a.runCall(ctx, call, sink)
+				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
 			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
-			sink(ToolResult{ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 		}
 		if ctx.Err() != nil {
 			res.StopReason = "cancelled"
@@ -436,6 +442,10 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	ch, err := p.Plan(ctx)
 	if err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}
+	}
+	if err := tools.CheckWritable(ch); err != nil {
+		// Nobody is asked to review an edit that cannot land.
+		return tools.Result{Content: err.Error() + "; the edit was not applied.", IsError: true}
 	}
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{

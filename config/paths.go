@@ -48,6 +48,13 @@ func homeDir(getenv func(string) string) string {
 	return getenv("HOME")
 }
 
+// ShownUserConfigPath is UserConfigPath for messages: with the home
+// directory written as ~ when the file is under it, and in full when
+// XDG_CONFIG_HOME or PINCER_CONFIG put it elsewhere.
+func ShownUserConfigPath(getenv func(string) string) string {
+	return tildePath(UserConfigPath(getenv), homeDir(getenv))
+}
+
 // tildePath shortens a path under home to ~/…, for messages.
 func tildePath(path, home string) string {
 	if home == "" || path == "" {

@@ -121,9 +121,14 @@ func presetNames() []string {
 // ProviderHelp returns how to choose a provider, one preset per line, for
 // --help and for the message shown when no provider is configured and the
 // local Ollama does not answer.
-func ProviderHelp() string {
+func ProviderHelp() string { return ProviderHelpFor("~/.config/pincer/config.json") }
+
+// ProviderHelpFor is ProviderHelp naming the user config file as path:
+// the real one (see ShownUserConfigPath) when the message is for a person
+// whose XDG_CONFIG_HOME may point elsewhere.
+func ProviderHelpFor(path string) string {
 	var b strings.Builder
-	b.WriteString(`Choose a provider with "provider" in ~/.config/pincer/config.json, PINCER_PROVIDER or --provider:` + "\n")
+	b.WriteString(`Choose a provider with "provider" in ` + path + `, PINCER_PROVIDER or --provider:` + "\n")
 	for _, p := range Presets() {
 		fmt.Fprintf(&b, "  %-11s %s", p.Name, p.Title)
 		if p.BaseURL != "" {

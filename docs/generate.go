@@ -4,3 +4,7 @@ package docs
 // after changing a config field, default, preset or theme.
 //
 //go:generate go run ./internal/gendocs -o configuration.md
+
+// The key tables of keys.md are generated from the screen's key maps.
+//
+//go:generate go run ./internal/genkeys -o keys.md

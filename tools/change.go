@@ -70,8 +70,11 @@ func Apply(ch *Change, content []byte) error {
 		}
 		return nil
 	})
-	if err != nil {
+	if errors.Is(err, ErrChangedOnDisk) {
 		return fmt.Errorf("apply edit to %s: %w", ch.Rel, err)
+	}
+	if err != nil {
+		return writeError(ch.Rel, err)
 	}
 	ch.log.Saw(ch.Path, content)
 	return nil

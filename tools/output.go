@@ -90,7 +90,7 @@ func (h *headTail) Capped(limit int) string {
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\n[… %d bytes (%d lines) cut from the middle; %d bytes in total, the first and last parts are shown …]\n\n", cutBytes, cutLines, h.total)
+	fmt.Fprintf(&b, "\n[… %d bytes (%s) cut from the middle; %d bytes in total, the first and last parts are shown …]\n\n", cutBytes, plural(int(cutLines), "line"), h.total)
 	b.Write(tail)
 	return b.String()
 }

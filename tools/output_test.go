@@ -129,3 +129,11 @@ func TestClipLine(t *testing.T) {
 		t.Errorf("clipLine = %q, want 3 runes and the cut stated", got)
 	}
 }
+
+func TestCutNoticeCountsLinesInWords(t *testing.T) {
+	// One line break cut from the middle: "1 line", not "1 lines".
+	got := capText(strings.Repeat("x", 3000)+"\n"+strings.Repeat("y", 3000), 1000)
+	if !strings.Contains(got, "(1 line) cut") {
+		t.Errorf("notice: %q", got[strings.Index(got, "[…"):][:80])
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"image/color"
 	"strings"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textarea"
@@ -70,6 +71,9 @@ type Options struct {
 	// Notices are shown in the transcript when the screen opens (config
 	// warnings, for example, which would otherwise scroll away).
 	Notices []string
+	// ExplainError turns a failed turn's error into one sentence with the
+	// fix (what pincer run says too); nil shows errors as they are.
+	ExplainError func(error) error
 }
 
 // ModelClient is what /model needs of the model client.
@@ -120,26 +124,31 @@ type App struct {
 	focus         focusArea
 	treeShown     bool // the person's choice; the pane also hides when narrow
 	showHelp      bool
+	helpTop       int // the first line of the help shown, when it scrolls
 
-	state       state
-	toolName    string
-	busy        bool
-	cancel      context.CancelFunc
-	turnStart   time.Time
-	now         time.Time // last tick, for the elapsed time
-	spin        int
-	ticking     bool
-	answering   bool // an answer or reasoning is streaming into the transcript
-	queue       []string
-	history     []string // prompts sent, for Up/Down
-	historyPos  int
-	draft       string // what was typed before browsing history
-	pastes      map[string]string
-	quitArmed   bool
-	terminalOut bool               // the terminal window does not have focus
-	filesSeq    uint64             // the latest listing of the project's files asked for
-	filesCancel context.CancelFunc // stops that listing's walk when a newer one starts
-	watchedKey  string             // the directories last handed to the watcher
+	state    state
+	toolName string
+	busy     bool
+	cancel   context.CancelFunc
+	// stoppedInTool: the person stopped the turn while a tool ran or a
+	// dialog asked about one, so the tool's card shows the stop.
+	stoppedInTool bool
+	turnStart     time.Time
+	now           time.Time // last tick, for the elapsed time
+	spin          int
+	ticking       bool
+	answering     bool // an answer or reasoning is streaming into the transcript
+	queue         []string
+	history       []string // prompts sent, for Up/Down
+	historyPos    int
+	draft         string // what was typed before browsing history
+	pastes        map[string]string
+	inputRows     inputRows // which rows of the input start a line
+	quitArmed     bool
+	terminalOut   bool               // the terminal window does not have focus
+	filesSeq      uint64             // the latest listing of the project's files asked for
+	filesCancel   context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey    string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
@@ -177,6 +186,7 @@ func New(o Options) *App {
 	a.files = complete.New()
 	a.commands = complete.New()
 	a.input = newInput()
+	a.input.SetPromptFunc(2, a.inputPrompt)
 	a.cmdList = append(builtinCommands(), o.Commands...)
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {
@@ -248,8 +258,12 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Iteration limit reached; the model was asked to sum up."})
 				continue
 			}
-			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: m.Content})
-			a.history = append(a.history, m.Content)
+			typed, files := agent.SplitAttachments(m.Content)
+			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: typed})
+			if len(files) > 0 {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Attached " + strings.Join(files, ", ") + "."})
+			}
+			a.history = append(a.history, typed)
 		case agent.RoleAssistant:
 			if m.Reasoning != "" {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindReasoning, Text: m.Reasoning})
@@ -415,6 +429,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.transcript.AddNotice(msg.text)
 		return a, a.checkTasks()
 	case tea.MouseWheelMsg:
+		if a.showHelp {
+			if msg.Mouse().Button == tea.MouseWheelUp {
+				a.helpKey(tea.KeyPressMsg{Code: tea.KeyUp})
+			} else {
+				a.helpKey(tea.KeyPressMsg{Code: tea.KeyDown})
+			}
+			return a, nil
+		}
 		if md, ok := a.topDialog().(messageDialog); ok {
 			return a, md.Message(msg)
 		}
@@ -455,16 +477,21 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AppendReasoning(e.Text)
 		case agent.ToolCallDelta:
 			a.state = stateStreaming
-			a.transcript.ToolCallDelta(e.Index, e.ID, e.Name, e.ArgsSoFar)
+			a.transcript.ToolCallDelta(e.Index, callKey(e.Call, e.ID), e.Name, e.ArgsSoFar)
 		case agent.AssistantMessage:
+			for i, c := range e.Message.ToolCalls {
+				if i < len(e.Calls) {
+					a.transcript.ToolCall(callKey(e.Calls[i], c.ID), c.Name, c.Arguments)
+				}
+			}
 			a.transcript.FinishAssistant(false)
 			a.answering = false
 			a.state = stateThinking
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
-			a.transcript.ToolStarted(e.ID, e.Summary)
+			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
 		case agent.ToolResult:
-			a.transcript.ToolResult(e.ID, e.Name, e.Content, e.IsError)
+			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, e.Content, e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 				refresh = refresh || t.Kind != tools.TouchRead
@@ -490,6 +517,15 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		cmds = append(cmds, a.tree.Refresh(), a.reloadFiles())
 	}
 	return cmds
+}
+
+// callKey is what the screen keys a tool call's card by: pincer's own key
+// of the call, or the server's id from an agent that gave none.
+func callKey(call, id string) string {
+	if call != "" {
+		return call
+	}
+	return id
 }
 
 func markKind(k tools.TouchKind) tree.MarkKind {
@@ -552,10 +588,14 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 			a.transcript.AddNotice(fmt.Sprintf("Stopped at the limit of %d model requests; say \"go on\" to continue.", msg.res.Iterations-1))
 		}
 	case errors.Is(msg.err, context.Canceled):
-		a.transcript.FinishAssistant(true)
+		// A command or a question stopped by Esc says so on its card; a
+		// second "(interrupted)" line would only repeat it.
+		a.transcript.FinishAssistant(a.answering || !a.stoppedInTool)
 	default:
-		a.transcript.FinishAssistant(true)
-		a.transcript.AddError(msg.err.Error())
+		// A failure is not an interruption: what streamed stays as it is,
+		// and the error says what went wrong and what to do.
+		a.transcript.FinishAssistant(false)
+		a.transcript.AddError(a.explain(msg.err))
 	}
 	a.answering = false
 	taskJustRan := a.runningTask != nil
@@ -570,6 +610,29 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 		cmds = append(cmds, a.notify("pincer: finished"))
 	}
 	return tea.Batch(append(cmds, a.nextWork(!taskJustRan))...)
+}
+
+// explain is a failed turn's error as a sentence for the transcript.
+func (a *App) explain(err error) string {
+	if a.opts.ExplainError != nil {
+		err = a.opts.ExplainError(err)
+	}
+	return sentence(err.Error())
+}
+
+// sentence starts text with a capital letter and ends it with a full stop.
+func sentence(text string) string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return text
+	}
+	r := []rune(text)
+	r[0] = unicode.ToUpper(r[0])
+	text = string(r)
+	if !strings.HasSuffix(text, ".") && !strings.HasSuffix(text, "?") && !strings.HasSuffix(text, "!") {
+		text += "."
+	}
+	return text
 }
 
 // compactDoneMsg reports that /compact finished.
@@ -589,6 +652,7 @@ func (a *App) compactDone(msg compactDoneMsg) tea.Cmd {
 func (a *App) startWork(work func(ctx context.Context) tea.Msg) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.cancel = cancel
+	a.stoppedInTool = false
 	a.busy = true
 	a.state = stateThinking
 	a.turnStart = time.Now()
@@ -627,8 +691,32 @@ func (a *App) nextWork(checkTasks bool) tea.Cmd {
 	return nil
 }
 
+// stopTurn is the person stopping the turn (Esc, Ctrl+C): the turn ends,
+// and the prompts queued behind it go back into the input instead of
+// being sent, so that stopping stops.
+func (a *App) stopTurn() {
+	a.cancelTurn()
+	if len(a.queue) == 0 {
+		return
+	}
+	parts := append([]string(nil), a.queue...)
+	if typed := strings.TrimSpace(a.input.Value()); typed != "" {
+		parts = append(parts, typed)
+	}
+	note := "Stopped. The queued prompt is back in the input; Enter sends it."
+	if len(a.queue) > 1 {
+		note = "Stopped. The queued prompts are back in the input; Enter sends them as one message."
+	}
+	a.transcript.AddNotice(note)
+	a.queue = nil
+	a.transcript.SetQueued(nil)
+	a.setFocus(focusInput)
+	a.setInput(strings.Join(parts, "\n\n"), -1)
+}
+
 // cancelTurn stops the model or the running tool at once.
 func (a *App) cancelTurn() {
+	a.stoppedInTool = a.state == stateTool || len(a.dialogs) > 0
 	if a.cancel != nil {
 		a.cancel()
 	}

@@ -307,7 +307,7 @@ func TestLongPasteBecomesAPlaceholder(t *testing.T) {
 	long := strings.Repeat("line of pasted log output\n", 200)
 	a.Update(tea.PasteMsg{Content: long})
 	v := a.input.Value()
-	if !strings.HasPrefix(v, "[pasted text #1: 201 lines]") {
+	if !strings.HasPrefix(v, "[pasted text #1: 200 lines]") {
 		t.Fatalf("input %q, want a placeholder", v)
 	}
 	if got := a.expandPastes("see " + v); got != "see "+long {

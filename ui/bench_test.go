@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
@@ -96,4 +97,27 @@ func BenchmarkSession5000(b *testing.B) {
 		runtime.KeepAlive(a)
 	}
 	b.ReportMetric(float64(kept)/(1<<20), "MB-kept")
+}
+
+// BenchmarkInputKeystroke is what marking the input's line starts costs
+// after a keystroke in an input of eight long lines: the line with the
+// cursor is measured by the input, the others come from the cache.
+func BenchmarkInputKeystroke(b *testing.B) {
+	a := newTestApp(&testing.T{}, 100, 40)
+	a.setInput(strings.TrimSuffix(strings.Repeat(strings.Repeat("word ", 40)+"\n", 8), "\n"), -1)
+	a.inputPrompt(textarea.PromptInfo{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.inputRows.valid = false // as after a keystroke
+		a.inputPrompt(textarea.PromptInfo{})
+	}
+}
+
+// BenchmarkInputMeasureAll is the cost without the cache: every long line
+// measured by a probe (after a paste or a history recall).
+func BenchmarkInputMeasureAll(b *testing.B) {
+	text := strings.Repeat(strings.Repeat("word ", 40)+"\n", 8)
+	for i := 0; i < b.N; i++ {
+		lineStarts(text, 98)
+	}
 }

@@ -27,6 +27,8 @@ type editDialog struct {
 	comment bool
 	input   textinput.Model
 	w, h    int
+	// sizedFull is whether the diff was last sized for full screen.
+	sizedFull bool
 }
 
 func newEditDialog(a *App, q question) *editDialog {
@@ -141,9 +143,14 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 		diffH -= lipgloss.Height(headText) + 1
 	}
 	diffH = max(diffH, 3)
-	if d.w != inner || d.h != diffH {
-		d.w, d.h = inner, diffH
+	if d.w != inner || d.h != diffH || d.sizedFull != d.full {
+		d.w, d.h, d.sizedFull = inner, diffH, d.full
 		d.diff.SetSize(inner, diffH)
+		// A short diff gets a short dialog: as high as its content, up
+		// to what the screen allows.
+		if want := max(d.diff.ContentHeight(), 3); want < diffH && !d.full {
+			d.diff.SetSize(inner, want)
+		}
 	}
 	body := d.diff.View()
 	if headText != "" {

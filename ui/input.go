@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/ui/complete"
+	"pincer/ui/human"
 )
 
 // Pastes longer than these are shown in the input as a short placeholder
@@ -142,20 +143,39 @@ func (a *App) paste(content string) tea.Cmd {
 	if len(a.dialogs) > 0 {
 		return nil
 	}
-	content = strings.ReplaceAll(content, "\r\n", "\n")
-	lines := strings.Count(content, "\n") + 1
+	content = normalizeNewlines(content)
+	lines := countLines(content)
 	if len(content) <= pasteMaxBytes && lines <= pasteMaxLines {
 		a.setFocus(focusInput)
 		a.input.InsertString(content)
 		a.layout()
 		return nil
 	}
-	tag := fmt.Sprintf("[pasted text #%d: %d lines]", len(a.pastes)+1, lines)
+	tag := fmt.Sprintf("[pasted text #%d: %s]", len(a.pastes)+1, human.Plural(lines, "line"))
 	a.pastes[tag] = content
 	a.setFocus(focusInput)
 	a.input.InsertString(tag)
 	a.layout()
 	return nil
+}
+
+// normalizeNewlines turns CRLF and lone CR line breaks into LF: terminals
+// send a bracketed paste with CR between lines.
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// countLines is how many lines s has, as a person counts them: a final
+// line break does not start another line.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
 }
 
 // expandPastes puts pasted text back in place of its placeholders.

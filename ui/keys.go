@@ -54,7 +54,7 @@ func defaultKeys() keyMap {
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.keys
 	if a.showHelp {
-		a.showHelp = false
+		a.helpKey(msg)
 		return nil
 	}
 	if d := a.topDialog(); d != nil {
@@ -76,7 +76,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel):
 		switch {
 		case a.busy:
-			a.cancelTurn()
+			a.stopTurn()
 		case a.focus == focusTranscript && a.transcript.Focused() >= 0:
 			var cmd tea.Cmd
 			a.transcript, cmd = a.transcript.Update(msg)
@@ -129,7 +129,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 func (a *App) ctrlC() tea.Cmd {
 	switch {
 	case a.busy:
-		a.cancelTurn()
+		a.stopTurn()
 		return nil
 	case a.input.Value() != "":
 		a.input.Reset()
@@ -231,8 +231,60 @@ func (a *App) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
 	return cmd
 }
 
-// helpView lists every binding, grouped, in as many columns as fit.
+// helpKey scrolls the help with the keys that scroll everywhere; any
+// other key closes it.
+func (a *App) helpKey(msg tea.KeyPressMsg) {
+	page := max(a.helpRoom()-1, 1)
+	switch msg.String() {
+	case "up", "k":
+		a.helpTop--
+	case "down", "j":
+		a.helpTop++
+	case "pgup":
+		a.helpTop -= page
+	case "pgdown", "space":
+		a.helpTop += page
+	case "home", "g":
+		a.helpTop = 0
+	case "end", "G":
+		a.helpTop = len(a.helpLines())
+	default:
+		a.showHelp = false
+		a.helpTop = 0
+		return
+	}
+	a.helpTop = max(min(a.helpTop, len(a.helpLines())-a.helpRoom()), 0)
+}
+
+// helpRoom is how many lines of the help fit inside its box when it
+// scrolls: the body's height less the borders and the position line.
+func (a *App) helpRoom() int { return max(a.bodyHeight()-3, 1) }
+
+// helpView is the help in a box that fits the screen: when its lines do
+// not all fit, a window of them from helpTop, with a line saying where it
+// is and how to scroll.
 func (a *App) helpView() string {
+	lines := a.helpLines()
+	st := a.styles
+	inner := max(a.width-4, 10) // borders and padding
+	if len(lines)+2 > a.bodyHeight() {
+		room := a.helpRoom()
+		top := max(min(a.helpTop, len(lines)-room), 0)
+		end := min(top+room, len(lines))
+		pos := fmt.Sprintf("lines %d–%d of %d · ↑/↓ PgUp/PgDn scroll · any other key closes", top+1, end, len(lines))
+		lines = append(lines[top:end:end], st.Accent.Render(ansi.Truncate(pos, inner, "…")))
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > inner {
+			lines[i] = ansi.Truncate(l, inner, "…")
+		}
+	}
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Accent.GetForeground()).Padding(0, 1)
+	return box.Render(strings.Join(lines, "\n"))
+}
+
+// helpLines lists every binding, grouped, in as many columns as fit.
+func (a *App) helpLines() []string {
 	k := a.keys
 	tk := a.transcript.KeyMap()
 	rk := a.tree.KeyMap()
@@ -303,9 +355,9 @@ func (a *App) helpView() string {
 		keysPart = lipgloss.JoinVertical(lipgloss.Left, interleave(blocks, "")...)
 	}
 	body := keysPart + "\n\n" + cmds.String()
-	hint := st.Muted.Render("Any key closes this. Hold Shift while dragging to select text natively (the mouse scrolls otherwise).")
-	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(st.Accent.GetForeground()).Padding(0, 1)
-	return box.Render(wrapText(ansi.Strip(hint), max(lipgloss.Width(body), 40)) + "\n\n" + body)
+	hint := "↑/↓ and PgUp/PgDn scroll; any other key closes this. Hold Shift while dragging to select text natively (the mouse scrolls otherwise)."
+	text := st.Muted.Render(wrapText(hint, min(max(lipgloss.Width(body), 40), max(a.width-4, 10)))) + "\n\n" + body
+	return strings.Split(text, "\n")
 }
 
 func flatten(groups [][]key.Binding) []key.Binding {

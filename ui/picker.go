@@ -175,10 +175,7 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 	w := min(width-4, 120)
 	inner := w - 4
 	rows := max(min(height-10, 14), 3)
-	listW := inner
-	if p.preview != nil && inner >= 90 {
-		listW = inner / 2
-	}
+	listW := pickerListWidth(width, p.preview != nil)
 	p.list.SetSize(listW, rows)
 	var left strings.Builder
 	left.WriteString(p.filter.View() + "\n")
@@ -217,4 +214,14 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 		keys = append(keys, "esc close")
 	}
 	return frame(st, w, p.title, st.Accent, body, wrapText(strings.Join(keys, " · "), inner), st.Accent)
+}
+
+// pickerListWidth is the width of a picker's list on a screen width cells
+// wide: all of the dialog's inside, or half of it beside a preview.
+func pickerListWidth(width int, preview bool) int {
+	inner := min(width-4, 120) - 4
+	if preview && inner >= 90 {
+		return inner / 2
+	}
+	return inner
 }

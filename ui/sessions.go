@@ -37,10 +37,12 @@ type noticeMsg struct {
 	err  error
 }
 
-// sessionListMsg carries the sessions for the picker.
+// sessionListMsg carries the sessions for the picker; refresh updates the
+// open picker instead of opening one.
 type sessionListMsg struct {
-	list []session.Session
-	err  error
+	list    []session.Session
+	err     error
+	refresh bool
 }
 
 // previewMsg carries the last messages of a session for the picker.
@@ -68,10 +70,16 @@ func (a *App) openSessionPicker() tea.Cmd {
 	if !a.needIdle("Switching sessions") {
 		return nil
 	}
+	return a.listSessions(false)
+}
+
+// listSessions reads the sessions for the picker, to open it or (refresh)
+// to update the open one.
+func (a *App) listSessions(refresh bool) tea.Cmd {
 	st := a.opts.Store
 	return func() tea.Msg {
 		list, err := st.List()
-		return sessionListMsg{list: list, err: err}
+		return sessionListMsg{list: list, err: err, refresh: refresh}
 	}
 }
 
@@ -89,22 +97,27 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		return list[i].Updated.After(list[j].Updated)
 	})
 	byID := map[string]session.Session{}
-	items := make([]complete.Item, 0, len(list))
 	home, _ := os.UserHomeDir()
 	for _, s := range list {
 		byID[s.ID] = s
-		where := ""
-		if s.Dir != a.opts.Root {
-			where = " · " + human.Tilde(s.Dir, home)
+	}
+	items := sessionItems(list, a.opts.SessionID, pickerListWidth(a.width, true), time.Now())
+	filter := ""
+	if msg.refresh {
+		// A rename or a delete: the open picker shows the list as it is
+		// now, with the filter kept.
+		old, ok := a.topDialog().(*picker)
+		if !ok || old.title != "Sessions" {
+			return nil
 		}
-		current := ""
-		if s.ID == a.opts.SessionID {
-			current = " (this one)"
-		}
-		items = append(items, complete.Item{Value: s.ID, Label: s.Label() + current + "  " + human.OneLine(s.Title, 50),
-			Detail: fmt.Sprintf("%s · %s%s", human.Ago(time.Now(), s.Updated), human.Plural(s.MessageCount, "msg"), where)})
+		filter = old.filter.Value()
+		a.dialogs = a.dialogs[:len(a.dialogs)-1]
 	}
 	p := newPicker("Sessions", items, a.styles)
+	if filter != "" {
+		p.filter.SetValue(filter)
+		p.list.Open(items, filter)
+	}
 	p.empty = "No sessions yet."
 	previews := map[string][]session.Message{}
 	store := a.opts.Store
@@ -132,7 +145,8 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 			where += " · " + s.Model
 		}
 		b.WriteString(a.styles.Accent.Render(ansi.Truncate(safetext.LineOf(s.Label()), w, "…")) + "\n")
-		b.WriteString(a.styles.Muted.Render(ansi.Truncate(safetext.LineOf(where), w, "…")) + "\n\n")
+		b.WriteString(a.styles.Muted.Render(ansi.Truncate(safetext.LineOf(where), w, "…")) + "\n")
+		b.WriteString(a.styles.Muted.Render(ansi.Truncate(human.Ago(time.Now(), s.Updated)+" · "+human.Plural(s.MessageCount, "message"), w, "…")) + "\n\n")
 		msgs, ok := a.previews[it.Value]
 		if !ok {
 			b.WriteString(a.styles.Muted.Render("…"))
@@ -162,16 +176,16 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 	p.actions = []pickerAction{
 		{key: "ctrl+r", help: "rename", prompt: "New name:", initial: func(it complete.Item) string { return byID[it.Value].Name },
 			run: func(it complete.Item, name string) tea.Cmd {
-				return a.sessionOp(func() error { return store.Rename(it.Value, name) }, "Renamed to "+name+".", it.Value == a.opts.SessionID, name)
+				return tea.Sequence(a.sessionOp(func() error { return store.Rename(it.Value, name) }, "Renamed to "+name+".", it.Value == a.opts.SessionID, name), a.listSessions(true))
 			}},
 		{key: "ctrl+f", help: "fork", prompt: "Name of the copy:", run: func(it complete.Item, name string) tea.Cmd {
-			return func() tea.Msg {
+			return tea.Sequence(func() tea.Msg {
 				s, err := store.Fork(it.Value, name)
 				if err != nil {
 					return noticeMsg{err: err}
 				}
-				return noticeMsg{text: fmt.Sprintf("Forked %s into %s; open it from /sessions.", byID[it.Value].Label(), s.Label())}
-			}
+				return noticeMsg{text: fmt.Sprintf("Forked %s into %s.", byID[it.Value].Label(), s.Label())}
+			}, a.listSessions(true))
 		}},
 		{key: "ctrl+d", help: "delete", confirm: true, prompt: "Delete this session and all its messages? y/n", run: func(it complete.Item, _ string) tea.Cmd {
 			if it.Value == a.opts.SessionID {
@@ -179,11 +193,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 					return noticeMsg{err: errors.New("this is the session you are in; switch to another one first")}
 				}
 			}
-			return a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+byID[it.Value].Label()+".", false, "")
-		}},
-		{key: "ctrl+n", help: "new session", run: func(complete.Item, string) tea.Cmd {
-			a.dialogs = a.dialogs[:0]
-			return a.newSession()
+			return tea.Sequence(a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+byID[it.Value].Label()+".", false, ""), a.listSessions(true))
 		}},
 	}
 	a.pushDialog(p)
@@ -247,6 +257,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	}
 	a.agent.Restore(msg.history, msg.summary, msg.through)
 	a.agent.SetRecorder(agent.SessionLog{Store: a.opts.Store, ID: msg.sess.ID})
+	cleanup := a.dropIfEmpty(a.opts.SessionID)
 	a.opts.SessionID = msg.sess.ID
 	a.opts.Session = msg.sess.Label()
 	a.usage = agent.Usage{PromptTokens: msg.sess.Usage.PromptTokens, CompletionTokens: msg.sess.Usage.CompletionTokens}
@@ -262,7 +273,23 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	if a.opts.OnSession != nil {
 		a.opts.OnSession(msg.sess.ID)
 	}
-	return nil
+	return cleanup
+}
+
+// dropIfEmpty deletes the session left behind when nothing was said in
+// it, as quitting does: /new or a switch must not leave empty sessions in
+// the list.
+func (a *App) dropIfEmpty(id string) tea.Cmd {
+	st := a.opts.Store
+	if st == nil || id == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		if s, err := st.Get(id); err == nil && s.MessageCount == 0 {
+			_ = st.Delete(id)
+		}
+		return nil
+	}
 }
 
 // renameSession names the session in use.

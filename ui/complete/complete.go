@@ -60,12 +60,12 @@ type KeyMap struct {
 // Tab or Enter to accept, Esc to close.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p", "shift+tab"), key.WithHelp("↑/ctrl+p", "previous")),
-		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/ctrl+n", "next")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Accept:   key.NewBinding(key.WithKeys("tab", "enter"), key.WithHelp("tab/enter", "complete")),
-		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close")),
+		Up:       key.NewBinding(key.WithKeys("up", "ctrl+p", "shift+tab"), key.WithHelp("↑/ctrl+p", "the previous item")),
+		Down:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓/ctrl+n", "the next item")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a page down")),
+		Accept:   key.NewBinding(key.WithKeys("tab", "enter"), key.WithHelp("tab/enter", "take the item; Enter on a command that needs no arguments also runs it")),
+		Close:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close the list")),
 	}
 }
 

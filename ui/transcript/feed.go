@@ -67,6 +67,21 @@ func (m *Model) ToolCallDelta(index int, id, name, argsSoFar string) {
 	s.grew()
 }
 
+// ToolCall shows a finished tool call as the model made it: the card of
+// the call id (made when it streamed, or now) gets its final name and
+// arguments, so a refused call still shows what was asked for.
+func (m *Model) ToolCall(id, name, args string) {
+	s := m.s
+	card := s.card(id, name)
+	t := card.tool
+	if name != "" {
+		t.name = name
+	}
+	t.args = args
+	card.invalidate()
+	s.grew()
+}
+
 // ToolStarted marks the call id as running. summary says what it does
 // (e.g. "edit_file main.go"); it replaces the key argument on the card.
 func (m *Model) ToolStarted(id, summary string) {

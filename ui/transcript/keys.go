@@ -29,16 +29,16 @@ type KeyMap struct {
 // or Space expands or collapses the focused entry, Esc drops the focus.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		LineUp:    key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll up")),
-		LineDown:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll down")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:       key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "first message")),
-		Bottom:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "latest output")),
-		PrevEntry: key.NewBinding(key.WithKeys("ctrl+up", "["), key.WithHelp("ctrl+↑/[", "previous entry")),
-		NextEntry: key.NewBinding(key.WithKeys("ctrl+down", "]"), key.WithHelp("ctrl+↓/]", "next entry")),
-		Toggle:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "expand/collapse")),
-		Unfocus:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave entry")),
+		LineUp:    key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll one line up")),
+		LineDown:  key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll one line down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll a page up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll a page down")),
+		Top:       key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "the first message")),
+		Bottom:    key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "the latest output")),
+		PrevEntry: key.NewBinding(key.WithKeys("ctrl+up", "["), key.WithHelp("ctrl+↑/[", "focus the previous entry")),
+		NextEntry: key.NewBinding(key.WithKeys("ctrl+down", "]"), key.WithHelp("ctrl+↓/]", "focus the next entry")),
+		Toggle:    key.NewBinding(key.WithKeys("enter", "space"), key.WithHelp("enter", "expand or collapse the entry")),
+		Unfocus:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave the entry")),
 	}
 }
 

@@ -19,15 +19,15 @@ type KeyMap struct {
 // arrows and hjkl, PgUp/PgDn, Home/End and g/G, Enter.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "first entry")),
-		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "last entry")),
-		Collapse: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "collapse / parent")),
-		Expand:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "expand")),
-		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open dir / mention file")),
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "move up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "move down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "a page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "a page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/g", "the first entry")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("end/G", "the last entry")),
+		Collapse: key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "close a directory / go to its parent")),
+		Expand:   key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "open a directory / go into it")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "toggle a directory, or mention a file")),
 	}
 }
 

@@ -130,16 +130,18 @@ Local servers (Ollama, LM Studio, vLLM) and custom endpoints may need no key.
 
 ## Flags
 
-These flags work with every command (` + "`pincer`, `pincer run`, `pincer config`" + `, …)
-and override everything else:
+These flags override everything else. They are taken by the commands that
+talk to the model or show the configuration: ` + "`pincer`, `pincer run`, `pincer config`" + `,
+` + "`pincer sessions compact`" + ` and ` + "`pincer tasks run`" + ` (` + "`--theme`" + ` only by ` + "`pincer`" + ` and
+` + "`pincer config`" + `); each command's ` + "`--help`" + ` lists its own.
 
 | flag | sets |
 | --- | --- |
 {{range .Fields}}{{$f := .}}{{range .Flags}}| ` + "`{{.}}`" + ` | ` + "`{{$f.Name}}`" + ` |
 {{end}}{{end}}
-` + "`-m`" + ` is short for ` + "`--model`" + `. The other global flags choose where and in
-which session pincer works: ` + "`--cwd`/`-C`" + ` (the project directory),
-` + "`--session`/`-s`" + ` and ` + "`--continue`/`-c`" + ` (see [sessions](sessions.md)).
+` + "`-m`" + ` is short for ` + "`--model`" + `. ` + "`--cwd`/`-C`" + ` (the project directory) works with
+every command. ` + "`--session`/`-s`" + ` and ` + "`--continue`/`-c`" + ` choose the session of
+` + "`pincer`" + ` and ` + "`pincer run`" + `, and ` + "`pincer tasks add`" + ` takes ` + "`-s`" + ` (see [sessions](sessions.md)).
 
 ## Provider presets
 

@@ -1,0 +1,258 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"pincer/safety"
+)
+
+// The most of one file a prompt's @path mention attaches; the model is told
+// where the cut is, so it can read the rest with read_file.
+const (
+	AttachMaxBytes = 100 << 10
+	AttachMaxLines = 2000
+)
+
+// attachMarker starts each attached file in a user message; SplitAttachments
+// finds the typed prompt by it.
+const attachMarker = "\n\n--- attached file: "
+
+// mention is one @word of a prompt.
+type mention struct {
+	start, end int    // the word's bytes in the prompt, @ included
+	path       string // the word without @ and trailing punctuation
+	escaped    bool   // @@path: a path named, not attached
+}
+
+// findMentions returns the words of text that start with @ (at the start
+// or after white space).
+func findMentions(text string) []mention {
+	var out []mention
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r != '@' || (i > 0 && !unicode.IsSpace(lastRune(text[:i]))) {
+			i += n
+			continue
+		}
+		end := i
+		for end < len(text) {
+			r, n := utf8.DecodeRuneInString(text[end:])
+			if unicode.IsSpace(r) {
+				break
+			}
+			end += n
+		}
+		word := text[i:end]
+		m := mention{start: i, end: end, path: strings.TrimPrefix(word, "@")}
+		if strings.HasPrefix(m.path, "@") {
+			m.escaped, m.path = true, m.path[1:]
+		}
+		if m.path != "" {
+			out = append(out, m)
+		}
+		i = end
+	}
+	return out
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+// attachMentions gives the model the files a prompt mentions as @path:
+// each regular file is read (capped, the cut said) and appended to the
+// prompt after the text. The read is judged like read_file's: a file
+// outside the project or a secret is asked about, a deny rule refuses it.
+// @@path names a file without attaching it and is sent as @path. Words
+// that name no file stay as they are.
+func (a *Agent) attachMentions(ctx context.Context, text string, sink func(Event)) string {
+	mentions := findMentions(text)
+	if len(mentions) == 0 {
+		return text
+	}
+	var out strings.Builder
+	var blocks []string
+	seen := map[string]bool{}
+	last := 0
+	for _, m := range mentions {
+		if m.escaped {
+			out.WriteString(text[last:m.start])
+			out.WriteString(text[m.start+1 : m.end]) // drop one @
+			last = m.end
+			continue
+		}
+		abs, rel, ok := a.mentionedFile(m.path)
+		if !ok || seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		if block, ok := a.attach(ctx, abs, rel, sink); ok {
+			blocks = append(blocks, block)
+		}
+	}
+	out.WriteString(text[last:])
+	return out.String() + strings.Join(blocks, "")
+}
+
+// mentionedFile finds the regular file a mention names, relative to the
+// project or absolute (~ for the home directory); trailing punctuation of
+// the sentence is not part of the name.
+func (a *Agent) mentionedFile(word string) (abs, rel string, ok bool) {
+	for _, cand := range []string{word, strings.TrimRight(word, ",.;:!?)]}'\"")} {
+		if cand == "" {
+			continue
+		}
+		p := cand
+		if strings.HasPrefix(p, "~/") && a.opts.Home != "" {
+			p = filepath.Join(a.opts.Home, p[2:])
+		} else if !filepath.IsAbs(p) {
+			p = filepath.Join(a.opts.Root, p)
+		}
+		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
+			rel := cand
+			if r, err := filepath.Rel(a.opts.Root, p); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+			return p, rel, true
+		}
+	}
+	return "", "", false
+}
+
+// attach judges and reads one file, and returns its block.
+func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (string, bool) {
+	tool, ok := a.opts.Tools.Get("read_file")
+	if !ok {
+		return "", false
+	}
+	args, _ := json.Marshal(map[string]string{"path": abs})
+	call, err := tool.Decode(string(args))
+	if err != nil {
+		return "", false
+	}
+	acc := call.Access()
+	v := a.judge(acc)
+	if v.Denied {
+		sink(Notice{Text: fmt.Sprintf("Did not attach %s: the deny rule %q blocks reading it.", rel, v.Rule)})
+		return "", false
+	}
+	if v.Tier > safety.Safe {
+		d := ask(ctx, a.opts.Approver, Approval{
+			Kind: ApprovePath, Tool: "read_file", Summary: "attach " + rel + " to the prompt",
+			Paths: acc.Reads, Tier: v.Tier, Reasons: v.Reasons,
+		})
+		if !d.Allow {
+			sink(Notice{Text: fmt.Sprintf("Did not attach %s: reading it was refused.", rel)})
+			return "", false
+		}
+	}
+	content, cut, err := readCapped(abs)
+	if err != nil {
+		sink(Notice{Text: fmt.Sprintf("Did not attach %s: %v.", rel, err)})
+		return "", false
+	}
+	lines := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		lines++
+		content += "\n"
+	}
+	head := fmt.Sprintf("%s (%s)", rel, countOf(lines, "line"))
+	note := "Attached " + head + "."
+	if cut != "" {
+		head += " [cut: " + cut + "]"
+		note = "Attached " + rel + " (" + cut + ")."
+	}
+	sink(Notice{Text: note})
+	return attachMarker + head + " ---\n" + content + "--- end of " + rel + " ---", true
+}
+
+// readCapped reads at most AttachMaxLines lines and AttachMaxBytes bytes
+// of a text file, cut at a line end; cut says what was left out, "" when
+// nothing was.
+func readCapped(path string) (content, cut string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", "", err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, AttachMaxBytes+1))
+	if err != nil {
+		return "", "", err
+	}
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return "", "", fmt.Errorf("it is a binary file")
+	}
+	size := info.Size()
+	switch {
+	case len(data) > AttachMaxBytes:
+		data = data[:AttachMaxBytes]
+		if i := bytes.LastIndexByte(data, '\n'); i > 0 {
+			data = data[:i+1]
+		}
+		cut = fmt.Sprintf("the file is %s, the first %s are attached", humanBytes(size), humanBytes(int64(len(data))))
+	}
+	if n := bytes.Count(data, []byte{'\n'}); n > AttachMaxLines {
+		end := 0
+		for i := 0; i < AttachMaxLines; i++ {
+			end += bytes.IndexByte(data[end:], '\n') + 1
+		}
+		data = data[:end]
+		if cut == "" {
+			total := n
+			if len(data) > 0 && data[len(data)-1] != '\n' {
+				total++
+			}
+			cut = fmt.Sprintf("the file has %d lines, the first %d are attached", total, AttachMaxLines)
+		} else {
+			cut = fmt.Sprintf("the file is %s, the first %d lines are attached", humanBytes(size), AttachMaxLines)
+		}
+	}
+	return strings.ToValidUTF8(string(data), "\uFFFD"), cut, nil
+}
+
+// humanBytes writes a size for people: 950 bytes, 100 KB, 3.2 MB.
+func humanBytes(n int64) string {
+	switch {
+	case n < 1000:
+		return countOf(int(n), "byte")
+	case n < 1000*1024:
+		return fmt.Sprintf("%d KB", (n+512)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
+
+// SplitAttachments separates a stored user message into what the person
+// typed and the names of the files attached to it, for showing a resumed
+// session.
+func SplitAttachments(content string) (typed string, files []string) {
+	i := strings.Index(content, attachMarker)
+	if i < 0 {
+		return content, nil
+	}
+	typed = content[:i]
+	for rest := content[i:]; ; {
+		j := strings.Index(rest, attachMarker)
+		if j < 0 {
+			break
+		}
+		rest = rest[j+len(attachMarker):]
+		head, _, _ := strings.Cut(rest, "\n")
+		name, _, _ := strings.Cut(head, " (")
+		files = append(files, name)
+	}
+	return typed, files
+}

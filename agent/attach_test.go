@@ -1,0 +1,129 @@
+package agent
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pincer/agent/agenttest"
+)
+
+// lastUserContent is the user message of the first request the server got.
+func (h *harness) firstUserContent() string {
+	h.t.Helper()
+	reqs := h.srv.Requests()
+	if len(reqs) == 0 {
+		h.t.Fatal("no request was sent")
+	}
+	for _, m := range reqs[0].Body["messages"].([]any) {
+		if mm := m.(map[string]any); mm["role"] == "user" {
+			return mm["content"].(string)
+		}
+	}
+	h.t.Fatal("no user message")
+	return ""
+}
+
+func TestMentionsAttachFiles(t *testing.T) {
+	var long strings.Builder
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&long, "line %d\n", i)
+	}
+	outside := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(outside, []byte("outside the project\n"), 0o644)
+	cases := []struct {
+		name      string
+		prompt    string
+		allow     bool
+		want      []string // in what the model receives
+		notWant   []string
+		asked     int
+		noticeHas string
+	}{
+		{"a file", "what is @main.go?", true,
+			[]string{"what is @main.go?", "--- attached file: main.go (3 lines) ---\npackage main\n\nfunc main() {}\n--- end of main.go ---"}, nil, 0, "Attached main.go (3 lines)."},
+		{"@@ names without attaching", "rename @@main.go please", true,
+			[]string{"rename @main.go please"}, []string{"attached file", "@@"}, 0, ""},
+		{"no such file stays text", "ping @nobody about it", true,
+			[]string{"ping @nobody about it"}, []string{"attached file"}, 0, ""},
+		{"an e-mail address is no mention", "mail me at ann@main.go", true,
+			[]string{"ann@main.go"}, []string{"attached file"}, 0, ""},
+		{"a long file is cut, the cut said", "@long.txt", true,
+			[]string{"long.txt (2000 lines) [cut: the file has 3000 lines, the first 2000 are attached] ---", "line 2000\n--- end of long.txt ---"}, []string{"line 2001\n"}, 0, "the first 2000 are attached"},
+		{"a secret is asked about; refused, not attached", "check @.env", false,
+			[]string{"check @.env"}, []string{"attached file", "TOKEN=s3cret"}, 1, "Did not attach .env"},
+		{"a secret, allowed", "check @.env", true,
+			[]string{"TOKEN=s3cret"}, nil, 1, "Attached .env"},
+		{"outside the project is asked about", "read @" + outside, true,
+			[]string{"outside the project\n"}, nil, 1, "Attached"},
+		{"each file once", "@main.go and @main.go", true,
+			[]string{"@main.go and @main.go"}, nil, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 5, agenttest.Text("ok", 5))
+			h.write("main.go", "package main\n\nfunc main() {}")
+			h.write("long.txt", long.String())
+			h.write(".env", "TOKEN=s3cret\n")
+			h.answer = func(Approval) Decision { return Decision{Allow: c.allow} }
+			if _, err := h.run(c.prompt); err != nil {
+				t.Fatal(err)
+			}
+			got := h.firstUserContent()
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the model got %q, lacking %q", got, w)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(got, w) {
+					t.Errorf("the model got %q, which has %q", got, w)
+				}
+			}
+			if c.name == "each file once" && strings.Count(got, "attached file") != 1 {
+				t.Errorf("attached %d times", strings.Count(got, "attached file"))
+			}
+			if len(h.asked) != c.asked {
+				t.Errorf("asked %d times, want %d", len(h.asked), c.asked)
+			}
+			var notices []string
+			for _, ev := range h.events {
+				if n, ok := ev.(Notice); ok {
+					notices = append(notices, n.Text)
+				}
+			}
+			if c.noticeHas != "" && !strings.Contains(strings.Join(notices, "\n"), c.noticeHas) {
+				t.Errorf("notices %q lack %q", notices, c.noticeHas)
+			}
+			if typed, files := SplitAttachments(h.agent.History()[0].Content); strings.Contains(typed, "attached file") || (strings.Contains(got, "attached file") && len(files) == 0) {
+				t.Errorf("SplitAttachments(%q) = %q, %q", got, typed, files)
+			}
+		})
+	}
+}
+
+func TestReadCappedBytes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.log")
+	os.WriteFile(p, []byte(strings.Repeat("short one\n", 35000)), 0o644) // 342 KB in 35,000 lines
+	content, cut, err := readCapped(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut != "the file is 342 KB, the first 2000 lines are attached" || strings.Count(content, "\n") != 2000 {
+		t.Errorf("cut %q, %d lines", cut, strings.Count(content, "\n"))
+	}
+	os.WriteFile(p, []byte(strings.Repeat(strings.Repeat("y", 999)+"\n", 300)), 0o644) // 300 KB in 300 lines
+	content, cut, err = readCapped(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut != "the file is 293 KB, the first 100 KB are attached" || len(content) > AttachMaxBytes || !strings.HasSuffix(content, "\n") {
+		t.Errorf("cut %q, %d bytes", cut, len(content))
+	}
+	os.WriteFile(p, []byte("ELF\x00\x01"), 0o644)
+	if _, _, err := readCapped(p); err == nil {
+		t.Error("a binary file was attached")
+	}
+}
