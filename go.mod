@@ -16,11 +16,13 @@ require (
 	github.com/charmbracelet/x/exp/teatest/v2 v2.0.0-20260823001701-96af6d2cb5f6
 	github.com/clipperhouse/displaywidth v0.11.0
 	github.com/invopop/jsonschema v0.14.0
+	github.com/landlock-lsm/go-landlock v0.11.2
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
 	github.com/tmc/langchaingo v0.1.14
 	go.etcd.io/bbolt v1.5.0
+	golang.org/x/sys v0.49.0
 	golang.org/x/text v0.28.0
 	mvdan.cc/sh/v3 v3.14.1
 )
@@ -60,5 +62,5 @@ require (
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/net v0.43.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
