@@ -37,12 +37,6 @@ func Probe() Support {
 	return s
 }
 
-// devices are the device files ordinary commands write to.
-var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"}
-
-// devDirs are the device directories ordinary commands write in.
-var devDirs = []string{"/dev/pts", "/dev/shm"}
-
 // HelperMain is the helper's whole life: restrict this thread, start the
 // command on it, wait, then kill everything the command left behind. It
 // returns the exit code to leave with (or re-raises the command's fatal
@@ -197,9 +191,9 @@ func rulesFor(spec Spec, readDir func(string) ([]os.DirEntry, error)) []landlock
 			landlock.RWDirs(dirs...).WithRefer().WithResolveUnix().IgnoreIfMissing(),
 			landlock.RWFiles(files...).IgnoreIfMissing())
 	}
-	devs, _ := byKind(devDirs)
+	devs, _ := byKind(deviceDirs())
 	rules = append(rules,
-		landlock.RWFiles(devices...).WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWFiles(devices()...).WithIoctlDev().IgnoreIfMissing(),
 		landlock.RWDirs(devs...).WithIoctlDev().IgnoreIfMissing())
 	return rules
 }

@@ -85,3 +85,11 @@ func decodeHelperArgs(args []string) (Spec, []string, error) {
 	}
 	return spec, args[3:], nil
 }
+
+// devices are the device files ordinary commands write to, sandboxed or not.
+func devices() []string {
+	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"}
+}
+
+// deviceDirs are the device directories ordinary commands write in.
+func deviceDirs() []string { return []string{"/dev/pts", "/dev/shm"} }
