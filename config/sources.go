@@ -77,9 +77,10 @@ type Sources struct {
 func (s Sources) Of(field string) Source { return s.Fields[field] }
 
 // trustSensitiveFields are the fields a project file can use to send the
-// API key somewhere else or to let commands run without asking.
+// API key somewhere else, to let commands run without asking, or to widen
+// what they may reach.
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "sandbox_writable", "command_env_passthrough", "approvals"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file
