@@ -22,12 +22,17 @@ import (
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
+
+	sbx "pincer/tools/sandbox"
 )
 
 // version is the release this source belongs to.
 const version = "0.1.0"
 
 func main() {
+	if sbx.IsHelper(os.Args) { // a sandboxed command's helper: nothing else runs
+		os.Exit(sbx.HelperMain(os.Args))
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -68,6 +73,7 @@ type globalFlags struct {
 	cwd           string
 	session       string
 	continueLast  bool
+	sandbox       string
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -104,7 +110,8 @@ git diff | pincer run --json "review this change"`,
 	f.StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
 	f.StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
 	f.BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
-	root.AddCommand(c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
+	f.StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")
+	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	return root
 }
 
