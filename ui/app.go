@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
+	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
@@ -64,6 +65,16 @@ type Options struct {
 	// Notices are shown in the transcript when the screen opens (config
 	// warnings, for example, which would otherwise scroll away).
 	Notices []string
+	// Sandbox is how commands are contained, for the status line and /auto.
+	Sandbox SandboxStatus
+}
+
+// SandboxStatus is how commands are contained, as the screen shows it.
+type SandboxStatus struct {
+	Mode    string // workspace, read-only or off
+	Active  bool   // commands really run in the sandbox
+	Network bool   // sandboxed commands may use the network
+	Note    string // one sentence on what is (not) contained
 }
 
 // ModelClient is what /model needs of the model client.
@@ -141,7 +152,7 @@ type App struct {
 	quit     bool
 	previews map[string][]session.Message // session picker previews
 
-	autoApprove bool          // confirm-tier commands and file access run without asking
+	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	acceptEdits bool          // edits land without review (dangerous ones still ask)
 	runningTask *session.Task // the scheduled task the turn in progress runs
 }
@@ -174,6 +185,12 @@ func New(o Options) *App {
 	}
 	for _, n := range o.Notices {
 		a.transcript.AddNotice("Note: " + n)
+	}
+	if o.Sandbox.Mode != "" && o.Sandbox.Mode != "off" && !o.Sandbox.Active {
+		a.transcript.AddNotice("Note: " + o.Sandbox.Note)
+	}
+	if o.Agent != nil {
+		a.autoApprove = o.Agent.Approvals() == safety.ApprovalsAuto
 	}
 	return a
 }
