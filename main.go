@@ -33,6 +33,7 @@ func main() {
 	if sbx.IsHelper(os.Args) { // a sandboxed command's helper: nothing else runs
 		os.Exit(sbx.HelperMain(os.Args))
 	}
+	sbx.ProtectSelf()
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 

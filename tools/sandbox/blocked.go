@@ -77,10 +77,21 @@ func pathsIn(line string) []string {
 		}
 	}
 	var out []string
-	// "name: Permission denied": the name is the path.
-	if name, rest, ok := strings.Cut(line, ": "); ok && !strings.ContainsAny(name, " \t") &&
-		slices.ContainsFunc(denials(), func(d string) bool { return strings.HasPrefix(strings.ToLower(rest), d) }) {
-		out = append(out, name)
+	// "…cannot create NAME: Permission denied": the word before the
+	// denial is the path.
+	low := strings.ToLower(line)
+	for _, d := range denials() {
+		if i := strings.Index(low, ": "+d); i > 0 {
+			before := strings.TrimRight(line[:i], " ")
+			word := before[strings.LastIndexAny(before, " \t")+1:]
+			// A bare word is a file only where it looks like one: "connect:
+			// Permission denied" names a system call.
+			lowBefore := strings.ToLower(before)
+			fileLike := strings.ContainsAny(word, "/.") || strings.Contains(lowBefore, "cannot ") || strings.Contains(lowBefore, "can't ")
+			if word != "" && fileLike && !strings.ContainsAny(word, "'\"‘’“”") {
+				out = append(out, word)
+			}
+		}
 	}
 	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
 		if s := strings.TrimSpace(m[1]); s != "" && !strings.ContainsAny(s, " \t") {

@@ -38,8 +38,11 @@ func TestBlocked(t *testing.T) {
 		{"secret read", on, "cat: " + secret + "/id_rsa: Permission denied", "access to " + secret + "/id_rsa (a protected path)"},
 		{"inside the project is not the sandbox", on, "bash: ./script.sh: Permission denied", ""},
 		{"bash relative", on, "/bin/bash: line 1: ../out/r.txt: Permission denied", "write to " + out + "/r.txt (outside the writable paths)"},
+		{"dash relative", on, "/bin/sh: 1: cannot create ../out/made.txt: Permission denied", "write to " + out + "/made.txt (outside the writable paths)"},
 		{"no denial", on, "cat: " + out + "/nope: No such file or directory", ""},
 		{"network off", off, "bash: connect: Permission denied", "a network connection (the network is off in the sandbox)"},
+		{"network off, read-only", Spec{Hidden: []string{secret}}, "bash: connect: Permission denied", "a network connection (the network is off in the sandbox)"},
+		{"dash bare name", Spec{}, "/bin/sh: 1: cannot create Makefile: Permission denied", "write to " + proj + "/Makefile (outside the writable paths)"},
 		{"network on", on, "bash: connect: Permission denied", ""},
 		{"a path pincer cannot write either", on, "touch: cannot touch '/proc/1/x': Permission denied", ""},
 	}

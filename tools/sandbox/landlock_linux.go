@@ -53,6 +53,10 @@ func HelperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: cannot restrict the command: %v\n", err)
 		return 126
 	}
+	if err := dropCapabilities(); err != nil {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: cannot drop capabilities: %v\n", err)
+		return 126
+	}
 	// Orphans (nohup, setsid, double forks) become our children, so they
 	// can be found and killed when the command ends.
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
@@ -213,3 +217,25 @@ func byKind(paths []string) (dirs, files []string) {
 	}
 	return dirs, files
 }
+
+// dropCapabilities clears this thread's capabilities and bounding set, so
+// a command run as root cannot read pincer's memory or environment
+// (CAP_SYS_PTRACE), override file permissions, or gain them back through
+// exec. For other users it changes nothing.
+func dropCapabilities() error {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EPERM) && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
+		}
+	}
+	_ = unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	return unix.Capset(&hdr, &data[0])
+}
+
+// ProtectSelf makes pincer's own process undumpable, so a command cannot
+// read its memory or its environment (where the API key may be) through
+// /proc: the kernel then allows that only with CAP_SYS_PTRACE, which
+// sandboxed commands do not have.
+func ProtectSelf() { _ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) }

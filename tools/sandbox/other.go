@@ -18,3 +18,6 @@ func HelperMain(args []string) int {
 	fmt.Fprintf(os.Stderr, "pincer sandbox: not available on %s\n", runtime.GOOS)
 	return 126
 }
+
+// ProtectSelf does nothing here.
+func ProtectSelf() {}
