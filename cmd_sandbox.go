@@ -37,6 +37,8 @@ type sandboxState struct {
 	// Note says in one sentence what is (not) contained, for the start
 	// of a session and the status line's tooltip.
 	Note string `json:"note"`
+	// Helper is the binary that applies the sandbox to each command.
+	Helper string `json:"helper,omitempty"`
 }
 
 // sandboxState works out the sandbox for p from its configuration.
@@ -65,6 +67,9 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		DataDir:   c.dataDir(p),
 	}
 	st.Active = true
+	if exe, err := os.Executable(); err == nil {
+		st.Helper = sbx.FindHelper(exe)
+	}
 	st.Writable, st.Hidden = pol.Writable(), pol.Hidden()
 	if cfgFile := c.getenv(config.EnvConfig); cfgFile != "" && filepath.IsAbs(cfgFile) {
 		st.Hidden = append(st.Hidden, cfgFile)
@@ -97,7 +102,7 @@ func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
 		return nil
 	}
 	return &tools.CommandSandbox{
-		Helper:      exe,
+		Helper:      sbx.FindHelper(exe),
 		Spec:        sbx.Spec{Writable: st.Writable, Hidden: st.Hidden, Network: st.Network},
 		PrivateTemp: st.PrivateTemp,
 	}
@@ -217,6 +222,9 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 	fmt.Fprintf(w, "mechanism   %s\n", mech)
 	fmt.Fprintf(w, "mode        %s (modes: read-only, workspace, off)\n", st.Mode)
 	fmt.Fprintf(w, "active      %v\n", st.Active)
+	if st.Helper != "" {
+		fmt.Fprintf(w, "helper      %s\n", st.Helper)
+	}
 	fmt.Fprintf(w, "approvals   %s\n", st.Approvals)
 	if st.Active {
 		netText := "allowed"

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"pincer/tools/sandbox"
@@ -139,4 +141,84 @@ func TestCommandEnvDropsKeys(t *testing.T) {
 		t.Errorf("the command saw the key: %q", res.Content)
 	}
 	_ = errors.New
+}
+
+func TestRunCommandSandboxCancelKillsEverything(t *testing.T) {
+	root := tempRoot(t)
+	// A child, a grandchild, and a daemon that left the process group.
+	script := familyScript[:len(familyScript)-len("wait")] + "setsid sh -c 'echo $$ > daemon.pid; exec sleep 7777' >/dev/null 2>&1 &\nwait"
+	call := decode(t, Options{Root: root, Sandbox: testSandbox(t, root)}, "run_command", cmdArgs(script, 600))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := call.Run(ctx)
+		done <- err
+	}()
+	pids := map[string]int{}
+	for _, f := range []string{"child", "grandchild", "daemon"} {
+		pids[f] = readPID(t, filepath.Join(root, f+".pid"))
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run after cancel returned %v", err)
+	}
+	for what, pid := range pids {
+		waitDead(t, pid, what)
+	}
+}
+
+// BenchmarkRunCommand is the cost of one `true` through run_command,
+// without and with the sandbox helper.
+func BenchmarkRunCommand(b *testing.B) {
+	root := b.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	small := filepath.Join(b.TempDir(), sandbox.HelperName)
+	if out, err := exec.Command("go", "build", "-o", small, "pincer/tools/sandbox/pincer-sandbox").CombinedOutput(); err != nil {
+		b.Fatalf("build the helper: %v\n%s", err, out)
+	}
+	spec := sandbox.Spec{Writable: []string{root, os.TempDir()}, Hidden: []string{"/root/.ssh"}, Network: true}
+	for _, tc := range []struct {
+		name string
+		sb   *CommandSandbox
+	}{
+		{"off", nil},
+		{"workspace-helper", &CommandSandbox{Helper: small, Spec: spec}},
+		{"read-only-helper", &CommandSandbox{Helper: small, Spec: sandbox.Spec{Network: false}, PrivateTemp: true}},
+		{"workspace-self", &CommandSandbox{Helper: exe, Spec: spec}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.sb != nil && !sandbox.Probe().Available() {
+				b.Skip("no Landlock")
+			}
+			tool := runCommandTool
+			tl, err := tool(Options{Root: root, Sandbox: tc.sb}.withDefaults())
+			if err != nil {
+				b.Fatal(err)
+			}
+			call, err := tl.Decode(cmdArgs("true", 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Wall time on a loaded machine is mostly waiting for a CPU;
+			// the CPU the command and its helper used is reported too.
+			before := childCPU()
+			for b.Loop() {
+				if res, err := call.Run(context.Background()); err != nil || res.IsError {
+					b.Fatal(err, res.Content)
+				}
+			}
+			b.ReportMetric(float64(childCPU()-before)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// childCPU is the user and system CPU time of the waited-for children so far.
+func childCPU() int64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru)
+	return ru.Utime.Nano() + ru.Stime.Nano()
 }

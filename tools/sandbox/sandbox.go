@@ -15,7 +15,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 )
 
 // HelperArg is the first argument that turns a pincer (or test) binary
@@ -54,6 +56,27 @@ type Support struct {
 
 // Available reports whether commands can be contained at all.
 func (s Support) Available() bool { return s.Files }
+
+// HelperName is the stand-alone helper binary, looked for next to pincer.
+const HelperName = "pincer-sandbox"
+
+// FindHelper returns the binary to run as the helper: pincer-sandbox in
+// the same directory as exe when it is there (it starts much faster),
+// else exe itself, whose main must call HelperMain.
+func FindHelper(exe string) string {
+	if exe == "" {
+		return ""
+	}
+	name := HelperName
+	if filepath.Ext(exe) == ".exe" {
+		name += ".exe"
+	}
+	p := filepath.Join(filepath.Dir(exe), name)
+	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
+		return p
+	}
+	return exe
+}
 
 // IsHelper reports whether args (os.Args) ask for the helper.
 func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg }
