@@ -248,3 +248,27 @@ func TestSandboxSecretsUnreadable(t *testing.T) {
 		t.Errorf("the command changed pincer's config: %q", data)
 	}
 }
+
+func TestRunAutoInsideTheSandbox(t *testing.T) {
+	cases := []struct {
+		name    string
+		command string
+		flags   []string
+		ran     bool
+	}{
+		{"auto runs a confirm command", "touch made.txt", []string{"--auto"}, true},
+		{"auto still refuses dangerous", "rm -rf sub && touch made.txt", []string{"--auto"}, false},
+		{"auto without a sandbox asks (refused headless)", "touch made.txt", []string{"--auto", "--sandbox", "off"}, false},
+		{"no flags refuse", "touch made.txt", nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			s.write("sub/x", "x")
+			sandboxRun(t, s, c.command, c.flags...)
+			if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); (err == nil) != c.ran {
+				t.Errorf("ran = %v, want %v", err == nil, c.ran)
+			}
+		})
+	}
+}
