@@ -272,3 +272,69 @@ func TestRunAutoInsideTheSandbox(t *testing.T) {
 		})
 	}
 }
+
+// TestTUISandboxEndToEnd: on the screen, a command the sandbox blocked
+// asks to run outside it, and Esc kills a sandboxed command with
+// everything it started.
+func TestTUISandboxEndToEnd(t *testing.T) {
+	s, canary := newSandboxedProject(t)
+	write, _ := json.Marshal(map[string]string{"command": "echo out > " + canary})
+	long, _ := json.Marshal(map[string]string{"command": "sleep 7777 & echo $! > bg.pid; setsid sh -c 'echo $$ > daemon.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 600"})
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: string(write)}),
+		agenttest.Text("Wrote the canary.", 8),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "run_command", Arguments: string(long)}),
+		agenttest.Text("Stopped.", 8),
+	)
+	defer srv.Close()
+	s.env = append(s.env, "PINCER_BASE_URL="+srv.BaseURL(), "PINCER_MODEL=test-model")
+	ts := newTmuxScreen(t, s, 120, 34)
+	ts.waitFor("the screen", "Ask pincer", "sandbox workspace")
+	settle := func() { time.Sleep(400 * time.Millisecond) }
+
+	ts.keys("write the canary", "Enter")
+	ts.waitFor("the approval", "Run this command?")
+	settle()
+	ts.keys("y")
+	ts.waitFor("the sandbox's question", "Blocked by the sandbox", "outside the writable paths")
+	if data, _ := os.ReadFile(canary); string(data) != "keep" {
+		t.Fatalf("the write landed inside the sandbox: %q", data)
+	}
+	settle()
+	ts.keys("y")
+	ts.waitFor("the answer", "Wrote the canary.")
+	if data, _ := os.ReadFile(canary); string(data) != "out\n" {
+		t.Errorf("after the yes the command did not run outside: %q", data)
+	}
+
+	ts.keys("start something long", "Enter")
+	ts.waitFor("the approval", "Run this command?")
+	settle()
+	ts.keys("y")
+	var pids []int
+	for _, f := range []string{"bg.pid", "daemon.pid"} {
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			data, err := os.ReadFile(filepath.Join(s.dir, f))
+			if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
+				pids = append(pids, pid)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the command never wrote %s:\n%s", f, ts.capture())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	ts.keys("Escape")
+	for _, pid := range pids {
+		deadline := time.Now().Add(5 * time.Second)
+		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("process %d outlived Esc", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
