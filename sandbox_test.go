@@ -338,3 +338,41 @@ func TestTUISandboxEndToEnd(t *testing.T) {
 		}
 	}
 }
+
+func TestSandboxCommand(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	r := s.run("", "sandbox", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var got struct {
+		Mode     string
+		Active   bool
+		Writable []string
+		Hidden   []string
+		Support  struct{ Mechanism string }
+		SelfTest []struct {
+			Name, Want, Result string
+			OK                 bool
+		} `json:"self_test"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, r.stdout)
+	}
+	if got.Mode != "workspace" || !got.Active || got.Support.Mechanism != "landlock" || len(got.Writable) == 0 || len(got.Hidden) == 0 {
+		t.Errorf("sandbox --json = %+v", got)
+	}
+	if len(got.SelfTest) != 4 {
+		t.Fatalf("self-test has %d checks, want 4: %+v", len(got.SelfTest), got.SelfTest)
+	}
+	for _, c := range got.SelfTest {
+		if !c.OK || c.Result == "" {
+			t.Errorf("self-test %q: want %s, got %s", c.Name, c.Want, c.Result)
+		}
+	}
+	// Off: nothing enforced, said so, and no self-test.
+	r = s.run("", "sandbox", "--sandbox", "off")
+	if r.code != 0 || !strings.Contains(r.stdout, "The sandbox is off") || strings.Contains(r.stdout, "self-test") {
+		t.Errorf("sandbox --sandbox off: %d\n%s", r.code, r.stdout)
+	}
+}
