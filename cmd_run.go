@@ -22,6 +22,7 @@ type runFlags struct {
 	json       bool
 	yes        bool
 	approveAll bool
+	auto       bool
 }
 
 func (c *cli) runCommand() *cobra.Command {
@@ -40,7 +41,10 @@ Nobody is there to approve anything, so safe commands (reading, listing,
 searching) run, and everything that would ask on the screen is refused with
 "User cancelled the operation" unless you allow it: --yes approves what needs one
 approval (ordinary commands and file edits, applied without review);
---dangerously-approve-all approves dangerous commands too.
+--dangerously-approve-all approves dangerous commands too. Both approve inside
+the sandbox only: a command the sandbox blocks stays blocked (the model is told
+what was blocked) unless you pass --sandbox off. --auto runs ordinary commands
+without asking while the sandbox contains them.
 
 Exit status: 0 when the model answered, 1 when the model or a tool failed or the
 iteration limit was reached, 2 for bad usage or configuration, 141 when the reader
@@ -54,6 +58,7 @@ of the output went away (the run stops there, quietly).`,
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line instead of text")
 	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits (without review)")
 	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
+	cmd.Flags().BoolVar(&rf.auto, "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
 	return cmd
 }
 
@@ -95,6 +100,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	if err := p.pickModel(ctx); err != nil {
 		return err
+	}
+	if st := c.sandboxState(p); !st.Active && st.Mode != "off" {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", st.Note)
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	printer.OnBroken(func(error) { cancel() }) // nobody reads on: stop the model and its tools

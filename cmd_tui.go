@@ -80,7 +80,9 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return usageError(err)
 	}
 	u := opened.sess.Usage
+	sb := c.sandboxState(p)
 	err = ui.Run(ctx, ui.Options{
+		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
 		OnSession:         func(id string) { current = id },

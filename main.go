@@ -23,12 +23,18 @@ import (
 
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
+
+	sbx "pincer/tools/sandbox"
 )
 
 // version is the release this source belongs to.
 const version = "0.1.0"
 
 func main() {
+	if sbx.IsHelper(os.Args) { // a sandboxed command's helper: nothing else runs
+		os.Exit(sbx.HelperMain(os.Args))
+	}
+	sbx.ProtectSelf()
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -69,6 +75,7 @@ type globalFlags struct {
 	cwd           string
 	session       string
 	continueLast  bool
+	sandbox       string
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -98,7 +105,7 @@ git diff | pincer run --json "review this change"`,
 	// Only --cwd concerns every command; the others are given to the
 	// commands that use them, so that each command's help lists its own.
 	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
-	root.AddCommand(c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
+	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	c.addFlags(root)
 	return root
 }
@@ -123,15 +130,19 @@ func (c *cli) addFlags(root *cobra.Command) {
 	latest := func(cmd *cobra.Command) {
 		cmd.Flags().BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
 	}
+	contain := func(cmd *cobra.Command) {
+		cmd.Flags().StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")
+	}
 	for _, use := range []struct {
 		path  string
 		flags []func(*cobra.Command)
 	}{
-		{"", []func(*cobra.Command){model, theme, named, latest}},
-		{"run", []func(*cobra.Command){model, named, latest}},
-		{"config", []func(*cobra.Command){model, theme}},
+		{"", []func(*cobra.Command){model, theme, named, latest, contain}},
+		{"run", []func(*cobra.Command){model, named, latest, contain}},
+		{"config", []func(*cobra.Command){model, theme, contain}},
+		{"sandbox", []func(*cobra.Command){contain}},
 		{"sessions compact", []func(*cobra.Command){model}},
-		{"tasks run", []func(*cobra.Command){model}},
+		{"tasks run", []func(*cobra.Command){model, contain}},
 		{"tasks add", []func(*cobra.Command){named}},
 	} {
 		cmd, _, err := root.Find(strings.Fields(use.path))

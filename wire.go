@@ -72,6 +72,12 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	if fl.Changed("context-window") {
 		ov.ContextWindow = &c.flags.contextWindow
 	}
+	if fl.Changed("sandbox") {
+		ov.Sandbox = &c.flags.sandbox
+	}
+	if f := fl.Lookup("auto"); f != nil && f.Changed && f.Value.String() == "true" {
+		ov.Approvals = config.Ptr("auto")
+	}
 	trusted, trustErr := c.trusted(abs)
 	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted})
 	if err != nil {
@@ -175,6 +181,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	}
 	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog(),
 		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
+	topts.Sandbox, topts.DropEnv = c.commandSandbox(c.sandboxState(p)), c.keyVariables(p)
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
@@ -225,6 +232,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		MaxIterations: p.cfg.MaxIterations,
 		Recorder:      s.recorder,
 		Recall:        recall,
+		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,

@@ -21,6 +21,9 @@ const (
 	ApproveEdit    ApprovalKind = "edit"    // a file change, with its diff
 	ApprovePath    ApprovalKind = "path"    // a file access outside the usual bounds
 	ApproveAction  ApprovalKind = "action"  // another tool that changes something (scheduling a task)
+	// ApproveUnsandboxed asks to run again, outside the sandbox, a command
+	// the sandbox blocked; Reasons say first what was blocked.
+	ApproveUnsandboxed ApprovalKind = "unsandboxed"
 )
 
 // Approval is one question to the person. A dangerous action is asked

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"pincer/safety"
@@ -42,6 +43,9 @@ type Options struct {
 	// message for that turn.
 	Recall func(prompt string) string
 	Now    func() time.Time
+	// Approvals is the starting approval mode: with safety.ApprovalsAuto,
+	// confirm-tier commands that run inside a sandbox run without asking.
+	Approvals safety.ApprovalMode
 }
 
 // Recorder stores finished messages, one at a time, as soon as they are
@@ -72,11 +76,12 @@ type Agent struct {
 	history    []Message
 	usedIDs    map[string]bool
 	summary    summaryState
-	lastPrompt int    // prompt tokens the server reported for the last request
-	lastSent   int    // messages in history when that request was built
-	recallNote string // auto recall's notes for the turn in progress
-	toolTokens int    // estimated tokens of the tool schemas; 0 until first needed
-	callSeq    int    // the last key given to a tool call (see callKeys)
+	lastPrompt int         // prompt tokens the server reported for the last request
+	lastSent   int         // messages in history when that request was built
+	recallNote string      // auto recall's notes for the turn in progress
+	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
+	callSeq    int         // the last key given to a tool call (see callKeys)
+	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -101,7 +106,29 @@ func New(o Options) (*Agent, error) {
 		}
 	}
 	o.Own = resolveOwn(o.Own)
-	return &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}, nil
+	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
+	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
+	return a, nil
+}
+
+// SetApprovals switches the approval mode, also while a turn runs.
+func (a *Agent) SetApprovals(m safety.ApprovalMode) { a.auto.Store(m == safety.ApprovalsAuto) }
+
+// Approvals is the approval mode in effect.
+func (a *Agent) Approvals() safety.ApprovalMode {
+	if a.auto.Load() {
+		return safety.ApprovalsAuto
+	}
+	return safety.ApprovalsAsk
+}
+
+// sandboxed is a call that may run inside the sandbox.
+type sandboxed interface{ Sandboxed() bool }
+
+// contained reports whether call runs inside a working sandbox.
+func contained(call tools.Call) bool {
+	s, ok := call.(sandboxed)
+	return ok && s.Sandboxed()
 }
 
 // History returns a copy of the conversation so far (without the system
@@ -398,7 +425,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		v.Tier = safety.Confirm
 		v.Reasons = append(v.Reasons, call.Summary()+": changes something outside the project files")
 	}
-	if v.Tier > safety.Safe {
+	if !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call)) {
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
@@ -421,6 +448,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	r, err := call.Run(ctx)
+	if err == nil && len(r.SandboxBlocked) > 0 {
+		r, err = a.leaveSandbox(ctx, tc, call, v, r, sink)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			r.IsError = true
@@ -434,6 +464,34 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		return tools.Result{Content: fmt.Sprintf("%s failed: %v", tc.Name, err), IsError: true}
 	}
 	return r
+}
+
+// leaveSandbox asks whether a command the sandbox blocked may run again
+// outside it — its own decision, asked even when the command itself was
+// approved or ran unasked: once for a confirm-tier command, twice for a
+// dangerous one. Without a yes the model keeps the blocked result, which
+// says what the sandbox refused.
+func (a *Agent) leaveSandbox(ctx context.Context, tc ToolCall, call tools.Call, v safety.Verdict, r tools.Result, sink func(Event)) (tools.Result, error) {
+	u, ok := call.(tools.Unsandboxed)
+	if !ok {
+		return r, nil
+	}
+	acc := call.Access()
+	d := ask(ctx, a.opts.Approver, Approval{
+		Kind: ApproveUnsandboxed, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
+		Command: acc.Command, Dir: acc.Dir, Tier: max(v.Tier, safety.Confirm),
+		Reasons: append(append([]string(nil), r.SandboxBlocked...), v.Reasons...),
+	})
+	if !d.Allow {
+		if d.Comment != "" {
+			r.Content += "\n\nThe user chose not to run it outside the sandbox and said: " + d.Comment
+		}
+		return r, nil
+	}
+	sink(Notice{Text: "Running outside the sandbox, as you allowed: " + call.Summary()})
+	out, err := u.Unsandboxed().Run(ctx)
+	out.Content = "(The sandbox blocked the first run; the user let it run again outside the sandbox.)\n" + out.Content
+	return out, err
 }
 
 // runEdit plans a file change, has the person review it, and applies what

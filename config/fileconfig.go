@@ -10,28 +10,33 @@ import (
 // the two together). SaveUser hands one to its update function; Load reads
 // each file, the environment and the flags into one.
 type FileConfig struct {
-	Provider          *string   `json:"provider,omitempty"`
-	BaseURL           *string   `json:"base_url,omitempty"`
-	APIKeyEnv         *string   `json:"api_key_env,omitempty"`
-	APIKey            *string   `json:"api_key,omitempty"`
-	Model             *string   `json:"model,omitempty"`
-	ContextWindow     *int      `json:"context_window,omitempty"`
-	MaxIterations     *int      `json:"max_iterations,omitempty"`
-	CompressAt        *float64  `json:"compress_at,omitempty"`
-	KeepRecent        *int      `json:"keep_recent,omitempty"`
-	CommandTimeout    *Duration `json:"command_timeout,omitempty"`
-	IdleTimeout       *Duration `json:"idle_timeout,omitempty"`
-	FirstByteTimeout  *Duration `json:"first_byte_timeout,omitempty"`
-	SilentRetryBudget *Duration `json:"silent_retry_budget,omitempty"`
-	MaxRetries        *int      `json:"max_retries,omitempty"`
-	Temperature       *float64  `json:"temperature,omitempty"`
-	Theme             *string   `json:"theme,omitempty"`
-	Allow             []string  `json:"allow,omitempty"`
-	Deny              []string  `json:"deny,omitempty"`
-	UnknownCommands   *string   `json:"unknown_commands,omitempty"`
-	AutoRecall        *bool     `json:"auto_recall,omitempty"`
-	SchedulerInterval *Duration `json:"scheduler_interval,omitempty"`
-	DataDir           *string   `json:"data_dir,omitempty"`
+	Provider              *string   `json:"provider,omitempty"`
+	BaseURL               *string   `json:"base_url,omitempty"`
+	APIKeyEnv             *string   `json:"api_key_env,omitempty"`
+	APIKey                *string   `json:"api_key,omitempty"`
+	Model                 *string   `json:"model,omitempty"`
+	ContextWindow         *int      `json:"context_window,omitempty"`
+	MaxIterations         *int      `json:"max_iterations,omitempty"`
+	CompressAt            *float64  `json:"compress_at,omitempty"`
+	KeepRecent            *int      `json:"keep_recent,omitempty"`
+	CommandTimeout        *Duration `json:"command_timeout,omitempty"`
+	IdleTimeout           *Duration `json:"idle_timeout,omitempty"`
+	FirstByteTimeout      *Duration `json:"first_byte_timeout,omitempty"`
+	SilentRetryBudget     *Duration `json:"silent_retry_budget,omitempty"`
+	MaxRetries            *int      `json:"max_retries,omitempty"`
+	Temperature           *float64  `json:"temperature,omitempty"`
+	Theme                 *string   `json:"theme,omitempty"`
+	Allow                 []string  `json:"allow,omitempty"`
+	Deny                  []string  `json:"deny,omitempty"`
+	UnknownCommands       *string   `json:"unknown_commands,omitempty"`
+	AutoRecall            *bool     `json:"auto_recall,omitempty"`
+	SchedulerInterval     *Duration `json:"scheduler_interval,omitempty"`
+	DataDir               *string   `json:"data_dir,omitempty"`
+	Sandbox               *string   `json:"sandbox,omitempty"`
+	SandboxWritable       []string  `json:"sandbox_writable,omitempty"`
+	SandboxNetwork        *bool     `json:"sandbox_network,omitempty"`
+	CommandEnvPassthrough []string  `json:"command_env_passthrough,omitempty"`
+	Approvals             *string   `json:"approvals,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.

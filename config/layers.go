@@ -49,6 +49,8 @@ var flagFields = map[string]string{
 	"max_iterations": "--max-iterations",
 	"context_window": "--context-window",
 	"theme":          "--theme",
+	"sandbox":        "--sandbox",
+	"approvals":      "--auto",
 }
 
 // Overrides are the flag values the person gave; nil or "" means the flag
@@ -61,6 +63,8 @@ type Overrides struct {
 	Theme         *string // --theme
 	MaxIterations *int    // --max-iterations
 	ContextWindow *int    // --context-window
+	Sandbox       *string // --sandbox
+	Approvals     *string // --auto ("auto")
 }
 
 // envLayer reads the PINCER_* variables; empty ones count as unset, and
@@ -105,6 +109,8 @@ func flagLayer(o Overrides) layer {
 	str("theme", o.Theme, &l.values.Theme)
 	num("max_iterations", o.MaxIterations, &l.values.MaxIterations)
 	num("context_window", o.ContextWindow, &l.values.ContextWindow)
+	str("sandbox", o.Sandbox, &l.values.Sandbox)
+	str("approvals", o.Approvals, &l.values.Approvals)
 	return l
 }
 

@@ -78,6 +78,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 						srcs.Ignored = append(srcs.Ignored, f)
 					}
 				}
+				srcs.Ignored = append(srcs.Ignored, ld.onlyStricter(&l, layers)...)
 				if len(srcs.Ignored) > 0 {
 					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes, which commands run without asking, or where your sessions are kept; they are ignored until you trust this project with 'pincer trust'",
 						ld.tilde(path), strings.Join(srcs.Ignored, ", ")))
@@ -93,6 +94,9 @@ func Load(o LoadOptions) (Config, Sources, error) {
 
 	c, providerAt := merge(layers, srcs.Fields)
 	c.DataDir = expandHome(c.DataDir, ld.home)
+	for i, w := range c.SandboxWritable {
+		c.SandboxWritable[i] = expandHome(w, ld.home)
+	}
 	srcs.ProviderConfigured = ld.resolveProvider(&c, srcs.Fields, providerAt)
 	ld.validate(c, srcs.Fields)
 	if len(ld.ps) == 0 {
@@ -230,4 +234,43 @@ func (ld *loader) describe(s Source) string {
 		return ld.tilde(s.Name)
 	}
 	return s.String()
+}
+
+// onlyStricter drops the sandbox settings of an untrusted project file
+// that would contain commands less than the layers below it do, and
+// returns the fields it dropped: a cloned repository may tighten the
+// sandbox, never loosen it.
+func (ld *loader) onlyStricter(project *layer, below []layer) []string {
+	mode, network := DefaultSandbox, true
+	for _, l := range below {
+		if l.values.Sandbox != nil {
+			mode = *l.values.Sandbox
+		}
+		if l.values.SandboxNetwork != nil {
+			network = *l.values.SandboxNetwork
+		}
+	}
+	var dropped []string
+	if v := project.values.Sandbox; v != nil && sandboxLooser(*v, mode) {
+		project.values.clear("sandbox")
+		delete(project.sources, "sandbox")
+		dropped = append(dropped, "sandbox")
+	}
+	if v := project.values.SandboxNetwork; v != nil && *v && !network {
+		project.values.clear("sandbox_network")
+		delete(project.sources, "sandbox_network")
+		dropped = append(dropped, "sandbox_network")
+	}
+	return dropped
+}
+
+// sandboxLooser reports whether mode a contains commands less than b; an
+// unknown mode counts as looser, so it cannot slip past.
+func sandboxLooser(a, b string) bool {
+	rank := map[string]int{"read-only": 0, "workspace": 1, "off": 2}
+	ra, ok := rank[a]
+	if !ok {
+		return true
+	}
+	return ra > rank[b]
 }

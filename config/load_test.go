@@ -82,6 +82,18 @@ func TestPrecedence(t *testing.T) {
 			envSet: stage{env: "/e/data", want: "/e/data"}},
 		{field: "allow", def: []string(nil),
 			user: stage{json: `["git push"]`, want: []string{"git push"}}, project: stage{json: `["make", "git push"]`, want: []string{"git push", "make"}}},
+		{field: "sandbox", def: "workspace",
+			user: stage{json: `"off"`, want: "off"}, project: stage{json: `"read-only"`, want: "read-only"},
+			flag: func(o *Overrides) { o.Sandbox = Ptr("workspace") }, flagWant: "workspace"},
+		{field: "sandbox_writable", def: []string(nil),
+			user: stage{json: `["/u/cache"]`, want: []string{"/u/cache"}}, project: stage{json: `["/p/cache"]`, want: []string{"/u/cache", "/p/cache"}}},
+		{field: "sandbox_network", def: true,
+			user: stage{json: `true`, want: true}, project: stage{json: `false`, want: false}},
+		{field: "command_env_passthrough", def: []string(nil),
+			user: stage{json: `["GITHUB_TOKEN"]`, want: []string{"GITHUB_TOKEN"}}, project: stage{json: `["NPM_TOKEN"]`, want: []string{"GITHUB_TOKEN", "NPM_TOKEN"}}},
+		{field: "approvals", def: "ask",
+			user: stage{json: `"auto"`, want: "auto"}, project: stage{json: `"ask"`, want: "ask"},
+			flag: func(o *Overrides) { o.Approvals = Ptr("auto") }, flagWant: "auto"},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
 	}
@@ -483,5 +495,43 @@ func TestDistrustProjectIgnoresSensitiveFields(t *testing.T) {
 		} else if c.BaseURL != "https://evil.example/v1" || len(srcs.ProjectSensitive()) != 3 {
 			t.Errorf("trusted project: base_url %q, sensitive %v", c.BaseURL, srcs.ProjectSensitive())
 		}
+	}
+}
+
+func TestDistrustedProjectOnlyTightensTheSandbox(t *testing.T) {
+	tests := []struct {
+		user, project string
+		wantMode      string
+		wantNetwork   bool
+		ignored       string
+	}{
+		{``, `"sandbox": "off"`, "workspace", true, "sandbox"},
+		{``, `"sandbox": "read-only"`, "read-only", true, ""},
+		{`"sandbox": "read-only"`, `"sandbox": "workspace"`, "read-only", true, "sandbox"},
+		{`"sandbox": "off"`, `"sandbox": "workspace"`, "workspace", true, ""},
+		{``, `"sandbox": "bogus"`, "workspace", true, "sandbox"},
+		{`"sandbox_network": false`, `"sandbox_network": true`, "workspace", false, "sandbox_network"},
+		{``, `"sandbox_network": false`, "workspace", false, ""},
+		{``, `"sandbox_writable": ["/"], "approvals": "auto", "command_env_passthrough": ["OPENAI_API_KEY"]`, "workspace", true, "sandbox_writable,command_env_passthrough,approvals"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.user+"|"+tt.project, func(t *testing.T) {
+			w := newWorld(t)
+			if tt.user != "" {
+				w.writeUser(t, "{"+tt.user+"}")
+			}
+			w.writeProject(t, "{"+tt.project+"}")
+			env := w.env
+			c, srcs, err := Load(LoadOptions{ProjectRoot: w.root, Getenv: func(k string) string { return env[k] }, DistrustProject: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Sandbox != tt.wantMode || c.SandboxNetwork != tt.wantNetwork || len(c.SandboxWritable) != 0 || c.Approvals != "ask" || len(c.CommandEnvPassthrough) != 0 {
+				t.Errorf("got sandbox %q network %v writable %v approvals %q passthrough %v", c.Sandbox, c.SandboxNetwork, c.SandboxWritable, c.Approvals, c.CommandEnvPassthrough)
+			}
+			if got := strings.Join(srcs.Ignored, ","); got != tt.ignored {
+				t.Errorf("ignored %q, want %q", got, tt.ignored)
+			}
+		})
 	}
 }

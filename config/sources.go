@@ -77,10 +77,11 @@ type Sources struct {
 func (s Sources) Of(field string) Source { return s.Fields[field] }
 
 // trustSensitiveFields are the fields a project file can use to send the
-// API key somewhere else, to let commands run without asking, or to move
-// the person's sessions to a place the project chose (data_dir).
+// API key somewhere else, to let commands run without asking, to widen
+// what they may reach, or to move the person's sessions to a place the
+// project chose (data_dir).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file

@@ -99,6 +99,29 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 			}
 		}
 	}
+	if c.Sandbox != "workspace" && c.Sandbox != "read-only" && c.Sandbox != "off" {
+		v := fmt.Sprintf("%q", c.Sandbox)
+		bad(ErrInvalidValue, "sandbox", v, is("sandbox", v)+"; "+
+			ld.fix("sandbox", fields["sandbox"], `"workspace" (write only the project), "read-only" or "off"`))
+	}
+	if c.Approvals != "ask" && c.Approvals != "auto" {
+		v := fmt.Sprintf("%q", c.Approvals)
+		bad(ErrInvalidValue, "approvals", v, is("approvals", v)+"; "+
+			ld.fix("approvals", fields["approvals"], `"ask" (default) or "auto" (run ordinary commands unasked inside the sandbox)`))
+	}
+	for _, w := range c.SandboxWritable {
+		if !filepath.IsAbs(w) {
+			v := fmt.Sprintf("%q", w)
+			bad(ErrInvalidValue, "sandbox_writable", v, fmt.Sprintf("sandbox_writable has %s%s, not an absolute path; write it as an absolute path or ~/…, such as \"~/.cache/bazel\"", v, ld.from(fields["sandbox_writable"])))
+			break
+		}
+	}
+	for _, name := range c.CommandEnvPassthrough {
+		if !isEnvName(name) {
+			bad(ErrInvalidValue, "command_env_passthrough", redactedKey, fmt.Sprintf("command_env_passthrough%s has an entry that is not a variable name (it may be a key, so it is not shown); list names such as \"GITHUB_TOKEN\"", ld.from(fields["command_env_passthrough"])))
+			break
+		}
+	}
 	ld.validateKeyEnv(c, fields, bad)
 	if c.DataDir != "" && !filepath.IsAbs(c.DataDir) {
 		v := fmt.Sprintf("%q", c.DataDir)

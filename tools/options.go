@@ -3,6 +3,8 @@ package tools
 import (
 	"path/filepath"
 	"time"
+
+	"pincer/tools/sandbox"
 )
 
 // Defaults and hard limits of the built-in tools.
@@ -39,6 +41,25 @@ type Options struct {
 	// Without it, only files below the search's start whose links stay
 	// there are opened.
 	ReadCheck func(scope, path string) string
+	// Sandbox, when set, runs every command inside it; nil runs commands
+	// with the person's full rights.
+	Sandbox *CommandSandbox
+	// DropEnv names variables removed from every command's environment
+	// (API keys), sandbox or not.
+	DropEnv []string
+}
+
+// CommandSandbox is how run_command contains commands.
+type CommandSandbox struct {
+	// Helper is the binary that applies the sandbox: pincer itself, or a
+	// test binary whose main calls sandbox.HelperMain.
+	Helper string
+	// Spec is what every command may do.
+	Spec sandbox.Spec
+	// PrivateTemp gives each command a fresh temp dir, the only place it
+	// may write besides Spec.Writable, with TMPDIR pointing at it
+	// (read-only mode).
+	PrivateTemp bool
 }
 
 // withDefaults fills zero fields and cleans Root.

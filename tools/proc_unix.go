@@ -8,19 +8,39 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // startInOwnGroup makes cmd the leader of a new session, so it has no
 // controlling terminal (a program that opens /dev/tty to prompt fails
 // instead of stealing the screen) and it and every process it starts share
-// one process group, which cancellation kills as a whole.
+// one process group, which is killed as a whole when the call ends.
 func startInOwnGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Cancel = func() error {
-		if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
-			return cmd.Process.Kill()
+	dieWithParent(cmd.SysProcAttr)
+}
+
+// stopGroup ends a command that is still running (timeout, Esc). The
+// sandbox helper gets SIGTERM first, so it can kill the processes that
+// left the group; then the whole group is killed.
+func stopGroup(cmd *exec.Cmd, helper bool) {
+	if helper {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		done := time.Now().Add(500 * time.Millisecond)
+		for time.Now().Before(done) && syscall.Kill(cmd.Process.Pid, 0) == nil && !exited(cmd.Process.Pid) {
+			time.Sleep(5 * time.Millisecond)
 		}
-		return nil
+	}
+	killGroup(cmd)
+}
+
+// killGroup kills what is left of the command's process group.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && cmd.ProcessState == nil {
+		_ = cmd.Process.Kill()
 	}
 }
 

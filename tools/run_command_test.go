@@ -167,15 +167,40 @@ func TestRunCommandCancelKillsGroup(t *testing.T) {
 	waitDead(t, grandchild, "grandchild")
 }
 
-func TestRunCommandBackgroundHoldingOutput(t *testing.T) {
-	root := tempRoot(t)
-	// The background sleep keeps the output pipe open; the call still
-	// returns once the shell is done and the grace period has passed.
-	res := run(t, Options{Root: root}, "run_command", cmdArgs("sleep 30 & echo $! > bg.pid; echo hi", 0))
-	pid := readPID(t, filepath.Join(root, "bg.pid"))
-	syscall.Kill(pid, syscall.SIGKILL)
-	if res.IsError || res.Content != "hi\n\n[exit code 0]" {
-		t.Fatalf("result = %q (IsError %v)", res.Content, res.IsError)
+func TestRunCommandKillsBackground(t *testing.T) {
+	// Whatever the command leaves running dies when it ends: with the
+	// sandbox helper even what left the process group.
+	cases := []struct {
+		name, script string
+		sandboxOnly  bool
+	}{
+		{"background", "sleep 7777 & echo $! > bg.pid; echo hi", false},
+		{"nohup", "nohup sleep 7777 >/dev/null 2>&1 & echo $! > bg.pid; echo hi", false},
+		{"holding the output", "sleep 7777 & echo $! > bg.pid; echo hi", false},
+		{"setsid", "setsid sh -c 'echo $$ > bg.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 0.3; echo hi", true},
+	}
+	for _, sandboxed := range []bool{false, true} {
+		for _, tc := range cases {
+			if tc.sandboxOnly && !sandboxed {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/sandbox=%v", tc.name, sandboxed), func(t *testing.T) {
+				root := tempRoot(t)
+				opts := Options{Root: root}
+				if sandboxed {
+					opts.Sandbox = testSandbox(t, root)
+				}
+				start := time.Now()
+				res := run(t, opts, "run_command", cmdArgs(tc.script, 0))
+				if res.IsError || res.Content != "hi\n\n[exit code 0]" {
+					t.Fatalf("result = %q (IsError %v)", res.Content, res.IsError)
+				}
+				if d := time.Since(start); d > pipeGrace {
+					t.Errorf("the call took %v: it waited for the background process", d)
+				}
+				waitDead(t, readPID(t, filepath.Join(root, "bg.pid")), "background process")
+			})
+		}
 	}
 }
 

@@ -56,6 +56,16 @@ type Result struct {
 	IsError bool
 	// Touched lists the files read, changed or created, for the tree pane.
 	Touched []Touch
+	// SandboxBlocked says what the sandbox refused a command (a write
+	// outside the allowed paths, a network connection), one phrase each;
+	// empty when it refused nothing or nothing could tell.
+	SandboxBlocked []string
+}
+
+// Unsandboxed is a call that can run again outside the sandbox, once the
+// person agrees, after the sandbox blocked it.
+type Unsandboxed interface {
+	Unsandboxed() Call
 }
 
 // Touch is one file a call read or changed.

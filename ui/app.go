@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
+	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
@@ -74,6 +75,16 @@ type Options struct {
 	// ExplainError turns a failed turn's error into one sentence with the
 	// fix (what pincer run says too); nil shows errors as they are.
 	ExplainError func(error) error
+	// Sandbox is how commands are contained, for the status line and /auto.
+	Sandbox SandboxStatus
+}
+
+// SandboxStatus is how commands are contained, as the screen shows it.
+type SandboxStatus struct {
+	Mode    string // workspace, read-only or off
+	Active  bool   // commands really run in the sandbox
+	Network bool   // sandboxed commands may use the network
+	Note    string // one sentence on what is (not) contained
 }
 
 // ModelClient is what /model needs of the model client.
@@ -162,7 +173,7 @@ type App struct {
 	quit     bool
 	previews map[string][]session.Message // session picker previews
 
-	autoApprove bool          // confirm-tier commands and file access run without asking
+	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	acceptEdits bool          // edits land without review (dangerous ones still ask)
 	runningTask *session.Task // the scheduled task the turn in progress runs
 }
@@ -196,6 +207,12 @@ func New(o Options) *App {
 	}
 	for _, n := range o.Notices {
 		a.transcript.AddNotice("Note: " + n)
+	}
+	if o.Sandbox.Mode != "" && o.Sandbox.Mode != "off" && !o.Sandbox.Active {
+		a.transcript.AddNotice("Note: " + o.Sandbox.Note)
+	}
+	if o.Agent != nil {
+		a.autoApprove = o.Agent.Approvals() == safety.ApprovalsAuto
 	}
 	return a
 }

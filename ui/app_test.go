@@ -491,8 +491,11 @@ func TestModesAnswerWithoutAsking(t *testing.T) {
 		approval    agent.Approval
 		wantAsked   bool
 	}{
-		{"auto-approve runs a confirm command", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Confirm}, false},
-		{"auto-approve still asks for dangerous", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Dangerous}, true},
+		// Auto approvals are applied by the agent, only to sandboxed
+		// commands; a question that reaches the screen is asked.
+		{"auto asks what the agent asks", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Confirm}, true},
+		{"auto still asks for dangerous", true, false, agent.Approval{Kind: agent.ApproveCommand, Tier: safety.Dangerous}, true},
+		{"auto asks before leaving the sandbox", true, false, agent.Approval{Kind: agent.ApproveUnsandboxed, Tier: safety.Confirm, Reasons: []string{"write to /x (outside the writable paths)"}}, true},
 		{"auto-approve does not accept edits", true, false, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, true},
 		{"accept-edits accepts an edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, false},
 		{"accept-edits still asks for a dangerous edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Dangerous, Change: twoHunks()}, true},
@@ -510,7 +513,7 @@ func TestModesAnswerWithoutAsking(t *testing.T) {
 				t.Error("the mode did not allow it")
 			}
 			st := screen(a)
-			if tc.auto && !strings.Contains(st, "auto-approve") || tc.edits && !strings.Contains(st, "accept edits") {
+			if tc.auto && !strings.Contains(st, "auto") || tc.edits && !strings.Contains(st, "accept edits") {
 				t.Errorf("the status line does not show the mode:\n%s", st)
 			}
 		})
@@ -853,5 +856,42 @@ func TestResumeMarksTouchedFiles(t *testing.T) {
 	}
 	if own, _ := a.tree.MarkOf("internal/a.go"); own != tree.MarkChanged {
 		t.Errorf("internal/a.go mark %v after resume, want changed", own)
+	}
+}
+
+func TestStatusLineShowsTheSandbox(t *testing.T) {
+	cases := []struct {
+		name string
+		sb   SandboxStatus
+		auto bool
+		want string
+	}{
+		{"workspace", SandboxStatus{Mode: "workspace", Active: true, Network: true}, false, "sandbox workspace"},
+		{"network off", SandboxStatus{Mode: "workspace", Active: true}, false, "sandbox workspace, net off"},
+		{"read-only with auto", SandboxStatus{Mode: "read-only", Active: true, Network: true}, true, "sandbox read-only · auto"},
+		{"none possible", SandboxStatus{Mode: "workspace", Note: "no Landlock"}, true, "no sandbox · auto (asks: no sandbox)"},
+		{"off", SandboxStatus{Mode: "off"}, false, "sandbox off"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 160, 30)
+			a.opts.Sandbox, a.autoApprove = tc.sb, tc.auto
+			if st := ansi.Strip(a.statusLine()); !strings.Contains(st, tc.want) {
+				t.Errorf("status line lacks %q:\n%s", tc.want, st)
+			}
+		})
+	}
+}
+
+func TestBlockedDialogAsksToLeaveTheSandbox(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	q := question{approval: agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Command: "touch /etc/x",
+		Reasons: []string{"write to /etc/x (outside the writable paths)"}}, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{q})
+	if a.topDialog() == nil {
+		t.Fatal("leaving the sandbox did not ask")
+	}
+	if st := screen(a); !strings.Contains(st, "Blocked by the sandbox") || !strings.Contains(st, "write to /etc/x (outside the writable paths)") || !strings.Contains(st, "run it outside the sandbox?") {
+		t.Errorf("the dialog does not say what was blocked:\n%s", st)
 	}
 }

@@ -35,7 +35,7 @@ func (a *App) ask(q question) tea.Cmd {
 }
 
 // autoApproves reports whether a session mode answers the question without
-// asking: never for the dangerous tier.
+// asking: only accept-edits does, never for the dangerous tier.
 func (a *App) autoApproves(q agent.Approval) bool {
 	if q.Tier >= safety.Dangerous {
 		return false
@@ -43,7 +43,9 @@ func (a *App) autoApproves(q agent.Approval) bool {
 	if q.Kind == agent.ApproveEdit {
 		return a.acceptEdits
 	}
-	return a.autoApprove
+	// Auto approvals are the agent's to apply (only sandboxed commands run
+	// unasked); what reaches the screen is asked.
+	return false
 }
 
 // approvalMode is what an approval dialog is doing with the keys.
@@ -180,6 +182,10 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	switch {
 	case danger && q.Step == 2 && q.Kind == agent.ApproveEdit:
 		title = "⚠ Second confirmation: really apply this edit?"
+	case q.Kind == agent.ApproveUnsandboxed && danger && q.Step == 2:
+		title = "⚠ Second confirmation: really run this outside the sandbox?"
+	case q.Kind == agent.ApproveUnsandboxed:
+		title = "Blocked by the sandbox — run it outside the sandbox?"
 	case danger && q.Step == 2:
 		title = "⚠ Second confirmation: really run this?"
 	case danger:

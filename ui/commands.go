@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/safety"
 	"pincer/ui/complete"
 )
 
@@ -51,12 +52,22 @@ func builtinCommands() []Command {
 		{Name: "schedule", Args: "in|every|at WHEN PROMPT", Help: "run a prompt later, or repeatedly", Run: func(a *App, args string) tea.Cmd { return a.scheduleCommand(args) }},
 		{Name: "tasks", Help: "list and cancel scheduled tasks", Run: func(a *App, _ string) tea.Cmd { return a.openTasks() }},
 		{Name: "skills", Help: "list the composite skills", Run: func(a *App, _ string) tea.Cmd { return a.showSkills() }},
-		{Name: "auto", Help: "toggle running ordinary commands unasked", Run: func(a *App, _ string) tea.Cmd {
+		{Name: "auto", Help: "toggle running ordinary commands unasked inside the sandbox", Run: func(a *App, _ string) tea.Cmd {
 			a.autoApprove = !a.autoApprove
+			mode := safety.ApprovalsAsk
 			if a.autoApprove {
-				a.transcript.AddNotice("Auto-approve is on: ordinary commands run without asking for the rest of this session; dangerous ones still ask twice. /auto turns it off.")
-			} else {
-				a.transcript.AddNotice("Auto-approve is off: commands that change things ask first.")
+				mode = safety.ApprovalsAuto
+			}
+			if a.agent != nil {
+				a.agent.SetApprovals(mode)
+			}
+			switch {
+			case !a.autoApprove:
+				a.transcript.AddNotice("Auto approvals are off: commands that change things ask first.")
+			case a.opts.Sandbox.Active:
+				a.transcript.AddNotice("Auto approvals are on: ordinary commands run without asking inside the sandbox for the rest of this session; dangerous ones still ask twice, and leaving the sandbox always asks. /auto turns it off.")
+			default:
+				a.transcript.AddNotice("Auto approvals are on, but no sandbox contains commands here (" + a.opts.Sandbox.Note + "), so every command that changes things still asks. /auto turns it off.")
 			}
 			return nil
 		}},

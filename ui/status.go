@@ -84,11 +84,28 @@ func (a *App) statusLine() string {
 	}
 }
 
-// modes are the session-wide switches that are on, for the status line.
+// modes are the session-wide switches that are on, and how commands are
+// contained, for the status line.
 func (a *App) modes() []string {
 	var m []string
+	if sb := a.opts.Sandbox; sb.Mode != "" {
+		switch {
+		case sb.Mode == "off":
+			m = append(m, "sandbox off")
+		case !sb.Active:
+			m = append(m, "no sandbox")
+		case !sb.Network:
+			m = append(m, "sandbox "+sb.Mode+", net off")
+		default:
+			m = append(m, "sandbox "+sb.Mode)
+		}
+	}
 	if a.autoApprove {
-		m = append(m, "auto-approve")
+		if a.opts.Sandbox.Active {
+			m = append(m, "auto")
+		} else {
+			m = append(m, "auto (asks: no sandbox)")
+		}
 	}
 	if a.acceptEdits {
 		m = append(m, "accept edits")

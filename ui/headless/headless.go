@@ -45,6 +45,16 @@ type Policy struct {
 func (p Policy) Approver(errOut io.Writer) agent.Approver {
 	var mu sync.Mutex
 	return agent.ApproverFunc(func(_ context.Context, a agent.Approval) (agent.Decision, error) {
+		if a.Kind == agent.ApproveUnsandboxed {
+			// --yes and --dangerously-approve-all approve inside the
+			// sandbox only; leaving it takes --sandbox off.
+			if a.Step == 1 {
+				mu.Lock()
+				fmt.Fprintf(errOut, "blocked by the sandbox: %s (%s); pass --sandbox off to run commands outside it\n", a.Summary, strings.Join(a.Reasons, "; "))
+				mu.Unlock()
+			}
+			return agent.Decision{}, nil
+		}
 		allow := p.ApproveAll || (p.Yes && a.Tier < safety.Dangerous)
 		if !allow && a.Step == 1 {
 			flag := "--yes"

@@ -27,6 +27,8 @@ func TestPolicyApprover(t *testing.T) {
 		{"dangerous step 2 with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, false, ""},
 		{"dangerous with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Dangerous}, true, ""},
 		{"dangerous step 2 with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, true, ""},
+		{"leaving the sandbox with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Reasons: []string{"write to /x"}}, false, "--sandbox off"},
+		{"leaving the sandbox with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm}, false, "--sandbox off"},
 		{"edit without flags", Policy{}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, false, "--yes"},
 		{"edit with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, true, ""},
 		{"path outside the project with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm}, true, ""},

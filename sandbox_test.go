@@ -1,0 +1,378 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+	sbx "pincer/tools/sandbox"
+)
+
+// sandboxRun has the scripted model run one command through `pincer run
+// --json` with flags, in a sandbox whose temp dir is private (so the
+// canary below is outside every writable path), and returns the result
+// and the tool result the model read.
+func sandboxRun(t *testing.T, s *sandbox, command string, flags ...string) (runResult, string) {
+	t.Helper()
+	args, _ := json.Marshal(map[string]string{"command": command})
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c", Name: "run_command", Arguments: string(args)}),
+		agenttest.Text("done", 4),
+	)
+	defer srv.Close()
+	s.env = append(s.env, "PINCER_BASE_URL="+srv.BaseURL(), "PINCER_MODEL=test-model")
+	r := s.run("", append(append([]string{"run", "--json"}, flags...), "do it")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	res := ofType(jsonLines(t, r.stdout), "tool_result")
+	if len(res) != 1 {
+		t.Fatalf("tool results %v", res)
+	}
+	content, _ := res[0]["content"].(string)
+	return r, content
+}
+
+// newSandboxedProject is a test sandbox with its own temp dir and a
+// canary file outside the project, the temp dir and the home caches.
+func newSandboxedProject(t *testing.T) (*sandbox, string) {
+	t.Helper()
+	if !sbx.Probe().Available() {
+		t.Skip("no Landlock on this kernel")
+	}
+	s := newSandbox(t, "")
+	s.env = append(s.env, "TMPDIR="+t.TempDir())
+	outside := filepath.Join(s.home, "outside")
+	if err := os.Mkdir(outside, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	canary := filepath.Join(outside, "canary")
+	if err := os.WriteFile(canary, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return s, canary
+}
+
+func TestSandboxKeepsWritesInTheProject(t *testing.T) {
+	type tc struct {
+		name, command string
+		flags         []string
+		canaryKept    bool   // the canary outside still says "keep"
+		inside        string // a file in the project the command should have made ("" none)
+		blocked       bool   // the model reads that the sandbox blocked it
+	}
+	cases := []tc{}
+	for i, verb := range []string{"rm -f CANARY", "rm -rf CANARY", "touch CANARY && echo x > CANARY", "echo gone > CANARY", "mv CANARY CANARY.moved", "sh -c 'echo child > CANARY'", "(setsid sh -c 'echo daemon > CANARY' &) ; sleep 0.3; cat CANARY | grep -q daemon"} {
+		// (t.TempDir names its directory after the test: keep the name plain.)
+		cases = append(cases, tc{fmt.Sprintf("default mode %d", i), verb, []string{"--dangerously-approve-all"}, true, "", true})
+	}
+	cases = append(cases,
+		tc{"default mode writes inside", "echo hi > made.txt && touch made2.txt && rm -f made2.txt && mkdir -p d/e && mv made.txt d/e/", []string{"--dangerously-approve-all"}, true, "d/e/made.txt", false},
+		tc{"read-only blocks inside", "echo hi > made.txt", []string{"--dangerously-approve-all", "--sandbox", "read-only"}, true, "", true},
+		tc{"read-only blocks outside", "echo gone > CANARY", []string{"--dangerously-approve-all", "--sandbox", "read-only"}, true, "", true},
+		tc{"off lets it through", "echo gone > CANARY", []string{"--dangerously-approve-all", "--sandbox", "off"}, false, "", false},
+	)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, canary := newSandboxedProject(t)
+			r, content := sandboxRun(t, s, strings.ReplaceAll(c.command, "CANARY", canary), c.flags...)
+			data, err := os.ReadFile(canary)
+			if kept := err == nil && string(data) == "keep"; kept != c.canaryKept {
+				t.Errorf("canary kept = %v (%q, %v), want %v; tool result:\n%s", kept, data, err, c.canaryKept, content)
+			}
+			if c.inside != "" {
+				if _, err := os.Stat(filepath.Join(s.dir, c.inside)); err != nil {
+					t.Errorf("the write inside the project did not land: %v; tool result:\n%s", err, content)
+				}
+			}
+			if got := strings.Contains(content, "blocked by the sandbox"); got != c.blocked {
+				t.Errorf("tool result says blocked = %v, want %v:\n%s", got, c.blocked, content)
+			}
+			if c.blocked && !strings.Contains(r.stderr, "--sandbox off") {
+				t.Errorf("stderr does not say how to leave the sandbox:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	if !sbx.Probe().Network {
+		t.Skip("the kernel cannot block the network")
+	}
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		t.Skip("the check uses bash's /dev/tcp")
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", ln.Addr().(*net.TCPAddr).Port)
+	for _, network := range []bool{true, false} {
+		t.Run(fmt.Sprintf("sandbox_network=%v", network), func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			// An untrusted project may turn the network off (stricter), not on.
+			s.write(".pincer.json", fmt.Sprintf(`{"sandbox_network": %v}`, network))
+			_, content := sandboxRun(t, s, connect, "--yes")
+			if got := strings.Contains(content, "CONNECTED"); got != network {
+				t.Errorf("connected = %v, want %v:\n%s", got, network, content)
+			}
+			if !network && !strings.Contains(content, "a network connection") {
+				t.Errorf("the result does not say the network was blocked:\n%s", content)
+			}
+		})
+	}
+}
+
+func TestCommandsOutliveNothing(t *testing.T) {
+	for _, mode := range []string{"workspace", "off"} {
+		for _, script := range []string{
+			"sleep 7777 & echo $! > bg.pid",
+			"nohup sleep 7777 >/dev/null 2>&1 & echo $! > bg.pid",
+			"setsid sh -c 'echo $$ > bg.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 0.3",
+		} {
+			if mode == "off" && strings.HasPrefix(script, "setsid") {
+				continue // only the sandbox helper catches processes that leave the group
+			}
+			t.Run(mode+"/"+strings.Fields(script)[0], func(t *testing.T) {
+				s, _ := newSandboxedProject(t)
+				sandboxRun(t, s, script, "--yes", "--sandbox", mode)
+				data, err := os.ReadFile(filepath.Join(s.dir, "bg.pid"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				deadline := time.Now().Add(3 * time.Second)
+				for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+					if time.Now().After(deadline) {
+						syscall.Kill(pid, syscall.SIGKILL)
+						t.Fatalf("the background process %d outlived the command", pid)
+					}
+					time.Sleep(10 * time.Millisecond)
+				}
+			})
+		}
+	}
+}
+
+// zombie reports whether pid has exited but not been reaped.
+func zombie(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+}
+
+func TestCommandsDoNotSeeAPIKeys(t *testing.T) {
+	for _, mode := range []string{"workspace", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			s.env = append(s.env, "OPENAI_API_KEY=sk-openai-secret", "PINCER_API_KEY=sk-pincer-secret", "DEEPSEEK_API_KEY=sk-deepseek-secret", "GITHUB_TOKEN=gh-kept")
+			script := "env"
+			if mode != "off" {
+				// Nor pincer's own environment, through /proc (Landlock
+				// keeps the sandbox from inspecting processes outside it).
+				script += "; pincer=$(cut -d' ' -f4 /proc/$PPID/stat); cat /proc/$pincer/environ | tr '\\0' '\\n'"
+			}
+			_, content := sandboxRun(t, s, script, "--yes", "--sandbox", mode)
+			if strings.Contains(content, "-secret") {
+				t.Errorf("a command saw an API key:\n%s", content)
+			}
+			if !strings.Contains(content, "GITHUB_TOKEN=gh-kept") {
+				t.Errorf("other variables were dropped too:\n%s", content)
+			}
+		})
+	}
+	t.Run("passthrough", func(t *testing.T) {
+		s, _ := newSandboxedProject(t)
+		if err := os.MkdirAll(filepath.Join(s.home, ".config", "pincer"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(s.home, ".config", "pincer", "config.json"), []byte(`{"command_env_passthrough": ["DEEPSEEK_API_KEY"]}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.env = append(s.env, "OPENAI_API_KEY=sk-openai-secret", "DEEPSEEK_API_KEY=sk-deepseek-passed")
+		_, content := sandboxRun(t, s, "env", "--yes")
+		if strings.Contains(content, "sk-openai-secret") || !strings.Contains(content, "sk-deepseek-passed") {
+			t.Errorf("passthrough wrong:\n%s", content)
+		}
+	})
+}
+
+func TestSandboxSecretsUnreadable(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	ssh := filepath.Join(s.home, ".ssh")
+	if err := os.Mkdir(ssh, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ssh, "id_ed25519"), []byte("PRIVATE-KEY"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfgDir := filepath.Join(s.home, ".config", "pincer")
+	if err := os.MkdirAll(cfgDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgDir, "config.json"), []byte(`{"theme": "dark"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, content := sandboxRun(t, s, "cat "+filepath.Join(ssh, "id_ed25519")+"; echo x >> "+filepath.Join(cfgDir, "config.json")+"; echo '{\"unknown_commands\":\"safe\"}' > "+filepath.Join(cfgDir, "config.json"), "--dangerously-approve-all")
+	if strings.Contains(content, "PRIVATE-KEY") {
+		t.Errorf("the command read the SSH key:\n%s", content)
+	}
+	if data, _ := os.ReadFile(filepath.Join(cfgDir, "config.json")); string(data) != `{"theme": "dark"}` {
+		t.Errorf("the command changed pincer's config: %q", data)
+	}
+}
+
+func TestRunAutoInsideTheSandbox(t *testing.T) {
+	cases := []struct {
+		name    string
+		command string
+		flags   []string
+		ran     bool
+	}{
+		{"auto runs a confirm command", "touch made.txt", []string{"--auto"}, true},
+		{"auto still refuses dangerous", "rm -rf sub && touch made.txt", []string{"--auto"}, false},
+		{"auto without a sandbox asks (refused headless)", "touch made.txt", []string{"--auto", "--sandbox", "off"}, false},
+		{"no flags refuse", "touch made.txt", nil, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			s.write("sub/x", "x")
+			sandboxRun(t, s, c.command, c.flags...)
+			if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); (err == nil) != c.ran {
+				t.Errorf("ran = %v, want %v", err == nil, c.ran)
+			}
+		})
+	}
+}
+
+// TestTUISandboxEndToEnd: on the screen, a command the sandbox blocked
+// asks to run outside it, and Esc kills a sandboxed command with
+// everything it started.
+func TestTUISandboxEndToEnd(t *testing.T) {
+	s, canary := newSandboxedProject(t)
+	write, _ := json.Marshal(map[string]string{"command": "echo out > " + canary})
+	long, _ := json.Marshal(map[string]string{"command": "sleep 7777 & echo $! > bg.pid; setsid sh -c 'echo $$ > daemon.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 600"})
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: string(write)}),
+		agenttest.Text("Wrote the canary.", 8),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "run_command", Arguments: string(long)}),
+		agenttest.Text("Stopped.", 8),
+	)
+	defer srv.Close()
+	s.env = append(s.env, "PINCER_BASE_URL="+srv.BaseURL(), "PINCER_MODEL=test-model")
+	ts := newTmuxScreen(t, s, 120, 34)
+	ts.waitFor("the screen", "Ask pincer", "sandbox workspace")
+	settle := func() { time.Sleep(400 * time.Millisecond) }
+
+	ts.keys("write the canary", "Enter")
+	ts.waitFor("the approval", "Run this command?")
+	settle()
+	ts.keys("y")
+	ts.waitFor("the sandbox's question", "Blocked by the sandbox", "outside the writable paths")
+	if data, _ := os.ReadFile(canary); string(data) != "keep" {
+		t.Fatalf("the write landed inside the sandbox: %q", data)
+	}
+	settle()
+	ts.keys("y")
+	ts.waitFor("the answer", "Wrote the canary.")
+	if data, _ := os.ReadFile(canary); string(data) != "out\n" {
+		t.Errorf("after the yes the command did not run outside: %q", data)
+	}
+
+	ts.keys("start something long", "Enter")
+	ts.waitFor("the approval", "Run this command?")
+	settle()
+	ts.keys("y")
+	var pids []int
+	for _, f := range []string{"bg.pid", "daemon.pid"} {
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			data, err := os.ReadFile(filepath.Join(s.dir, f))
+			if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
+				pids = append(pids, pid)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the command never wrote %s:\n%s", f, ts.capture())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	ts.keys("Escape")
+	for _, pid := range pids {
+		deadline := time.Now().Add(5 * time.Second)
+		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+			if time.Now().After(deadline) {
+				syscall.Kill(pid, syscall.SIGKILL)
+				t.Fatalf("process %d outlived Esc", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func TestSandboxCommand(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	r := s.run("", "sandbox", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var got struct {
+		Mode     string
+		Active   bool
+		Writable []string
+		Hidden   []string
+		Support  struct{ Mechanism string }
+		SelfTest []struct {
+			Name, Want, Result string
+			OK                 bool
+		} `json:"self_test"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, r.stdout)
+	}
+	if got.Mode != "workspace" || !got.Active || got.Support.Mechanism != "landlock" || len(got.Writable) == 0 || len(got.Hidden) == 0 {
+		t.Errorf("sandbox --json = %+v", got)
+	}
+	if len(got.SelfTest) != 4 {
+		t.Fatalf("self-test has %d checks, want 4: %+v", len(got.SelfTest), got.SelfTest)
+	}
+	for _, c := range got.SelfTest {
+		if !c.OK || c.Result == "" {
+			t.Errorf("self-test %q: want %s, got %s", c.Name, c.Want, c.Result)
+		}
+	}
+	// Off: nothing enforced, said so, and no self-test.
+	r = s.run("", "sandbox", "--sandbox", "off")
+	if r.code != 0 || !strings.Contains(r.stdout, "The sandbox is off") || strings.Contains(r.stdout, "self-test") {
+		t.Errorf("sandbox --sandbox off: %d\n%s", r.code, r.stdout)
+	}
+}

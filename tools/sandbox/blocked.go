@@ -1,0 +1,127 @@
+package sandbox
+
+import (
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// denials are the phrases with which programs report a refused file or
+// network operation (Landlock answers EACCES, EPERM or EXDEV).
+func denials() []string {
+	return []string{"permission denied", "operation not permitted", "read-only file system", "eacces", "eperm", "invalid cross-device link"}
+}
+
+// quoted and bare find path-like words in an error line.
+var (
+	quoted = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`)
+	bare   = regexp.MustCompile(`(?:^|[\s(=])((?:~|\.{0,2})/[^\s'"’”:,;)]*)`)
+	// prog is the "program: " (and "line 3: ") a shell or tool puts first.
+	prog = regexp.MustCompile(`^\S+:\s+(?:line\s+)?(?:\d+:\s+)?`)
+)
+
+// Blocked reads a failed command's output for what the sandbox refused:
+// each line that reports a denial is searched for paths, and a path
+// counts when the sandbox is what stands in the way — it lies outside
+// spec's writable trees (or in a hidden one) and pincer itself, outside
+// the sandbox, could write it (or read it, for a hidden one). A denied
+// connect or bind counts when spec blocks the network. dir resolves
+// relative paths. The result is one phrase per refusal, such as
+// "write to /etc/x (outside the writable paths)"; empty when nothing in
+// the output points at the sandbox.
+//
+// It reads what programs print, so a program that fails silently, or
+// words its error in another way, is not recognised.
+func Blocked(output string, spec Spec, dir string) []string {
+	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) && len(out) < 5 {
+			out = append(out, s)
+		}
+	}
+	for line := range strings.SplitSeq(output, "\n") {
+		low := strings.ToLower(line)
+		if !slices.ContainsFunc(denials(), func(d string) bool { return strings.Contains(low, d) }) {
+			continue
+		}
+		found := false
+		for _, p := range pathsIn(line) {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(dir, p)
+			}
+			p = filepath.Clean(p)
+			switch {
+			case inAny(p, spec.Hidden):
+				add("access to " + p + " (a protected path)")
+				found = true
+			case !writableUnder(p, spec) && couldWrite(p):
+				add("write to " + p + " (outside the writable paths)")
+				found = true
+			}
+		}
+		if !found && !spec.Network && netWords(low) {
+			add("a network connection (the network is off in the sandbox)")
+		}
+	}
+	return out
+}
+
+// pathsIn returns the path-like words of a line: quoted ones, and bare
+// ones that start with /, ./, ../ or ~/.
+func pathsIn(line string) []string {
+	if m := prog.FindString(line); m != "" {
+		rest := strings.ToLower(line[len(m):])
+		if !slices.ContainsFunc(denials(), func(d string) bool { return strings.HasPrefix(rest, d) }) {
+			line = line[len(m):]
+		}
+	}
+	var out []string
+	// "…cannot create NAME: Permission denied": the word before the
+	// denial is the path.
+	low := strings.ToLower(line)
+	for _, d := range denials() {
+		if i := strings.Index(low, ": "+d); i > 0 {
+			before := strings.TrimRight(line[:i], " ")
+			word := before[strings.LastIndexAny(before, " \t")+1:]
+			// A bare word is a file only where it looks like one: "connect:
+			// Permission denied" names a system call.
+			lowBefore := strings.ToLower(before)
+			fileLike := strings.ContainsAny(word, "/.") || strings.Contains(lowBefore, "cannot ") || strings.Contains(lowBefore, "can't ")
+			if word != "" && fileLike && !strings.ContainsAny(word, "'\"‘’“”") {
+				out = append(out, word)
+			}
+		}
+	}
+	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+		if s := strings.TrimSpace(m[1]); s != "" && !strings.ContainsAny(s, " \t") {
+			out = append(out, s)
+		}
+	}
+	for _, m := range bare.FindAllStringSubmatch(line, -1) {
+		if s := strings.TrimRight(m[1], "."); len(s) > 1 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// netWords reports whether an error line speaks of a network operation.
+func netWords(low string) bool {
+	for _, w := range []string{"connect", "bind", "socket", "dial", "listen", "network"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// writableUnder reports whether the sandbox lets p be written.
+func writableUnder(p string, spec Spec) bool {
+	return inAny(p, spec.Writable) && !inAny(p, spec.Hidden) || slices.Contains(devices(), p)
+}
+
+// inAny reports whether p is one of roots or lies beneath one.
+func inAny(p string, roots []string) bool {
+	return slices.ContainsFunc(roots, func(r string) bool { return within(p, filepath.Clean(r)) })
+}

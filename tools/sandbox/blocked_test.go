@@ -1,0 +1,57 @@
+//go:build !windows
+
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBlocked(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "proj")
+	out := filepath.Join(base, "out")
+	secret := filepath.Join(base, "home", ".ssh")
+	for _, d := range []string{proj, out, secret} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spec := Spec{Writable: []string{proj}, Hidden: []string{secret}}
+	off := Spec{Writable: []string{proj}, Hidden: []string{secret}, Network: false}
+	on := spec
+	on.Network = true
+	tests := []struct {
+		name   string
+		spec   Spec
+		output string
+		want   string // the phrases joined by "; "
+	}{
+		{"sh redirect", on, "/bin/sh: 1: cannot create " + out + "/c: Permission denied", "write to " + out + "/c (outside the writable paths)"},
+		{"touch", on, "touch: cannot touch '" + out + "/c': Permission denied", "write to " + out + "/c (outside the writable paths)"},
+		{"mkdir curly quotes", on, "mkdir: cannot create directory ‘" + out + "/d’: Permission denied", "write to " + out + "/d (outside the writable paths)"},
+		{"python", on, "PermissionError: [Errno 13] Permission denied: '" + out + "/x.txt'", "write to " + out + "/x.txt (outside the writable paths)"},
+		{"go", on, "open " + out + "/y: permission denied", "write to " + out + "/y (outside the writable paths)"},
+		{"relative", on, "rm: cannot remove '../out/z': Permission denied", "write to " + out + "/z (outside the writable paths)"},
+		{"secret read", on, "cat: " + secret + "/id_rsa: Permission denied", "access to " + secret + "/id_rsa (a protected path)"},
+		{"inside the project is not the sandbox", on, "bash: ./script.sh: Permission denied", ""},
+		{"bash relative", on, "/bin/bash: line 1: ../out/r.txt: Permission denied", "write to " + out + "/r.txt (outside the writable paths)"},
+		{"dash relative", on, "/bin/sh: 1: cannot create ../out/made.txt: Permission denied", "write to " + out + "/made.txt (outside the writable paths)"},
+		{"no denial", on, "cat: " + out + "/nope: No such file or directory", ""},
+		{"network off", off, "bash: connect: Permission denied", "a network connection (the network is off in the sandbox)"},
+		{"network off, read-only", Spec{Hidden: []string{secret}}, "bash: connect: Permission denied", "a network connection (the network is off in the sandbox)"},
+		{"dash bare name", Spec{}, "/bin/sh: 1: cannot create Makefile: Permission denied", "write to " + proj + "/Makefile (outside the writable paths)"},
+		{"network on", on, "bash: connect: Permission denied", ""},
+		{"a path pincer cannot write either", on, "touch: cannot touch '/proc/1/x': Permission denied", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(Blocked("some output\n"+tt.output+"\nmore\n", tt.spec, proj), "; ")
+			if got != tt.want {
+				t.Errorf("Blocked = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,68 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCover(t *testing.T) {
+	tree := map[string][]string{
+		"/":               {"/bin", "/etc", "/home", "/tmp"},
+		"/home":           {"/home/u"},
+		"/home/u":         {"/home/u/.ssh", "/home/u/.bashrc", "/home/u/src", "/home/u/.config"},
+		"/home/u/.config": {"/home/u/.config/pincer", "/home/u/.config/git"},
+	}
+	list := func(dir string) ([]string, error) {
+		if e, ok := tree[dir]; ok {
+			return e, nil
+		}
+		return nil, errors.New("not a directory")
+	}
+	tests := []struct {
+		name          string
+		top           string
+		hidden        []string
+		whole, parent string
+	}{
+		{"nothing hidden", "/", nil, "/", ""},
+		{"hidden elsewhere", "/home/u/src", []string{"/home/u/.ssh"}, "/home/u/src", ""},
+		{"hidden above", "/home/u/.ssh/keys", []string{"/home/u/.ssh"}, "", ""},
+		{"hidden is top", "/home/u/.ssh", []string{"/home/u/.ssh"}, "", ""},
+		{"split root", "/", []string{"/home/u/.ssh", "/home/u/.config/pincer"},
+			"/bin /etc /home/u/.bashrc /home/u/.config/git /home/u/src /tmp", "/ /home /home/u /home/u/.config"},
+		{"split home", "/home/u", []string{"/home/u/.ssh"}, "/home/u/.bashrc /home/u/.config /home/u/src", "/home/u"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, p := cover(tt.top, tt.hidden, list)
+			slices.Sort(w)
+			slices.Sort(p)
+			if got := strings.Join(w, " "); got != tt.whole {
+				t.Errorf("whole = %q, want %q", got, tt.whole)
+			}
+			if got := strings.Join(p, " "); got != tt.parent {
+				t.Errorf("parents = %q, want %q", got, tt.parent)
+			}
+		})
+	}
+	_ = filepath.Join
+}
+
+func TestFindHelper(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "pincer")
+	if got := FindHelper(exe); got != exe {
+		t.Errorf("without %s: %s, want pincer itself", HelperName, got)
+	}
+	helper := filepath.Join(dir, HelperName)
+	if err := os.WriteFile(helper, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindHelper(exe); got != helper {
+		t.Errorf("with %s: %s", HelperName, got)
+	}
+}

@@ -1,0 +1,22 @@
+// Command pincer-sandbox is the sandbox helper on its own: pincer uses it,
+// when it is installed next to the pincer binary, instead of re-executing
+// itself for every command, because this small binary starts in a
+// fraction of the time pincer's own start-up takes.
+//
+// It is not meant to be run by hand.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"pincer/tools/sandbox"
+)
+
+func main() {
+	if !sandbox.IsHelper(os.Args) {
+		fmt.Fprintln(os.Stderr, "pincer-sandbox runs commands for pincer; it is not meant to be run by hand")
+		os.Exit(2)
+	}
+	os.Exit(sandbox.HelperMain(os.Args))
+}
