@@ -135,6 +135,9 @@ func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, ErrNotSaved) {
+			return err
+		}
 		sink(Notice{Text: "Could not compress the conversation (" + err.Error() + "); going on with the full history."})
 	}
 	return nil
@@ -190,16 +193,18 @@ func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) er
 	if through == 0 {
 		through = uint64(cut) // not recorded: count positions instead
 	}
-	a.summary = summaryState{text: summary, through: through}
-	a.lastPrompt, a.lastSent = 0, 0
 	if r := a.opts.Recorder; r != nil {
 		if err := r.RecordSummary(summary, through); err != nil {
-			sink(Notice{Text: "Could not save the summary to the session: " + err.Error()})
+			return notSaved(err)
 		}
 	}
+	a.summary = summaryState{text: summary, through: through}
+	a.lastPrompt, a.lastSent = 0, 0
 	// A marker in the history shows where compression happened; it is not
 	// sent (the summary itself is, as a system message).
-	a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink)
+	if _, err := a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink); err != nil {
+		return err
+	}
 	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.Estimate()})
 	return nil
 }

@@ -143,16 +143,26 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
 	}
-	a.add(user, sink)
+	if _, err := a.add(user, sink); err != nil {
+		res.StopReason = "error"
+		return res, err
+	}
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
-			a.add(Message{Role: RoleUser, Kind: KindLimit, Content: limitPrompt(a.opts.MaxIterations)}, sink)
+			if _, err := a.add(Message{Role: RoleUser, Kind: KindLimit, Content: limitPrompt(a.opts.MaxIterations)}, sink); err != nil {
+				res.StopReason = "error"
+				return res, err
+			}
 			sink(Notice{Text: fmt.Sprintf("Reached the limit of %d iterations; asking the model to sum up.", a.opts.MaxIterations)})
 		}
-		if err := a.compressIfNeeded(ctx, sink); err != nil && ctx.Err() != nil {
-			res.StopReason = "cancelled"
-			return res, ctx.Err()
+		if err := a.compressIfNeeded(ctx, sink); err != nil {
+			res.StopReason = "error"
+			if ctx.Err() != nil {
+				res.StopReason = "cancelled"
+				return res, ctx.Err()
+			}
+			return res, err
 		}
 		req := a.request(final, sink)
 		reply, err := a.opts.Model.Complete(ctx, req, sink)
@@ -160,7 +170,9 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 		res.Usage = res.Usage.plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
-				a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
+				// The request's own error is the one to report, even when
+				// the partial answer cannot be saved either.
+				_, _ = a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
 			}
 			res.Text = reply.Content
 			res.StopReason = "error"
@@ -183,7 +195,11 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			u := reply.Usage
 			msg.Usage = &u
 		}
-		msg = a.add(msg, sink)
+		msg, err = a.add(msg, sink)
+		if err != nil {
+			res.Text, res.StopReason = msg.Content, "error"
+			return res, err
+		}
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason})
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
@@ -203,8 +219,13 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			default:
 				r = a.runCall(ctx, call, sink)
 			}
-			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError}, sink)
+			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError}, sink)
+			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			if saveErr != nil {
+				res.StopReason = "error"
+				return res, saveErr
+			}
 		}
 		if ctx.Err() != nil {
 			res.StopReason = "cancelled"
@@ -222,20 +243,32 @@ func limitPrompt(n int) string {
 		"Do not call any tool. Reply with a short summary: what you did, what is finished, what is left to do, and the next step you would take.", n)
 }
 
-// add stamps and stores a message and returns it as stored.
-func (a *Agent) add(m Message, sink func(Event)) Message {
+// ErrNotSaved is matched by the error a turn ends with when a message could
+// not be stored in the session (a full disk, say). The turn stops at once,
+// so the session never holds a later message without an earlier one.
+var ErrNotSaved = errors.New("could not save the conversation")
+
+// add stamps and stores a message and returns it as stored. When the
+// recorder fails, the message is kept neither in the session nor in the
+// history (so the two agree), and the error wraps ErrNotSaved.
+func (a *Agent) add(m Message, sink func(Event)) (Message, error) {
 	if m.Time.IsZero() {
 		m.Time = a.opts.Now()
 	}
 	if a.opts.Recorder != nil {
 		seq, err := a.opts.Recorder.Record(m)
 		if err != nil {
-			sink(Notice{Text: "Could not save the message to the session: " + err.Error()})
+			return m, notSaved(err)
 		}
 		m.Seq = seq
 	}
 	a.history = append(a.history, m)
-	return m
+	return m, nil
+}
+
+// notSaved explains a failed save in one sentence with the fix.
+func notSaved(err error) error {
+	return fmt.Errorf("%w to the session, so the turn stopped here (%w); free some disk space or fix the store, then go on", ErrNotSaved, err)
 }
 
 // request builds what is sent: the system prompt, the summary of older
