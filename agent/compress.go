@@ -384,3 +384,30 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 	}
 	return out, notes
 }
+
+// unnamedCall is the name given to a tool call that arrived without one (a
+// model's slip, or a stream fragment that never got its header). Strict
+// servers reject a history holding a call with an empty name, so without a
+// name one such call would make every later request of the session fail.
+const unnamedCall = "unnamed_tool_call"
+
+// nameCalls gives every nameless tool call in msgs, and every tool result
+// answering one, the name unnamedCall, in place; it returns how many calls
+// it named. Callers pass messages whose ToolCalls they own.
+func nameCalls(msgs []Message) int {
+	named := 0
+	unnamed := map[string]bool{}
+	for i := range msgs {
+		for j := range msgs[i].ToolCalls {
+			if strings.TrimSpace(msgs[i].ToolCalls[j].Name) == "" {
+				msgs[i].ToolCalls[j].Name = unnamedCall
+				unnamed[msgs[i].ToolCalls[j].ID] = true
+				named++
+			}
+		}
+		if msgs[i].Role == RoleTool && msgs[i].ToolName == "" && unnamed[msgs[i].ToolCallID] {
+			msgs[i].ToolName = unnamedCall
+		}
+	}
+	return named
+}

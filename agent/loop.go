@@ -73,6 +73,7 @@ type Agent struct {
 	lastSent   int    // messages in history when that request was built
 	recallNote string // auto recall's notes for the turn in progress
 	toolTokens int    // estimated tokens of the tool schemas; 0 until first needed
+	repairNote string // what Restore repaired, said once at the next request
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -108,6 +109,12 @@ func (a *Agent) History() []Message { return append([]Message(nil), a.history...
 // and the summary of the messages up to sequence number through.
 func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	a.history = append([]Message(nil), history...)
+	for i, m := range a.history {
+		a.history[i].ToolCalls = append([]ToolCall(nil), m.ToolCalls...) // named below without touching the caller's
+	}
+	if n := nameCalls(a.history); n > 0 {
+		a.repairNote = fmt.Sprintf("Gave %d tool calls without a name in this session's history the name %s, so the server accepts the history.", n, unnamedCall)
+	}
 	a.summary = summaryState{text: summary, through: through}
 	if summary == "" {
 		a.summary = summaryState{}
@@ -191,6 +198,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			Reasoning: reply.Reasoning,
 			ToolCalls: a.uniqueIDs(reply.ToolCalls),
 		}
+		nameCalls([]Message{msg}) // a nameless call would poison the session
 		if reply.Usage != (Usage{}) {
 			u := reply.Usage
 			msg.Usage = &u
@@ -277,6 +285,10 @@ func notSaved(err error) error {
 // window. final withholds tools.
 func (a *Agent) request(final bool, sink func(Event)) Request {
 	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
+	if a.repairNote != "" {
+		notes = append([]string{a.repairNote}, notes...)
+		a.repairNote = ""
+	}
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
@@ -325,6 +337,10 @@ func wellFormed(msgs []Message) []Message {
 		open = nil
 	}
 	for _, m := range msgs {
+		if len(m.ToolCalls) > 0 {
+			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)
+			nameCalls([]Message{m})
+		}
 		if m.Role == RoleTool {
 			k := -1
 			for i, c := range open {
@@ -389,8 +405,8 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 // runCall checks, approves and runs one tool call, returning what the model
 // will read.
 func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tools.Result {
-	if tc.Name == "" {
-		return tools.Result{Content: "The tool call has no name. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
+	if tc.Name == "" || tc.Name == unnamedCall {
+		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
 	tool, ok := a.opts.Tools.Get(tc.Name)
 	if !ok {
