@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -334,7 +335,7 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 	if window <= 0 {
 		return msgs, nil
 	}
-	limit := window * 95 / 100 // leave a little room for the answer's framing
+	limit := windowLimit(window)
 	total := fixed + messagesTokens(msgs)
 	if total <= limit {
 		return msgs, nil
@@ -410,4 +411,65 @@ func nameCalls(msgs []Message) int {
 		}
 	}
 	return named
+}
+
+// windowLimit is how much of the window a request may fill, leaving a
+// little room for the answer's framing.
+func windowLimit(window int) int { return window * 95 / 100 }
+
+// checkFits refuses a prompt that cannot fit the window even alone with
+// the instructions and tools: sending it would only fail, or be cut by the
+// server without a word. Nothing is stored or sent.
+func (a *Agent) checkFits(user Message) error {
+	window := a.opts.Budget.ContextWindow
+	if window <= 0 {
+		return nil
+	}
+	fixed := a.toolsTokens()
+	if a.opts.System != "" {
+		fixed += messageTokens(Message{Role: RoleSystem, Content: a.opts.System})
+	}
+	own := messageTokens(user)
+	if fixed+own <= windowLimit(window) {
+		return nil
+	}
+	if own > windowLimit(window) || fixed < window/10 {
+		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or raise context_window",
+			humanTokens(own), humanTokens(window))
+	}
+	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or raise context_window",
+		humanTokens(own), humanTokens(fixed), humanTokens(window))
+}
+
+// tooBig refuses a request that is still over the window after
+// fitToWindow cut what it could.
+func tooBig(msgs []Message, window, fixed int) error {
+	if window <= 0 {
+		return nil
+	}
+	total := fixed + messagesTokens(msgs)
+	if total <= windowLimit(window) {
+		return nil
+	}
+	return fmt.Errorf("the request is about %s tokens even after leaving out older messages; the model's window is %s — raise context_window or start a new session",
+		humanTokens(total), humanTokens(window))
+}
+
+// humanTokens writes a token count the way people say it: 850, 30k,
+// 1.25M.
+func humanTokens(n int) string {
+	trim := func(f float64) string {
+		s := strconv.FormatFloat(f, 'f', 2, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		return s
+	}
+	switch {
+	case n >= 1_000_000:
+		return trim(float64(n)/1e6) + "M"
+	case n >= 10_000:
+		return strconv.Itoa((n+500)/1000) + "k"
+	case n >= 1000:
+		return trim(float64(n)/1e3) + "k"
+	}
+	return strconv.Itoa(n)
 }

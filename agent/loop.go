@@ -146,6 +146,11 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 	}
 	user.Role = RoleUser
 	var res Result
+	if err := a.checkFits(user); err != nil {
+		// Refused before anything is stored or sent.
+		res.StopReason = "error"
+		return res, err
+	}
 	if a.opts.Recall != nil && user.Kind == "" {
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
@@ -171,7 +176,11 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			}
 			return res, err
 		}
-		req := a.request(final, sink)
+		req, err := a.request(final, sink)
+		if err != nil {
+			res.StopReason = "error"
+			return res, err
+		}
 		reply, err := a.opts.Model.Complete(ctx, req, sink)
 		res.Iterations = iter
 		res.Usage = res.Usage.plus(reply.Usage)
@@ -283,7 +292,7 @@ func notSaved(err error) error {
 // messages if there is one, and the messages after it, repaired so that a
 // strict server accepts them and cut down if they would not fit the
 // window. final withholds tools.
-func (a *Agent) request(final bool, sink func(Event)) Request {
+func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
@@ -292,6 +301,9 @@ func (a *Agent) request(final bool, sink func(Event)) Request {
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
+	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
+		return Request{}, err
+	}
 	req := Request{Messages: msgs}
 	for _, t := range a.opts.Tools.List() {
 		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
@@ -299,7 +311,7 @@ func (a *Agent) request(final bool, sink func(Event)) Request {
 	if final {
 		req.ToolChoice = "none"
 	}
-	return req
+	return req, nil
 }
 
 func (a *Agent) requestMessages() []Message {
