@@ -38,8 +38,9 @@ searching) run, and everything that would ask on the screen is refused with
 approval (ordinary commands and file edits, applied without review);
 --dangerously-approve-all approves dangerous commands too.
 
-Exit status: 0 when the model answered, 1 when the model or a tool failed or the
-iteration limit was reached, 2 for bad usage or configuration.`,
+Exit status: 0 when the model answered, 1 when the model or a tool failed, the
+iteration limit was reached, the prompt does not fit the context window, or the
+session could not be saved, 2 for bad usage or configuration.`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"
   go test ./... 2>&1 | pincer run "explain these failures"

@@ -2,6 +2,8 @@ package session
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,8 +119,11 @@ func open(path string, o Options, steps []migration) (*Store, error) {
 		// writing, and a newer schema must not be touched.
 		err := s.view(func(tx *bolt.Tx) error {
 			var err error
-			version, err = inspect(tx, path, len(steps))
-			return err
+			if version, err = inspect(tx, path, len(steps)); err != nil || s.readOnly {
+				return err
+			}
+			// Under the same shared lock, so no writer is half-way.
+			return checkPages(tx, path)
 		})
 		if err != nil {
 			return nil, err
@@ -176,4 +181,22 @@ func symlinkError(path string) error {
 	return newError(ErrNotPrivate, nil,
 		"the session store %s is a symbolic link, which pincer does not follow; replace it with the file it points to, or set PINCER_DATA_DIR to that file's directory",
 		path)
+}
+
+// checkPages runs verifyPages on the pages the transaction's meta page
+// counts, read from the file rather than through bbolt's memory map.
+func checkPages(tx *bolt.Tx, path string) error {
+	f, err := openPrivate(path, os.O_RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("read session store %s: %w", path, err)
+	}
+	defer f.Close()
+	data := make([]byte, tx.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return damaged(path, fmt.Errorf("reading its pages: %w", err))
+	}
+	if err := verifyPages(data, tx.DB().Info().PageSize); err != nil {
+		return damaged(path, err)
+	}
+	return nil
 }
