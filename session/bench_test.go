@@ -168,10 +168,10 @@ func storeSizes(tb testing.TB, path string) (index, file int64) {
 func BenchmarkOpenLargeStore(b *testing.B) {
 	s := corpusStore(b)
 	_, size := storeSizes(b, s.Path())
-	b.ReportMetric(float64(size)/(1<<20), "MB")
 	for b.Loop() {
 		if _, err := Open(s.Path(), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(size)/(1<<20), "MB")
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -184,17 +183,19 @@ func symlinkError(path string) error {
 }
 
 // checkPages runs verifyPages on the pages the transaction's meta page
-// counts, read from the file rather than through bbolt's memory map.
+// counts (inspect made sure the file holds them), from a map of its own
+// rather than bbolt's.
 func checkPages(tx *bolt.Tx, path string) error {
 	f, err := openPrivate(path, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("read session store %s: %w", path, err)
 	}
 	defer f.Close()
-	data := make([]byte, tx.Size())
-	if _, err := io.ReadFull(f, data); err != nil {
-		return damaged(path, fmt.Errorf("reading its pages: %w", err))
+	data, release, err := mapFile(f, tx.Size())
+	if err != nil {
+		return fmt.Errorf("read session store %s: %w", path, err)
 	}
+	defer release()
 	if err := verifyPages(data, tx.DB().Info().PageSize); err != nil {
 		return damaged(path, err)
 	}
