@@ -99,3 +99,43 @@ func TestSessionsReadAReadOnlyStore(t *testing.T) {
 		t.Errorf("rename on a read-only store: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestASessionWithADamagedMessageGoesOn: one unreadable message record
+// does not stop showing or continuing the session; it is left out of
+// what the model is sent, and pincer says so.
+func TestASessionWithADamagedMessageGoesOn(t *testing.T) {
+	srv := strictServer(t)
+	s := newSandbox(t, srv.BaseURL())
+	for _, p := range []string{"first prompt", "second prompt"} {
+		if r := s.run("", "run", "-s", "dm", p); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	db, err := bolt.Open(filepath.Join(s.home, "data", "pincer.db"), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		id := tx.Bucket([]byte("names")).Get([]byte("dm"))
+		b := tx.Bucket([]byte("messages")).Bucket(id)
+		k, v := b.Cursor().First()
+		raw := append([]byte(nil), v...)
+		raw[0] ^= 0x01
+		return b.Put(append([]byte(nil), k...), raw)
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.run("", "sessions", "show", "dm"); r.code != 0 || !strings.Contains(r.stdout, "second prompt") || !strings.Contains(r.stdout, "could not be read") {
+		t.Errorf("show: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	r := s.run("", "run", "-s", "dm", "third prompt")
+	if r.code != 0 || !strings.Contains(r.stderr, "could not be read") {
+		t.Errorf("run: exit %d, stderr %q", r.code, r.stderr)
+	}
+	last := srv.Requests()[len(srv.Requests())-1]
+	if strings.Contains(string(last.Raw), "could not be read") || strings.Contains(string(last.Raw), "first prompt") {
+		t.Errorf("the damaged message's stand-in was sent: %s", last.Raw)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pincer/safety"
+	"pincer/session"
 	"pincer/tools"
 )
 
@@ -114,6 +115,15 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	}
 	if n := nameCalls(a.history); n > 0 {
 		a.repairNote = fmt.Sprintf("Gave %d tool calls without a name in this session's history the name %s, so the server accepts the history.", n, unnamedCall)
+	}
+	damaged := 0
+	for _, m := range a.history {
+		if m.Kind == session.KindDamaged {
+			damaged++
+		}
+	}
+	if damaged > 0 {
+		a.repairNote = strings.TrimSpace(a.repairNote + fmt.Sprintf(" Left out %d messages of this session that could not be read (damaged on disk).", damaged))
 	}
 	a.summary = summaryState{text: summary, through: through}
 	if summary == "" {
@@ -327,7 +337,9 @@ func (a *Agent) requestMessages() []Message {
 	}
 	rest := make([]Message, 0, len(a.history))
 	for _, m := range a.history[a.summaryStart():] {
-		if m.Kind != KindSummary { // markers of where compression happened
+		// Markers of where compression happened, and stand-ins for stored
+		// messages that could not be read, are for people only.
+		if m.Kind != KindSummary && m.Kind != session.KindDamaged {
 			rest = append(rest, m)
 		}
 	}

@@ -396,3 +396,29 @@ func TestVerifyPagesNeverPanics(t *testing.T) {
 		_ = verifyPages(b[:at], os.Getpagesize())
 	}
 }
+
+func TestADamagedMessageHidesNothingElse(t *testing.T) {
+	s := newTestStore(t)
+	sess := mustCreate(t, s, "x", "/work")
+	for _, c := range []string{"one", "two", "three"} {
+		mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: c})
+	}
+	rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte(bucketMessages)).Bucket([]byte(sess.ID))
+		raw := bytes.Clone(b.Get(seqKey(2)))
+		raw[0] ^= 0x01
+		return b.Put(seqKey(2), raw)
+	})
+	msgs, err := s.Messages(sess.ID, 0)
+	if err != nil || len(msgs) != 3 {
+		t.Fatalf("Messages = %d, %v; want all three", len(msgs), err)
+	}
+	if msgs[0].Content != "one" || msgs[2].Content != "three" || msgs[1].Kind != KindDamaged || msgs[1].Seq != 2 ||
+		!strings.Contains(msgs[1].Content, "could not be read") {
+		t.Errorf("messages = %+v", msgs)
+	}
+	var out bytes.Buffer
+	if err := s.Export(&out, "x", FormatMarkdown); err != nil || !strings.Contains(out.String(), "three") {
+		t.Errorf("Export = %v", err)
+	}
+}
