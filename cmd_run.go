@@ -46,9 +46,10 @@ the sandbox only: a command the sandbox blocks stays blocked (the model is told
 what was blocked) unless you pass --sandbox off. --auto runs ordinary commands
 without asking while the sandbox contains them.
 
-Exit status: 0 when the model answered, 1 when the model or a tool failed or the
-iteration limit was reached, 2 for bad usage or configuration, 141 when the reader
-of the output went away (the run stops there, quietly).`,
+Exit status: 0 when the model answered, 1 when the model or a tool failed, the
+iteration limit was reached, the prompt does not fit the context window, or the
+session could not be saved, 2 for bad usage or configuration, 141 when the
+reader of the output went away (the run stops there, quietly).`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"
   go test ./... 2>&1 | pincer run "explain these failures"

@@ -44,14 +44,21 @@ pincer sessions compact refactor "keep the API decisions"
 pincer sessions rm refactor-alt --yes`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := c.anyStore(cmd)
+			st, err := c.readStore(cmd)
 			if err != nil {
 				return err
 			}
-			list, err := st.ListAll()
+			list, bad, err := st.ListAll()
 			if err != nil {
 				return err
 			}
+			// A damaged record hides nothing else: the readable sessions
+			// are listed, and each unreadable one is named with the fix.
+			defer func() {
+				for _, u := range bad {
+					fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(u.Err.Error()))
+				}
+			}()
 			hidden := 0
 			if !all {
 				n := len(list)
@@ -64,7 +71,7 @@ pincer sessions rm refactor-alt --yes`,
 			if hidden > 0 {
 				defer fmt.Fprintf(c.stderr, "(%s of pincer run not shown; pincer sessions --all shows them)\n", human.Plural(hidden, "session"))
 			}
-			if len(list) == 0 {
+			if len(list) == 0 && len(bad) == 0 {
 				fmt.Fprintln(c.stdout, "No sessions yet. Start one with 'pincer' or 'pincer run'.")
 				return nil
 			}
@@ -99,6 +106,16 @@ func (c *cli) anyStore(cmd *cobra.Command) (*session.Store, error) {
 	return c.openStore(p)
 }
 
+// readStore is anyStore for commands that only read: an existing store is
+// opened read-only, so it may be a file they cannot write.
+func (c *cli) readStore(cmd *cobra.Command) (*session.Store, error) {
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		p = nil
+	}
+	return c.openStoreFor(p, true)
+}
+
 func (c *cli) sessionsShow() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -106,7 +123,7 @@ func (c *cli) sessionsShow() *cobra.Command {
 		Short: "Show a session: its details and its whole transcript",
 		Args:  exactArgs(1, "give the session's name or id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := c.anyStore(cmd)
+			st, err := c.readStore(cmd)
 			if err != nil {
 				return err
 			}
@@ -164,12 +181,20 @@ func (c *cli) sessionsRemove() *cobra.Command {
 				return err
 			}
 			s, err := st.Get(args[0])
+			if errors.Is(err, session.ErrDamagedRecord) {
+				// Its record cannot be read, so it cannot be described;
+				// deleting it is how to be rid of the damage.
+				s, err = session.Session{ID: args[0]}, nil
+			}
 			if err != nil {
 				return err
 			}
 			if !yes {
-				fmt.Fprintf(c.stderr, "Delete session %s (%d messages, last active %s)? This cannot be undone. [y/N] ",
-					s.Label(), s.MessageCount, human.Ago(time.Now(), s.Updated))
+				what := fmt.Sprintf("%s (%d messages, last active %s)", s.Label(), s.MessageCount, human.Ago(time.Now(), s.Updated))
+				if s.Created.IsZero() {
+					what = s.ID + " (its record is damaged)"
+				}
+				fmt.Fprintf(c.stderr, "Delete session %s? This cannot be undone. [y/N] ", what)
 				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')
 				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 					fmt.Fprintln(c.stderr, "Kept it.")
@@ -197,7 +222,7 @@ func (c *cli) sessionsExport() *cobra.Command {
 			if format != session.FormatMarkdown && format != session.FormatJSON {
 				return usageError(fmt.Errorf("--format %q is not known; use markdown or json", format))
 			}
-			st, err := c.anyStore(cmd)
+			st, err := c.readStore(cmd)
 			if err != nil {
 				return err
 			}

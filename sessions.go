@@ -17,8 +17,15 @@ import (
 // platform's data directory. A wait for another pincer process is reported
 // on standard error.
 func (c *cli) openStore(p *project) (*session.Store, error) {
+	return c.openStoreFor(p, false)
+}
+
+// openStoreFor is openStore; readOnly opens an existing store only for
+// reading, for commands that list or show, so they work on a file they may
+// not write.
+func (c *cli) openStoreFor(p *project, readOnly bool) (*session.Store, error) {
 	path := c.storePath(p)
-	st, err := session.Open(path, session.Options{OnWait: func(msg string) {
+	st, err := session.Open(path, session.Options{ReadOnly: readOnly, OnWait: func(msg string) {
 		fmt.Fprintf(c.stderr, "pincer: %s\n", msg)
 	}})
 	if err != nil {

@@ -180,7 +180,7 @@ func TestSummaryPersistedAndUsedOnResume(t *testing.T) {
 	})
 	s := newSandbox(t, srv.BaseURL())
 	for i := 0; i < 8; i++ {
-		if r := s.run("", "run", "-s", "long", "--context-window", "2000", "question "+strings.Repeat("x", 400)); r.code != 0 {
+		if r := s.run("", "run", "-s", "long", "--context-window", "8000", "question "+strings.Repeat("x", 1600)); r.code != 0 {
 			t.Fatalf("run %d: %d %s", i, r.code, r.stderr)
 		}
 	}
@@ -189,7 +189,7 @@ func TestSummaryPersistedAndUsedOnResume(t *testing.T) {
 		t.Fatalf("no summary stored: %+v", doc.Session)
 	}
 	// The next run sends the summary and not the summarised messages.
-	if r := s.run("", "run", "-s", "long", "--context-window", "2000", "last"); r.code != 0 {
+	if r := s.run("", "run", "-s", "long", "--context-window", "8000", "last"); r.code != 0 {
 		t.Fatalf("resume: %d %s", r.code, r.stderr)
 	}
 	last := srv.Requests()[len(srv.Requests())-1]

@@ -104,6 +104,7 @@ func (p *project) clientOptions() agent.ClientOptions {
 
 		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
 		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
+		Secrets:           p.cfg.Secrets(),
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
@@ -134,7 +135,7 @@ func (p *project) pickModel(ctx context.Context) error {
 		return p.explainUnreachable(err)
 	}
 	if len(names) == 0 {
-		return usageError(fmt.Errorf("the server at %s lists no models; pull one (for Ollama: ollama pull qwen3) or pass --model", p.cfg.BaseURL))
+		return usageError(fmt.Errorf("the server at %s lists no models; pull one (for Ollama: ollama pull qwen3) or pass --model", config.RedactURL(p.cfg.BaseURL)))
 	}
 	p.cfg.Model = names[0]
 	return nil
@@ -150,9 +151,9 @@ func (p *project) explainUnreachable(err error) error {
 	if !p.srcs.ProviderConfigured {
 		return usageError(fmt.Errorf("no model provider is configured, and nothing answers at %s (a local Ollama, the default); "+
 			"start Ollama, or configure a provider, for example: export PINCER_PROVIDER=openai OPENAI_API_KEY=sk-... "+
-			"(or write %s; see 'pincer config --help')", p.cfg.BaseURL, config.UserConfigPath(os.Getenv)))
+			"(or write %s; see 'pincer config --help')", config.RedactURL(p.cfg.BaseURL), config.UserConfigPath(os.Getenv)))
 	}
-	return fmt.Errorf("nothing answers at %s; is the %s server running? (%w)", p.cfg.BaseURL, p.cfg.Provider, err)
+	return fmt.Errorf("nothing answers at %s; is the %s server running? (%w)", config.RedactURL(p.cfg.BaseURL), p.cfg.Provider, err)
 }
 
 // agentSetup is what an agent is wired with besides the configuration.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -146,6 +147,9 @@ func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		if errors.Is(err, ErrNotSaved) {
+			return err
+		}
 		sink(Notice{Text: "Could not compress the conversation (" + err.Error() + "); going on with the full history."})
 	}
 	return nil
@@ -201,16 +205,18 @@ func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) er
 	if through == 0 {
 		through = uint64(cut) // not recorded: count positions instead
 	}
-	a.summary = summaryState{text: summary, through: through}
-	a.lastPrompt, a.lastSent = 0, 0
 	if r := a.opts.Recorder; r != nil {
 		if err := r.RecordSummary(summary, through); err != nil {
-			sink(Notice{Text: "Could not save the summary to the session: " + err.Error()})
+			return notSaved(err)
 		}
 	}
+	a.summary = summaryState{text: summary, through: through}
+	a.lastPrompt, a.lastSent = 0, 0
 	// A marker in the history shows where compression happened; it is not
 	// sent (the summary itself is, as a system message).
-	a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink)
+	if _, err := a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink); err != nil {
+		return err
+	}
 	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.NextRequestTokens()})
 	return nil
 }
@@ -340,7 +346,7 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 	if window <= 0 {
 		return msgs, nil
 	}
-	limit := window * 95 / 100 // leave a little room for the answer's framing
+	limit := windowLimit(window)
 	total := fixed + messagesTokens(msgs)
 	if total <= limit {
 		return msgs, nil
@@ -398,4 +404,92 @@ func countOf(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// unnamedCall is the name given to a tool call that arrived without one (a
+// model's slip, or a stream fragment that never got its header). Strict
+// servers reject a history holding a call with an empty name, so without a
+// name one such call would make every later request of the session fail.
+const unnamedCall = "unnamed_tool_call"
+
+// nameCalls gives every nameless tool call in msgs, and every tool result
+// answering one, the name unnamedCall, in place; it returns how many calls
+// it named. Callers pass messages whose ToolCalls they own.
+func nameCalls(msgs []Message) int {
+	named := 0
+	unnamed := map[string]bool{}
+	for i := range msgs {
+		for j := range msgs[i].ToolCalls {
+			if strings.TrimSpace(msgs[i].ToolCalls[j].Name) == "" {
+				msgs[i].ToolCalls[j].Name = unnamedCall
+				unnamed[msgs[i].ToolCalls[j].ID] = true
+				named++
+			}
+		}
+		if msgs[i].Role == RoleTool && msgs[i].ToolName == "" && unnamed[msgs[i].ToolCallID] {
+			msgs[i].ToolName = unnamedCall
+		}
+	}
+	return named
+}
+
+// windowLimit is how much of the window a request may fill, leaving a
+// little room for the answer's framing.
+func windowLimit(window int) int { return window * 95 / 100 }
+
+// checkFits refuses a prompt that cannot fit the window even alone with
+// the instructions and tools: sending it would only fail, or be cut by the
+// server without a word. Nothing is stored or sent.
+func (a *Agent) checkFits(user Message) error {
+	window := a.opts.Budget.ContextWindow
+	if window <= 0 {
+		return nil
+	}
+	fixed := a.toolsTokens()
+	if a.opts.System != "" {
+		fixed += messageTokens(Message{Role: RoleSystem, Content: a.opts.System})
+	}
+	own := messageTokens(user)
+	if fixed+own <= windowLimit(window) {
+		return nil
+	}
+	if own > windowLimit(window) || fixed < window/10 {
+		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or raise context_window",
+			humanTokens(own), humanTokens(window))
+	}
+	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or raise context_window",
+		humanTokens(own), humanTokens(fixed), humanTokens(window))
+}
+
+// tooBig refuses a request that is still over the window after
+// fitToWindow cut what it could.
+func tooBig(msgs []Message, window, fixed int) error {
+	if window <= 0 {
+		return nil
+	}
+	total := fixed + messagesTokens(msgs)
+	if total <= windowLimit(window) {
+		return nil
+	}
+	return fmt.Errorf("the request is about %s tokens even after leaving out older messages; the model's window is %s — raise context_window or start a new session",
+		humanTokens(total), humanTokens(window))
+}
+
+// humanTokens writes a token count the way people say it: 850, 30k,
+// 1.25M.
+func humanTokens(n int) string {
+	trim := func(f float64) string {
+		s := strconv.FormatFloat(f, 'f', 2, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		return s
+	}
+	switch {
+	case n >= 1_000_000:
+		return trim(float64(n)/1e6) + "M"
+	case n >= 10_000:
+		return strconv.Itoa((n+500)/1000) + "k"
+	case n >= 1000:
+		return trim(float64(n)/1e3) + "k"
+	}
+	return strconv.Itoa(n)
 }

@@ -355,15 +355,18 @@ func TestFitToWindowNeverLeavesAnOrphan(t *testing.T) {
 func TestNextRequestTokensIsWhatIsSent(t *testing.T) {
 	h := newHarness(t, 30)
 	h.agent.opts.System = "You are pincer."
-	h.agent.opts.Budget = Budget{ContextWindow: 3000}
+	h.agent.opts.Budget = Budget{ContextWindow: 8000}
 	h.agent.Restore([]Message{
 		{Role: RoleUser, Content: "read it"},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "a", Name: "read_file", Arguments: "{}"}}},
-		{Role: RoleTool, ToolCallID: "a", ToolName: "read_file", Content: strings.Repeat("x", 40000)},
+		{Role: RoleTool, ToolCallID: "a", ToolName: "read_file", Content: strings.Repeat("x", 80000)},
 	}, "earlier things", 0)
-	req := h.agent.request(false, func(Event) {})
+	req, err := h.agent.request(false, func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := messagesTokens(req.Messages) + h.agent.toolsTokens()
-	if got := h.agent.NextRequestTokens(); got != want || got > 3000 {
+	if got := h.agent.NextRequestTokens(); got != want || got > 8000 {
 		t.Errorf("NextRequestTokens() = %d, want %d (the request as sent, within the window)", got, want)
 	}
 }

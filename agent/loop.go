@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pincer/safety"
+	"pincer/session"
 	"pincer/tools"
 )
 
@@ -82,6 +83,7 @@ type Agent struct {
 	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
+	repairNote string      // what Restore repaired, said once at the next request
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -140,6 +142,21 @@ func (a *Agent) History() []Message { return append([]Message(nil), a.history...
 // and the summary of the messages up to sequence number through.
 func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	a.history = append([]Message(nil), history...)
+	for i, m := range a.history {
+		a.history[i].ToolCalls = append([]ToolCall(nil), m.ToolCalls...) // named below without touching the caller's
+	}
+	if n := nameCalls(a.history); n > 0 {
+		a.repairNote = fmt.Sprintf("Gave %d tool calls without a name in this session's history the name %s, so the server accepts the history.", n, unnamedCall)
+	}
+	damaged := 0
+	for _, m := range a.history {
+		if m.Kind == session.KindDamaged {
+			damaged++
+		}
+	}
+	if damaged > 0 {
+		a.repairNote = strings.TrimSpace(a.repairNote + fmt.Sprintf(" Left out %d messages of this session that could not be read (damaged on disk).", damaged))
+	}
 	a.summary = summaryState{text: summary, through: through}
 	if summary == "" {
 		a.summary = summaryState{}
@@ -171,6 +188,11 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 	}
 	user.Role = RoleUser
 	var res Result
+	if err := a.checkFits(user); err != nil {
+		// Refused before anything is stored or sent.
+		res.StopReason = "error"
+		return res, err
+	}
 	if a.opts.Recall != nil && user.Kind == "" {
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
@@ -178,25 +200,41 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 	if user.Kind == "" || user.Kind == KindTask {
 		user.Content = a.attachMentions(ctx, user.Content, sink)
 	}
-	a.add(user, sink)
+	if _, err := a.add(user, sink); err != nil {
+		res.StopReason = "error"
+		return res, err
+	}
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
-			a.add(Message{Role: RoleUser, Kind: KindLimit, Content: limitPrompt(a.opts.MaxIterations)}, sink)
+			if _, err := a.add(Message{Role: RoleUser, Kind: KindLimit, Content: limitPrompt(a.opts.MaxIterations)}, sink); err != nil {
+				res.StopReason = "error"
+				return res, err
+			}
 			sink(Notice{Text: fmt.Sprintf("Reached the limit of %d iterations; asking the model to sum up.", a.opts.MaxIterations)})
 		}
-		if err := a.compressIfNeeded(ctx, sink); err != nil && ctx.Err() != nil {
-			res.StopReason = "cancelled"
-			return res, ctx.Err()
+		if err := a.compressIfNeeded(ctx, sink); err != nil {
+			res.StopReason = "error"
+			if ctx.Err() != nil {
+				res.StopReason = "cancelled"
+				return res, ctx.Err()
+			}
+			return res, err
 		}
-		req := a.request(final, sink)
+		req, err := a.request(final, sink)
+		if err != nil {
+			res.StopReason = "error"
+			return res, err
+		}
 		keys := a.newCallKeys()
 		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
 		res.Usage = res.Usage.plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
-				a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
+				// The request's own error is the one to report, even when
+				// the partial answer cannot be saved either.
+				_, _ = a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
 			}
 			res.Text = reply.Content
 			res.StopReason = "error"
@@ -215,11 +253,16 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			Reasoning: reply.Reasoning,
 			ToolCalls: a.uniqueIDs(reply.ToolCalls),
 		}
+		nameCalls([]Message{msg}) // a nameless call would poison the session
 		if reply.Usage != (Usage{}) {
 			u := reply.Usage
 			msg.Usage = &u
 		}
-		msg = a.add(msg, sink)
+		msg, err = a.add(msg, sink)
+		if err != nil {
+			res.Text, res.StopReason = msg.Content, "error"
+			return res, err
+		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		res.Text = msg.Content
@@ -240,8 +283,13 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			default:
 				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
-			a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
+			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
+			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			if saveErr != nil {
+				res.StopReason = "error"
+				return res, saveErr
+			}
 		}
 		if ctx.Err() != nil {
 			res.StopReason = "cancelled"
@@ -259,30 +307,49 @@ func limitPrompt(n int) string {
 		"Do not call any tool. Reply with a short summary: what you did, what is finished, what is left to do, and the next step you would take.", n)
 }
 
-// add stamps and stores a message and returns it as stored.
-func (a *Agent) add(m Message, sink func(Event)) Message {
+// ErrNotSaved is matched by the error a turn ends with when a message could
+// not be stored in the session (a full disk, say). The turn stops at once,
+// so the session never holds a later message without an earlier one.
+var ErrNotSaved = errors.New("could not save the conversation")
+
+// add stamps and stores a message and returns it as stored. When the
+// recorder fails, the message is kept neither in the session nor in the
+// history (so the two agree), and the error wraps ErrNotSaved.
+func (a *Agent) add(m Message, sink func(Event)) (Message, error) {
 	if m.Time.IsZero() {
 		m.Time = a.opts.Now()
 	}
 	if a.opts.Recorder != nil {
 		seq, err := a.opts.Recorder.Record(m)
 		if err != nil {
-			sink(Notice{Text: "Could not save the message to the session: " + err.Error()})
+			return m, notSaved(err)
 		}
 		m.Seq = seq
 	}
 	a.history = append(a.history, m)
-	return m
+	return m, nil
+}
+
+// notSaved explains a failed save in one sentence with the fix.
+func notSaved(err error) error {
+	return fmt.Errorf("%w to the session, so the turn stopped here (%w); free some disk space or fix the store, then go on", ErrNotSaved, err)
 }
 
 // request builds what is sent: the system prompt, the summary of older
 // messages if there is one, and the messages after it, repaired so that a
 // strict server accepts them and cut down if they would not fit the
 // window. final withholds tools.
-func (a *Agent) request(final bool, sink func(Event)) Request {
+func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
+	if a.repairNote != "" {
+		notes = append([]string{a.repairNote}, notes...)
+		a.repairNote = ""
+	}
 	for _, n := range notes {
 		sink(Notice{Text: n})
+	}
+	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
+		return Request{}, err
 	}
 	req := Request{Messages: msgs}
 	for _, t := range a.opts.Tools.List() {
@@ -291,7 +358,7 @@ func (a *Agent) request(final bool, sink func(Event)) Request {
 	if final {
 		req.ToolChoice = "none"
 	}
-	return req
+	return req, nil
 }
 
 func (a *Agent) requestMessages() []Message {
@@ -307,7 +374,9 @@ func (a *Agent) requestMessages() []Message {
 	}
 	rest := make([]Message, 0, len(a.history))
 	for _, m := range a.history[a.summaryStart():] {
-		if m.Kind != KindSummary { // markers of where compression happened
+		// Markers of where compression happened, and stand-ins for stored
+		// messages that could not be read, are for people only.
+		if m.Kind != KindSummary && m.Kind != session.KindDamaged {
 			rest = append(rest, m)
 		}
 	}
@@ -329,6 +398,10 @@ func wellFormed(msgs []Message) []Message {
 		open = nil
 	}
 	for _, m := range msgs {
+		if len(m.ToolCalls) > 0 {
+			m.ToolCalls = append([]ToolCall(nil), m.ToolCalls...)
+			nameCalls([]Message{m})
+		}
 		if m.Role == RoleTool {
 			k := -1
 			for i, c := range open {
@@ -397,8 +470,8 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 // runCall checks, approves and runs one tool call, returning what the model
 // will read.
 func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tools.Result {
-	if tc.Name == "" {
-		return tools.Result{Content: "The tool call has no name. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
+	if tc.Name == "" || tc.Name == unnamedCall {
+		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
 	tool, ok := a.opts.Tools.Get(tc.Name)
 	if !ok {

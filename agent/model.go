@@ -66,6 +66,9 @@ type ClientOptions struct {
 	// HTTP is the transport requests finally go through; nil means
 	// http.DefaultTransport. Tests point it at an httptest server.
 	HTTP http.RoundTripper
+	// Secrets are credentials besides APIKey (those inside BaseURL) that
+	// must never appear in an error or notice.
+	Secrets []string
 
 	backoff func(int) time.Duration
 }
@@ -79,6 +82,7 @@ type Client struct {
 	base  string
 	key   string
 	http  *http.Client
+	scrub scrubber
 }
 
 // NewClient checks the options and builds a client.
@@ -88,7 +92,8 @@ func NewClient(o ClientOptions) (*Client, error) {
 	}
 	u, err := url.Parse(o.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("base URL %q is not an http(s) URL; set \"base_url\" like https://api.openai.com/v1", o.BaseURL)
+		return nil, newScrubber(append([]string{o.APIKey}, o.Secrets...)...).err(
+			fmt.Errorf("base URL %q is not an http(s) URL; set \"base_url\" like https://api.openai.com/v1", o.BaseURL))
 	}
 	retries := o.MaxRetries
 	switch {
@@ -110,9 +115,13 @@ func NewClient(o ClientOptions) (*Client, error) {
 	if backoff == nil {
 		backoff = defaultBackoff
 	}
+	base, query := splitBase(o.BaseURL)
+	scrub := newScrubber(append([]string{o.APIKey}, o.Secrets...)...)
 	tr := &transport{
 		base:         o.HTTP,
 		apiKey:       o.APIKey,
+		scrub:        scrub,
+		query:        query,
 		maxRetries:   retries,
 		idleTimeout:  idle,
 		firstByte:    firstByte,
@@ -129,13 +138,37 @@ func NewClient(o ClientOptions) (*Client, error) {
 	llm, err := openai.New(
 		openai.WithToken(token),
 		openai.WithModel(o.Model),
-		openai.WithBaseURL(strings.TrimSuffix(o.BaseURL, "/")),
+		openai.WithBaseURL(base),
 		openai.WithHTTPClient(hc),
 	)
 	if err != nil {
-		return nil, fmt.Errorf("set up the model client: %w", err)
+		return nil, scrub.err(fmt.Errorf("set up the model client: %w", err))
 	}
-	return &Client{llm: llm, model: o.Model, base: strings.TrimSuffix(o.BaseURL, "/"), key: o.APIKey, http: hc}, nil
+	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub}, nil
+}
+
+// splitBase parts a base URL into what endpoint paths are appended to and
+// its query string, which the transport adds to every request: appending
+// "/chat/completions" to "…/v1?api-key=K" would put the path in the query.
+func splitBase(raw string) (base, query string) {
+	raw = strings.TrimSuffix(raw, "/")
+	if i := strings.IndexByte(raw, '#'); i >= 0 {
+		raw = raw[:i]
+	}
+	if i := strings.IndexByte(raw, '?'); i >= 0 {
+		raw, query = raw[:i], raw[i+1:]
+	}
+	return strings.TrimSuffix(raw, "/"), query
+}
+
+// displayURL is a base URL as errors show it: scheme, host and path, with
+// no user info and no query, where credentials live.
+func displayURL(base string) string {
+	u, err := url.Parse(base)
+	if err != nil {
+		return "the configured base URL"
+	}
+	return (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path}).String()
 }
 
 // Defaults of the client's time limits.
@@ -201,6 +234,13 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 			opts = append(opts, llms.WithToolChoice(req.ToolChoice))
 		}
 	}
+	reply, err := c.complete(ctx, st, msgs, opts)
+	return reply, c.scrub.err(err)
+}
+
+// complete is Complete after the request is built; its errors may still
+// hold credentials the server echoed.
+func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.MessageContent, opts []llms.CallOption) (Reply, error) {
 	resp, err := c.llm.GenerateContent(withCallState(ctx, st), msgs, opts...)
 	st.mu.Lock()
 	m, stErr, finished := st.merger, st.err, st.finished
@@ -298,7 +338,8 @@ func wellFormedArgs(args string) string {
 
 // Models lists the models the server offers (GET /models), for pickers.
 func (c *Client) Models(ctx context.Context) ([]string, error) {
-	return listModels(ctx, c.http, c.base, c.key)
+	names, err := listModels(ctx, c.http, c.base, "", c.key)
+	return names, c.scrub.err(err)
 }
 
 // ListModels lists the models a server offers without needing a model
@@ -308,24 +349,33 @@ func ListModels(ctx context.Context, o ClientOptions) ([]string, error) {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
-	return listModels(ctx, &http.Client{Transport: rt, Timeout: 10 * time.Second}, strings.TrimSuffix(o.BaseURL, "/"), o.APIKey)
+	base, query := splitBase(o.BaseURL)
+	names, err := listModels(ctx, &http.Client{Transport: rt, Timeout: 10 * time.Second}, base, query, o.APIKey)
+	return names, newScrubber(append([]string{o.APIKey}, o.Secrets...)...).err(err)
 }
 
-func listModels(ctx context.Context, hc *http.Client, base, key string) ([]string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
+// listModels asks base for its models; query is added to the request (the
+// Client's transport adds the base URL's own query itself).
+func listModels(ctx context.Context, hc *http.Client, base, query, key string) ([]string, error) {
+	endpoint := base + "/models"
+	if query != "" {
+		endpoint += "?" + query
+	}
+	shown := displayURL(base)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
 	if err != nil {
-		return nil, fmt.Errorf("list models at %s: %w", base, err)
+		return nil, fmt.Errorf("list models at %s: %w", shown, err)
 	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("list models at %s: %w", base, err)
+		return nil, fmt.Errorf("list models at %s: %w", shown, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("list models at %s: the server answered %d %s", base, resp.StatusCode, statusText(resp.StatusCode))
+		return nil, fmt.Errorf("list models at %s: the server answered %d %s", shown, resp.StatusCode, statusText(resp.StatusCode))
 	}
 	var body struct {
 		Data []struct {
@@ -333,7 +383,7 @@ func listModels(ctx context.Context, hc *http.Client, base, key string) ([]strin
 		} `json:"data"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return nil, fmt.Errorf("list models at %s: %w", base, err)
+		return nil, fmt.Errorf("list models at %s: %w", shown, err)
 	}
 	names := make([]string, 0, len(body.Data))
 	for _, d := range body.Data {

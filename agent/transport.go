@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,7 +60,9 @@ var errNoFirstByte = errors.New("no first byte in time")
 // partial answer) when the stream breaks.
 type transport struct {
 	base        http.RoundTripper
-	apiKey      string // only to send it and to scrub it from errors
+	apiKey      string // only to send it; scrub removes it from errors
+	scrub       scrubber
+	query       string // the base URL's query, added to every request
 	maxRetries  int
 	idleTimeout time.Duration
 	// firstByte limits the wait from sending a request to the first byte of
@@ -177,7 +180,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 					silentSince = began
 				}
 			} else {
-				err = t.scrub(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
+				err = t.scrub.err(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
 				if !retryableNetError(err, req.URL.Hostname()) {
 					return nil, st.fail(err)
 				}
@@ -194,7 +197,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			// Another attempt would not get a fair wait within the budget.
 			return nil, st.fail(err)
 		}
-		st.emit(Retrying{Attempt: attempt, Wait: wait, Err: err})
+		st.emit(Retrying{Attempt: attempt, Wait: wait, Err: t.scrub.err(err)})
 		if err := t.sleep(ctx, wait); err != nil {
 			return nil, st.fail(err)
 		}
@@ -279,6 +282,12 @@ func isSilent(err error) bool {
 }
 
 func (t *transport) send(req *http.Request) (*http.Response, error) {
+	if t.query != "" {
+		// The base URL's own parameters (a key some gateways take as
+		// ?api-key=…) go with every request, before the request's own.
+		req = req.Clone(req.Context())
+		req.URL.RawQuery = joinQuery(t.query, req.URL.RawQuery)
+	}
 	base := t.base
 	if base == nil {
 		base = http.DefaultTransport
@@ -325,7 +334,7 @@ func (t *transport) statusError(resp *http.Response) error {
 			e.Message = e.Message[:300] + "…"
 		}
 	}
-	e.Message = t.scrubText(e.Message)
+	e.Message, e.Type, e.Code = t.scrub.text(e.Message), t.scrub.text(e.Type), t.scrub.text(e.Code)
 	return e
 }
 
@@ -371,19 +380,52 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// scrub removes the API key from an error's text.
-func (t *transport) scrub(err error) error {
-	if t.apiKey == "" || !strings.Contains(err.Error(), t.apiKey) {
-		return err
+// scrubber removes credentials (the API key, those inside the base URL)
+// from text that leaves pincer: errors, retry notices.
+type scrubber []string
+
+// newScrubber keeps the secrets long enough to be told from ordinary text,
+// longest first, so a secret containing another is replaced whole.
+func newScrubber(secrets ...string) scrubber {
+	var out scrubber
+	for _, s := range secrets {
+		if len(s) >= 4 && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
 	}
-	return &scrubbedError{msg: t.scrubText(err.Error()), err: err}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
 
-func (t *transport) scrubText(s string) string {
-	if t.apiKey == "" || len(t.apiKey) < 4 {
-		return s
+func (sc scrubber) text(s string) string {
+	for _, secret := range sc {
+		s = strings.ReplaceAll(s, secret, "<redacted>")
 	}
-	return strings.ReplaceAll(s, t.apiKey, "<redacted>")
+	return s
+}
+
+// err returns err with a scrubbed message that still matches the original
+// with errors.Is and errors.As.
+func (sc scrubber) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if clean := sc.text(msg); clean != msg {
+		return &scrubbedError{msg: clean, err: err}
+	}
+	return err
+}
+
+// joinQuery joins two raw query strings.
+func joinQuery(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "&" + b
 }
 
 // scrubbedError shows a cleaned message but still matches the original

@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"log/slog"
+	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -10,12 +12,99 @@ import (
 const redactedKey = "<redacted>"
 
 // Redacted returns a copy whose APIKey is "<redacted>" when a key is set,
-// for `pincer config` and anything else that shows the config to a person.
+// and whose BaseURL shows no credentials (see RedactURL), for `pincer
+// config` and anything else that shows the config to a person.
 func (c Config) Redacted() Config {
 	if c.APIKey != "" {
 		c.APIKey = redactedKey
 	}
+	c.BaseURL = RedactURL(c.BaseURL)
 	return c
+}
+
+// Secrets lists the credentials the config holds: the API key and any
+// carried inside base_url (user info, key parameters), each as written and
+// as decoded, so output that leaves pincer can be scrubbed of them.
+func (c Config) Secrets() []string {
+	var out []string
+	add := func(s string) {
+		if s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	add(c.APIKey)
+	// Read the URL as written, as RedactURL does, so a URL too broken to
+	// parse gives up its secrets too.
+	raw := c.BaseURL
+	if start, at, ok := userinfoSpan(raw); ok {
+		info := raw[start:at]
+		name, pass, _ := strings.Cut(info, ":")
+		for _, v := range []string{info, name, pass} {
+			add(v)
+			if d, err := url.PathUnescape(v); err == nil {
+				add(d)
+			}
+		}
+	}
+	if q := strings.IndexByte(raw, '?'); q >= 0 {
+		query, _, _ := strings.Cut(raw[q+1:], "#")
+		for _, part := range strings.Split(query, "&") {
+			name, value, _ := strings.Cut(part, "=")
+			if !secretParam(name) {
+				continue
+			}
+			add(value)
+			if v, err := url.QueryUnescape(value); err == nil {
+				add(v)
+			}
+		}
+	}
+	return out
+}
+
+// secretParams are query parameters that carry credentials in the URLs of
+// OpenAI-compatible servers and the proxies in front of them.
+var secretParams = []string{
+	"key", "api-key", "api_key", "apikey", "x-api-key", "token", "access_token",
+	"auth", "auth_token", "authorization", "secret", "client_secret", "password",
+	"sig", "signature", "code",
+}
+
+// secretParam reports whether the query parameter name (as written in the
+// URL) carries a credential.
+func secretParam(name string) bool {
+	if n, err := url.QueryUnescape(name); err == nil {
+		name = n
+	}
+	return slices.Contains(secretParams, strings.ToLower(name))
+}
+
+// RedactURL returns raw with its credentials replaced by "<redacted>": the
+// user info (http://user:KEY@host) and the values of known key parameters
+// (?api-key=KEY, key=, token=, access_token=, …). The rest of the URL is
+// kept as written, so people can still tell which server it is.
+func RedactURL(raw string) string {
+	// Work on the text as written rather than on a parse: a URL too broken
+	// to parse may still hold a key, and redacting twice changes nothing.
+	out := raw
+	if start, at, ok := userinfoSpan(out); ok {
+		out = out[:start] + redactedKey + out[at:]
+	}
+	q := strings.IndexByte(out, '?')
+	if q < 0 {
+		return out
+	}
+	query, rest := out[q+1:], ""
+	if f := strings.IndexByte(query, '#'); f >= 0 {
+		query, rest = query[:f], query[f:]
+	}
+	parts := strings.Split(query, "&")
+	for i, part := range parts {
+		if name, _, ok := strings.Cut(part, "="); ok && secretParam(name) {
+			parts[i] = name + "=" + redactedKey
+		}
+	}
+	return out[:q+1] + strings.Join(parts, "&") + rest
 }
 
 // plain is Config without its methods, so formatting inside Format does not
@@ -40,3 +129,22 @@ func (c Config) GoString() string { return fmt.Sprintf("%#v", c) }
 
 // LogValue makes slog log the redacted config.
 func (c Config) LogValue() slog.Value { return slog.AnyValue(plain(c.Redacted())) }
+
+// userinfoSpan finds the user info of a URL as written: it starts after
+// "://" and ends at the last "@" before the path, query or fragment.
+func userinfoSpan(raw string) (start, at int, ok bool) {
+	i := strings.Index(raw, "://")
+	if i < 0 {
+		return 0, 0, false
+	}
+	start = i + 3
+	end := len(raw)
+	if k := strings.IndexAny(raw[start:], "/?#"); k >= 0 {
+		end = start + k
+	}
+	k := strings.LastIndex(raw[start:end], "@")
+	if k < 0 {
+		return 0, 0, false
+	}
+	return start, start + k, true
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,48 @@ func TestKeyNeverPrinted(t *testing.T) {
 	}
 	if !strings.HasPrefix(outputs["%#v"], "config.Config{") {
 		t.Errorf("%%#v = %s, want it to name config.Config", outputs["%#v"])
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://api.openai.com/v1", "https://api.openai.com/v1"},
+		{"http://user:" + secret + "@host:8080/v1", "http://<redacted>@host:8080/v1"},
+		{"http://" + secret + "@host/v1", "http://<redacted>@host/v1"},
+		{"http://u:p%40ss@host/v1?x=1", "http://<redacted>@host/v1?x=1"},
+		{"https://h/v1?api-key=" + secret, "https://h/v1?api-key=<redacted>"},
+		{"https://h/v1?api-version=2024-02-01&key=" + secret + "#frag", "https://h/v1?api-version=2024-02-01&key=<redacted>#frag"},
+		{"https://h/v1?Token=a&access_token=b&api_key=c&apikey=d&x=e", "https://h/v1?Token=<redacted>&access_token=<redacted>&api_key=<redacted>&apikey=<redacted>&x=e"},
+		{"https://h/v1?key", "https://h/v1?key"},
+		{"http://us er:" + secret + "@host\x7f/v1?key=" + secret, "http://<redacted>@host\x7f/v1?key=<redacted>"},
+		{"http://<redacted>@h/v1?key=<redacted>&x=1", "http://<redacted>@h/v1?key=<redacted>&x=1"},
+		{"http://h/a@b?c=d@e", "http://h/a@b?c=d@e"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := RedactURL(tt.in); got != tt.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSecretsAndRedactedCoverTheBaseURL(t *testing.T) {
+	c := Defaults()
+	c.Provider, c.Model = Custom, "m"
+	c.BaseURL = "http://alice:p%2Fw" + secret + "@host/v1?api-key=k%2B" + secret + "&mode=x"
+	got := c.Secrets()
+	for _, want := range []string{"alice", "p%2Fw" + secret, "p/w" + secret, "k%2B" + secret, "k+" + secret} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Secrets() = %q, missing %q", got, want)
+		}
+	}
+	if slices.Contains(got, "x") {
+		t.Errorf("Secrets() = %q includes a value that is not a key", got)
+	}
+	js, _ := json.Marshal(c)
+	for _, out := range []string{fmt.Sprintf("%+v", c), string(js), c.Redacted().BaseURL} {
+		if strings.Contains(out, secret) || strings.Contains(out, "alice") {
+			t.Errorf("the base URL's credentials show in %q", out)
+		}
 	}
 }

@@ -142,7 +142,7 @@ func (ld *loader) validateBaseURL(c Config, fields map[string]Source, bad badFun
 			c.Provider, ld.from(src), ld.setIn("base_url", src)))
 		return
 	}
-	v := fmt.Sprintf("%q", c.BaseURL)
+	v := fmt.Sprintf("%q", RedactURL(c.BaseURL))
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		bad(ErrInvalidValue, "base_url", v, fmt.Sprintf("base_url %s%s is not an http:// or https:// URL; %s",

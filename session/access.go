@@ -41,6 +41,9 @@ func (s *Store) update(fn func(*bolt.Tx) error) error { return s.run(true, fn) }
 // lock is held only for the length of the transaction.
 func (s *Store) run(write bool, fn func(*bolt.Tx) error) (err error) {
 	if write {
+		if err := s.writable(); err != nil {
+			return err
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	} else {
@@ -51,21 +54,36 @@ func (s *Store) run(write bool, fn func(*bolt.Tx) error) (err error) {
 	// bbolt reads the file through a memory map, and a damaged file can make
 	// it fault or panic. Turn both into an error instead of a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var file *os.File // the descriptor bbolt uses, set when it opens the file
+	var db *bolt.DB
 	defer func() {
-		if r := recover(); r != nil {
+		r := recover()
+		switch {
+		case r != nil:
+			// A panic inside a transaction can leave bbolt's own locks
+			// held, so Close could block forever: drop the descriptor (and
+			// with it the file lock) instead.
+			if file != nil {
+				unlock(file)
+				_ = file.Close()
+			}
 			err = damaged(s.path, fmt.Errorf("%v", r))
+		case db != nil:
+			if cerr := db.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("close session store %s: %w", s.path, cerr)
+			}
+		}
+		if errors.Is(err, ErrDamaged) {
+			// Whatever found the damage, the file is never written again
+			// by this store.
+			s.broken.CompareAndSwap(nil, &err)
 		}
 	}()
 
-	db, err := s.acquire(write)
+	db, err = s.acquire(write, &file)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if cerr := db.Close(); cerr != nil && err == nil {
-			err = fmt.Errorf("close session store %s: %w", s.path, cerr)
-		}
-	}()
 	// Errors from fn already say what failed; errors of bbolt's own (a
 	// failed commit, say) get the path.
 	var fnErr error
@@ -81,17 +99,32 @@ func (s *Store) run(write bool, fn func(*bolt.Tx) error) (err error) {
 	return err
 }
 
-// acquire opens the file, waiting while another process holds the lock.
-func (s *Store) acquire(write bool) (*bolt.DB, error) {
+// writable refuses a write to a store opened read-only or found damaged.
+func (s *Store) writable() error {
+	if e := s.broken.Load(); e != nil {
+		return *e
+	}
+	if s.readOnly {
+		return newError(ErrReadOnly, nil,
+			"the session store %s was opened only for reading; this is a bug in pincer, please report it", s.path)
+	}
+	return nil
+}
+
+// acquire opens the file, waiting while another process holds the lock. It
+// sets *file to the descriptor it opened, so that run can drop it when a
+// transaction panics.
+func (s *Store) acquire(write bool, file **os.File) (*bolt.DB, error) {
 	w := s.newWaiter()
 	opts := &bolt.Options{
 		Timeout:  lockAttempt,
 		ReadOnly: !write,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
+			f, err := openPrivate(name, flag, perm)
 			if err != nil {
 				return nil, err
 			}
+			*file = f
 			if err := waitLock(f, write, w); err != nil {
 				var se *storeError
 				if !errors.As(err, &se) {

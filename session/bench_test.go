@@ -161,3 +161,17 @@ func storeSizes(tb testing.TB, path string) (index, file int64) {
 	}
 	return index, file
 }
+
+// BenchmarkOpenLargeStore measures Open of a store holding the
+// 100,000-message corpus, which includes checking its pages before the
+// first write; it reports the file's size.
+func BenchmarkOpenLargeStore(b *testing.B) {
+	s := corpusStore(b)
+	_, size := storeSizes(b, s.Path())
+	for b.Loop() {
+		if _, err := Open(s.Path(), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(size)/(1<<20), "MB")
+}

@@ -23,12 +23,23 @@ var (
 	// ErrDamaged means the store's file is not a readable pincer store. The
 	// file is left as it is.
 	ErrDamaged = errors.New("session store is damaged")
+	// ErrDamagedRecord means one session's record in the file cannot be
+	// decoded; the rest of the store is readable.
+	ErrDamagedRecord = errors.New("session record is damaged")
 	// ErrSchemaTooNew means the file was written by a newer pincer whose
 	// layout this build does not know. The file is left as it is.
 	ErrSchemaTooNew = errors.New("session store was written by a newer pincer")
 	// ErrUnwritable means the data directory or the file cannot be created or
 	// written.
 	ErrUnwritable = errors.New("session store is not writable")
+	// ErrNotPrivate means the store's file is a symbolic link, may be
+	// written by other users, or belongs to another user: pincer refuses it
+	// rather than keep the person's conversations where others can read or
+	// change them.
+	ErrNotPrivate = errors.New("session store is not private")
+	// ErrReadOnly means a write was asked of a store opened with
+	// Options.ReadOnly.
+	ErrReadOnly = errors.New("session store is open only for reading")
 	// ErrEmptyQuery means a search query has no word to look for: it is
 	// empty, punctuation, or only words too common to be indexed.
 	ErrEmptyQuery = errors.New("search query has no words to look for")
@@ -46,6 +57,8 @@ type storeError struct {
 	msg   string
 	kind  error
 	cause error
+	// subject is the id of the session a damaged record belongs to.
+	subject string
 }
 
 func (e *storeError) Error() string { return e.msg }

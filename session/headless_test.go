@@ -34,7 +34,7 @@ func TestHeadlessSessionsAreKeptApart(t *testing.T) {
 	if len(list) != 1 || list[0].ID != kept.ID {
 		t.Errorf("List = %v, want only %s", labels(list), kept.Label())
 	}
-	all, err := s.ListAll()
+	all, _, err := s.ListAll()
 	if err != nil {
 		t.Fatal(err)
 	}

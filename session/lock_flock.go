@@ -60,3 +60,8 @@ func flockRetryingEINTR(fd, how int) error {
 		}
 	}
 }
+
+// unlock drops the file lock held through f. Closing f alone is not enough
+// while bbolt's memory map of the file is still in place: the map keeps the
+// open file, and with it the lock, alive.
+func unlock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

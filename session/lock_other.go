@@ -11,3 +11,6 @@ const blockingLock = false
 // bbolt's lock is a byte-range lock that cannot be taken twice through one
 // handle); acquire then polls bbolt's single attempts instead.
 func waitLock(*os.File, bool, *waiter) error { return nil }
+
+// unlock does nothing here: bbolt's lock goes with the handle.
+func unlock(*os.File) {}

@@ -96,7 +96,11 @@ func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]Message, error) {
 		seq := binary.BigEndian.Uint64(k)
 		rec, err := decodeMessage(raw)
 		if err != nil {
-			return nil, fmt.Errorf("read message %d of session %s: %w", seq, id, err)
+			// One damaged record does not hide the rest of the session: it
+			// is handed out as a marker that says so.
+			out = append(out, Message{Seq: seq, Role: RoleSystem, Kind: KindDamaged,
+				Content: fmt.Sprintf("Message %d of this session could not be read (it was damaged on disk: %v) and is left out.", seq, err)})
+			continue
 		}
 		m := rec.message()
 		m.Seq = seq

@@ -68,18 +68,18 @@ func resolve(tx *bolt.Tx, ref string) (sessionRecord, error) {
 		return loadSession(sessions, string(id))
 	}
 	if raw := sessions.Get([]byte(ref)); raw != nil {
-		return decodeSession(raw)
+		return decodeSession(ref, raw)
 	}
 	if len(ref) >= minPrefixLen {
 		prefix := []byte(strings.ToUpper(ref))
-		var found [][]byte
+		var found, keys [][]byte
 		c := sessions.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			found = append(found, v)
+			found, keys = append(found, v), append(keys, k)
 		}
 		switch len(found) {
 		case 1:
-			return decodeSession(found[0])
+			return decodeSession(string(keys[0]), found[0])
 		case 0:
 		default:
 			return sessionRecord{}, newError(ErrAmbiguous, nil,
@@ -95,7 +95,7 @@ func loadSession(sessions *bolt.Bucket, id string) (sessionRecord, error) {
 	if raw == nil {
 		return sessionRecord{}, newError(ErrNotFound, nil, "no session has the id %q", id)
 	}
-	return decodeSession(raw)
+	return decodeSession(id, raw)
 }
 
 // makeTitle turns the first user message into a one-line title.

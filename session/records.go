@@ -3,7 +3,10 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // recordVersion is written into every record so a later migration can tell
@@ -159,12 +162,36 @@ func (r messageRecord) message() Message {
 	return m
 }
 
-func decodeSession(raw []byte) (sessionRecord, error) {
+// decodeSession decodes the record stored under the key id. A record that
+// does not decode, or that names another session, was damaged on disk: the
+// error (ErrDamagedRecord) says which session it is and how to be rid of it.
+func decodeSession(id string, raw []byte) (sessionRecord, error) {
 	var r sessionRecord
-	if err := json.Unmarshal(raw, &r); err != nil {
-		return r, fmt.Errorf("decode session record: %w", err)
+	err := json.Unmarshal(raw, &r)
+	switch {
+	case err != nil:
+	case r.ID != id:
+		err = fmt.Errorf("it names session %q", r.ID)
+	case r.V < 1:
+		err = fmt.Errorf("its version %d is not one pincer writes", r.V)
+	}
+	if err != nil {
+		e := newError(ErrDamagedRecord, err,
+			"the record of session %s cannot be read (%v); it was damaged on disk: delete it with 'pincer sessions rm %s'",
+			printableID(id), err, printableID(id)).(*storeError)
+		e.subject = id
+		return sessionRecord{}, e
 	}
 	return r, nil
+}
+
+// printableID shows a key from the file safely: a damaged key may hold
+// any bytes.
+func printableID(id string) string {
+	if utf8.ValidString(id) && !strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f || r == ' ' || r == '\'' }) {
+		return id
+	}
+	return strconv.Quote(id)
 }
 
 func decodeMessage(raw []byte) (messageRecord, error) {

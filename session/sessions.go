@@ -77,6 +77,9 @@ func (s *Store) Latest(dir string) (Session, error) {
 			sessions := tx.Bucket([]byte(bucketSessions))
 			err := ids.ForEach(func(id, _ []byte) error {
 				rec, err := loadSession(sessions, string(id))
+				if errors.Is(err, ErrDamagedRecord) || errors.Is(err, ErrNotFound) {
+					return nil // the latest readable one is the best there is
+				}
 				if err != nil {
 					return err
 				}
@@ -99,11 +102,12 @@ func (s *Store) Latest(dir string) (Session, error) {
 }
 
 // List returns the sessions a person works in, most recently updated
-// first: every session but the Headless ones (ListAll has those too). To
-// stay fast with many sessions it leaves Summary empty (SummaryThrough is
-// set); Get returns a session with its summary.
+// first: every readable session but the Headless ones. To stay fast with
+// many sessions it leaves Summary empty (SummaryThrough is set); Get
+// returns a session with its summary. ListAll has the Headless ones too,
+// and names the sessions whose records are damaged.
 func (s *Store) List() ([]Session, error) {
-	all, err := s.ListAll()
+	all, _, err := s.ListAll()
 	if err != nil {
 		return nil, err
 	}
@@ -126,22 +130,32 @@ func (s *Store) SetHeadless(id string, headless bool) error {
 	})
 }
 
-// ListAll returns every session, Headless ones included, most recently
-// updated first, like List.
-func (s *Store) ListAll() ([]Session, error) {
+// Unreadable is a stored session whose record cannot be decoded: a flipped
+// bit on disk, say. Err says why and how to delete it.
+type Unreadable struct {
+	ID  string
+	Err error
+}
+
+// ListAll returns every readable session, Headless ones included, most
+// recently updated first like List, and the sessions whose records cannot
+// be read, so a damaged record hides nothing else and can be named.
+func (s *Store) ListAll() ([]Session, []Unreadable, error) {
 	var recs []sessionRecord
+	var bad []Unreadable
 	err := s.view(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketSessions)).ForEach(func(_, raw []byte) error {
-			rec, err := decodeSession(raw)
+		return tx.Bucket([]byte(bucketSessions)).ForEach(func(k, raw []byte) error {
+			rec, err := decodeSession(string(k), raw)
 			if err != nil {
-				return err
+				bad = append(bad, Unreadable{ID: string(k), Err: err})
+				return nil
 			}
 			recs = append(recs, rec)
 			return nil
 		})
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.SortFunc(recs, func(a, b sessionRecord) int {
 		switch {
@@ -156,7 +170,7 @@ func (s *Store) ListAll() ([]Session, error) {
 	for i, rec := range recs {
 		out[i] = rec.session()
 	}
-	return out, nil
+	return out, bad, nil
 }
 
 // SetSummary stores the compressed history of the session with the given id,
@@ -234,43 +248,100 @@ func (s *Store) Rename(ref, newName string) error {
 func (s *Store) Delete(ref string) error {
 	return s.update(func(tx *bolt.Tx) error {
 		rec, err := resolve(tx, ref)
+		var se *storeError
+		if errors.Is(err, ErrDamagedRecord) && errors.As(err, &se) {
+			// The record cannot say its name or directory: look for the
+			// entries that point at its id instead.
+			return deleteDamaged(tx, se.subject)
+		}
 		if err != nil {
 			return err
 		}
-		id := []byte(rec.ID)
 		if rec.Name != "" {
 			if err := tx.Bucket([]byte(bucketNames)).Delete([]byte(rec.Name)); err != nil {
 				return fmt.Errorf("delete name %q: %w", rec.Name, err)
 			}
 		}
-		dirs := tx.Bucket([]byte(bucketDirs))
-		if ids := dirs.Bucket([]byte(rec.Dir)); ids != nil {
-			if err := ids.Delete(id); err != nil {
-				return fmt.Errorf("unlist session %s from %s: %w", rec.ID, rec.Dir, err)
-			}
-			if k, _ := ids.Cursor().First(); k == nil {
-				if err := dirs.DeleteBucket([]byte(rec.Dir)); err != nil {
-					return fmt.Errorf("drop directory index %s: %w", rec.Dir, err)
-				}
-			}
-		}
-		if err := dropSessionIndex(tx, rec.ID); err != nil {
+		if err := unlistDir(tx, rec.Dir, rec.ID); err != nil {
 			return err
 		}
-		if err := dropSessionTasks(tx, rec.ID); err != nil {
-			return err
+		return deleteContents(tx, rec.ID)
+	})
+}
+
+// unlistDir removes session id from the index of directory dir.
+func unlistDir(tx *bolt.Tx, dir, id string) error {
+	dirs := tx.Bucket([]byte(bucketDirs))
+	ids := dirs.Bucket([]byte(dir))
+	if ids == nil {
+		return nil
+	}
+	if err := ids.Delete([]byte(id)); err != nil {
+		return fmt.Errorf("unlist session %s from %s: %w", id, dir, err)
+	}
+	if k, _ := ids.Cursor().First(); k == nil {
+		if err := dirs.DeleteBucket([]byte(dir)); err != nil {
+			return fmt.Errorf("drop directory index %s: %w", dir, err)
 		}
-		if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
-			return fmt.Errorf("delete messages of session %s: %w", rec.ID, err)
-		}
-		if err := tx.Bucket([]byte(bucketSummaries)).Delete(id); err != nil {
-			return fmt.Errorf("delete summary of session %s: %w", rec.ID, err)
-		}
-		if err := tx.Bucket([]byte(bucketSessions)).Delete(id); err != nil {
-			return fmt.Errorf("delete session %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// deleteContents removes what is stored under a session's id: its search
+// index entries, tasks, messages, summary and record.
+func deleteContents(tx *bolt.Tx, rawID string) error {
+	id := []byte(rawID)
+	if err := dropSessionIndex(tx, rawID); err != nil {
+		return err
+	}
+	if err := dropSessionTasks(tx, rawID); err != nil {
+		return err
+	}
+	if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
+		return fmt.Errorf("delete messages of session %s: %w", rawID, err)
+	}
+	if err := tx.Bucket([]byte(bucketSummaries)).Delete(id); err != nil {
+		return fmt.Errorf("delete summary of session %s: %w", rawID, err)
+	}
+	if err := tx.Bucket([]byte(bucketSessions)).Delete(id); err != nil {
+		return fmt.Errorf("delete session %s: %w", rawID, err)
+	}
+	return nil
+}
+
+// deleteDamaged removes a session whose record cannot be read, finding its
+// name and directory entries by the id they point at.
+func deleteDamaged(tx *bolt.Tx, id string) error {
+	var names, dirs [][]byte
+	err := tx.Bucket([]byte(bucketNames)).ForEach(func(name, owner []byte) error {
+		if string(owner) == id {
+			names = append(names, bytes.Clone(name))
 		}
 		return nil
 	})
+	if err != nil {
+		return fmt.Errorf("find the name of session %s: %w", id, err)
+	}
+	err = tx.Bucket([]byte(bucketDirs)).ForEachBucket(func(dir []byte) error {
+		if tx.Bucket([]byte(bucketDirs)).Bucket(dir).Get([]byte(id)) != nil {
+			dirs = append(dirs, bytes.Clone(dir))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("find the directory of session %s: %w", id, err)
+	}
+	for _, name := range names {
+		if err := tx.Bucket([]byte(bucketNames)).Delete(name); err != nil {
+			return fmt.Errorf("delete name %q: %w", name, err)
+		}
+	}
+	for _, dir := range dirs {
+		if err := unlistDir(tx, string(dir), id); err != nil {
+			return err
+		}
+	}
+	return deleteContents(tx, id)
 }
 
 // Fork copies the session found by ref — its metadata, summary, every

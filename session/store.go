@@ -2,10 +2,12 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -26,6 +28,11 @@ type Options struct {
 	OnWait func(message string)
 	// Now is the clock used for ids and timestamps; nil means time.Now.
 	Now func() time.Time
+	// ReadOnly opens an existing store only for reading, for commands that
+	// list or show sessions: it needs no write access to the file or its
+	// directory, never migrates, and every write fails with ErrReadOnly.
+	// When there is no store yet, Open creates it as usual.
+	ReadOnly bool
 }
 
 // Store is pincer's session store: one bbolt file shared by every pincer
@@ -38,6 +45,12 @@ type Store struct {
 	onWait   func(string)
 	now      func() time.Time
 
+	// readOnly is set when the store was opened with Options.ReadOnly.
+	readOnly bool
+	// broken holds the error that first found the file damaged; once set,
+	// the file is never opened for writing again.
+	broken atomic.Pointer[error]
+
 	// mu keeps this process's own operations from queueing on the file lock
 	// behind each other: readers share it, writers take it alone.
 	mu sync.RWMutex
@@ -48,7 +61,8 @@ type Store struct {
 // readable pincer store of a schema this build knows, and migrates it to the
 // current schema. A damaged or foreign file is reported with ErrDamaged and
 // left untouched; a directory or file that cannot be written is reported with
-// ErrUnwritable.
+// ErrUnwritable; a file that is a symbolic link, that other users may write,
+// or that belongs to another user is refused with ErrNotPrivate.
 func Open(path string, o Options) (*Store, error) {
 	return open(path, o, migrations)
 }
@@ -69,13 +83,16 @@ func open(path string, o Options, steps []migration) (*Store, error) {
 	}
 
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, newError(ErrUnwritable, err,
-			"cannot create the data directory %s (%v); make it writable or set PINCER_DATA_DIR to another directory",
-			dir, unwrapPath(err))
-	}
 	version := uint64(0)
-	info, err := os.Stat(path)
+	info, err := os.Lstat(path)
+	s.readOnly = o.ReadOnly && err == nil && info.Mode().IsRegular() && info.Size() > 0
+	if !s.readOnly {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, newError(ErrUnwritable, err,
+				"cannot create the data directory %s (%v); make it writable or set PINCER_DATA_DIR to another directory",
+				dir, unwrapPath(err))
+		}
+	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		// A new store: the migration below creates it.
@@ -83,23 +100,42 @@ func open(path string, o Options, steps []migration) (*Store, error) {
 		return nil, newError(ErrUnwritable, err,
 			"cannot read the session store %s (%v); fix its permissions or set PINCER_DATA_DIR to another directory",
 			path, unwrapPath(err))
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, symlinkError(path)
 	case info.IsDir():
 		return nil, newError(ErrDamaged, nil,
 			"the session store %s is a directory, not a file; move it aside or set PINCER_DATA_DIR to another directory", path)
 	case info.Size() > 0:
-		if err := checkWritable(path); err != nil {
+		if err := checkPrivate(path, info); err != nil {
 			return nil, err
+		}
+		if !s.readOnly {
+			if err := checkWritable(path); err != nil {
+				return nil, err
+			}
 		}
 		// Look before writing: a damaged file must never be opened for
 		// writing, and a newer schema must not be touched.
 		err := s.view(func(tx *bolt.Tx) error {
 			var err error
-			version, err = inspect(tx, path, len(steps))
-			return err
+			if version, err = inspect(tx, path, len(steps)); err != nil || s.readOnly {
+				return err
+			}
+			// Under the same shared lock, so no writer is half-way.
+			return checkPages(tx, path)
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	if s.readOnly {
+		if version == 0 {
+			// Nothing stored yet (a first Open that crashed): nothing to
+			// read, and nothing to migrate without writing.
+			return nil, newError(ErrReadOnly, nil,
+				"the session store %s has not been set up yet; run pincer once with write access to it", path)
+		}
+		return s, nil
 	}
 	if version < uint64(len(steps)) {
 		if err := s.update(func(tx *bolt.Tx) error { return migrate(tx, path, steps) }); err != nil {
@@ -112,7 +148,11 @@ func open(path string, o Options, steps []migration) (*Store, error) {
 // checkWritable makes sure the file can be opened for writing, so that an
 // unwritable store is reported by Open rather than by the first Append.
 func checkWritable(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := openPrivate(path, os.O_RDWR, 0)
+	var se *storeError
+	if errors.As(err, &se) {
+		return err
+	}
 	if err != nil {
 		return newError(ErrUnwritable, err,
 			"cannot open the session store %s for writing (%v); make it writable or set PINCER_DATA_DIR to another directory",
@@ -132,4 +172,32 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// symlinkError refuses a store file that is a symbolic link: pincer would
+// write the person's conversations wherever the link points.
+func symlinkError(path string) error {
+	return newError(ErrNotPrivate, nil,
+		"the session store %s is a symbolic link, which pincer does not follow; replace it with the file it points to, or set PINCER_DATA_DIR to that file's directory",
+		path)
+}
+
+// checkPages runs verifyPages on the pages the transaction's meta page
+// counts (inspect made sure the file holds them), from a map of its own
+// rather than bbolt's.
+func checkPages(tx *bolt.Tx, path string) error {
+	f, err := openPrivate(path, os.O_RDONLY, 0)
+	if err != nil {
+		return fmt.Errorf("read session store %s: %w", path, err)
+	}
+	defer f.Close()
+	data, release, err := mapFile(f, tx.Size())
+	if err != nil {
+		return fmt.Errorf("read session store %s: %w", path, err)
+	}
+	defer release()
+	if err := verifyPages(data, tx.DB().Info().PageSize); err != nil {
+		return damaged(path, err)
+	}
+	return nil
 }

@@ -14,6 +14,10 @@ const (
 // its text as prose rather than as a system prompt.
 const KindSummary = "summary"
 
+// KindDamaged marks the stand-in for a stored message whose record cannot
+// be read: a system message saying so, never sent to the model.
+const KindDamaged = "damaged"
+
 // Usage counts the tokens a provider reported. On a Message it is what one
 // request cost; on a Session it is the sum over the session.
 type Usage struct {

@@ -29,6 +29,7 @@ type Reply struct {
 // Request is a request the server received.
 type Request struct {
 	Path   string
+	Query  string // the raw query string
 	Header http.Header
 	Body   map[string]any
 	Raw    []byte
@@ -110,7 +111,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	raw, _ := io.ReadAll(r.Body)
-	req := Request{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
+	req := Request{Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Raw: raw}
 	if err := json.Unmarshal(raw, &req.Body); err != nil {
 		req.Strict = fmt.Errorf("body is not JSON: %w", err)
 	} else {

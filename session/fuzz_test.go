@@ -1,0 +1,77 @@
+package session
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// FuzzDamagedRecord stores arbitrary bytes as one session's record (what a
+// flipped bit on disk leaves) next to a good session: listing never fails
+// or panics, the good session is always listed, and the damaged one is
+// either read back under its own id or named as unreadable.
+func FuzzDamagedRecord(f *testing.F) {
+	s, err := Open(filepath.Join(f.TempDir(), fileName), Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := s.Create(Session{Name: "good", Dir: "/work"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	victim, err := s.Create(Session{Dir: "/work"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var raw []byte
+	if err := s.view(func(tx *bolt.Tx) error {
+		raw = append(raw, tx.Bucket([]byte(bucketSessions)).Get([]byte(victim.ID))...)
+		return nil
+	}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(raw)
+	for i := range raw {
+		b := append([]byte(nil), raw...)
+		b[i] ^= 1 << (i % 8)
+		f.Add(b)
+	}
+	f.Add([]byte{})
+	f.Add([]byte("null"))
+	f.Add([]byte(`{"v":1,"id":"` + victim.ID + `","message_count":-1,"created":"0000-01-01T00:00:00Z"}`))
+
+	f.Fuzz(func(t *testing.T, record []byte) {
+		_, _ = decodeMessage(record) // must not panic
+		err := s.update(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte(bucketSessions)).Put([]byte(victim.ID), record)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, bad, err := s.ListAll()
+		if err != nil {
+			t.Fatalf("ListAll with one damaged record: %v", err)
+		}
+		seen := map[string]bool{}
+		for _, sess := range list {
+			seen[sess.ID] = true
+		}
+		if !seen[good.ID] {
+			t.Fatalf("the good session is missing from %v", list)
+		}
+		switch {
+		case len(bad) == 1 && bad[0].ID == victim.ID && errors.Is(bad[0].Err, ErrDamagedRecord):
+			if seen[victim.ID] {
+				t.Fatal("the damaged session is both listed and named unreadable")
+			}
+		case len(bad) == 0 && seen[victim.ID] && len(list) == 2:
+		default:
+			t.Fatalf("ListAll = %d sessions, unreadable %v", len(list), bad)
+		}
+		if _, err := s.Get(victim.ID); err != nil && !errors.Is(err, ErrDamagedRecord) {
+			t.Fatalf("Get of the damaged session = %v, want ErrDamagedRecord", err)
+		}
+	})
+}
