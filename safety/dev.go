@@ -68,22 +68,41 @@ func subcommands(s subSpec) handler {
 }
 
 func hGo(p *part, name string, args []field) {
+	// go -C dir, first of all, runs in another directory (and module).
+	if len(args) > 0 && (args[0].s == "-C" || strings.HasPrefix(args[0].s, "-C=")) {
+		dir, _ := strings.CutPrefix(args[0].s, "-C=")
+		n := 1
+		if args[0].s == "-C" {
+			if len(args) > 1 {
+				dir = args[1].s
+			}
+			n = 2
+		}
+		if l := p.w.resolve(dir); !l.project || l.unknown {
+			p.raise(Confirm, "runs go in "+display(dir)+", another module whose files decide what it runs")
+		}
+		args = args[min(n, len(args)):]
+	}
 	op, i := firstOperand(args)
 	rest := args[i+1:]
+	tuned := p.goFlags(rest)
 	switch op.s {
-	case "", "version", "doc", "help", "list":
+	case "", "version", "help", "list", "vet":
+		if tuned != "" {
+			p.raise(Confirm, "passes "+tuned+" to the Go toolchain")
+		}
+		return
+	case "doc":
+		for _, a := range rest {
+			if a.s == "-http" || strings.HasPrefix(a.s, "-http=") || a.s == "--http" {
+				p.raise(Confirm, "starts a documentation server and opens a browser")
+			}
+		}
 		return
 	case "env":
 		for _, a := range rest {
 			if a.s == "-w" || a.s == "-u" {
 				p.raise(Confirm, "changes Go's settings")
-			}
-		}
-		return
-	case "vet":
-		for _, a := range rest {
-			if strings.HasPrefix(a.s, "-vettool") || strings.HasPrefix(a.s, "--vettool") {
-				p.raise(Confirm, "runs another analysis program")
 			}
 		}
 		return
@@ -112,6 +131,78 @@ func hGo(p *part, name string, args []field) {
 		return
 	}
 	p.raise(Confirm, "runs go "+display(op.s))
+}
+
+// goValueFlags are the go command's flags that take a value.
+var goValueFlags = map[string]bool{
+	"o": true, "p": true, "asmflags": true, "buildmode": true, "buildvcs": true, "compiler": true, "gccgoflags": true,
+	"gcflags": true, "installsuffix": true, "ldflags": true, "mod": true, "modfile": true, "overlay": true, "pgo": true,
+	"pkgdir": true, "tags": true, "toolexec": true, "exec": true, "vettool": true, "run": true, "bench": true,
+	"count": true, "timeout": true, "cpu": true, "parallel": true, "coverprofile": true, "cpuprofile": true,
+	"memprofile": true, "blockprofile": true, "mutexprofile": true, "trace": true, "outputdir": true, "f": true,
+	"covermode": true, "coverpkg": true, "fuzz": true, "fuzztime": true, "skip": true, "shuffle": true, "benchtime": true,
+	"memprofilerate": true, "blockprofilerate": true, "mutexprofilefraction": true, "fuzzminimizetime": true,
+	"reuse": true, "C": true, "debug-trace": true, "fmt": true,
+}
+
+// goFlags looks at the go command's flags: those that name a program
+// (-toolexec, -exec, -vettool) are classified as commands, those that name
+// an output file are writes. It returns the first flag that changes how
+// the toolchain builds (compiler or linker flags, another go.mod, a
+// package directory, -mod=mod), which a read-only subcommand must not take.
+func (p *part) goFlags(args []field) string {
+	tuned := ""
+	for j := 0; j < len(args); j++ {
+		s := args[j].s
+		if !strings.HasPrefix(s, "-") || s == "-" {
+			continue
+		}
+		if s == "--" || s == "-args" || s == "--args" {
+			break
+		}
+		name, val, has := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		if !has && goValueFlags[name] && j+1 < len(args) {
+			j++
+			val = args[j].s
+		}
+		switch name {
+		case "toolexec", "exec", "vettool":
+			p.raise(Confirm, "runs "+display(val)+" (-"+name+")")
+			p.nestedCommand(field{s: val, taint: args[j].taint}, scriptOpts{})
+		case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "debug-trace":
+			if val != "" && val != "-" {
+				p.writes([]field{{s: val}})
+			}
+		case "ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "modfile", "pkgdir", "overlay", "pgo":
+			if tuned == "" {
+				tuned = "-" + name
+			}
+		case "mod":
+			if val != "readonly" && val != "vendor" && tuned == "" {
+				tuned = "-mod=" + val
+			}
+		}
+	}
+	return tuned
+}
+
+// goHarmlessFlags reports GOFLAGS that only select what is built and how
+// it is reported, never another program, file or module mode.
+func goHarmlessFlags(flags []string) bool {
+	for _, f := range flags {
+		name, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch name {
+		case "v", "x", "race", "msan", "asan", "count", "tags", "trimpath", "buildvcs", "p", "cover", "covermode",
+			"short", "timeout", "failfast", "json", "a", "n", "work", "buildmode", "cpu", "parallel", "shuffle":
+		case "mod":
+			if val != "readonly" && val != "vendor" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Subcommand tables of common tools.
@@ -609,4 +700,73 @@ func hKubectl(p *part, name string, args []field) {
 		return
 	}
 	subcommands(kubectlSpec)(p, name, args)
+}
+
+// toolEnvVar reports variables that point git, Go or Cargo at another
+// repository, other configuration or other programs. Set on a command,
+// they change what it runs, so the command is not safe.
+func toolEnvVar(name string) bool {
+	switch name {
+	case "CC", "CXX", "FC", "AR", "PKG_CONFIG", "GOCACHEPROG", "RUSTC", "RUSTDOC", "RUSTC_WORKSPACE_WRAPPER", "CARGO",
+		"CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC", "CARGO_HOME", "GOFLAGS", "GOENV", "GOTOOLCHAIN", "GOROOT", "GOWORK",
+		"GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GOPRIVATE", "GOVCS":
+		return true
+	}
+	switch {
+	case strings.HasPrefix(name, "CGO_") && name != "CGO_ENABLED",
+		strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")):
+		return true
+	case strings.HasPrefix(name, "GIT_"):
+		return !gitHarmlessVar(name)
+	}
+	return false
+}
+
+// gitHarmlessVar lists git's variables that change names, dates, output
+// and locking, never which repository, configuration or programs it uses.
+func gitHarmlessVar(name string) bool {
+	switch name {
+	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+		"GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH", "GIT_LITERAL_PATHSPECS",
+		"GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS", "GIT_MERGE_VERBOSITY", "GIT_ADVICE",
+		"GIT_PROGRESS_DELAY", "GIT_REDACT_COOKIES", "GIT_NAMESPACE", "GIT_DEFAULT_HASH", "GIT_MERGE_AUTOEDIT",
+		"GIT_REFLOG_ACTION", "GIT_CEILING_DIRECTORIES", "GIT_NO_REPLACE_OBJECTS":
+		return true
+	}
+	return false
+}
+
+// toolEnv checks one of the variables toolEnvVar lists.
+func (p *part) toolEnv(name, value string) {
+	switch {
+	case strings.HasPrefix(name, "GIT_TRACE"):
+		// A path makes git write its trace there; a number or boolean does not.
+		if strings.ContainsAny(value, "/\\") || strings.Contains(value, unknownMark) {
+			p.writes([]field{{s: value}})
+		}
+	case strings.HasPrefix(name, "GIT_"):
+		p.raiseSticky(Confirm, "sets "+name+", which points git at another repository, configuration or programs")
+	case name == "CC" || name == "CXX" || name == "FC" || name == "AR" || name == "PKG_CONFIG" || name == "GOCACHEPROG" ||
+		name == "RUSTC" || name == "RUSTDOC" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "CARGO" ||
+		strings.HasPrefix(name, "CARGO_BUILD_") || strings.HasPrefix(name, "CARGO_TARGET_"):
+		p.raiseSticky(Confirm, "sets "+name+", a program the build runs")
+		if strings.TrimSpace(strings.ReplaceAll(value, unknownMark, "")) != "" {
+			p.w.script(asSource(value), scriptOpts{})
+		}
+	case name == "GOFLAGS":
+		if !goHarmlessFlags(strings.Fields(value)) {
+			p.raiseSticky(Confirm, "sets GOFLAGS, which can make go run other programs")
+		}
+		for _, f := range strings.Fields(value) {
+			k, v, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+			if k == "toolexec" || k == "exec" || k == "vettool" {
+				p.w.script(asSource(v), scriptOpts{})
+			}
+		}
+	case name == "GOTOOLCHAIN" && value == "local", name == "GOWORK" && value == "off":
+	case strings.HasPrefix(name, "CGO_"):
+		p.raiseSticky(Confirm, "sets "+name+", flags the C compiler runs with")
+	default:
+		p.raiseSticky(Confirm, "sets "+name+", which changes which configuration, toolchain or modules are used")
+	}
 }

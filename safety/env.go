@@ -36,8 +36,8 @@ func (p *part) envAssign(name, value string) {
 		}
 	case codeVar(name):
 		p.raiseSticky(Confirm, "sets "+name+", which changes what code runs")
-	case name == "GOFLAGS" && (strings.Contains(value, "exec") || strings.Contains(value, "vettool")):
-		p.raiseSticky(Confirm, "sets GOFLAGS to run another program")
+	case toolEnvVar(name):
+		p.toolEnv(name, value)
 	}
 }
 
