@@ -72,6 +72,10 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 func (c *Classifier) classify(command string) Verdict {
 	sh := newShared(c)
 	w := &walker{sh: sh, sc: newScope(), src: command}
+	if why := tooComplex(command); why != "" {
+		w.oversized(command, why)
+		return sh.acc.verdict()
+	}
 	f, err := parseScript(command)
 	if err != nil {
 		w.unparsable(command, err)

@@ -81,12 +81,25 @@ func hPrintf(p *part, name string, args []field) {
 // a secret; the output would land in the transcript. The names are gone
 // from the fields, so the command's text is read.
 func (p *part) secretVars() {
-	if secretVarRe.MatchString(p.text) {
+	found := false
+	if p.parsed {
+		// Only the command's own words: reading the whole text would read
+		// every nested substitution again at every level.
+		for _, name := range p.params {
+			found = found || secretNameRe.MatchString(name)
+		}
+	} else {
+		found = secretVarRe.MatchString(p.text)
+	}
+	if found {
 		p.raise(Confirm, "prints a variable that looks like a secret")
 	}
 }
 
-var secretVarRe = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
+var (
+	secretVarRe  = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
+	secretNameRe = regexp.MustCompile(`(?i)token|secret|passw|api_?key|private_?key|credential`)
+)
 
 func hEnvPrint(p *part, name string, args []field) {
 	if len(getopt(args, optSpec{}).operands) == 0 {

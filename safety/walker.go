@@ -64,6 +64,11 @@ func (w *walker) script(src string, o scriptOpts) stream {
 		return stream{present: true}
 	}
 	child := &walker{sh: w.sh, src: src, depth: w.depth + 1, cwd: w.cwd, bulk: w.bulk || o.bulk}
+	if why := tooComplex(src); why != "" {
+		child.sc = newScope()
+		child.oversized(src, why)
+		return stream{present: true}
+	}
 	if o.shareScope {
 		child.sc = w.sc
 	} else {
