@@ -212,6 +212,11 @@ var execCases = []commandCase{
 	{"go env -w GOFLAGS=-toolexec=x", Confirm, "changes settings"},
 	{"go version -m ./bin/x", Safe, "prints build information"},
 	{"RUSTC=/tmp/evil cargo metadata", Confirm, "another rustc"},
+
+	// Parsing.
+	{"coproc rm -rf x | head", Dangerous, "the coprocess runs rm -rf"},
+	{"coproc worker { rm -rf x; }", Dangerous, "a named coprocess"},
+	{"coproc ls", Safe, "a harmless coprocess"},
 	{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf ~' cargo test", Dangerous, "a runner that runs rm -rf"},
 }
 
@@ -242,5 +247,74 @@ func TestClassifyExecTable(t *testing.T) {
 				t.Errorf("%q: reason %q is not of the form '<part>: <why>'", tc.cmd, r)
 			}
 		}
+	}
+}
+
+// TestClassifyBounds checks the limits on what is parsed: text over the
+// size or nesting limit is at least Confirm, says why, and still shows a
+// dangerous command hidden in it.
+func TestClassifyBounds(t *testing.T) {
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat("a", maxSource)
+	for _, tc := range []struct {
+		name string
+		cmd  string
+		want Tier
+		why  string
+	}{
+		{"a long argument", "echo " + pad, Confirm, "too long to classify"},
+		{"a long comment before rm -rf", "# " + pad + "\nrm -rf ~", Dangerous, "recursive forced delete"},
+		{"rm -rf after long padding on one line", "echo " + pad + "; sudo rm -rf /", Dangerous, "runs as another user"},
+		{"a long here-document", "cat > notes.txt <<'EOF'\n" + strings.Repeat("some text\n", maxSource/10+1) + "EOF", Confirm, "too long to classify"},
+		{"braces", strings.Repeat("{", 64<<10), Confirm, "too long to classify"},
+		{"deep parentheses", strings.Repeat("(", maxNesting+1) + "ls" + strings.Repeat(")", maxNesting+1), Confirm, "nested too deeply"},
+		{"deep substitutions", strings.Repeat("$(", maxNesting+1) + "rm -rf ~" + strings.Repeat(")", maxNesting+1), Dangerous, "recursive forced delete"},
+		{"nesting just below the limit", strings.Repeat("(", 20) + "ls" + strings.Repeat(")", 20), Safe, ""},
+		{"too large to read", strings.Repeat("ls ", maxRough/3+1), Dangerous, "too large to analyse"},
+		{"a nested shell over the limit", "bash -c \"$(printf '%s' x)" + "\" " + "; bash -c '" + pad + "'", Confirm, "too long to classify"},
+		{"many braces in one word", "echo " + strings.Repeat("{a,b}", maxBraceChars+1), Confirm, "too many braces"},
+		{"quoted parentheses do not nest", "echo '" + strings.Repeat("(", maxNesting+1) + "'", Safe, ""},
+	} {
+		v := c.classify(tc.cmd)
+		if v.Tier != tc.want {
+			t.Errorf("%s: got %v, want %v\n\treasons: %q", tc.name, v.Tier, tc.want, v.Reasons)
+			continue
+		}
+		if tc.why != "" && !strings.Contains(strings.Join(v.Reasons, "\n"), tc.why) {
+			t.Errorf("%s: reasons %q do not say %q", tc.name, v.Reasons, tc.why)
+		}
+	}
+}
+
+// TestArgvAltsBounded checks that the command lines built from words with
+// many values stay within maxArgvFields, and say so when they are cut.
+func TestArgvAltsBounded(t *testing.T) {
+	alts := make([][]field, 64)
+	for i := range alts {
+		alts[i] = []field{{s: "v"}}
+	}
+	words := make([][][]field, 4000)
+	for i := range words {
+		words[i] = alts
+	}
+	out, complete := argvAlts(words)
+	total := 0
+	for _, argv := range out {
+		total += len(argv)
+	}
+	if complete || total > maxArgvFields+len(words) {
+		t.Errorf("argvAlts built %d lines of %d fields in all (complete=%v); the cap is %d", len(out), total, complete, maxArgvFields)
+	}
+	small := [][][]field{{{{s: "a"}}, {{s: "b"}}}, {{{s: "1"}}, {{s: "2"}}}}
+	out, complete = argvAlts(small)
+	var got []string
+	for _, argv := range out {
+		got = append(got, joinFields(argv))
+	}
+	if !complete || strings.Join(got, ",") != "a 1,a 2,b 1,b 2" {
+		t.Errorf("argvAlts of two words with two values each = %q (complete=%v)", got, complete)
 	}
 }

@@ -224,6 +224,23 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 	case *syntax.TimeClause:
 		return w.stmt(x.Stmt, stdin)
 	case *syntax.CoprocClause:
+		// The parser takes the first word for the coprocess's name, but
+		// bash only does so before a compound command: in
+		// `coproc rm -rf x | head` the word is the program.
+		if x.Name != nil {
+			left := x.Stmt
+			for left != nil {
+				bc, ok := left.Cmd.(*syntax.BinaryCmd)
+				if !ok {
+					break
+				}
+				left = bc.X
+			}
+			if ce, ok := left.Cmd.(*syntax.CallExpr); ok && left != nil {
+				ce.Args = append([]*syntax.Word{x.Name}, ce.Args...)
+				x.Name = nil
+			}
+		}
 		return w.stmt(x.Stmt, stdin)
 	case *syntax.TestDecl:
 		w.substsIn(x.Description)

@@ -1,0 +1,101 @@
+package safety
+
+import (
+	"flag"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tableCommands are the commands of every table, as seeds and corpora.
+func tableCommands() []string {
+	var out []string
+	for _, tc := range commandCases {
+		out = append(out, tc.cmd)
+	}
+	for _, tc := range execCases {
+		out = append(out, tc.cmd)
+	}
+	return out
+}
+
+// TestJoinNeverLowers checks that running another command before or after
+// a command never makes the whole less dangerous than the command alone:
+// A; B, A && B, A || B and A | B are at least as high as A and as B.
+// The commands are the tables' one-line commands, paired with a fixed
+// stride so every command is both A and B.
+func TestJoinNeverLowers(t *testing.T) {
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, cmd := range tableCommands() {
+		if !strings.Contains(cmd, "\n") && !strings.HasSuffix(strings.TrimSpace(cmd), "&") && !strings.HasSuffix(strings.TrimSpace(cmd), "\\") {
+			cmds = append(cmds, cmd)
+		}
+	}
+	alone := make([]Tier, len(cmds))
+	parses := make([]bool, len(cmds))
+	for i, cmd := range cmds {
+		alone[i] = c.Classify(cmd).Tier
+		_, err := parseScript(cmd)
+		parses[i] = err == nil
+	}
+	strides := []int{1, 7, 31, 101}
+	if testing.Short() {
+		strides = strides[:2]
+	}
+	for _, stride := range strides {
+		for i := range cmds {
+			j := (i + stride) % len(cmds)
+			a, b := cmds[i], cmds[j]
+			if !parses[i] || !parses[j] {
+				continue // text that does not parse runs nothing
+			}
+			want := max(alone[i], alone[j])
+			for _, op := range []string{";", " &&", " ||"} {
+				// The newline ends a comment at the end of A.
+				joined := a + op + "\n" + b
+				if got := c.Classify(joined).Tier; got < want {
+					t.Errorf("%q is %v, lower than its parts alone (%v, %v)", joined, got, alone[i], alone[j])
+				}
+			}
+			if joined := a + " |\n" + b; c.Classify(joined).Tier < alone[i] {
+				t.Errorf("%q is %v, lower than %q alone (%v)", joined, c.Classify(joined).Tier, a, alone[i])
+			}
+		}
+	}
+}
+
+// FuzzClassifyTime checks that classifying text up to the size limit, made
+// by repeating the fuzzer's input, ends in bounded time. The clock is
+// generous (the limit is for a machine under load) and is only checked
+// while fuzzing, never in an ordinary test run.
+func FuzzClassifyTime(f *testing.F) {
+	for _, cmd := range tableCommands() {
+		f.Add(cmd)
+	}
+	for _, s := range []string{"{", "(", "$(", "`", "{a,b}", "x=$x$x;", "eval ", " $x", "a[", "$((1+"} {
+		f.Add(s)
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzing := flag.Lookup("test.fuzz") != nil && flag.Lookup("test.fuzz").Value.String() != ""
+	f.Fuzz(func(t *testing.T, unit string) {
+		if unit == "" {
+			return
+		}
+		cmd := strings.Repeat(unit, maxSource/len(unit))
+		start := time.Now()
+		v := c.classify(cmd)
+		if took := time.Since(start); fuzzing && took > 3*time.Second {
+			t.Fatalf("classifying %d bytes of %q repeated took %v", len(cmd), unit, took)
+		}
+		if v.Tier > Safe && len(v.Reasons) == 0 {
+			t.Fatalf("%q repeated: %v without a reason", unit, v.Tier)
+		}
+	})
+}
