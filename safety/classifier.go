@@ -82,6 +82,7 @@ func (c *Classifier) classify(command string) Verdict {
 		return sh.acc.verdict()
 	}
 	w.sc.collect(f)
+	w.evalScan(f)
 	w.stmts(f.Stmts, stream{})
 	return sh.acc.verdict()
 }

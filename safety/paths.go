@@ -183,6 +183,8 @@ func secretLoc(l loc) string {
 	base := comps[len(comps)-1]
 	lower := strings.ToLower(base)
 	switch {
+	case strings.HasPrefix(p, "/proc/") && base == "environ":
+		return "a process's environment, which often holds secrets"
 	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
 		return "an environment file, which usually holds secrets"
 	case strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_dsa") ||

@@ -59,7 +59,8 @@ func hEcho(p *part, name string, args []field) {
 }
 func hPrintf(p *part, name string, args []field) {
 	if len(args) > 1 && args[0].s == "-v" {
-		return // assigns a variable, prints nothing
+		p.evalName(args[1].s) // assigns a variable, prints nothing
+		return
 	}
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
@@ -251,15 +252,59 @@ func hFormatter(writeFlags ...string) handler {
 // runBulk runs a command once per item of a list (find -exec, xargs):
 // deleting then means deleting everything the list names.
 // hCompress handles gzip and friends: in place unless they write to stdout or only test or list.
+// hJq handles jq: its filter may print the environment (env, $ENV), and
+// --rawfile and --slurpfile read files like operands do.
 func hJq(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "fL", longArg: []string{"arg", "argjson", "slurpfile", "rawfile", "args", "jsonargs", "indent", "from-file", "seq"}})
+	ps := getopt(args, optSpec{shortArg: "fL", longArg: []string{"arg", "argjson", "indent", "from-file", "seq", "tab"}})
 	ops := ps.operands
 	if !ps.has("f", 3, "from-file") && len(ops) > 0 {
+		if jqEnvRe.MatchString(ops[0].s) {
+			p.raise(Confirm, "prints environment variables, which often hold secrets")
+		}
 		ops = ops[1:]
+	} else if f, ok := ps.value("f", 3, "from-file"); ok {
+		p.readsFiles([]field{{s: f}})
+	}
+	// --rawfile NAME FILE and --slurpfile NAME FILE: the file is the
+	// second word after the option.
+	for i, a := range args {
+		if (a.s == "--rawfile" || a.s == "--slurpfile") && i+2 < len(args) {
+			p.readsFiles(args[i+2 : i+3])
+			ops = removeField(ops, args[i+1], args[i+2])
+		}
 	}
 	p.readsFiles(ops)
 }
+
+// removeField drops the given words from ops (the operands getopt saw in
+// options it does not know take two values).
+func removeField(ops []field, drop ...field) []field {
+	out := ops[:0:0]
+	for _, o := range ops {
+		keep := true
+		for _, d := range drop {
+			if o.s == d.s {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// jqEnvRe finds jq's and yq's ways to read the environment.
+var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|\$ENV|\$__prog_env)\b|\$ENV\b|\b(str)?env\(`)
+
 func hYq(p *part, name string, args []field) {
+	ops := getopt(args, optSpec{}).operands
+	if len(ops) > 1 && (ops[0].s == "e" || ops[0].s == "eval" || ops[0].s == "ea" || ops[0].s == "eval-all") {
+		ops = ops[1:]
+	}
+	if len(ops) > 0 && jqEnvRe.MatchString(ops[0].s) {
+		p.raise(Confirm, "prints environment variables, which often hold secrets")
+	}
 	for _, a := range args {
 		if a.s == "-i" || strings.HasPrefix(a.s, "--inplace") || (strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "i") && len(a.s) <= 4) {
 			p.raise(Confirm, "edits files in place")

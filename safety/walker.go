@@ -387,14 +387,45 @@ func (w *walker) firstLit(word *syntax.Word) string {
 	return alts[0][0].s
 }
 
-// decl handles declare/local/export/readonly/typeset.
+// decl handles declare/local/export/readonly/typeset. Names given as text
+// ('a[$(cmd)]') have their subscripts evaluated, and so do the values of
+// integer variables (-i); without names they print variables.
 func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 	p := w.newPart(w.text(s), stream{})
+	integer, functions, names := false, false, 0
 	for _, a := range d.Args {
 		w.substsIn(a)
-		if a.Name != nil && !a.Naked {
-			p.assignment(a)
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			for _, alt := range w.expand(a.Value) {
+				for _, f := range alt {
+					if (strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+")) && len(f.s) > 1 && !f.dynamic() {
+						integer = integer || strings.ContainsRune(f.s, 'i')
+						functions = functions || strings.ContainsAny(f.s, "fF")
+						continue
+					}
+					names++
+					n, v, _ := strings.Cut(f.s, "=")
+					p.evalName(n)
+					if integer {
+						p.evalArith(v)
+					}
+				}
+			}
+		case a.Name != nil:
+			names++
+			if !a.Naked {
+				p.assignment(a)
+				if integer && a.Value != nil {
+					for _, v := range w.valueAlts(a.Value) {
+						p.evalArith(v)
+					}
+				}
+			}
 		}
+	}
+	if names == 0 && !functions && d.Variant != nil && d.Variant.Value != "local" {
+		p.raise(Confirm, "prints variables, which often hold secrets")
 	}
 	p.finish()
 	return stream{}
