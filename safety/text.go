@@ -298,6 +298,14 @@ func removeField(ops []field, drop ...field) []field {
 var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|\$ENV|\$__prog_env)\b|\$ENV\b|\b(str)?env\(`)
 
 func hYq(p *part, name string, args []field) {
+	for i, a := range args {
+		if a.s == "-s" || a.s == "--split-exp" || strings.HasPrefix(a.s, "--split-exp=") {
+			p.raise(Confirm, "writes a file for each document (--split-exp)")
+		}
+		if (a.s == "--from-file") && i+1 < len(args) {
+			p.readsFiles(args[i+1 : i+2])
+		}
+	}
 	ops := getopt(args, optSpec{}).operands
 	if len(ops) > 1 && (ops[0].s == "e" || ops[0].s == "eval" || ops[0].s == "ea" || ops[0].s == "eval-all") {
 		ops = ops[1:]
@@ -313,7 +321,20 @@ func hYq(p *part, name string, args []field) {
 	}
 }
 func hDiff(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "CUDFISxX", longArg: []string{"context", "unified", "ifdef", "show-function-line", "label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "from-file", "to-file", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "palette", "color"}})
+	short := "CUDFISxX"
+	if name == "sdiff" {
+		short = "oIwW" // sdiff -o FILE merges into FILE
+	}
+	ps := getopt(args, optSpec{shortArg: short, longArg: []string{"output", "diff-program", "context", "unified", "ifdef", "show-function-line", "label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "from-file", "to-file", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "palette", "color"}})
+	if name == "sdiff" {
+		if o, ok := ps.value("o", 3, "output"); ok {
+			p.writes([]field{{s: o}})
+		}
+	}
+	if prog, ok := ps.value("", 6, "diff-program"); ok {
+		p.raise(Confirm, "runs "+display(prog)+" to compare")
+		p.nestedCommand(field{s: prog}, scriptOpts{})
+	}
 	p.readsFiles(ps.operands)
 }
 func hSplit(p *part, name string, args []field) {
