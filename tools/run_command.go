@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"pincer/safety"
 )
 
 // pipeGrace is how long a finished command's leftover background processes
@@ -74,6 +76,9 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	cmd := exec.CommandContext(runCtx, name, args...)
 	cmd.Dir = c.opts.Root
 	cmd.Env = commandEnv(os.Environ())
+	// A command that runs without asking runs with git's program-running
+	// settings off (see safety.SafeEnv and docs/safety.md).
+	cmd.Env = append(cmd.Env, safety.SafeEnv(c.args.Command, cmd.Env)...)
 	out := newHeadTail(c.opts.MaxOutput)
 	cmd.Stdout = out // the same writer for both: one pipe, output in order
 	cmd.Stderr = out
