@@ -417,17 +417,68 @@ func hCloud(p *part, name string, args []field) {
 			return
 		}
 	}
-	for _, op := range ops {
-		switch {
-		case op == "ls" || op == "list" || op == "describe" || op == "show" || op == "get-caller-identity" ||
-			strings.HasPrefix(op, "describe-") || strings.HasPrefix(op, "list-") || op == "info" || op == "version" || op == "account":
-			return
-		}
-	}
-	if len(ops) == 0 {
+	if len(ops) == 0 || cloudRead(name, ops) {
 		return
 	}
-	p.raise(Confirm, "changes cloud resources")
+	p.raise(Confirm, "changes cloud resources, or reads secrets")
+}
+
+// cloudRead reports a cloud command that only lists or describes. The
+// operation must be in its place: aws SERVICE OPERATION, and for gcloud and
+// az the first verb after the command groups. A word that only names a
+// file or an object elsewhere in the command (aws s3 cp ./list s3://x)
+// does not count.
+func cloudRead(name string, ops []string) bool {
+	readVerb := func(op string) bool {
+		return op == "ls" || op == "list" || op == "describe" || op == "show" || op == "get-caller-identity" ||
+			strings.HasPrefix(op, "describe-") || strings.HasPrefix(op, "list-") || op == "info" || op == "version" ||
+			op == "get-value" || op == "list-profiles"
+	}
+	if name == "aws" {
+		switch {
+		case len(ops) == 1:
+			return ops[0] == "help"
+		case ops[0] == "configure":
+			return ops[1] == "list" || ops[1] == "list-profiles"
+		}
+		return readVerb(ops[1])
+	}
+	for i, op := range ops {
+		if i == 0 && (op == "info" || op == "version") {
+			return true
+		}
+		if readVerb(op) {
+			if name == "az" && op == "show" && (contains(ops[:i], "secret") || contains(ops[:i], "secrets")) {
+				return false // az keyvault secret show prints the secret
+			}
+			return i > 0
+		}
+		// Command groups are plain lower-case words; anything else is an
+		// operation or an argument, and it came first.
+		for _, c := range op {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+		if cloudVerb(op) {
+			return false
+		}
+	}
+	return false
+}
+
+// cloudVerb lists operations of gcloud and az that change resources or
+// print credentials; a group of that name does not exist.
+func cloudVerb(op string) bool {
+	switch op {
+	case "cp", "mv", "rm", "rsync", "sync", "create", "delete", "update", "set", "unset", "deploy", "ssh", "scp",
+		"start", "stop", "restart", "reset", "resize", "import", "export", "run", "submit", "apply", "patch", "enable",
+		"disable", "login", "logout", "activate", "access", "upload", "download", "copy", "move", "purge", "invoke",
+		"print-access-token", "print-identity-token", "get-access-token", "get-credentials", "add", "remove":
+		return true
+	}
+	return strings.HasPrefix(op, "add-") || strings.HasPrefix(op, "remove-") || strings.HasPrefix(op, "get-") ||
+		strings.HasPrefix(op, "set-") || strings.HasPrefix(op, "create-") || strings.HasPrefix(op, "delete-")
 }
 
 func hGh(p *part, name string, args []field) {
