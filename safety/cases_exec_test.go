@@ -584,6 +584,24 @@ var execCases = []commandCase{
 	{"az keyvault secret list --vault-name v", Safe, "lists secret names"},
 	{"az vm list", Safe, "lists"},
 
+	// Tool options that name a program, a configuration or a file.
+	{"pip --python /tmp/evil list", Confirm, "pip runs another interpreter"},
+	{"pip list --python=/tmp/py", Confirm, "after the subcommand"},
+	{"pip --log /etc/pip.log list", Dangerous, "a log into /etc"},
+	{"pip list --outdated", Safe, "lists"},
+	{"uv --python /tmp/evil pip list", Confirm, "uv runs another interpreter"},
+	{"uv pip list --python 3.12", Safe, "a version request"},
+	{"cargo --config 'build.rustc=\"/tmp/x\"' metadata", Confirm, "inline configuration"},
+	{"cargo metadata --format-version 1", Safe, "metadata"},
+	{"kubectl --kubeconfig ./kubeconfig get pods", Confirm, "a kubeconfig can run credential programs"},
+	{"helm --kubeconfig=/tmp/kc list", Confirm, "the same for helm"},
+	{"helm list -A", Safe, "lists releases"},
+	{"kubectl config view --raw", Confirm, "shows credentials"},
+	{"kubectl config view", Safe, "credentials redacted"},
+	{"bundle list", Confirm, "evaluates the Gemfile"},
+	{"bundle exec rspec", Confirm, "runs a command"},
+	{"bundle version", Safe, "a version"},
+
 	// Parsing.
 	{"coproc rm -rf x | head", Dangerous, "the coprocess runs rm -rf"},
 	{"coproc worker { rm -rf x; }", Dangerous, "a named coprocess"},

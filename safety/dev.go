@@ -11,11 +11,41 @@ type subSpec struct {
 	why       string            // reason for any other subcommand
 	global    optSpec           // options that may come before the subcommand
 	noArgs    bool              // the program alone does something (not just print help)
+	runs      []string          // long options whose value is a program the tool runs (pip --python)
+	configs   []string          // long options whose value is configuration that can name programs (cargo --config)
+	writes    []string          // long options whose value is a file the tool writes (pip --log)
+}
+
+// toolOptions looks for the options of a subSpec that name a program, a
+// configuration or a file to write, wherever they are on the command line.
+func (p *part) toolOptions(args []field, s subSpec) {
+	for i, a := range args {
+		name, val, has := strings.Cut(strings.TrimPrefix(a.s, "--"), "=")
+		if !strings.HasPrefix(a.s, "--") {
+			continue
+		}
+		if !has && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		switch {
+		case contains(s.runs, name):
+			// A version request (3.12, pypy) names no file; a path does.
+			if strings.ContainsAny(val, "/\\"+unknownMark) {
+				p.raise(Confirm, "runs "+display(val)+" (--"+name+")")
+				p.nestedCommand(field{s: val}, scriptOpts{})
+			}
+		case contains(s.configs, name):
+			p.raise(Confirm, "uses the configuration "+display(val)+", which can name programs to run")
+		case contains(s.writes, name):
+			p.writes([]field{{s: val}})
+		}
+	}
 }
 
 func subcommands(s subSpec) handler {
 	s.global.posix = true
 	return func(p *part, name string, args []field) {
+		p.toolOptions(args, s)
 		ps := getopt(args, s.global)
 		ops := args[ps.rest:]
 		if len(ops) == 0 {
@@ -230,6 +260,7 @@ var (
 	}
 	pipxSpec = subSpec{safe: []string{"list", "environment", "--version"}, why: "installs or runs Python applications"}
 	uvSpec   = subSpec{
+		runs: []string{"python"}, configs: []string{"config-file"},
 		safe: []string{"pip list", "pip show", "pip freeze", "pip tree", "pip check", "tree", "python list", "python find", "version", "--version", "help", "tool list", "cache dir"},
 		run:  []string{"run"},
 		why:  "runs uv, which may install packages", global: optSpec{longArg: []string{"directory", "project", "cache-dir", "python"}},
@@ -243,11 +274,14 @@ var (
 		safe: []string{"--version", "version", "list", "help", "info", "show", "env list"},
 		run:  []string{"run", "exec", "x"}, why: "runs a project tool",
 	}
-	bundleSpec = subSpec{safe: []string{"list", "show", "info", "outdated", "check", "version", "--version", "help"}, run: []string{"exec"}, why: "installs gems or runs a command"}
+	// Every bundle command but version and help evaluates the Gemfile,
+	// which is Ruby code.
+	bundleSpec = subSpec{safe: []string{"version", "--version", "help"}, run: []string{"exec"}, why: "evaluates the Gemfile (Ruby code), installs gems or runs a command"}
 	gemSpec    = subSpec{safe: []string{"list", "search", "info", "env", "contents", "which", "specification", "--version", "help", "query", "dependency"}, why: "installs or removes gems"}
 	cargoSpec  = subSpec{
-		safe: []string{"tree", "metadata", "--version", "-V", "version", "help", "search", "pkgid", "locate-project", "verify-project", "read-manifest", "--list", "info"},
-		why:  "builds or runs Rust code (build scripts run too)", global: optSpec{shortArg: "Z", longArg: []string{"config", "color"}},
+		configs: []string{"config"},
+		safe:    []string{"tree", "metadata", "--version", "-V", "version", "help", "search", "pkgid", "locate-project", "verify-project", "read-manifest", "--list", "info"},
+		why:     "builds or runs Rust code (build scripts run too)", global: optSpec{shortArg: "Z", longArg: []string{"config", "color"}},
 	}
 	brewSpec = subSpec{
 		safe: []string{"list", "ls", "info", "search", "--version", "config", "deps", "uses", "leaves", "outdated", "--prefix", "--cellar",
@@ -266,6 +300,7 @@ var (
 		global: optSpec{shortArg: "fp", longArg: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel"}},
 	}
 	kubectlSpec = subSpec{
+		configs: []string{"kubeconfig"},
 		safe: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info",
 			"config view", "config get-contexts", "config current-context", "config get-clusters", "config get-users", "auth can-i", "auth whoami", "events", "diff", "wait",
 			"rollout status", "rollout history"},
@@ -273,8 +308,9 @@ var (
 		why:       "changes the cluster", global: optSpec{shortArg: "ns", longArg: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token"}},
 	}
 	helmSpec = subSpec{
-		safe: []string{"list", "ls", "status", "get", "show", "search", "version", "history", "template", "lint", "env", "repo list", "dependency list", "plugin list"},
-		why:  "changes releases in the cluster", global: optSpec{shortArg: "n", longArg: []string{"namespace", "kube-context", "kubeconfig"}},
+		configs: []string{"kubeconfig"},
+		safe:    []string{"list", "ls", "status", "get", "show", "search", "version", "history", "template", "lint", "env", "repo list", "dependency list", "plugin list"},
+		why:     "changes releases in the cluster", global: optSpec{shortArg: "n", longArg: []string{"namespace", "kube-context", "kubeconfig"}},
 	}
 	terraformSpec = subSpec{
 		safe:      []string{"version", "show", "output", "validate", "providers", "graph", "state list", "state show", "workspace list", "workspace show", "fmt -check", "-version", "--version", "help", "console"},
@@ -285,6 +321,8 @@ var (
 )
 
 var pipSpec = subSpec{
+	runs:   []string{"python"},
+	writes: []string{"log", "log-file", "log-explicit-levels"},
 	safe:   []string{"list", "show", "freeze", "check", "--version", "-V", "help", "config list", "config get", "index versions", "inspect", "debug", "cache list", "cache dir", "cache info", "search", "hash"},
 	why:    "installs or removes Python packages",
 	global: optSpec{longArg: []string{"python", "log", "proxy", "retries", "timeout", "exists-action", "trusted-host", "cert", "client-cert", "cache-dir"}},
@@ -735,6 +773,10 @@ func hKubectl(p *part, name string, args []field) {
 				p.raise(Dangerous, "deletes every resource of a kind")
 				return
 			}
+		}
+	case "config":
+		if hasWord(args, "--raw") || hasWord(args, "--flatten") {
+			p.raise(Confirm, "shows credentials from the kubeconfig")
 		}
 	case "get", "describe":
 		for _, a := range args[i+1:] {
