@@ -269,7 +269,7 @@ func hSet(p *part, name string, args []field) {
 				}
 				for _, v := range p.w.valueAlts(as.Value) {
 					if strings.ContainsAny(v, codeChars+unknownMark) {
-						p.raise(Confirm, "traces commands with PS4, which runs the commands in it")
+						p.raiseSticky(Confirm, "traces commands with PS4, which runs the commands in it")
 						p.nestedCommand(field{s: ": \"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(v) + "\""}, scriptOpts{shareScope: true})
 					}
 				}
@@ -311,7 +311,7 @@ func hRead(p *part, name string, args []field) {
 func hMapfile(p *part, name string, args []field) {
 	ps := getopt(args, optSpec{shortArg: "dnOsuCc"})
 	if cb, ok := ps.value("C", 0); ok {
-		p.raise(Confirm, "runs "+display(cb)+" while reading (-C)")
+		p.raiseSticky(Confirm, "runs "+display(cb)+" while reading (-C)")
 		p.nestedCommand(field{s: cb}, scriptOpts{shareScope: true})
 	}
 	for _, op := range ps.operands {
@@ -346,7 +346,7 @@ func hLet(p *part, name string, args []field) {
 // evalName is nameEval for a handler: text used as a variable name.
 func (p *part) evalName(name string) {
 	if strings.Contains(name, unknownMark) {
-		p.raise(Confirm, "uses a variable name only known at run time, which can run commands")
+		p.raiseSticky(Confirm, "uses a variable name only known at run time, which can run commands")
 		return
 	}
 	i := strings.IndexByte(name, '[')
@@ -360,9 +360,9 @@ func (p *part) evalName(name string) {
 func (p *part) evalArith(text string) {
 	switch {
 	case strings.Contains(text, unknownMark):
-		p.raise(Confirm, "evaluates text only known at run time as arithmetic, which can run commands")
+		p.raiseSticky(Confirm, "evaluates text only known at run time as arithmetic, which can run commands")
 	case strings.ContainsAny(text, codeChars):
-		p.raise(Confirm, "evaluates "+display(text)+" as arithmetic, which runs the commands in it")
+		p.raiseSticky(Confirm, "evaluates "+display(text)+" as arithmetic, which runs the commands in it")
 		p.nestedCommand(field{s: ": \"" + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(text) + "\""}, scriptOpts{shareScope: true})
 	}
 }
@@ -372,7 +372,7 @@ func (p *part) evalArith(text string) {
 func hComplete(p *part, name string, args []field) {
 	ps := getopt(args, optSpec{shortArg: "oAGWFCXPSEI"})
 	for _, cmd := range ps.values("C") {
-		p.raise(Confirm, "runs "+display(cmd)+" for completion")
+		p.raiseSticky(Confirm, "runs "+display(cmd)+" for completion")
 		p.nestedCommand(field{s: cmd}, scriptOpts{shareScope: true})
 	}
 }

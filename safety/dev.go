@@ -31,11 +31,11 @@ func (p *part) toolOptions(args []field, s subSpec) {
 		case contains(s.runs, name):
 			// A version request (3.12, pypy) names no file; a path does.
 			if strings.ContainsAny(val, "/\\"+unknownMark) {
-				p.raise(Confirm, "runs "+display(val)+" (--"+name+")")
+				p.raiseSticky(Confirm, "runs "+display(val)+" (--"+name+")")
 				p.nestedCommand(field{s: val}, scriptOpts{})
 			}
 		case contains(s.configs, name):
-			p.raise(Confirm, "uses the configuration "+display(val)+", which can name programs to run")
+			p.raiseSticky(Confirm, "uses the configuration "+display(val)+", which can name programs to run")
 		case contains(s.writes, name):
 			p.writes([]field{{s: val}})
 		}
@@ -109,7 +109,7 @@ func hGo(p *part, name string, args []field) {
 			n = 2
 		}
 		if l := p.w.resolve(dir); !l.project || l.unknown {
-			p.raise(Confirm, "runs go in "+display(dir)+", another module whose files decide what it runs")
+			p.raiseSticky(Confirm, "runs go in "+display(dir)+", another module whose files decide what it runs")
 		}
 		args = args[min(n, len(args)):]
 	}
@@ -197,7 +197,7 @@ func (p *part) goFlags(args []field) string {
 		}
 		switch name {
 		case "toolexec", "exec", "vettool":
-			p.raise(Confirm, "runs "+display(val)+" (-"+name+")")
+			p.raiseSticky(Confirm, "runs "+display(val)+" (-"+name+")")
 			p.nestedCommand(field{s: val, taint: args[j].taint}, scriptOpts{})
 		case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "debug-trace":
 			if val != "" && val != "-" {

@@ -44,19 +44,19 @@ global:
 			i += 2
 		case flag == "--git-dir":
 			if d := next(); placePath(d, p.w.cwd).path != ".git" {
-				p.raise(Confirm, "uses the repository "+display(d)+", whose configuration can run programs")
+				p.raiseSticky(Confirm, "uses the repository "+display(d)+", whose configuration can run programs")
 			}
 		case flag == "--work-tree":
 			if d := next(); placePath(d, p.w.cwd).path != "." {
-				p.raise(Confirm, "uses "+display(d)+" as the work tree")
+				p.raiseSticky(Confirm, "uses "+display(d)+" as the work tree")
 			}
 		case s == "--bare":
-			p.raise(Confirm, "uses the current directory as a bare repository, whose configuration can run programs")
+			p.raiseSticky(Confirm, "uses the current directory as a bare repository, whose configuration can run programs")
 			i++
 		case flag == "--config-env":
-			p.raise(Confirm, "takes git configuration from the environment ("+display(next())+"), which can run programs")
+			p.raiseSticky(Confirm, "takes git configuration from the environment ("+display(next())+"), which can run programs")
 		case flag == "--exec-path" && hasVal:
-			p.raise(Confirm, "runs git's programs from "+display(val))
+			p.raiseSticky(Confirm, "runs git's programs from "+display(val))
 			i++
 		case flag == "--namespace" || flag == "--super-prefix" || flag == "--attr-source":
 			next()
@@ -70,7 +70,7 @@ global:
 		}
 	}
 	if dir != "" {
-		p.raise(Confirm, "runs git in "+display(strings.ReplaceAll(dir, unknownMark, "…"))+", which may be another repository whose configuration runs programs")
+		p.raiseSticky(Confirm, "runs git in "+display(strings.ReplaceAll(dir, unknownMark, "…"))+", which may be another repository whose configuration runs programs")
 	}
 	if i >= len(args) {
 		return
@@ -95,14 +95,14 @@ func (p *part) gitURL(a field) {
 	s := strings.ToLower(a.s)
 	switch {
 	case strings.HasPrefix(s, "ext::"):
-		p.raise(Dangerous, "uses the ext:: transport, which runs a command")
+		p.raiseSticky(Dangerous, "uses the ext:: transport, which runs a command")
 		cmd := strings.NewReplacer("% ", " ", "%%", "%").Replace(a.s[len("ext::"):])
 		p.nestedCommand(field{s: cmd, taint: a.taint}, scriptOpts{})
 	case strings.HasPrefix(s, "fd::"):
-		p.raise(Confirm, "uses the fd:: transport")
+		p.raiseSticky(Confirm, "uses the fd:: transport")
 	case strings.Contains(s, "::"):
 		// transport::address runs the remote helper git-remote-<transport>.
-		p.raise(Confirm, "runs the git remote helper for "+display(a.s[:strings.Index(s, "::")]))
+		p.raiseSticky(Confirm, "runs the git remote helper for "+display(a.s[:strings.Index(s, "::")]))
 	}
 }
 
@@ -118,7 +118,7 @@ func (p *part) gitURLs(ops []field) {
 // --receive-pack and --exec.
 func (p *part) gitExecOpts(ps parsed, short string, names ...string) {
 	for _, prog := range ps.values(short, names...) {
-		p.raise(Confirm, "runs "+display(prog)+" as the remote side of git")
+		p.raiseSticky(Confirm, "runs "+display(prog)+" as the remote side of git")
 		p.nestedCommand(field{s: prog}, scriptOpts{})
 	}
 }
@@ -177,9 +177,9 @@ func gitOutput(p *part, args []field) {
 				p.writes(args[i+1 : i+2])
 			}
 		case name == "ext-diff":
-			p.raise(Confirm, "runs the external diff program the configuration names")
+			p.raiseSticky(Confirm, "runs the external diff program the configuration names")
 		case name == "textconv":
-			p.raise(Confirm, "runs the text conversion programs the configuration names")
+			p.raiseSticky(Confirm, "runs the text conversion programs the configuration names")
 		case name == "no-index":
 			noIndex = true
 		}
@@ -393,7 +393,7 @@ func (p *part) gitConfig(kv string, oneShot bool) {
 	k, v, hasVal := strings.Cut(kv, "=")
 	k = strings.ToLower(strings.TrimSpace(k))
 	if strings.Contains(k, unknownMark) || strings.Contains(v, unknownMark) {
-		p.raise(Confirm, "sets git configuration only known at run time")
+		p.raiseSticky(Confirm, "sets git configuration only known at run time")
 		if !gitCommandKey(k) {
 			return
 		}
@@ -412,7 +412,7 @@ func (p *part) gitConfig(kv string, oneShot bool) {
 				cmd = v[1:]
 			} else {
 				// An alias of git's own subcommands: git x runs git <value>.
-				p.raise(Confirm, "defines the git alias "+strings.TrimPrefix(k, "alias."))
+				p.raiseSticky(Confirm, "defines the git alias "+strings.TrimPrefix(k, "alias."))
 				p.nestedCommand(field{s: "git " + v}, scriptOpts{})
 				return
 			}
@@ -424,29 +424,29 @@ func (p *part) gitConfig(kv string, oneShot bool) {
 			cmd = v[1:]
 		}
 		if oneShot {
-			p.raise(Confirm, "sets "+k+", which git runs as a command")
+			p.raiseSticky(Confirm, "sets "+k+", which git runs as a command")
 		} else {
-			p.raise(Confirm, "sets "+k+", which git will run as a command")
+			p.raiseSticky(Confirm, "sets "+k+", which git will run as a command")
 		}
 		p.nestedCommand(field{s: cmd}, scriptOpts{})
 	case gitProgramDirKey(k):
-		p.raise(Confirm, "sets "+k+", which makes git run programs from "+display(v))
+		p.raiseSticky(Confirm, "sets "+k+", which makes git run programs from "+display(v))
 	case k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path"):
-		p.raise(Confirm, "includes the configuration file "+display(v)+", which can run programs")
+		p.raiseSticky(Confirm, "includes the configuration file "+display(v)+", which can run programs")
 	case strings.HasPrefix(k, "protocol.") && strings.HasSuffix(k, ".allow") || k == "protocol.allow":
 		if v == "never" {
 			return
 		}
-		p.raise(Confirm, "allows git transports ("+k+"="+display(v)+")")
+		p.raiseSticky(Confirm, "allows git transports ("+k+"="+display(v)+")")
 		if strings.Contains(k, "ext") && v != "never" {
-			p.raise(Dangerous, "enables the ext:: transport, which runs commands")
+			p.raiseSticky(Dangerous, "enables the ext:: transport, which runs commands")
 		}
 	case k == "safe.barerepository":
 		if v != "explicit" {
-			p.raise(Confirm, "lets git use bare repositories it finds, whose configuration can run programs")
+			p.raiseSticky(Confirm, "lets git use bare repositories it finds, whose configuration can run programs")
 		}
 	case k == "safe.directory":
-		p.raise(Confirm, "trusts repositories owned by other users, whose configuration can run programs")
+		p.raiseSticky(Confirm, "trusts repositories owned by other users, whose configuration can run programs")
 	case strings.HasSuffix(k, ".url") || strings.HasSuffix(k, ".pushurl") || strings.HasPrefix(k, "url."):
 		p.gitURL(field{s: v})
 		if base, ok := strings.CutPrefix(k, "url."); ok {
@@ -455,10 +455,10 @@ func (p *part) gitConfig(kv string, oneShot bool) {
 				p.gitURL(field{s: base[:j]})
 			}
 		}
-		p.raise(Confirm, "changes the address of a remote")
+		p.raiseSticky(Confirm, "changes the address of a remote")
 	case gitHarmlessKey(k):
 	default:
-		p.raise(Confirm, "sets "+display(k)+", git configuration pincer does not know to be harmless")
+		p.raiseSticky(Confirm, "sets "+display(k)+", git configuration pincer does not know to be harmless")
 	}
 }
 
@@ -719,7 +719,7 @@ func gitClone(p *part, args []field) {
 	}
 	p.gitExecOpts(ps, "u", "upload-pack")
 	if t, ok := ps.value("", 0, "template"); ok {
-		p.raise(Confirm, "copies hooks from the template "+display(t)+", which git runs after the clone")
+		p.raiseSticky(Confirm, "copies hooks from the template "+display(t)+", which git runs after the clone")
 	}
 	p.gitURLs(ps.operands[:min(1, len(ps.operands))])
 	if len(ps.operands) > 1 {
