@@ -36,6 +36,7 @@ var growthShapes = []struct {
 	{"heredoc", func(n int) string { return "cat <<EOF | sh\n" + strings.Repeat("ls\n", n/3) + "EOF" }},
 	{"nested-shell", func(n int) string { return "bash -c '" + strings.Repeat("ls;", n/3) + "'" }},
 	{"unparsable", func(n int) string { return strings.Repeat("rm x |", n/6) + "(" }},
+	{"unknown-words", func(n int) string { return strings.Repeat(" $x", n/3) }},
 	{"one-argument", func(n int) string { return "echo " + strings.Repeat("a", n) }},
 }
 

@@ -285,6 +285,9 @@ func (p *part) globProgram(argv []field) {
 		return
 	}
 	for _, name := range names {
+		if p.w.sh.trial {
+			break
+		}
 		if t := p.w.trialTier(name, argv, p.stdin); t > Confirm {
 			p.raiseSticky(t, "the program name pattern matches "+name+", which would be "+t.String()+" here")
 			return
@@ -297,6 +300,11 @@ func (p *part) globProgram(argv []field) {
 // dangerous for a program whose risk depends on its arguments.
 func (p *part) dynamicProgram(argv []field) {
 	p.raiseSticky(Confirm, "the program name is only known at run time")
+	if p.w.sh.trial {
+		// Already trying names for an outer unknown program (env $x $x …):
+		// trying again at every word would take time quadratic in them.
+		return
+	}
 	for _, name := range []string{"rm", "chmod", "chown", "dd", "git", "find", "cp", "mv", "tee", "sed", "truncate", "kill", "curl", "sh", "env", "python", "perl"} {
 		if t := p.w.trialTier(name, argv, p.stdin); t == Dangerous {
 			p.raiseSticky(Dangerous, "the program name is only known at run time, and as "+name+" these arguments would be dangerous")

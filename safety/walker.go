@@ -21,6 +21,7 @@ type shared struct {
 	downloaded map[string]bool // files a downloader wrote earlier in the command
 	record     bool            // keep every finished part (for SuggestRule)
 	finished   []*part
+	trial      bool // a trial classification (trialTier): no trials inside it
 }
 
 func newShared(c *Classifier) *shared {
@@ -436,6 +437,7 @@ func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 func (w *walker) trialTier(name string, argv []field, stdin stream) Tier {
 	sh := newShared(w.sh.c)
 	sh.parts = w.sh.parts
+	sh.trial = true
 	tw := &walker{sh: sh, sc: w.sc, src: w.src, depth: w.depth, cwd: w.cwd, bulk: w.bulk}
 	p := tw.newPart("", stdin)
 	args := append([]field{literalField(name)}, argv[1:]...)
