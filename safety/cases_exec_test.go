@@ -81,6 +81,11 @@ var execCases = []commandCase{
 	{"git log --no-textconv -p", Safe, "conversion off"},
 	{"git help -w log", Confirm, "opens a browser"},
 	{"git help log", Safe, "prints help"},
+	{"git grep -O'rm -rf ~' TODO", Dangerous, "the pager runs rm -rf"},
+	{"git grep --open-files-in-pager=vim TODO", Confirm, "opens an editor"},
+	{"git difftool -x 'rm -rf ~' HEAD", Dangerous, "the diff command runs rm -rf"},
+	{"git difftool --extcmd=/tmp/x", Confirm, "another diff command"},
+	{"git send-email --sendmail-cmd='rm -rf ~' x.patch", Dangerous, "the mail command runs rm -rf"},
 	// Another repository.
 	{"git --git-dir=/tmp/x status", Confirm, "another repository"},
 	{"git --git-dir /tmp/evil.git log", Confirm, "another repository, split"},

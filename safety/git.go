@@ -147,8 +147,8 @@ var gitSubs = map[string]func(p *part, args []field){
 	"gc": gitChange("cleans up the repository"), "prune": gitChange("prunes unreachable objects"),
 	"update-ref": gitChange("changes a ref"), "update-index": gitChange("changes the index"),
 	"symbolic-ref": gitChange("changes a ref"), "replace": gitChange("replaces objects"),
-	"format-patch": gitChange("writes patch files"), "send-email": gitChange("sends email"),
-	"request-pull": gitChange("asks a remote for its refs (network)"), "difftool": gitChange("runs a diff tool"), "mergetool": gitChange("runs a merge tool"),
+	"format-patch": gitChange("writes patch files"), "send-email": gitToolCmd("sends email"),
+	"request-pull": gitChange("asks a remote for its refs (network)"), "difftool": gitToolCmd("runs a diff tool"), "mergetool": gitToolCmd("runs a merge tool"),
 	"daemon": gitChange("starts a git server"), "instaweb": gitChange("starts a web server"),
 	"credential": gitChange("reads or stores credentials"), "maintenance": gitChange("changes scheduled maintenance"),
 	"repack": gitChange("repacks objects"), "pack-refs": gitChange("packs refs"), "commit-tree": gitChange("writes objects"),
@@ -241,8 +241,42 @@ func gitLsRemote(p *part, args []field) {
 
 func gitGrep(p *part, args []field) {
 	for _, a := range args {
-		if a.s == "-O" || strings.HasPrefix(a.s, "--open-files-in-pager") || (strings.HasPrefix(a.s, "-O") && len(a.s) > 2) {
-			p.raise(Confirm, "opens the matches in another program")
+		pager, ok := "", false
+		switch {
+		case a.s == "-O" || a.s == "--open-files-in-pager":
+			ok = true
+		case strings.HasPrefix(a.s, "--open-files-in-pager="):
+			pager, ok = strings.TrimPrefix(a.s, "--open-files-in-pager="), true
+		case strings.HasPrefix(a.s, "-O") && len(a.s) > 2 && !strings.HasPrefix(a.s, "--"):
+			pager, ok = a.s[2:], true
+		}
+		if ok {
+			p.raiseSticky(Confirm, "opens the matches in another program")
+			if pager != "" {
+				p.nestedCommand(field{s: pager}, scriptOpts{})
+			}
+		}
+	}
+}
+
+// gitToolCmd handles difftool, mergetool and send-email, whose options
+// can name a command to run (-x/--extcmd, --sendmail-cmd, --to-cmd, …).
+func gitToolCmd(why string) func(p *part, args []field) {
+	return func(p *part, args []field) {
+		p.raise(Confirm, why)
+		for i, a := range args {
+			name, val, has := strings.Cut(a.s, "=")
+			switch name {
+			case "-x", "--extcmd", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server", "--tool":
+				if !has && i+1 < len(args) {
+					val = args[i+1].s
+				}
+				if name == "--tool" || name == "--smtp-server" && !strings.HasPrefix(val, "/") {
+					continue // a tool of the configuration, or a host name
+				}
+				p.raiseSticky(Confirm, "runs "+display(val)+" ("+name+")")
+				p.nestedCommand(field{s: val}, scriptOpts{})
+			}
 		}
 	}
 }
