@@ -45,6 +45,9 @@ func (w *walker) evalScan(f *syntax.File) {
 			}
 		case *syntax.ParamExp:
 			w.paramEval(x)
+			if x.Index != nil {
+				w.arithExpr(x.Index, x)
+			}
 		case *syntax.BinaryTest:
 			switch x.Op {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:

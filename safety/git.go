@@ -463,6 +463,8 @@ func (p *part) gitConfig(kv string, oneShot bool) {
 			p.raiseSticky(Confirm, "sets "+k+", which git will run as a command")
 		}
 		p.nestedCommand(field{s: cmd}, scriptOpts{})
+	case k == "core.hookspath" && v == "/dev/null":
+		// No hooks at all.
 	case gitProgramDirKey(k):
 		p.raiseSticky(Confirm, "sets "+k+", which makes git run programs from "+display(v))
 	case k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path"):

@@ -390,10 +390,11 @@ func (w *walker) firstLit(word *syntax.Word) string {
 
 // decl handles declare/local/export/readonly/typeset. Names given as text
 // ('a[$(cmd)]') have their subscripts evaluated, and so do the values of
-// integer variables (-i); without names they print variables.
+// integer variables (-i) and the names namerefs (-n) point to; without
+// names they print variables.
 func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 	p := w.newPart(w.text(s), stream{})
-	integer, functions, names := false, false, 0
+	integer, nameref, functions, names := false, false, false, 0
 	for _, a := range d.Args {
 		w.substsIn(a)
 		switch {
@@ -402,6 +403,7 @@ func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 				for _, f := range alt {
 					if (strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+")) && len(f.s) > 1 && !f.dynamic() {
 						integer = integer || strings.ContainsRune(f.s, 'i')
+						nameref = nameref || strings.ContainsRune(f.s, 'n') && f.s[0] == '-'
 						functions = functions || strings.ContainsAny(f.s, "fF")
 						continue
 					}
@@ -411,15 +413,23 @@ func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 					if integer {
 						p.evalArith(v)
 					}
+					if nameref {
+						p.evalName(v)
+					}
 				}
 			}
 		case a.Name != nil:
 			names++
 			if !a.Naked {
 				p.assignment(a)
-				if integer && a.Value != nil {
+				if (integer || nameref) && a.Value != nil {
 					for _, v := range w.valueAlts(a.Value) {
-						p.evalArith(v)
+						if integer {
+							p.evalArith(v)
+						}
+						if nameref {
+							p.evalName(v)
+						}
 					}
 				}
 			}
