@@ -131,3 +131,35 @@ func hCounter(p *part, name string, args []field) {
 		}
 	}
 }
+
+// hUudecode handles uudecode: it writes the file whose name is inside its
+// input, unless told to print (-o /dev/stdout, -p).
+func hUudecode(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "o", longArg: []string{"output-file"}})
+	p.out = stream{present: true, taint: p.stdin.taint | taintDecoded}
+	if o, ok := ps.value("o", 3, "output-file"); ok {
+		p.writes([]field{{s: o}})
+		return
+	}
+	if ps.has("pc", 0) {
+		return
+	}
+	p.raise(Confirm, "writes the file named inside its input")
+}
+
+// hNvidiaSmi handles nvidia-smi: listing is safe, options that change the
+// GPU's settings or reset it are not.
+func hNvidiaSmi(p *part, name string, args []field) {
+	for _, a := range args {
+		k, _, _ := strings.Cut(a.s, "=")
+		switch k {
+		case "-pm", "--persistence-mode", "-pl", "--power-limit", "-r", "--gpu-reset", "-c", "--compute-mode",
+			"-e", "--ecc-config", "-ac", "--applications-clocks", "-rac", "--reset-applications-clocks",
+			"-lgc", "--lock-gpu-clocks", "-rgc", "--reset-gpu-clocks", "-lmc", "--lock-memory-clocks",
+			"-mig", "--multi-instance-gpu", "-am", "--accounting-mode", "-caa", "--clear-accounted-apps",
+			"-f", "--filename":
+			p.raise(Confirm, "changes GPU settings or writes a file")
+			return
+		}
+	}
+}
