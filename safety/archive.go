@@ -7,10 +7,10 @@ func hTar(p *part, name string, args []field) {
 	if len(args) > 0 && !strings.HasPrefix(args[0].s, "-") && !strings.Contains(args[0].s, "/") {
 		args = append([]field{{s: "-" + args[0].s}}, args[1:]...)
 	}
-	ps := getopt(args, optSpec{shortArg: "fCbTXKNgLFIV", longArg: []string{"file", "directory", "blocking-factor", "files-from", "exclude-from", "exclude", "starting-file", "newer", "listed-incremental", "tape-length", "info-script", "new-volume-script", "use-compress-program", "label", "to-command", "checkpoint-action", "owner", "group", "mode", "transform", "xform", "format"}})
+	ps := getopt(args, optSpec{shortArg: "fCbTXKNgLFIV", longArg: []string{"file", "directory", "blocking-factor", "files-from", "exclude-from", "exclude", "starting-file", "newer", "listed-incremental", "tape-length", "info-script", "new-volume-script", "use-compress-program", "label", "to-command", "checkpoint-action", "owner", "group", "mode", "transform", "xform", "format", "index-file", "volno-file", "rsh-command", "rmt-command"}})
 	extract := ps.has("x", 3, "extract", "get")
 	create := ps.has("crAu", 3, "create", "append", "update", "concatenate", "delete")
-	for _, key := range []string{"to-command", "use-compress-program", "info-script", "new-volume-script", "checkpoint-action", "rsh-command"} {
+	for _, key := range []string{"to-command", "use-compress-program", "info-script", "new-volume-script", "checkpoint-action", "rsh-command", "rmt-command"} {
 		if v, ok := ps.value("", 4, key); ok {
 			p.raise(Confirm, "runs another program ("+key+")")
 			if key == "checkpoint-action" {
@@ -20,6 +20,20 @@ func hTar(p *part, name string, args []field) {
 			} else {
 				p.nestedCommand(field{s: v}, scriptOpts{})
 			}
+		}
+	}
+	for _, prog := range ps.values("F") {
+		p.raise(Confirm, "runs another program at the end of each volume (-F)")
+		p.nestedCommand(field{s: prog}, scriptOpts{})
+	}
+	for _, key := range []string{"index-file", "volno-file"} {
+		if f, ok := ps.value("", 4, key); ok {
+			p.writes([]field{{s: f}})
+		}
+	}
+	if f, ok := ps.value("f", 3, "file"); ok && !ps.has("", 0, "force-local") {
+		if i := strings.IndexByte(f, ':'); i > 0 && !strings.ContainsAny(f[:i], "/\\") && !isWindowsPath(f) {
+			p.raise(Confirm, "reads or writes an archive on another machine ("+display(f)+"), through a remote shell")
 		}
 	}
 	for _, prog := range ps.values("I", "use-compress-program") {
@@ -75,7 +89,7 @@ func hCompress(p *part, name string, args []field) {
 
 func hOpenssl(p *part, name string, args []field) {
 	op, _ := firstOperand(args)
-	ps := getopt(args, optSpec{shortArg: "", longArg: nil, single: true})
+	ps := getopt(args, optSpec{longArg: []string{"out", "in", "inkey", "key", "passin", "passout", "config"}, single: true})
 	if out, ok := ps.value("", 0, "out"); ok {
 		p.writes([]field{{s: out}})
 	}

@@ -72,12 +72,17 @@ func (c *Classifier) Classify(command string) (v Verdict) {
 func (c *Classifier) classify(command string) Verdict {
 	sh := newShared(c)
 	w := &walker{sh: sh, sc: newScope(), src: command}
+	if why := tooComplex(command); why != "" {
+		w.oversized(command, why)
+		return sh.acc.verdict()
+	}
 	f, err := parseScript(command)
 	if err != nil {
 		w.unparsable(command, err)
 		return sh.acc.verdict()
 	}
 	w.sc.collect(f)
+	w.evalScan(f)
 	w.stmts(f.Stmts, stream{})
 	return sh.acc.verdict()
 }

@@ -11,11 +11,41 @@ type subSpec struct {
 	why       string            // reason for any other subcommand
 	global    optSpec           // options that may come before the subcommand
 	noArgs    bool              // the program alone does something (not just print help)
+	runs      []string          // long options whose value is a program the tool runs (pip --python)
+	configs   []string          // long options whose value is configuration that can name programs (cargo --config)
+	writes    []string          // long options whose value is a file the tool writes (pip --log)
+}
+
+// toolOptions looks for the options of a subSpec that name a program, a
+// configuration or a file to write, wherever they are on the command line.
+func (p *part) toolOptions(args []field, s subSpec) {
+	for i, a := range args {
+		name, val, has := strings.Cut(strings.TrimPrefix(a.s, "--"), "=")
+		if !strings.HasPrefix(a.s, "--") {
+			continue
+		}
+		if !has && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		switch {
+		case contains(s.runs, name):
+			// A version request (3.12, pypy) names no file; a path does.
+			if strings.ContainsAny(val, "/\\"+unknownMark) {
+				p.raiseSticky(Confirm, "runs "+display(val)+" (--"+name+")")
+				p.nestedCommand(field{s: val}, scriptOpts{})
+			}
+		case contains(s.configs, name):
+			p.raiseSticky(Confirm, "uses the configuration "+display(val)+", which can name programs to run")
+		case contains(s.writes, name):
+			p.writes([]field{{s: val}})
+		}
+	}
 }
 
 func subcommands(s subSpec) handler {
 	s.global.posix = true
 	return func(p *part, name string, args []field) {
+		p.toolOptions(args, s)
 		ps := getopt(args, s.global)
 		ops := args[ps.rest:]
 		if len(ops) == 0 {
@@ -68,22 +98,41 @@ func subcommands(s subSpec) handler {
 }
 
 func hGo(p *part, name string, args []field) {
+	// go -C dir, first of all, runs in another directory (and module).
+	if len(args) > 0 && (args[0].s == "-C" || strings.HasPrefix(args[0].s, "-C=")) {
+		dir, _ := strings.CutPrefix(args[0].s, "-C=")
+		n := 1
+		if args[0].s == "-C" {
+			if len(args) > 1 {
+				dir = args[1].s
+			}
+			n = 2
+		}
+		if l := p.w.resolve(dir); !l.project || l.unknown {
+			p.raiseSticky(Confirm, "runs go in "+display(dir)+", another module whose files decide what it runs")
+		}
+		args = args[min(n, len(args)):]
+	}
 	op, i := firstOperand(args)
 	rest := args[i+1:]
+	tuned := p.goFlags(rest)
 	switch op.s {
-	case "", "version", "doc", "help", "list":
+	case "", "version", "help", "list", "vet":
+		if tuned != "" {
+			p.raise(Confirm, "passes "+tuned+" to the Go toolchain")
+		}
+		return
+	case "doc":
+		for _, a := range rest {
+			if a.s == "-http" || strings.HasPrefix(a.s, "-http=") || a.s == "--http" {
+				p.raise(Confirm, "starts a documentation server and opens a browser")
+			}
+		}
 		return
 	case "env":
 		for _, a := range rest {
 			if a.s == "-w" || a.s == "-u" {
 				p.raise(Confirm, "changes Go's settings")
-			}
-		}
-		return
-	case "vet":
-		for _, a := range rest {
-			if strings.HasPrefix(a.s, "-vettool") || strings.HasPrefix(a.s, "--vettool") {
-				p.raise(Confirm, "runs another analysis program")
 			}
 		}
 		return
@@ -114,6 +163,78 @@ func hGo(p *part, name string, args []field) {
 	p.raise(Confirm, "runs go "+display(op.s))
 }
 
+// goValueFlags are the go command's flags that take a value.
+var goValueFlags = map[string]bool{
+	"o": true, "p": true, "asmflags": true, "buildmode": true, "buildvcs": true, "compiler": true, "gccgoflags": true,
+	"gcflags": true, "installsuffix": true, "ldflags": true, "mod": true, "modfile": true, "overlay": true, "pgo": true,
+	"pkgdir": true, "tags": true, "toolexec": true, "exec": true, "vettool": true, "run": true, "bench": true,
+	"count": true, "timeout": true, "cpu": true, "parallel": true, "coverprofile": true, "cpuprofile": true,
+	"memprofile": true, "blockprofile": true, "mutexprofile": true, "trace": true, "outputdir": true, "f": true,
+	"covermode": true, "coverpkg": true, "fuzz": true, "fuzztime": true, "skip": true, "shuffle": true, "benchtime": true,
+	"memprofilerate": true, "blockprofilerate": true, "mutexprofilefraction": true, "fuzzminimizetime": true,
+	"reuse": true, "C": true, "debug-trace": true, "fmt": true,
+}
+
+// goFlags looks at the go command's flags: those that name a program
+// (-toolexec, -exec, -vettool) are classified as commands, those that name
+// an output file are writes. It returns the first flag that changes how
+// the toolchain builds (compiler or linker flags, another go.mod, a
+// package directory, -mod=mod), which a read-only subcommand must not take.
+func (p *part) goFlags(args []field) string {
+	tuned := ""
+	for j := 0; j < len(args); j++ {
+		s := args[j].s
+		if !strings.HasPrefix(s, "-") || s == "-" {
+			continue
+		}
+		if s == "--" || s == "-args" || s == "--args" {
+			break
+		}
+		name, val, has := strings.Cut(strings.TrimLeft(s, "-"), "=")
+		if !has && goValueFlags[name] && j+1 < len(args) {
+			j++
+			val = args[j].s
+		}
+		switch name {
+		case "toolexec", "exec", "vettool":
+			p.raiseSticky(Confirm, "runs "+display(val)+" (-"+name+")")
+			p.nestedCommand(field{s: val, taint: args[j].taint}, scriptOpts{})
+		case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "debug-trace":
+			if val != "" && val != "-" {
+				p.writes([]field{{s: val}})
+			}
+		case "ldflags", "gcflags", "asmflags", "gccgoflags", "compiler", "modfile", "pkgdir", "overlay", "pgo":
+			if tuned == "" {
+				tuned = "-" + name
+			}
+		case "mod":
+			if val != "readonly" && val != "vendor" && tuned == "" {
+				tuned = "-mod=" + val
+			}
+		}
+	}
+	return tuned
+}
+
+// goHarmlessFlags reports GOFLAGS that only select what is built and how
+// it is reported, never another program, file or module mode.
+func goHarmlessFlags(flags []string) bool {
+	for _, f := range flags {
+		name, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch name {
+		case "v", "x", "race", "msan", "asan", "count", "tags", "trimpath", "buildvcs", "p", "cover", "covermode",
+			"short", "timeout", "failfast", "json", "a", "n", "work", "buildmode", "cpu", "parallel", "shuffle":
+		case "mod":
+			if val != "readonly" && val != "vendor" {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // Subcommand tables of common tools.
 var (
 	npmSpec = subSpec{
@@ -139,6 +260,7 @@ var (
 	}
 	pipxSpec = subSpec{safe: []string{"list", "environment", "--version"}, why: "installs or runs Python applications"}
 	uvSpec   = subSpec{
+		runs: []string{"python"}, configs: []string{"config-file"},
 		safe: []string{"pip list", "pip show", "pip freeze", "pip tree", "pip check", "tree", "python list", "python find", "version", "--version", "help", "tool list", "cache dir"},
 		run:  []string{"run"},
 		why:  "runs uv, which may install packages", global: optSpec{longArg: []string{"directory", "project", "cache-dir", "python"}},
@@ -152,11 +274,14 @@ var (
 		safe: []string{"--version", "version", "list", "help", "info", "show", "env list"},
 		run:  []string{"run", "exec", "x"}, why: "runs a project tool",
 	}
-	bundleSpec = subSpec{safe: []string{"list", "show", "info", "outdated", "check", "version", "--version", "help"}, run: []string{"exec"}, why: "installs gems or runs a command"}
+	// Every bundle command but version and help evaluates the Gemfile,
+	// which is Ruby code.
+	bundleSpec = subSpec{safe: []string{"version", "--version", "help"}, run: []string{"exec"}, why: "evaluates the Gemfile (Ruby code), installs gems or runs a command"}
 	gemSpec    = subSpec{safe: []string{"list", "search", "info", "env", "contents", "which", "specification", "--version", "help", "query", "dependency"}, why: "installs or removes gems"}
 	cargoSpec  = subSpec{
-		safe: []string{"tree", "metadata", "--version", "-V", "version", "help", "search", "pkgid", "locate-project", "verify-project", "read-manifest", "--list", "info"},
-		why:  "builds or runs Rust code (build scripts run too)", global: optSpec{shortArg: "Z", longArg: []string{"config", "color"}},
+		configs: []string{"config"},
+		safe:    []string{"tree", "metadata", "--version", "-V", "version", "help", "search", "pkgid", "locate-project", "verify-project", "read-manifest", "--list", "info"},
+		why:     "builds or runs Rust code (build scripts run too)", global: optSpec{shortArg: "Z", longArg: []string{"config", "color"}},
 	}
 	brewSpec = subSpec{
 		safe: []string{"list", "ls", "info", "search", "--version", "config", "deps", "uses", "leaves", "outdated", "--prefix", "--cellar",
@@ -175,6 +300,7 @@ var (
 		global: optSpec{shortArg: "fp", longArg: []string{"file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel"}},
 	}
 	kubectlSpec = subSpec{
+		configs: []string{"kubeconfig"},
 		safe: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info",
 			"config view", "config get-contexts", "config current-context", "config get-clusters", "config get-users", "auth can-i", "auth whoami", "events", "diff", "wait",
 			"rollout status", "rollout history"},
@@ -182,8 +308,9 @@ var (
 		why:       "changes the cluster", global: optSpec{shortArg: "ns", longArg: []string{"namespace", "context", "kubeconfig", "cluster", "user", "server", "token"}},
 	}
 	helmSpec = subSpec{
-		safe: []string{"list", "ls", "status", "get", "show", "search", "version", "history", "template", "lint", "env", "repo list", "dependency list", "plugin list"},
-		why:  "changes releases in the cluster", global: optSpec{shortArg: "n", longArg: []string{"namespace", "kube-context", "kubeconfig"}},
+		configs: []string{"kubeconfig"},
+		safe:    []string{"list", "ls", "status", "get", "show", "search", "version", "history", "template", "lint", "env", "repo list", "dependency list", "plugin list"},
+		why:     "changes releases in the cluster", global: optSpec{shortArg: "n", longArg: []string{"namespace", "kube-context", "kubeconfig"}},
 	}
 	terraformSpec = subSpec{
 		safe:      []string{"version", "show", "output", "validate", "providers", "graph", "state list", "state show", "workspace list", "workspace show", "fmt -check", "-version", "--version", "help", "console"},
@@ -194,6 +321,8 @@ var (
 )
 
 var pipSpec = subSpec{
+	runs:   []string{"python"},
+	writes: []string{"log", "log-file", "log-explicit-levels"},
 	safe:   []string{"list", "show", "freeze", "check", "--version", "-V", "help", "config list", "config get", "index versions", "inspect", "debug", "cache list", "cache dir", "cache info", "search", "hash"},
 	why:    "installs or removes Python packages",
 	global: optSpec{longArg: []string{"python", "log", "proxy", "retries", "timeout", "exists-action", "trusted-host", "cert", "client-cert", "cache-dir"}},
@@ -326,17 +455,68 @@ func hCloud(p *part, name string, args []field) {
 			return
 		}
 	}
-	for _, op := range ops {
-		switch {
-		case op == "ls" || op == "list" || op == "describe" || op == "show" || op == "get-caller-identity" ||
-			strings.HasPrefix(op, "describe-") || strings.HasPrefix(op, "list-") || op == "info" || op == "version" || op == "account":
-			return
-		}
-	}
-	if len(ops) == 0 {
+	if len(ops) == 0 || cloudRead(name, ops) {
 		return
 	}
-	p.raise(Confirm, "changes cloud resources")
+	p.raise(Confirm, "changes cloud resources, or reads secrets")
+}
+
+// cloudRead reports a cloud command that only lists or describes. The
+// operation must be in its place: aws SERVICE OPERATION, and for gcloud and
+// az the first verb after the command groups. A word that only names a
+// file or an object elsewhere in the command (aws s3 cp ./list s3://x)
+// does not count.
+func cloudRead(name string, ops []string) bool {
+	readVerb := func(op string) bool {
+		return op == "ls" || op == "list" || op == "describe" || op == "show" || op == "get-caller-identity" ||
+			strings.HasPrefix(op, "describe-") || strings.HasPrefix(op, "list-") || op == "info" || op == "version" ||
+			op == "get-value" || op == "list-profiles"
+	}
+	if name == "aws" {
+		switch {
+		case len(ops) == 1:
+			return ops[0] == "help"
+		case ops[0] == "configure":
+			return ops[1] == "list" || ops[1] == "list-profiles"
+		}
+		return readVerb(ops[1])
+	}
+	for i, op := range ops {
+		if i == 0 && (op == "info" || op == "version") {
+			return true
+		}
+		if readVerb(op) {
+			if name == "az" && op == "show" && (contains(ops[:i], "secret") || contains(ops[:i], "secrets")) {
+				return false // az keyvault secret show prints the secret
+			}
+			return i > 0
+		}
+		// Command groups are plain lower-case words; anything else is an
+		// operation or an argument, and it came first.
+		for _, c := range op {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+		if cloudVerb(op) {
+			return false
+		}
+	}
+	return false
+}
+
+// cloudVerb lists operations of gcloud and az that change resources or
+// print credentials; a group of that name does not exist.
+func cloudVerb(op string) bool {
+	switch op {
+	case "cp", "mv", "rm", "rsync", "sync", "create", "delete", "update", "set", "unset", "deploy", "ssh", "scp",
+		"start", "stop", "restart", "reset", "resize", "import", "export", "run", "submit", "apply", "patch", "enable",
+		"disable", "login", "logout", "activate", "access", "upload", "download", "copy", "move", "purge", "invoke",
+		"print-access-token", "print-identity-token", "get-access-token", "get-credentials", "add", "remove":
+		return true
+	}
+	return strings.HasPrefix(op, "add-") || strings.HasPrefix(op, "remove-") || strings.HasPrefix(op, "get-") ||
+		strings.HasPrefix(op, "set-") || strings.HasPrefix(op, "create-") || strings.HasPrefix(op, "delete-")
 }
 
 func hGh(p *part, name string, args []field) {
@@ -594,6 +774,10 @@ func hKubectl(p *part, name string, args []field) {
 				return
 			}
 		}
+	case "config":
+		if hasWord(args, "--raw") || hasWord(args, "--flatten") {
+			p.raise(Confirm, "shows credentials from the kubeconfig")
+		}
 	case "get", "describe":
 		for _, a := range args[i+1:] {
 			if a.s == "secret" || a.s == "secrets" || strings.HasPrefix(a.s, "secret/") || strings.HasPrefix(a.s, "secrets/") {
@@ -609,4 +793,73 @@ func hKubectl(p *part, name string, args []field) {
 		return
 	}
 	subcommands(kubectlSpec)(p, name, args)
+}
+
+// toolEnvVar reports variables that point git, Go or Cargo at another
+// repository, other configuration or other programs. Set on a command,
+// they change what it runs, so the command is not safe.
+func toolEnvVar(name string) bool {
+	switch name {
+	case "CC", "CXX", "FC", "AR", "PKG_CONFIG", "GOCACHEPROG", "RUSTC", "RUSTDOC", "RUSTC_WORKSPACE_WRAPPER", "CARGO",
+		"CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC", "CARGO_HOME", "GOFLAGS", "GOENV", "GOTOOLCHAIN", "GOROOT", "GOWORK",
+		"GOSUMDB", "GONOSUMDB", "GONOSUMCHECK", "GOINSECURE", "GOPRIVATE", "GOVCS":
+		return true
+	}
+	switch {
+	case strings.HasPrefix(name, "CGO_") && name != "CGO_ENABLED",
+		strings.HasPrefix(name, "CARGO_TARGET_") && (strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")):
+		return true
+	case strings.HasPrefix(name, "GIT_"):
+		return !gitHarmlessVar(name)
+	}
+	return false
+}
+
+// gitHarmlessVar lists git's variables that change names, dates, output
+// and locking, never which repository, configuration or programs it uses.
+func gitHarmlessVar(name string) bool {
+	switch name {
+	case "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+		"GIT_COMMITTER_DATE", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS", "GIT_FLUSH", "GIT_LITERAL_PATHSPECS",
+		"GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS", "GIT_MERGE_VERBOSITY", "GIT_ADVICE",
+		"GIT_PROGRESS_DELAY", "GIT_REDACT_COOKIES", "GIT_NAMESPACE", "GIT_DEFAULT_HASH", "GIT_MERGE_AUTOEDIT",
+		"GIT_REFLOG_ACTION", "GIT_CEILING_DIRECTORIES", "GIT_NO_REPLACE_OBJECTS":
+		return true
+	}
+	return false
+}
+
+// toolEnv checks one of the variables toolEnvVar lists.
+func (p *part) toolEnv(name, value string) {
+	switch {
+	case strings.HasPrefix(name, "GIT_TRACE"):
+		// A path makes git write its trace there; a number or boolean does not.
+		if strings.ContainsAny(value, "/\\") || strings.Contains(value, unknownMark) {
+			p.writes([]field{{s: value}})
+		}
+	case strings.HasPrefix(name, "GIT_"):
+		p.raiseSticky(Confirm, "sets "+name+", which points git at another repository, configuration or programs")
+	case name == "CC" || name == "CXX" || name == "FC" || name == "AR" || name == "PKG_CONFIG" || name == "GOCACHEPROG" ||
+		name == "RUSTC" || name == "RUSTDOC" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "CARGO" ||
+		strings.HasPrefix(name, "CARGO_BUILD_") || strings.HasPrefix(name, "CARGO_TARGET_"):
+		p.raiseSticky(Confirm, "sets "+name+", a program the build runs")
+		if strings.TrimSpace(strings.ReplaceAll(value, unknownMark, "")) != "" {
+			p.w.script(asSource(value), scriptOpts{})
+		}
+	case name == "GOFLAGS":
+		if !goHarmlessFlags(strings.Fields(value)) {
+			p.raiseSticky(Confirm, "sets GOFLAGS, which can make go run other programs")
+		}
+		for _, f := range strings.Fields(value) {
+			k, v, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+			if k == "toolexec" || k == "exec" || k == "vettool" {
+				p.w.script(asSource(v), scriptOpts{})
+			}
+		}
+	case name == "GOTOOLCHAIN" && value == "local", name == "GOWORK" && value == "off":
+	case strings.HasPrefix(name, "CGO_"):
+		p.raiseSticky(Confirm, "sets "+name+", flags the C compiler runs with")
+	default:
+		p.raiseSticky(Confirm, "sets "+name+", which changes which configuration, toolchain or modules are used")
+	}
 }

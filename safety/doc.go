@@ -24,8 +24,14 @@
 // program the classifier does not know (unless Rules.UnknownCommands is
 // UnknownSafe). Anything the classifier cannot see through is at least
 // Confirm: input that does not parse, a program name only known at run time
-// ($CMD, $(…)), a remote or container command, code with some words only
-// known at run time (bash -c "make $T").
+// ($CMD, $(…)), a remote or container command, code built from unknown
+// text (bash -c "$X") or with some words only known at run time
+// (bash -c "make $T"), text bash evaluates as code (arithmetic, subscripts,
+// ${!x}, ${x@P}) that holds an expansion, options and variables that name
+// a program (git -c core.fsmonitor=…, --upload-pack, go -toolexec, CC=…),
+// git pointed at another repository (-C, --git-dir, GIT_DIR, cd
+// elsewhere), and commands longer than 16 KB, which are only scanned
+// roughly for dangerous parts.
 //
 // Dangerous needs two approvals: rm -r in every spelling (-rf, -fr, -r -f,
 // --recursive --force, flags after operands, /bin/rm, \rm, "r"m, $'\x72m',
@@ -39,7 +45,8 @@
 // files (/etc, /usr, …), ~/.ssh, credentials, shell start-up files,
 // crontabs, git hooks; git push --force/--mirror/--delete and +refspecs,
 // git clean -f, git reset --hard, git checkout/restore of the whole tree,
-// git stash clear, history rewrites; shutdown and reboot; interpreter
+// git stash clear and drop, git branch -D, git worktree remove --force,
+// the ext:: transport, history rewrites; shutdown and reboot; interpreter
 // one-liners that delete, chmod, write files, fork or shell out to a
 // dangerous command; find -delete; SQL that drops or empties data through a
 // client; remote shells (bash -i >& /dev/tcp/…, nc -e); uploads of secrets.
@@ -83,6 +90,9 @@
 //
 // Input the parser rejects is at least Confirm, and every command-like run
 // of words in it is still checked, so a syntax error cannot hide rm -rf.
+//
+// SafeEnv gives the git configuration a command rated Safe runs with, so
+// that a repository's own configuration cannot make a read run a program.
 //
 // # Reasons
 //

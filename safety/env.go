@@ -47,8 +47,8 @@ func (p *part) envAssign(name, value string) {
 		p.raiseSticky(Dangerous, "sets "+name+", which makes programs load or run other code")
 	case codeVar(name):
 		p.raiseSticky(Confirm, "sets "+name+", which changes what code runs")
-	case name == "GOFLAGS" && (strings.Contains(value, "exec") || strings.Contains(value, "vettool")):
-		p.raiseSticky(Confirm, "sets GOFLAGS to run another program")
+	case toolEnvVar(name):
+		p.toolEnv(name, value)
 	}
 }
 
@@ -139,8 +139,6 @@ func historyVar(name, value string) bool {
 }
 
 // hUnsetHistory handles unset for what it does to the shell history.
-func hUnsetHistory(p *part, name string, args []field) { p.unsetsHistory(args) }
-
 // unsetsHistory raises for unset HISTFILE (and the sizes): the shell stops
 // saving its history.
 func (p *part) unsetsHistory(args []field) {
@@ -150,16 +148,6 @@ func (p *part) unsetsHistory(args []field) {
 			return
 		}
 	}
-}
-
-// hSetOptions handles the set builtin: without arguments it prints every
-// variable (secrets too); set +o history stops the history being kept.
-func hSetOptions(p *part, name string, args []field) {
-	if len(args) == 0 {
-		p.raise(Confirm, "prints every shell variable, which often hold secrets")
-		return
-	}
-	p.historyOff(args)
 }
 
 // historyOff raises for set +o history, which stops the shell keeping its

@@ -36,7 +36,15 @@ func hFind(p *part, name string, args []field) {
 				cmd = append(cmd, f)
 			}
 			if len(cmd) > 0 {
-				p.runBulk(cmd)
+				if s == "-execdir" || s == "-okdir" {
+					// The command runs in the directory of each match.
+					cwd := p.w.cwd
+					p.w.cwd = "?"
+					p.runBulk(cmd)
+					p.w.cwd = cwd
+				} else {
+					p.runBulk(cmd)
+				}
 			}
 			i = j
 		case "-delete":

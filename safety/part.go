@@ -33,6 +33,10 @@ type part struct {
 	out    stream
 	bulk   bool
 	wrote  []string // files the command writes (by name, not redirection)
+	// params are the variables the command's own words expand (not those
+	// inside its substitutions), when it came from a parsed command.
+	params []string
+	parsed bool
 }
 
 func (w *walker) newPart(text string, stdin stream) *part {
@@ -76,9 +80,14 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, stdin stream, effects
 		words[i] = w.expand(word)
 	}
 	var out stream
-	alts := argvAlts(words)
+	params := wordParams(ce.Args)
+	alts, complete := argvAlts(words)
+	if !complete {
+		w.sh.acc.add(Confirm, display(text)+": expands in too many ways to analyse each")
+	}
 	for i, argv := range alts {
 		p := w.newPart(text, stdin)
+		p.params, p.parsed = params, true
 		p.raises = append(p.raises, effects...)
 		for _, a := range ce.Assigns {
 			p.assignment(a)
@@ -98,46 +107,93 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, stdin stream, effects
 	return out
 }
 
-// argvAlts combines the alternatives of each word into command lines:
-// every combination when there are few, otherwise each word's alternatives
-// in turn with the other words at their first, so no single word's value
-// is ever left out.
-func argvAlts(words [][][]field) [][]field {
-	n := 1
-	for _, alts := range words {
-		n *= len(alts)
-		if n > maxAlts {
-			break
-		}
-	}
-	if n <= maxAlts {
-		out := [][]field{nil}
-		for _, alts := range words {
-			out = concatAlts(out, alts)
-		}
-		return out
-	}
-	base := make([][]field, len(words))
-	for i, alts := range words {
-		base[i] = alts[0]
-	}
-	join := func(parts [][]field) []field {
-		var argv []field
-		for _, p := range parts {
-			argv = append(argv, p...)
-		}
-		return argv
-	}
-	out := [][]field{join(base)}
-	for i, alts := range words {
-		for _, alt := range alts[1:] {
-			parts := append([][]field(nil), base...)
-			parts[i] = alt
-			out = append(out, join(parts))
-		}
+// wordParams lists the parameters the words expand themselves, leaving out
+// those inside command and process substitutions, which are parts of
+// their own.
+func wordParams(words []*syntax.Word) []string {
+	var out []string
+	for _, word := range words {
+		syntax.Walk(word, func(n syntax.Node) bool {
+			switch x := n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				return false
+			case *syntax.ParamExp:
+				if x.Param != nil {
+					out = append(out, x.Param.Value)
+				}
+			}
+			return true
+		})
 	}
 	return out
 }
+
+// argvAlts combines the alternatives of each word into command lines:
+// every combination when there are few, otherwise each word's alternatives
+// in turn with the other words at their first, so no single word's value
+// is ever left out. Each command line is built in one pass, so the work is
+// linear in the number of words times the number of lines, and the lines
+// are capped at maxArgvFields fields in all.
+func argvAlts(words [][][]field) (alts [][]field, complete bool) {
+	n := 1
+	size := 0
+	for _, alts := range words {
+		if len(alts) == 0 {
+			return nil, true
+		}
+		n *= len(alts)
+		size += len(alts[0])
+		if n > maxAlts {
+			n = maxAlts + 1
+		}
+	}
+	build := func(pick func(i int) []field) []field {
+		argv := make([]field, 0, size)
+		for i := range words {
+			argv = append(argv, pick(i)...)
+		}
+		return argv
+	}
+	if n <= maxAlts {
+		out := make([][]field, 0, n)
+		idx := make([]int, len(words))
+		for {
+			out = append(out, build(func(i int) []field { return words[i][idx[i]] }))
+			k := len(words) - 1
+			for ; k >= 0; k-- {
+				if idx[k]++; idx[k] < len(words[k]) {
+					break
+				}
+				idx[k] = 0
+			}
+			if k < 0 {
+				return out, true
+			}
+		}
+	}
+	out := [][]field{build(func(i int) []field { return words[i][0] })}
+	total := len(out[0])
+	for i, alts := range words {
+		for _, alt := range alts[1:] {
+			if total > maxArgvFields {
+				return out, false
+			}
+			argv := build(func(j int) []field {
+				if j == i {
+					return alt
+				}
+				return words[j][0]
+			})
+			total += len(argv)
+			out = append(out, argv)
+		}
+	}
+	return out, true
+}
+
+// maxArgvFields bounds the fields of all the command lines argvAlts builds
+// for one simple command.
+const maxArgvFields = 1 << 16
 
 // run classifies argv as the next level of this part: the command itself,
 // or the command a wrapper runs.
@@ -235,6 +291,9 @@ func (p *part) globProgram(argv []field) {
 		return
 	}
 	for _, name := range names {
+		if p.w.sh.trial {
+			break
+		}
 		if t := p.w.trialTier(name, argv, p.stdin); t > Confirm {
 			p.raiseSticky(t, "the program name pattern matches "+name+", which would be "+t.String()+" here")
 			return
@@ -247,6 +306,11 @@ func (p *part) globProgram(argv []field) {
 // dangerous for a program whose risk depends on its arguments.
 func (p *part) dynamicProgram(argv []field) {
 	p.raiseSticky(Confirm, "the program name is only known at run time")
+	if p.w.sh.trial {
+		// Already trying names for an outer unknown program (env $x $x …):
+		// trying again at every word would take time quadratic in them.
+		return
+	}
 	for _, name := range []string{"rm", "chmod", "chown", "dd", "git", "find", "cp", "mv", "tee", "sed", "truncate", "kill", "curl", "sh", "env", "python", "perl"} {
 		if t := p.w.trialTier(name, argv, p.stdin); t == Dangerous {
 			p.raiseSticky(Dangerous, "the program name is only known at run time, and as "+name+" these arguments would be dangerous")

@@ -207,6 +207,8 @@ func secretLoc(l loc) string {
 	switch {
 	case isHistoryFile(lower):
 		return "the shell history, which often holds secrets typed in commands"
+	case strings.HasPrefix(p, "/proc/") && base == "environ":
+		return "a process's environment, which often holds secrets"
 	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
 		return "an environment file, which usually holds secrets"
 	case strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_dsa") ||

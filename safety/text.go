@@ -59,7 +59,8 @@ func hEcho(p *part, name string, args []field) {
 }
 func hPrintf(p *part, name string, args []field) {
 	if len(args) > 1 && args[0].s == "-v" {
-		return // assigns a variable, prints nothing
+		p.evalName(args[1].s) // assigns a variable, prints nothing
+		return
 	}
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
@@ -81,12 +82,25 @@ func hPrintf(p *part, name string, args []field) {
 // a secret; the output would land in the transcript. The names are gone
 // from the fields, so the command's text is read.
 func (p *part) secretVars() {
-	if secretVarRe.MatchString(p.text) {
+	found := false
+	if p.parsed {
+		// Only the command's own words: reading the whole text would read
+		// every nested substitution again at every level.
+		for _, name := range p.params {
+			found = found || secretNameRe.MatchString(name)
+		}
+	} else {
+		found = secretVarRe.MatchString(p.text)
+	}
+	if found {
 		p.raise(Confirm, "prints a variable that looks like a secret")
 	}
 }
 
-var secretVarRe = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
+var (
+	secretVarRe  = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
+	secretNameRe = regexp.MustCompile(`(?i)token|secret|passw|api_?key|private_?key|credential`)
+)
 
 func hEnvPrint(p *part, name string, args []field) {
 	if len(getopt(args, optSpec{}).operands) == 0 {
@@ -238,15 +252,67 @@ func hFormatter(writeFlags ...string) handler {
 // runBulk runs a command once per item of a list (find -exec, xargs):
 // deleting then means deleting everything the list names.
 // hCompress handles gzip and friends: in place unless they write to stdout or only test or list.
+// hJq handles jq: its filter may print the environment (env, $ENV), and
+// --rawfile and --slurpfile read files like operands do.
 func hJq(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "fL", longArg: []string{"arg", "argjson", "slurpfile", "rawfile", "args", "jsonargs", "indent", "from-file", "seq"}})
+	ps := getopt(args, optSpec{shortArg: "fL", longArg: []string{"arg", "argjson", "indent", "from-file", "seq", "tab"}})
 	ops := ps.operands
 	if !ps.has("f", 3, "from-file") && len(ops) > 0 {
+		if jqEnvRe.MatchString(ops[0].s) {
+			p.raise(Confirm, "prints environment variables, which often hold secrets")
+		}
 		ops = ops[1:]
+	} else if f, ok := ps.value("f", 3, "from-file"); ok {
+		p.readsFiles([]field{{s: f}})
+	}
+	// --rawfile NAME FILE and --slurpfile NAME FILE: the file is the
+	// second word after the option.
+	for i, a := range args {
+		if (a.s == "--rawfile" || a.s == "--slurpfile") && i+2 < len(args) {
+			p.readsFiles(args[i+2 : i+3])
+			ops = removeField(ops, args[i+1], args[i+2])
+		}
 	}
 	p.readsFiles(ops)
 }
+
+// removeField drops the given words from ops (the operands getopt saw in
+// options it does not know take two values).
+func removeField(ops []field, drop ...field) []field {
+	out := ops[:0:0]
+	for _, o := range ops {
+		keep := true
+		for _, d := range drop {
+			if o.s == d.s {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// jqEnvRe finds jq's and yq's ways to read the environment.
+var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|\$ENV|\$__prog_env)\b|\$ENV\b|\b(str)?env\(`)
+
 func hYq(p *part, name string, args []field) {
+	for i, a := range args {
+		if a.s == "-s" || a.s == "--split-exp" || strings.HasPrefix(a.s, "--split-exp=") {
+			p.raise(Confirm, "writes a file for each document (--split-exp)")
+		}
+		if (a.s == "--from-file") && i+1 < len(args) {
+			p.readsFiles(args[i+1 : i+2])
+		}
+	}
+	ops := getopt(args, optSpec{}).operands
+	if len(ops) > 1 && (ops[0].s == "e" || ops[0].s == "eval" || ops[0].s == "ea" || ops[0].s == "eval-all") {
+		ops = ops[1:]
+	}
+	if len(ops) > 0 && jqEnvRe.MatchString(ops[0].s) {
+		p.raise(Confirm, "prints environment variables, which often hold secrets")
+	}
 	for _, a := range args {
 		if a.s == "-i" || strings.HasPrefix(a.s, "--inplace") || (strings.HasPrefix(a.s, "-") && !strings.HasPrefix(a.s, "--") && strings.Contains(a.s, "i") && len(a.s) <= 4) {
 			p.raise(Confirm, "edits files in place")
@@ -255,7 +321,20 @@ func hYq(p *part, name string, args []field) {
 	}
 }
 func hDiff(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "CUDFISxX", longArg: []string{"context", "unified", "ifdef", "show-function-line", "label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "from-file", "to-file", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "palette", "color"}})
+	short := "CUDFISxX"
+	if name == "sdiff" {
+		short = "oIwW" // sdiff -o FILE merges into FILE
+	}
+	ps := getopt(args, optSpec{shortArg: short, longArg: []string{"output", "diff-program", "context", "unified", "ifdef", "show-function-line", "label", "ignore-matching-lines", "exclude", "exclude-from", "starting-file", "from-file", "to-file", "line-format", "old-line-format", "new-line-format", "unchanged-line-format", "old-group-format", "new-group-format", "changed-group-format", "unchanged-group-format", "horizon-lines", "width", "tabsize", "palette", "color"}})
+	if name == "sdiff" {
+		if o, ok := ps.value("o", 3, "output"); ok {
+			p.writes([]field{{s: o}})
+		}
+	}
+	if prog, ok := ps.value("", 6, "diff-program"); ok {
+		p.raise(Confirm, "runs "+display(prog)+" to compare")
+		p.nestedCommand(field{s: prog}, scriptOpts{})
+	}
 	p.readsFiles(ps.operands)
 }
 func hSplit(p *part, name string, args []field) {

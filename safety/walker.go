@@ -23,6 +23,7 @@ type shared struct {
 	wrote      map[string]string // what redirections wrote into files earlier in the command
 	record     bool              // keep every finished part (for SuggestRule)
 	finished   []*part
+	trial      bool // a trial classification (trialTier): no trials inside it
 }
 
 func newShared(c *Classifier) *shared {
@@ -68,6 +69,11 @@ func (w *walker) script(src string, o scriptOpts) stream {
 		return stream{present: true}
 	}
 	child := &walker{sh: w.sh, src: src, depth: w.depth + 1, cwd: w.cwd, bulk: w.bulk || o.bulk}
+	if why := tooComplex(src); why != "" {
+		child.sc = newScope()
+		child.oversized(src, why)
+		return stream{present: true}
+	}
 	if o.shareScope {
 		child.sc = w.sc
 	} else {
@@ -96,6 +102,11 @@ func (w *walker) unparsable(src string, err error) {
 	}
 	w.sh.acc.add(Confirm, display(src)+": does not parse as a shell command ("+msg+")")
 	w.roughScan(src)
+	// Bash runs the lines before a syntax error; a pipe into a shell among
+	// them is only visible in the text.
+	if m := pipeToShellRe.FindString(src); m != "" && strings.Contains(src, "\n") {
+		w.sh.acc.add(Dangerous, display(m)+": pipes text into a shell or interpreter, in a script that does not parse")
+	}
 	// PowerShell rarely parses as bash; its known dangerous forms are
 	// recognised in the raw text.
 	for _, r := range codeRules["powershell"] {
@@ -225,6 +236,23 @@ func (w *walker) stmt(s *syntax.Stmt, in stream) stream {
 	case *syntax.TimeClause:
 		return w.stmt(x.Stmt, stdin)
 	case *syntax.CoprocClause:
+		// The parser takes the first word for the coprocess's name, but
+		// bash only does so before a compound command: in
+		// `coproc rm -rf x | head` the word is the program.
+		if x.Name != nil {
+			left := x.Stmt
+			for left != nil {
+				bc, ok := left.Cmd.(*syntax.BinaryCmd)
+				if !ok {
+					break
+				}
+				left = bc.X
+			}
+			if ce, ok := left.Cmd.(*syntax.CallExpr); ok && left != nil {
+				ce.Args = append([]*syntax.Word{x.Name}, ce.Args...)
+				x.Name = nil
+			}
+		}
 		return w.stmt(x.Stmt, stdin)
 	case *syntax.TestDecl:
 		w.substsIn(x.Description)
@@ -371,14 +399,55 @@ func (w *walker) firstLit(word *syntax.Word) string {
 	return alts[0][0].s
 }
 
-// decl handles declare/local/export/readonly/typeset.
+// decl handles declare/local/export/readonly/typeset. Names given as text
+// ('a[$(cmd)]') have their subscripts evaluated, and so do the values of
+// integer variables (-i) and the names namerefs (-n) point to; without
+// names they print variables.
 func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 	p := w.newPart(w.text(s), stream{})
+	integer, nameref, functions, names := false, false, false, 0
 	for _, a := range d.Args {
 		w.substsIn(a)
-		if a.Name != nil && !a.Naked {
-			p.assignment(a)
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			for _, alt := range w.expand(a.Value) {
+				for _, f := range alt {
+					if (strings.HasPrefix(f.s, "-") || strings.HasPrefix(f.s, "+")) && len(f.s) > 1 && !f.dynamic() {
+						integer = integer || strings.ContainsRune(f.s, 'i')
+						nameref = nameref || strings.ContainsRune(f.s, 'n') && f.s[0] == '-'
+						functions = functions || strings.ContainsAny(f.s, "fF")
+						continue
+					}
+					names++
+					n, v, _ := strings.Cut(f.s, "=")
+					p.evalName(n)
+					if integer {
+						p.evalArith(v)
+					}
+					if nameref {
+						p.evalName(v)
+					}
+				}
+			}
+		case a.Name != nil:
+			names++
+			if !a.Naked {
+				p.assignment(a)
+				if (integer || nameref) && a.Value != nil {
+					for _, v := range w.valueAlts(a.Value) {
+						if integer {
+							p.evalArith(v)
+						}
+						if nameref {
+							p.evalName(v)
+						}
+					}
+				}
+			}
 		}
+	}
+	if names == 0 && !functions && d.Variant != nil && d.Variant.Value != "local" {
+		p.raise(Confirm, "prints variables, which often hold secrets")
 	}
 	p.finish()
 	return stream{}
@@ -389,6 +458,7 @@ func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 func (w *walker) trialTier(name string, argv []field, stdin stream) Tier {
 	sh := newShared(w.sh.c)
 	sh.parts = w.sh.parts
+	sh.trial = true
 	tw := &walker{sh: sh, sc: w.sc, src: w.src, depth: w.depth, cwd: w.cwd, bulk: w.bulk}
 	p := tw.newPart("", stdin)
 	args := append([]field{literalField(name)}, argv[1:]...)

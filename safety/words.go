@@ -84,7 +84,11 @@ func (w *walker) expand(word *syntax.Word) [][]field {
 	}
 	w.substsIn(word)
 	words := []*syntax.Word{word}
-	if hasBrace(word) {
+	if n := braceCount(word); n > maxBraceChars {
+		// Splitting braces costs time quadratic in their number; a word
+		// with this many is not expanded, and needs approval.
+		w.sh.acc.add(Confirm, display(w.wordText(word))+": too many braces to expand")
+	} else if n > 0 {
 		cp := &syntax.Word{Parts: append([]syntax.WordPart(nil), word.Parts...)}
 		if syntax.SplitBraces(cp) {
 			words = words[:0]
@@ -104,13 +108,27 @@ func (w *walker) expand(word *syntax.Word) [][]field {
 	return alts
 }
 
-func hasBrace(word *syntax.Word) bool {
+// braceCount counts the { of a word's unquoted literal parts.
+func braceCount(word *syntax.Word) int {
+	n := 0
 	for _, p := range word.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
-			return true
+		if l, ok := p.(*syntax.Lit); ok {
+			n += strings.Count(l.Value, "{")
 		}
 	}
-	return false
+	return n
+}
+
+// maxBraceChars is the most { a word may hold to be brace-expanded.
+const maxBraceChars = 64
+
+// wordText is the source text of a word.
+func (w *walker) wordText(word *syntax.Word) string {
+	start, end := int(word.Pos().Offset()), int(word.End().Offset())
+	if start < 0 || end > len(w.src) || start >= end {
+		return "a word"
+	}
+	return w.src[start:end]
 }
 
 // concatAlts appends every alternative of b to every alternative of a.
@@ -332,15 +350,18 @@ func (w *walker) fieldSeparators() string {
 func assemble(segs []seg, seps string) []field {
 	var out []field
 	var cur field
+	var text strings.Builder // cur.s, built without quadratic concatenation
 	open := false
 	flush := func() {
 		if open {
+			cur.s = text.String()
 			out = append(out, cur)
 		}
 		cur, open = field{}, false
+		text.Reset()
 	}
-	addTo := func(s seg, text string) {
-		cur.s += text
+	addTo := func(s seg, t string) {
+		text.WriteString(t)
 		cur.glob = cur.glob || s.glob
 		cur.proc = cur.proc || s.proc
 		cur.computed = cur.computed || s.computed

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/safety"
 	"pincer/tools/sandbox"
 )
 
@@ -90,6 +91,9 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 
 	name, args := shellCommand(c.opts.Shell, c.args.Command)
 	env := commandEnv(os.Environ(), c.opts.DropEnv)
+	// A command that runs without asking runs with git's program-running
+	// settings off (see safety.SafeEnv and docs/safety.md).
+	env = append(env, safety.SafeEnv(c.args.Command, env)...)
 	cmd, spec, cleanup, err := c.prepare(name, args, env)
 	if err != nil {
 		return errorResult(fmt.Sprintf("could not set up the sandbox: %v. Run 'pincer sandbox' to see what this machine supports, or set \"sandbox\": \"off\".", err)), nil
