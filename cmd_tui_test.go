@@ -33,7 +33,7 @@ func TestSayHowToResumeReportsStoreErrors(t *testing.T) {
 		wantErr    string
 		wantDelete bool
 	}{
-		{"a session with messages", &failingStore{sess: spoken}, "pincer -s work", "", false},
+		{"a session with messages", &failingStore{sess: spoken}, " -s work", "", false},
 		{"an empty session is removed", &failingStore{sess: empty}, "", "", true},
 		{"Get fails", &failingStore{getErr: errors.New("disk on fire")}, "", "could not read the session", false},
 		{"Delete fails", &failingStore{sess: empty, deleteErr: errors.New("read-only")}, "", "could not remove the empty session", true},

@@ -28,13 +28,13 @@ func (c *cli) explainModelError(p *project, err error) error {
 	}
 	switch status := agent.ServerStatus(err); {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
-		return explain("the model server at %s refused the API key (%s); %s", p.cfg.BaseURL, said, c.keyAdvice(p))
+		return explain("the model server at %s refused the API key (%s); %s", config.RedactURL(p.cfg.BaseURL), said, c.keyAdvice(p))
 	case status == http.StatusTooManyRequests:
-		return explain("the model server at %s is limiting requests (%s); wait a minute and send again, or check your plan's quota", p.cfg.BaseURL, said)
+		return explain("the model server at %s is limiting requests (%s); wait a minute and send again, or check your plan's quota", config.RedactURL(p.cfg.BaseURL), said)
 	case status == http.StatusNotFound:
-		return explain("the model server at %s does not know this model or address (%s); check the model (%q) and base_url", p.cfg.BaseURL, said, p.cfg.Model)
+		return explain("the model server at %s does not know this model or address (%s); check the model (%q) and base_url", config.RedactURL(p.cfg.BaseURL), said, p.cfg.Model)
 	case status >= 500:
-		return explain("the model server at %s failed, also when asked again (%s); your request is fine: send it again in a minute, or check the server", p.cfg.BaseURL, said)
+		return explain("the model server at %s failed, also when asked again (%s); your request is fine: send it again in a minute, or check the server", config.RedactURL(p.cfg.BaseURL), said)
 	}
 	return err
 }
