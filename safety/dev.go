@@ -32,7 +32,7 @@ func (p *part) toolOptions(args []field, s subSpec) {
 			// A version request (3.12, pypy) names no file; a path does.
 			if strings.ContainsAny(val, "/\\"+unknownMark) {
 				p.raiseSticky(Confirm, "runs "+display(val)+" (--"+name+")")
-				p.nestedCommand(field{s: val}, scriptOpts{})
+				p.nestedCommand(field{s: val}, scriptOpts{program: true})
 			}
 		case contains(s.configs, name):
 			p.raiseSticky(Confirm, "uses the configuration "+display(val)+", which can name programs to run")
@@ -198,7 +198,7 @@ func (p *part) goFlags(args []field) string {
 		switch name {
 		case "toolexec", "exec", "vettool":
 			p.raiseSticky(Confirm, "runs "+display(val)+" (-"+name+")")
-			p.nestedCommand(field{s: val, taint: args[j].taint}, scriptOpts{})
+			p.nestedCommand(field{s: val, taint: args[j].taint}, scriptOpts{program: true})
 		case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir", "debug-trace":
 			if val != "" && val != "-" {
 				p.writes([]field{{s: val}})

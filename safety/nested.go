@@ -15,7 +15,12 @@ func (p *part) nestedCommand(code field, o scriptOpts) stream {
 		p.raiseSticky(Dangerous, "runs a script produced by another command, which pincer cannot read")
 	}
 	if strings.TrimSpace(strings.ReplaceAll(code.s, unknownMark, "")) == "" {
-		if code.dynamic() {
+		switch {
+		case code.dynamic() && o.program:
+			// Only the program's name is unknown, as with $CMD: what it
+			// does depends on which program it is, not on a hidden script.
+			p.raiseSticky(Confirm, "runs a program only known at run time")
+		case code.dynamic():
 			// Nothing of the code is visible: it is whatever the variable
 			// or the other command holds when it runs.
 			p.raiseSticky(Dangerous, "runs code only known at run time")

@@ -98,7 +98,7 @@ func programTable() map[string]handler {
 		"sysadminctl": hAccounts, "pwpolicy": hAccounts, "gpasswd": hAccounts,
 		"iptables": hFirewall, "ip6tables": hFirewall, "nft": hFirewall, "ufw": hFirewall, "firewall-cmd": hFirewall,
 		"pfctl": hFirewall, "setenforce": hSecurityOff, "csrutil": hSecurityOff, "spctl": hSecurityOff,
-		"set-mppreference": hSecurityOff, "add-mppreference": hMpPreference, "sysctl": hSysctl, "modprobe": hDangerous("loads or unloads kernel modules"),
+		"set-mppreference": hMpPreference, "add-mppreference": hMpPreference, "sysctl": hSysctl, "modprobe": hDangerous("loads or unloads kernel modules"),
 		"insmod": hDangerous("loads a kernel module"), "rmmod": hDangerous("unloads a kernel module"),
 		"kextload": hDangerous("loads a kernel extension"), "kextunload": hDangerous("unloads a kernel extension"),
 		"kmutil": hDangerous("loads or unloads kernel extensions"), "mount": hMount, "umount": hMount,

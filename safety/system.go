@@ -415,6 +415,7 @@ func hAuditctl(p *part, name string, args []field) {
 // hNetFirewall handles the PowerShell firewall cmdlets: switching a
 // profile off, or disabling every rule, turns the firewall off.
 func hNetFirewall(p *part, name string, args []field) {
+	args = psLiterals(p, args)
 	for i, a := range args {
 		if psParam(a.s, "enabled", 2) {
 			v := strings.ToLower(strings.TrimPrefix(a.s[strings.IndexByte(a.s+":", ':'):], ":"))
@@ -425,6 +426,11 @@ func hNetFirewall(p *part, name string, args []field) {
 				p.raise(Dangerous, "turns the Windows firewall off")
 				return
 			}
+		}
+		if psParam(a.s, "defaultinboundaction", 8) && i+1 < len(args) && strings.EqualFold(args[i+1].s, "allow") ||
+			strings.EqualFold(a.s, "-defaultinboundaction:allow") {
+			p.raise(Dangerous, "lets every inbound connection through the Windows firewall")
+			return
 		}
 		if name == "disable-netfirewallrule" && psParam(a.s, "all", 2) {
 			p.raise(Dangerous, "disables every firewall rule")
@@ -467,7 +473,58 @@ func hMpPreference(p *part, name string, args []field) {
 			return
 		}
 	}
-	hSecurityOff(p, name, args)
+	hSecurityOff(p, name, dropDefenderEnables(psLiterals(p, args)))
+}
+
+// psLiterals gives PowerShell arguments as typed: the shell parse reads
+// $true and $false as variables only known at run time, but to PowerShell
+// they are constants. The typed words are used only when they line up one
+// to one with the parsed ones; otherwise args are returned unchanged.
+func psLiterals(p *part, args []field) []field {
+	raw := strings.Fields(p.text)
+	if len(raw) != len(args)+1 {
+		return args
+	}
+	out := make([]field, len(args))
+	for i, a := range args {
+		out[i] = a
+		if a.dynamic() {
+			switch w := strings.ToLower(raw[i+1]); {
+			case w == "$true", w == "$false", strings.HasSuffix(w, ":$true"), strings.HasSuffix(w, ":$false"):
+				out[i] = field{s: raw[i+1], taint: a.taint}
+			}
+		}
+	}
+	return out
+}
+
+// dropDefenderEnables removes Defender switches set to false
+// (-DisableRealtimeMonitoring $false), which turn a protection back on:
+// their names hold "disable", but they are what a user fixing the machine
+// types, not an attack.
+func dropDefenderEnables(args []field) []field {
+	var out []field
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		lower := strings.ToLower(a.s)
+		if !strings.HasPrefix(lower, "-disable") {
+			out = append(out, a)
+			continue
+		}
+		_, v, inline := strings.Cut(lower, ":")
+		if !inline && i+1 < len(args) && !strings.HasPrefix(args[i+1].s, "-") {
+			v = strings.ToLower(args[i+1].s)
+			if v == "$false" || v == "false" || v == "0" {
+				i++
+				continue
+			}
+		}
+		if inline && (v == "$false" || v == "false" || v == "0") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // hServiceCmdlet handles Stop-Service and Set-Service.

@@ -55,6 +55,11 @@ type scriptOpts struct {
 	hasPos     bool
 	stdin      stream
 	bulk       bool
+	// program is set when the text names a program and its arguments,
+	// split into words without a shell (go -toolexec, -vettool): a value
+	// only known at run time is then an unknown program name, Confirm
+	// like $CMD, not an unreadable script.
+	program bool
 }
 
 func parseScript(src string) (*syntax.File, error) {

@@ -357,8 +357,12 @@ func hSetpriv(p *part, name string, args []field) {
 
 // hSystemdRun starts a command as a transient service.
 func hSystemdRun(p *part, name string, args []field) {
-	p.raise(Confirm, "starts a command as a system service")
+	p.raise(Confirm, "starts a command as a service")
 	ps := getopt(args, optSpec{shortArg: "pEuMHsd", longArg: []string{"property", "setenv", "unit", "machine", "host", "description", "slice", "uid", "gid", "nice", "working-directory", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property", "service-type", "expand-environment"}, posix: true})
+	if !ps.has("", 0, "user") {
+		// The system service manager runs it as root (or --uid), like sudo.
+		p.raise(Dangerous, "runs a command through the system service manager, as root or another user")
+	}
 	p.run(args[ps.rest:])
 }
 
@@ -408,6 +412,10 @@ func hPerf(p *part, name string, args []field) {
 // NAME -- CMD, toolbox run CMD, vagrant ssh -c CMD.
 func hRemoteExec(p *part, name string, args []field) {
 	p.raise(Confirm, "runs "+name+", which runs commands in a container or on another machine")
+	switch op, _ := firstOperand(args); {
+	case name == "vagrant" && op.s == "destroy", name == "lxc" && op.s == "delete":
+		p.raise(Dangerous, "deletes a virtual machine or container with its disk, for good")
+	}
 	if name == "vagrant" {
 		for i, a := range args {
 			if (a.s == "-c" || a.s == "--command") && i+1 < len(args) {
