@@ -633,36 +633,6 @@ var execCases = []commandCase{
 	{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER='rm -rf ~' cargo test", Dangerous, "a runner that runs rm -rf"},
 }
 
-func TestClassifyExecTable(t *testing.T) {
-	c, err := NewClassifier(Rules{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := map[string]bool{}
-	for _, tc := range commandCases {
-		seen[tc.cmd] = true
-	}
-	for _, tc := range execCases {
-		if seen[tc.cmd] {
-			t.Errorf("%q is in the tables twice", tc.cmd)
-		}
-		seen[tc.cmd] = true
-		v := c.classify(tc.cmd)
-		if v.Tier != tc.want {
-			t.Errorf("%q: got %v, want %v (%s)\n\treasons: %q", tc.cmd, v.Tier, tc.want, tc.why, v.Reasons)
-			continue
-		}
-		if v.Tier > Safe && len(v.Reasons) == 0 {
-			t.Errorf("%q: %v without a reason", tc.cmd, v.Tier)
-		}
-		for _, r := range v.Reasons {
-			if !strings.Contains(r, ": ") {
-				t.Errorf("%q: reason %q is not of the form '<part>: <why>'", tc.cmd, r)
-			}
-		}
-	}
-}
-
 // TestClassifyBounds checks the limits on what is parsed: text over the
 // size or nesting limit is at least Confirm, says why, and still shows a
 // dangerous command hidden in it.
