@@ -91,13 +91,16 @@ func HelperMain(args []string) int {
 // killAll kills the command's process group and every process still
 // below the helper (its children, and through the subreaper the orphans
 // that left the group), and reaps them.
+//
+// It returns as soon as the helper has no child left: every process below
+// it descends from one of its children, so none can be alive then. Only
+// while killed processes are still dying does it pause, briefly.
 func killAll(group int) {
 	_ = syscall.Kill(-group, syscall.SIGKILL)
+	self := os.Getpid()
+	pause := 100 * time.Microsecond
 	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, pid := range descendants(os.Getpid()) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+	for {
 		for {
 			pid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 			if errors.Is(err, syscall.ECHILD) {
@@ -107,7 +110,14 @@ func killAll(group int) {
 				break
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return
+		}
+		for _, pid := range descendants(self) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 2*time.Millisecond)
 	}
 }
 
@@ -116,11 +126,14 @@ func descendants(pid int) []int {
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
-		p := queue[0]
+		p := strconv.Itoa(queue[0])
 		queue = queue[1:]
-		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/*/children")
+		tasks, err := os.ReadDir("/proc/" + p + "/task")
+		if err != nil {
+			continue
+		}
 		for _, t := range tasks {
-			data, err := os.ReadFile(t)
+			data, err := os.ReadFile("/proc/" + p + "/task/" + t.Name() + "/children")
 			if err != nil {
 				continue
 			}
