@@ -63,29 +63,49 @@ func HelperMain(args []string) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// syscall.ForkExec rather than os/exec: the helper needs none of its
+	// pipes or pidfds, and os/exec's first start forks a probe child.
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
 		return 127
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
+	pid, err := syscall.ForkExec(prog, argv, &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: %s: %v\n", argv[0], err)
+		return 127
+	}
+	done := make(chan syscall.WaitStatus, 1)
+	go func() { done <- waitFor(pid) }()
+	var ws syscall.WaitStatus
 	select {
-	case <-done:
+	case ws = <-done:
 	case <-sigs:
-		killAll(cmd.Process.Pid)
+		killAll(pid)
 		return 128 + int(syscall.SIGKILL)
 	}
-	killAll(cmd.Process.Pid)
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	killAll(pid)
 	if ws.Signaled() {
 		signal.Reset(ws.Signal())
 		_ = syscall.Kill(os.Getpid(), ws.Signal())
 		return 128 + int(ws.Signal())
 	}
-	return cmd.ProcessState.ExitCode()
+	return ws.ExitStatus()
+}
+
+// waitFor waits for the command to end and returns how it ended.
+func waitFor(pid int) syscall.WaitStatus {
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if !errors.Is(err, syscall.EINTR) {
+			return ws
+		}
+	}
 }
 
 // killAll kills the command's process group and every process still
