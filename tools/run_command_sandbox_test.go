@@ -169,7 +169,10 @@ func TestRunCommandSandboxCancelKillsEverything(t *testing.T) {
 }
 
 // BenchmarkRunCommand is the cost of one `true` through run_command,
-// without and with the sandbox helper.
+// without and with the sandbox helper. On a 2-core VM the helper adds
+// about 11 ms (medians: off 5.0, workspace-helper 16.6, workspace-self
+// 37.7 ms), most of it the start of one more Go process, which costs
+// about 6 ms there by itself.
 func BenchmarkRunCommand(b *testing.B) {
 	root := b.TempDir()
 	exe, err := os.Executable()
