@@ -223,7 +223,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 	fmt.Fprintf(w, "mode        %s (modes: read-only, workspace, off)\n", st.Mode)
 	fmt.Fprintf(w, "active      %v\n", st.Active)
 	if st.Helper != "" {
-		fmt.Fprintf(w, "helper      %s\n", st.Helper)
+		fmt.Fprintf(w, "helper      %s%s\n", st.Helper, helperNote(st.Helper))
 	}
 	fmt.Fprintf(w, "approvals   %s\n", st.Approvals)
 	if st.Active {
@@ -355,4 +355,14 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
+}
+
+// helperNote says, when pincer re-executes itself as the sandbox helper,
+// that every command then pays pincer's whole start-up, and how to
+// install the small helper that avoids it.
+func helperNote(helper string) string {
+	if strings.HasPrefix(filepath.Base(helper), sbx.HelperName) {
+		return ""
+	}
+	return " (pincer itself, slow to start for every command; install the small helper next to it: CGO_ENABLED=0 go install ./tools/sandbox/pincer-sandbox)"
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // denials are the phrases with which programs report a refused file or
@@ -13,12 +14,14 @@ func denials() []string {
 	return []string{"permission denied", "operation not permitted", "read-only file system", "eacces", "eperm", "invalid cross-device link"}
 }
 
-// quoted and bare find path-like words in an error line.
+// quoted and bare find path-like words in an error line. They are
+// compiled on first use, not at start-up: the sandbox helper links this
+// package and starts once per command, and never reads output.
 var (
-	quoted = regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`)
-	bare   = regexp.MustCompile(`(?:^|[\s(=])((?:~|\.{0,2})/[^\s'"’”:,;)]*)`)
+	quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`['"‘“]([^'"’”\n]+)['"’”]`) })
+	bare   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(=])((?:~|\.{0,2})/[^\s'"’”:,;)]*)`) })
 	// prog is the "program: " (and "line 3: ") a shell or tool puts first.
-	prog = regexp.MustCompile(`^\S+:\s+(?:line\s+)?(?:\d+:\s+)?`)
+	prog = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\S+:\s+(?:line\s+)?(?:\d+:\s+)?`) })
 )
 
 // Blocked reads a failed command's output for what the sandbox refused:
@@ -70,7 +73,7 @@ func Blocked(output string, spec Spec, dir string) []string {
 // pathsIn returns the path-like words of a line: quoted ones, and bare
 // ones that start with /, ./, ../ or ~/.
 func pathsIn(line string) []string {
-	if m := prog.FindString(line); m != "" {
+	if m := prog().FindString(line); m != "" {
 		rest := strings.ToLower(line[len(m):])
 		if !slices.ContainsFunc(denials(), func(d string) bool { return strings.HasPrefix(rest, d) }) {
 			line = line[len(m):]
@@ -93,12 +96,12 @@ func pathsIn(line string) []string {
 			}
 		}
 	}
-	for _, m := range quoted.FindAllStringSubmatch(line, -1) {
+	for _, m := range quoted().FindAllStringSubmatch(line, -1) {
 		if s := strings.TrimSpace(m[1]); s != "" && !strings.ContainsAny(s, " \t") {
 			out = append(out, s)
 		}
 	}
-	for _, m := range bare.FindAllStringSubmatch(line, -1) {
+	for _, m := range bare().FindAllStringSubmatch(line, -1) {
 		if s := strings.TrimRight(m[1], "."); len(s) > 1 {
 			out = append(out, s)
 		}

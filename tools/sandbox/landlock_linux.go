@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -42,6 +43,10 @@ func Probe() Support {
 // returns the exit code to leave with (or re-raises the command's fatal
 // signal). Call it from main before anything else when IsHelper(os.Args).
 func HelperMain(args []string) int {
+	// Signals are caught from the start, so one that comes before the
+	// command is started still kills it.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	spec, argv, err := decodeHelperArgs(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
@@ -60,44 +65,95 @@ func HelperMain(args []string) int {
 	// Orphans (nohup, setsid, double forks) become our children, so they
 	// can be found and killed when the command ends.
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// syscall.ForkExec rather than os/exec: the helper needs none of its
+	// pipes or pidfds, and os/exec's first start forks a probe child.
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
 		return 127
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-sigs:
-		killAll(cmd.Process.Pid)
-		return 128 + int(syscall.SIGKILL)
+	pid, err := syscall.ForkExec(prog, argv, &syscall.ProcAttr{
+		Env:   os.Environ(),
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: %s: %v\n", argv[0], err)
+		return 127
 	}
-	killAll(cmd.Process.Pid)
-	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	// A signal kills the command; the wait below then returns, and
+	// killAll takes whatever else is left. The command is left a zombie
+	// until the lock is taken, so its pid (and group id) cannot have been
+	// reused by another process when the signal arrives late.
+	var mu sync.Mutex
+	ended := false
+	killed := make(chan struct{})
+	go func() {
+		<-sigs
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		close(killed)
+	}()
+	awaitExit(pid)
+	mu.Lock()
+	ended = true
+	mu.Unlock()
+	// While the command is a zombie its group id is still its own.
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	ws := reap(pid)
+	killAll()
+	select {
+	case <-killed:
+		return 128 + int(syscall.SIGKILL)
+	default:
+	}
 	if ws.Signaled() {
 		signal.Reset(ws.Signal())
 		_ = syscall.Kill(os.Getpid(), ws.Signal())
 		return 128 + int(ws.Signal())
 	}
-	return cmd.ProcessState.ExitCode()
+	return ws.ExitStatus()
 }
 
-// killAll kills the command's process group and every process still
-// below the helper (its children, and through the subreaper the orphans
-// that left the group), and reaps them.
-func killAll(group int) {
-	_ = syscall.Kill(-group, syscall.SIGKILL)
-	deadline := time.Now().Add(3 * time.Second)
-	for time.Now().Before(deadline) {
-		for _, pid := range descendants(os.Getpid()) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+// awaitExit waits for the command to end without reaping it.
+func awaitExit(pid int) {
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return
 		}
+	}
+}
+
+// reap collects the ended command and returns how it ended.
+func reap(pid int) syscall.WaitStatus {
+	var ws syscall.WaitStatus
+	for {
+		_, err := syscall.Wait4(pid, &ws, 0, nil)
+		if !errors.Is(err, syscall.EINTR) {
+			return ws
+		}
+	}
+}
+
+// killAll kills every process still below the helper (what is left of
+// the command's group, and through the subreaper the orphans that left
+// it), and reaps them.
+//
+// It returns as soon as the helper has no child left: every process below
+// it descends from one of its children, so none can be alive then. Only
+// while killed processes are still dying does it pause, briefly.
+func killAll() {
+	self := os.Getpid()
+	pause := 100 * time.Microsecond
+	deadline := time.Now().Add(3 * time.Second)
+	for {
 		for {
 			pid, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
 			if errors.Is(err, syscall.ECHILD) {
@@ -107,7 +163,14 @@ func killAll(group int) {
 				break
 			}
 		}
-		time.Sleep(2 * time.Millisecond)
+		if time.Now().After(deadline) {
+			return
+		}
+		for _, pid := range descendants(self) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 2*time.Millisecond)
 	}
 }
 
@@ -116,11 +179,14 @@ func descendants(pid int) []int {
 	var out []int
 	queue := []int{pid}
 	for len(queue) > 0 {
-		p := queue[0]
+		p := strconv.Itoa(queue[0])
 		queue = queue[1:]
-		tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(p) + "/task/*/children")
+		tasks, err := os.ReadDir("/proc/" + p + "/task")
+		if err != nil {
+			continue
+		}
 		for _, t := range tasks {
-			data, err := os.ReadFile(t)
+			data, err := os.ReadFile("/proc/" + p + "/task/" + t.Name() + "/children")
 			if err != nil {
 				continue
 			}

@@ -12,7 +12,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -84,29 +83,61 @@ func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg
 // Command returns the command that runs prog with args under spec, using
 // helper (the path of a binary whose main calls HelperMain) as the
 // restricted intermediary.
+//
+// The spec travels as plain arguments (-w PATH, -h PATH, -n, then --),
+// one argument per path, so any path survives unchanged and the helper
+// decodes it without a JSON decoder's start-up cost.
 func Command(helper string, spec Spec, prog string, args ...string) (*exec.Cmd, error) {
 	if helper == "" {
 		return nil, errors.New("sandbox: no helper binary")
 	}
-	data, err := json.Marshal(spec)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: encode the spec: %w", err)
+	argv := make([]string, 0, 4+2*(len(spec.Writable)+len(spec.Hidden))+len(args))
+	argv = append(argv, HelperArg)
+	for _, w := range spec.Writable {
+		argv = append(argv, "-w", w)
 	}
-	argv := append([]string{HelperArg, string(data), prog}, args...)
-	return exec.Command(helper, argv...), nil
+	for _, h := range spec.Hidden {
+		argv = append(argv, "-h", h)
+	}
+	if spec.Network {
+		argv = append(argv, "-n")
+	}
+	argv = append(argv, "--", prog)
+	return exec.Command(helper, append(argv, args...)...), nil
 }
 
 // decodeHelperArgs splits the helper's os.Args into the spec and the
 // command to run.
 func decodeHelperArgs(args []string) (Spec, []string, error) {
 	var spec Spec
-	if len(args) < 4 || args[1] != HelperArg {
-		return spec, nil, errors.New("usage: " + HelperArg + " SPEC PROGRAM [ARG...]")
+	usage := errors.New("usage: " + HelperArg + " [-w PATH]... [-h PATH]... [-n] -- PROGRAM [ARG...]")
+	if len(args) < 2 || args[1] != HelperArg {
+		return spec, nil, usage
 	}
-	if err := json.Unmarshal([]byte(args[2]), &spec); err != nil {
-		return spec, nil, fmt.Errorf("decode the spec: %w", err)
+	for i := 2; i < len(args); i++ {
+		switch args[i] {
+		case "--":
+			if i+1 == len(args) {
+				return spec, nil, usage
+			}
+			return spec, args[i+1:], nil
+		case "-n":
+			spec.Network = true
+		case "-w", "-h":
+			if i+1 == len(args) {
+				return spec, nil, usage
+			}
+			if args[i] == "-w" {
+				spec.Writable = append(spec.Writable, args[i+1])
+			} else {
+				spec.Hidden = append(spec.Hidden, args[i+1])
+			}
+			i++
+		default:
+			return spec, nil, fmt.Errorf("unknown argument %q; %w", args[i], usage)
+		}
 	}
-	return spec, args[3:], nil
+	return spec, nil, usage
 }
 
 // devices are the device files ordinary commands write to, sandboxed or not.
