@@ -4,9 +4,11 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -181,4 +183,29 @@ func alive(pid int) bool {
 	s := string(data)
 	i := strings.LastIndex(s, ")")
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestHelperPassesOnACrash: a command that dies of a signal the Go runtime
+// would turn into a crash dump ends with the shell's code for it (128+n),
+// and the helper adds no dump of its own.
+func TestHelperPassesOnACrash(t *testing.T) {
+	dir := t.TempDir()
+	for _, sig := range []syscall.Signal{syscall.SIGSEGV, syscall.SIGABRT, syscall.SIGTERM} {
+		out, err := runSandboxed(t, Spec{Writable: []string{dir}, Network: true}, fmt.Sprintf("kill -%d $$", int(sig)))
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("signal %v: the helper ended with %v, want an exit status", sig, err)
+		}
+		if strings.Contains(out, "goroutine") || strings.Contains(out, "SIGSEGV: segmentation violation") {
+			t.Errorf("signal %v: the helper printed a crash dump:\n%s", sig, out)
+		}
+		ws := exit.Sys().(syscall.WaitStatus)
+		code := ws.ExitStatus()
+		if ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+		if code != 128+int(sig) {
+			t.Errorf("signal %v: status %d, want %d", sig, code, 128+int(sig))
+		}
+	}
 }

@@ -113,8 +113,10 @@ func HelperMain(args []string) int {
 	default:
 	}
 	if ws.Signaled() {
-		signal.Reset(ws.Signal())
-		_ = syscall.Kill(os.Getpid(), ws.Signal())
+		if !runtimeDumps(ws.Signal()) {
+			signal.Reset(ws.Signal())
+			_ = syscall.Kill(os.Getpid(), ws.Signal())
+		}
 		return 128 + int(ws.Signal())
 	}
 	return ws.ExitStatus()
@@ -305,3 +307,16 @@ func dropCapabilities() error {
 // /proc: the kernel then allows that only with CAP_SYS_PTRACE, which
 // sandboxed commands do not have.
 func ProtectSelf() { _ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) }
+
+// runtimeDumps reports whether the Go runtime answers sig, raised on the
+// helper itself, with a crash dump of the helper's goroutines instead of
+// dying quietly: the command's crash would then read as the helper's. For
+// those the helper exits with the shell's code for the signal (128+n).
+func runtimeDumps(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE, syscall.SIGILL,
+		syscall.SIGTRAP, syscall.SIGSYS, syscall.SIGABRT, syscall.SIGQUIT:
+		return true
+	}
+	return false
+}
