@@ -39,7 +39,10 @@ func killGroup(cmd *exec.Cmd) {
 	if cmd.Process == nil {
 		return
 	}
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil && cmd.ProcessState == nil {
+	// cmd.ProcessState is not read here: Wait may be writing it in another
+	// goroutine. os.Process.Kill is safe alongside Wait and does nothing
+	// once the process has been waited for.
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
 		_ = cmd.Process.Kill()
 	}
 }
