@@ -4,13 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -168,33 +165,8 @@ func TestHeadlessRunSessionsAreHidden(t *testing.T) {
 // configured limits, and pincer gives up within the silent retry budget.
 func TestSilentServerWithTheBinary(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	defer func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	}()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go io.Copy(io.Discard, c)
-		}
-	}()
-	s := newSandbox(t, "http://"+ln.Addr().String()+"/v1")
+	addr, accepted := agenttest.SilentListener(t)
+	s := newSandbox(t, "http://"+addr+"/v1")
 	cfg := filepath.Join(s.home, ".config", "pincer", "config.json")
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
 		t.Fatal(err)
@@ -213,10 +185,7 @@ func TestSilentServerWithTheBinary(t *testing.T) {
 	if first < 0 || !strings.Contains(r.stderr[first:strings.IndexByte(r.stderr[first:], '\n')+first], "sent nothing") {
 		t.Errorf("the first retry line does not say what happened:\n%s", r.stderr)
 	}
-	mu.Lock()
-	n := len(conns)
-	mu.Unlock()
-	if n >= 20 {
+	if n := accepted(); n >= 20 {
 		t.Errorf("%d attempts: the silent retry budget did not bound them", n)
 	}
 }

@@ -4,52 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
+	"pincer/agent/agenttest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
-
-// silentListener accepts connections, reads what is sent and never
-// answers, like a model server that took the request and hangs. It counts
-// the connections and releases them when the test ends.
-func silentListener(t *testing.T) (addr string, accepted func() int) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-			go func() { _, _ = io.Copy(io.Discard, c) }()
-		}
-	}()
-	t.Cleanup(func() {
-		ln.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	return ln.Addr().String(), func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(conns)
-	}
-}
 
 func TestSilentServerIsReportedAsSilent(t *testing.T) {
 	cases := []struct {
@@ -57,7 +19,7 @@ func TestSilentServerIsReportedAsSilent(t *testing.T) {
 		serve func(t *testing.T) (base string, accepted func() int)
 	}{
 		{"accepts and never answers", func(t *testing.T) (string, func() int) {
-			addr, n := silentListener(t)
+			addr, n := agenttest.SilentListener(t)
 			return "http://" + addr + "/v1", n
 		}},
 		{"sends headers and then nothing", func(t *testing.T) (string, func() int) {
@@ -121,7 +83,7 @@ func TestSilentServerIsReportedAsSilent(t *testing.T) {
 // TestSilentBudgetSmallerThanFirstByte: with no room for a second wait the
 // first silence is the answer, at once.
 func TestSilentBudgetSmallerThanFirstByte(t *testing.T) {
-	addr, accepted := silentListener(t)
+	addr, accepted := agenttest.SilentListener(t)
 	c, err := NewClient(ClientOptions{
 		BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 4,
 		FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 150 * time.Millisecond,

@@ -9,11 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"pincer/agent"
 	"pincer/agent/agenttest"
-	"pincer/safety"
-	"pincer/themes"
-	"pincer/tools"
 )
 
 // TestProgramRunsATurn runs the screen as a real Bubble Tea program (with
@@ -25,20 +21,7 @@ func TestProgramRunsATurn(t *testing.T) {
 		agenttest.Text("There is one Go file: main.go.", 6),
 	)
 	defer srv.Close()
-	root := t.TempDir()
-	writeTestFile(t, root, "main.go", "package main\n")
-	client, err := agent.NewClient(agent.ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
-	cls, _ := safety.NewClassifier(safety.Rules{})
-	ag, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Root: root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	app := New(Options{Agent: ag, Root: root, Theme: themes.Dark(), Model: "test-model", Session: "s"})
-	ag.SetApprover(approver{b: app.bridge})
+	app, _ := programApp(t, srv)
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(100, 30))
 	tm.Type("which go files are there?")
 	tm.Send(tea.KeyPressMsg{Code: tea.KeyEnter})

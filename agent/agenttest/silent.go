@@ -1,0 +1,47 @@
+package agenttest
+
+import (
+	"io"
+	"net"
+	"sync"
+	"testing"
+)
+
+// SilentListener accepts connections on 127.0.0.1, reads what is sent and
+// never answers, like a model server that took the request and hangs. It
+// returns its address and a count of the connections accepted; everything
+// is closed when the test ends.
+func SilentListener(t testing.TB) (addr string, accepted func() int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+			go func() { _, _ = io.Copy(io.Discard, c) }()
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		for _, c := range conns {
+			c.Close()
+		}
+		mu.Unlock()
+	})
+	return ln.Addr().String(), func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(conns)
+	}
+}
