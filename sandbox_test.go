@@ -5,7 +5,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -112,21 +111,8 @@ func TestSandboxNetwork(t *testing.T) {
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		t.Skip("the check uses bash's /dev/tcp")
 	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", ln.Addr().(*net.TCPAddr).Port)
+	port := agenttest.ClosingListener(t)
+	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", port)
 	for _, network := range []bool{true, false} {
 		t.Run(fmt.Sprintf("sandbox_network=%v", network), func(t *testing.T) {
 			s, _ := newSandboxedProject(t)

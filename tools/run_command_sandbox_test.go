@@ -6,10 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"pincer/agent/agenttest"
 	"slices"
 	"strings"
 	"syscall"
@@ -42,21 +42,8 @@ func TestRunCommandSandbox(t *testing.T) {
 		}
 	}
 	canary := filepath.Join(outside, "canary")
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", ln.Addr().(*net.TCPAddr).Port)
+	port := agenttest.ClosingListener(t)
+	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", port)
 	ws := testSandbox(t, root)
 	ro := &CommandSandbox{Helper: ws.Helper, Spec: sandbox.Spec{Network: true}, PrivateTemp: true}
 	noNet := &CommandSandbox{Helper: ws.Helper, Spec: sandbox.Spec{Writable: []string{root}}}

@@ -45,3 +45,26 @@ func SilentListener(t testing.TB) (addr string, accepted func() int) {
 		return len(conns)
 	}
 }
+
+// ClosingListener accepts TCP connections on 127.0.0.1 and closes each at
+// once: something to connect to when a test checks whether a connection
+// can be made at all. It returns the port; the listener closes when the
+// test ends.
+func ClosingListener(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port
+}

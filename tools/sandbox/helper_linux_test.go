@@ -6,10 +6,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"pincer/agent/agenttest"
 	"strings"
 	"syscall"
 	"testing"
@@ -63,21 +63,7 @@ func TestHelperEnforces(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(secret, "key"), []byte("s3cret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	port := ln.Addr().(*net.TCPAddr).Port
+	port := agenttest.ClosingListener(t)
 	connect := fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d && echo CONNECTED", port)
 	spec := Spec{Writable: []string{inside}, Hidden: []string{secret}}
 	// A hidden tree inside a writable one stays hidden; the rest stays writable.
