@@ -46,6 +46,10 @@ func limitFields() []limitField {
 	add("command_timeout", b, s)
 	b, s = dur(func(c Config) Duration { return c.IdleTimeout })
 	add("idle_timeout", b, s)
+	b, s = dur(func(c Config) Duration { return c.FirstByteTimeout })
+	add("first_byte_timeout", b, s)
+	b, s = dur(func(c Config) Duration { return c.SilentRetryBudget })
+	add("silent_retry_budget", b, s)
 	return out
 }
 

@@ -28,6 +28,11 @@ func TestUntrustedProjectLimitsOnlyTighten(t *testing.T) {
 		{"command_timeout larger than the user's", `{"command_timeout": "30s"}`, `{"command_timeout": "1m"}`, "command_timeout", Duration(30 * time.Second), true},
 		{"command_timeout smaller", "", `{"command_timeout": "10s"}`, "command_timeout", Duration(10 * time.Second), false},
 		{"command_timeout equal", "", `{"command_timeout": "2m"}`, "command_timeout", Duration(2 * time.Minute), false},
+		{"first_byte_timeout 0", "", `{"first_byte_timeout": 0}`, "first_byte_timeout", Duration(DefaultFirstByteTimeout), true},
+		{"first_byte_timeout larger", "", `{"first_byte_timeout": "1h"}`, "first_byte_timeout", Duration(DefaultFirstByteTimeout), true},
+		{"first_byte_timeout smaller", "", `{"first_byte_timeout": "20s"}`, "first_byte_timeout", Duration(20 * time.Second), false},
+		{"silent_retry_budget 0", "", `{"silent_retry_budget": 0}`, "silent_retry_budget", Duration(DefaultSilentRetryBudget), true},
+		{"silent_retry_budget larger", "", `{"silent_retry_budget": "10h"}`, "silent_retry_budget", Duration(DefaultSilentRetryBudget), true},
 		{"max_iterations larger", "", `{"max_iterations": 1000}`, "max_iterations", DefaultMaxIterations, true},
 		{"max_iterations smaller", "", `{"max_iterations": 5}`, "max_iterations", 5, false},
 		{"max_retries larger", "", `{"max_retries": 20}`, "max_retries", DefaultMaxRetries, true},
@@ -84,6 +89,10 @@ func limitValue(c Config, field string) any {
 		return c.IdleTimeout
 	case "command_timeout":
 		return c.CommandTimeout
+	case "first_byte_timeout":
+		return c.FirstByteTimeout
+	case "silent_retry_budget":
+		return c.SilentRetryBudget
 	case "max_iterations":
 		return c.MaxIterations
 	case "max_retries":
