@@ -132,7 +132,7 @@ func Ignored(root, rel string, isDir bool) bool {
 	}
 	dir := filepath.Join(absRoot, filepath.FromSlash(path.Dir(clean)))
 	base, stack := walkBase(absRoot, dir)
-	if data, err := os.ReadFile(filepath.Join(dir, ".gitignore")); err == nil {
+	if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
 		stack = stack.push(parseIgnore(relTo(base, dir), data))
 	}
 	return stack.ignored(relTo(base, filepath.Join(absRoot, filepath.FromSlash(clean))), isDir)

@@ -4,11 +4,14 @@ package tools
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // startInOwnGroup makes cmd the leader of a new session, so it has no
@@ -77,4 +80,14 @@ func defaultShell() string {
 		return "/bin/bash"
 	}
 	return "/bin/sh"
+}
+
+// dirWritable asks the kernel whether a file may be created in dir. It
+// sees permissions, read-only mounts and immutable directories (EPERM),
+// also for root, and touches nothing.
+func dirWritable(dir string) error {
+	if err := unix.Access(dir, unix.W_OK); err != nil {
+		return &fs.PathError{Op: "write", Path: dir, Err: err}
+	}
+	return nil
 }

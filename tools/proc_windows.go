@@ -66,3 +66,16 @@ func shellCommand(shell, command string) (string, []string) {
 	}
 	return shell, []string{"-c", command}
 }
+
+// dirWritable reports whether a file may be created in dir. Windows has no
+// access(2); its ACLs are only known by trying, so this creates and removes
+// an empty temporary file.
+func dirWritable(dir string) error {
+	tmp, err := os.CreateTemp(dir, ".pincer-check-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	tmp.Close()
+	return os.Remove(name)
+}

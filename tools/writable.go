@@ -11,14 +11,14 @@ import (
 
 // CheckWritable reports whether Apply could write ch, before anyone is
 // asked to review it: a change to a read-only project would only fail
-// after the review. It creates and removes a temporary file where Apply
-// would create its own (the nearest existing directory for a new file),
-// which is the only test that sees permissions, ACLs and read-only mounts
-// alike. The error puts the cause first.
+// after the review. It asks the kernel about the directory Apply would
+// write in (the nearest existing one for a new file), as the path policy
+// judged it, and writes nothing: the question comes before the approval.
+// The error puts the cause first.
 func CheckWritable(ch *Change) error {
-	target := ch.Path
-	if real, err := filepath.EvalSymlinks(ch.Path); err == nil {
-		target = real
+	target := ch.target.real
+	if target == "" {
+		target = ch.Path
 	}
 	dir := filepath.Dir(target)
 	for {
@@ -32,13 +32,9 @@ func CheckWritable(ch *Change) error {
 		}
 		dir = parent
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".pincer-check-*")
-	if err != nil {
+	if err := dirWritable(dir); err != nil {
 		return writeError(ch.Rel, err)
 	}
-	name := tmp.Name()
-	tmp.Close()
-	os.Remove(name)
 	return nil
 }
 
