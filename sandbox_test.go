@@ -47,7 +47,7 @@ func sandboxRun(t *testing.T, s *sandbox, command string, flags ...string) (runR
 func newSandboxedProject(t *testing.T) (*sandbox, string) {
 	t.Helper()
 	if !sbx.Probe().Available() {
-		t.Skip("no Landlock on this kernel")
+		agenttest.Missing(t, "no Landlock on this kernel")
 	}
 	s := newSandbox(t, "")
 	s.env = append(s.env, "TMPDIR="+t.TempDir())
@@ -106,7 +106,7 @@ func TestSandboxKeepsWritesInTheProject(t *testing.T) {
 
 func TestSandboxNetwork(t *testing.T) {
 	if !sbx.Probe().Network {
-		t.Skip("the kernel cannot block the network")
+		agenttest.Missing(t, "the kernel cannot block the network")
 	}
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		t.Skip("the check uses bash's /dev/tcp")

@@ -23,7 +23,7 @@ import (
 func testSandbox(t *testing.T, root string) *CommandSandbox {
 	t.Helper()
 	if !sandbox.Probe().Available() {
-		t.Skip("no Landlock on this kernel")
+		agenttest.Missing(t, "no Landlock on this kernel")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -70,7 +70,7 @@ func TestRunCommandSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.sb == noNet && !sandbox.Probe().Network {
-				t.Skip("the kernel cannot block the network")
+				agenttest.Missing(t, "the kernel cannot block the network")
 			}
 			res := run(t, Options{Root: root, Sandbox: tt.sb}, "run_command", cmdArgs(tt.cmd, 0))
 			if res.IsError != tt.isErr || !strings.Contains(res.Content, tt.want) {

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"pincer/agent/agenttest"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,7 +25,7 @@ func readOnlyDir(t *testing.T, dir string) {
 		probe.Close()
 		os.Remove(probe.Name())
 		if err := exec.Command("chattr", "+i", dir).Run(); err != nil {
-			t.Skipf("cannot make a read-only directory here (running as root, chattr: %v)", err)
+			agenttest.Missing(t, fmt.Sprintf("cannot make a read-only directory here (running as root, chattr: %v)", err))
 		}
 		t.Cleanup(func() { exec.Command("chattr", "-i", dir).Run() })
 	}

@@ -3,6 +3,7 @@ package agenttest
 import (
 	"io"
 	"net"
+	"os"
 	"sync"
 	"testing"
 )
@@ -67,4 +68,16 @@ func ClosingListener(t testing.TB) int {
 		}
 	}()
 	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// Missing stops a test whose prerequisite this machine lacks (Landlock, a
+// kernel feature, a program). Under CI=true, where .ci/run provides
+// everything, it is a failure, so a broken probe cannot turn the checks
+// into silent skips; elsewhere it is a skip.
+func Missing(t testing.TB, what string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s, and CI must run this test", what)
+	}
+	t.Skip(what)
 }

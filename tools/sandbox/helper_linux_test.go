@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 func runSandboxed(t *testing.T, spec Spec, script string) (string, error) {
 	t.Helper()
 	if !Probe().Available() {
-		t.Skip("no Landlock on this kernel")
+		agenttest.Missing(t, "no Landlock on this kernel")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -101,7 +101,7 @@ func TestHelperEnforces(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.needNet && !Probe().Network {
-				t.Skip("the kernel cannot block the network")
+				agenttest.Missing(t, "the kernel cannot block the network")
 			}
 			script := tt.script
 			if strings.Contains(script, "/dev/tcp") {
@@ -129,8 +129,8 @@ func TestHelperKillsLeftovers(t *testing.T) {
 	for _, tt := range []struct{ name, script string }{
 		{"background", "sleep 7777 & echo $! > PIDFILE"},
 		{"nohup", "nohup sleep 7777 >/dev/null 2>&1 & echo $! > PIDFILE"},
-		{"setsid", "setsid sleep 7777 >/dev/null 2>&1 & sleep 0.2; pgrep -n -f 'sleep 7777' > PIDFILE"},
-		{"double fork", "(sh -c 'sleep 7777 & echo $! > PIDFILE' &) ; sleep 0.2"},
+		{"setsid", "setsid sh -c 'echo $$ > PIDFILE; exec sleep 7777' >/dev/null 2>&1 & while [ ! -s PIDFILE ]; do sleep 0.05; done"},
+		{"double fork", "(sh -c 'sleep 7777 & echo $! > PIDFILE' &) ; while [ ! -s PIDFILE ]; do sleep 0.05; done"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -148,7 +148,7 @@ func TestHelperKillsLeftovers(t *testing.T) {
 			if _, err := fmt.Sscan(string(data), &pid); err != nil || pid <= 0 {
 				t.Fatalf("pid file %q", data)
 			}
-			deadline := time.Now().Add(2 * time.Second)
+			deadline := time.Now().Add(10 * time.Second)
 			for alive(pid) {
 				if time.Now().After(deadline) {
 					syscall.Kill(pid, syscall.SIGKILL)

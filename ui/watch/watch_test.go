@@ -113,7 +113,7 @@ func TestIgnoredPathsAloneReportNothing(t *testing.T) {
 func TestManyChangesComeAsFewBatches(t *testing.T) {
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "s"), 0o755)
-	w := newWatcher(t, root, Options{Quiet: 500 * time.Millisecond, Longest: 5 * time.Second})
+	w := newWatcher(t, root, Options{Quiet: 3 * time.Second, Longest: 20 * time.Second})
 	w.Watch([]string{"s"})
 	write(t, filepath.Join(root, "marker"))
 	next(t, w)
