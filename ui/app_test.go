@@ -895,3 +895,20 @@ func TestBlockedDialogAsksToLeaveTheSandbox(t *testing.T) {
 		t.Errorf("the dialog does not say what was blocked:\n%s", st)
 	}
 }
+
+// TestSwitchingSessionsClearsTheirMarks: the tree marks what the session
+// on screen touched, not what the one left behind did.
+func TestSwitchingSessionsClearsTheirMarks(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	a.tree.Mark("main.go", tree.MarkChanged)
+	a.Update(sessionOpenedMsg{history: []agent.Message{
+		{Role: agent.RoleUser, Content: "look"},
+		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x", Touched: []tools.Touch{{Path: "internal/a.go", Kind: tools.TouchRead}}},
+	}})
+	if own, _ := a.tree.MarkOf("main.go"); own != 0 {
+		t.Errorf("main.go keeps the mark %v of the session left behind", own)
+	}
+	if own, _ := a.tree.MarkOf("internal/a.go"); own != tree.MarkRead {
+		t.Errorf("internal/a.go mark %v, want read", own)
+	}
+}

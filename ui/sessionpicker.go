@@ -262,6 +262,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.history = nil
 	a.queue = nil
 	a.transcript.Reset()
+	a.tree.ClearMarks() // the marks belong to the session left behind
 	if len(msg.history) > 0 {
 		a.loadHistory(msg.history)
 	} else {
