@@ -17,6 +17,7 @@ import (
 	"pincer/session"
 	"pincer/tools"
 	sbx "pincer/tools/sandbox"
+	"pincer/ui/safetext"
 )
 
 // sandboxState is what contains commands in this project: the mode asked
@@ -236,8 +237,8 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 		if st.PrivateTemp {
 			writable = append(writable, "a private temp dir per command ($TMPDIR)")
 		}
-		fmt.Fprintf(w, "writable    %s\n", strings.Join(writable, "\n            "))
-		fmt.Fprintf(w, "hidden      %s\n", strings.Join(st.Hidden, "\n            "))
+		fmt.Fprintf(w, "writable    %s\n", linesOf(writable))
+		fmt.Fprintf(w, "hidden      %s\n", linesOf(st.Hidden))
 	}
 	fmt.Fprintf(w, "%s\n", st.Note)
 	if len(tests) > 0 {
@@ -249,7 +250,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			}
 			line := fmt.Sprintf("  %s %-34s want %-8s got %s", mark, t.Name, t.Want, t.Result)
 			if t.Detail != "" {
-				line += " (" + t.Detail + ")"
+				line += " (" + safetext.LineOf(t.Detail) + ")"
 			}
 			fmt.Fprintln(w, line)
 		}
@@ -365,4 +366,14 @@ func helperNote(helper string) string {
 		return ""
 	}
 	return " (pincer itself, slow to start for every command; install the small helper next to it: CGO_ENABLED=0 go install ./tools/sandbox/pincer-sandbox)"
+}
+
+// linesOf lists paths one under the other, aligned with the labels above,
+// each drawn safely (a project path may hold anything).
+func linesOf(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = safetext.LineOf(p)
+	}
+	return strings.Join(out, "\n            ")
 }

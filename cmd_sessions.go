@@ -190,7 +190,7 @@ func (c *cli) sessionsRemove() *cobra.Command {
 				return err
 			}
 			if !yes {
-				what := fmt.Sprintf("%s (%d messages, last active %s)", s.Label(), s.MessageCount, human.Ago(time.Now(), s.Updated))
+				what := fmt.Sprintf("%s (%d messages, last active %s)", safetext.LineOf(s.Label()), s.MessageCount, human.Ago(time.Now(), s.Updated))
 				if s.Created.IsZero() {
 					what = s.ID + " (its record is damaged)"
 				}

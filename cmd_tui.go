@@ -12,6 +12,7 @@ import (
 	"pincer/session"
 	"pincer/themes"
 	"pincer/ui"
+	"pincer/ui/safetext"
 )
 
 // runTUI opens the full-screen program in the project, in a new or resumed
@@ -120,11 +121,11 @@ func (c *cli) sayHowToResume(st resumeStore, id string) {
 	case err != nil:
 		fmt.Fprintf(c.stderr, "pincer: could not read the session to say how to resume it: %v\n", err)
 	case s.MessageCount > 0:
-		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", resumeHint(s))
+		fmt.Fprintf(c.stdout, "Resume this session with: %s\n", safetext.LineOf(resumeHint(s)))
 	default:
 		// Nothing was said: do not keep an empty session.
 		if err := st.Delete(s.ID); err != nil {
-			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", s.Label(), err)
+			fmt.Fprintf(c.stderr, "pincer: could not remove the empty session %s: %v\n", safetext.LineOf(s.Label()), err)
 		}
 	}
 }

@@ -24,7 +24,9 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"pincer/session"
 	sbx "pincer/tools/sandbox"
+	"pincer/ui/safetext"
 )
 
 // version is the release this source belongs to.
@@ -193,14 +195,19 @@ func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
 	if errors.As(err, &ee) && ee.silent {
 		return
 	}
-	fmt.Fprintf(w, "pincer: %v\n", err)
+	// Errors carry foreign text (a server's message, a file name).
+	fmt.Fprintf(w, "pincer: %s\n", safetext.LineOf(err.Error()))
 }
 
 // writeJSON prints v as indented JSON, for the --json forms of commands.
+// On a terminal the strings' control and bidi characters are escaped as
+// JSON allows (exportTo), so the value is the same and nothing is obeyed.
 func (c *cli) writeJSON(v any) error {
-	enc := json.NewEncoder(c.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return exportTo(c.stdout, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}, session.FormatJSON)
 }
 
 // orEmpty turns a nil list into an empty one, so JSON output is [] rather

@@ -50,7 +50,7 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			// sandbox only; leaving it takes --sandbox off.
 			if a.Step == 1 {
 				mu.Lock()
-				fmt.Fprintf(errOut, "blocked by the sandbox: %s (%s); pass --sandbox off to run commands outside it\n", a.Summary, strings.Join(a.Reasons, "; "))
+				fmt.Fprintf(errOut, "blocked by the sandbox: %s (%s); pass --sandbox off to run commands outside it\n", safetext.LineOf(a.Summary), safetext.LineOf(strings.Join(a.Reasons, "; ")))
 				mu.Unlock()
 			}
 			return agent.Decision{}, nil
@@ -118,7 +118,14 @@ func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
 	p.out = &guarded{w: out, b: &p.broken}
 	p.err = &guarded{w: errOut, b: &p.broken}
 	if asJSON {
-		p.enc = json.NewEncoder(p.out)
+		var w io.Writer = p.out
+		if isTerminal(out) {
+			// Exact JSON still, with control and bidi characters in
+			// strings escaped as \u sequences, so a terminal obeys none.
+			// Each line ends whole, so nothing is held back.
+			w = safetext.NewJSONWriter(p.out)
+		}
+		p.enc = json.NewEncoder(w)
 		p.enc.SetEscapeHTML(false)
 	}
 	return p
