@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"pincer/safety"
+	"pincer/tools"
 )
 
 // The most of one file a prompt's @path mention attaches; the model is told
@@ -156,7 +157,13 @@ func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (
 			return "", false
 		}
 	}
-	content, cut, err := readCapped(abs)
+	// Read what was judged: the resolved path, opened without following
+	// a link or blocking on a pipe swapped in since.
+	judged := abs
+	if len(acc.Reads) > 0 {
+		judged = acc.Reads[0]
+	}
+	content, cut, err := readCapped(judged)
 	if err != nil {
 		sink(Notice{Text: fmt.Sprintf("Did not attach %s: %v.", rel, err)})
 		return "", false
@@ -180,7 +187,7 @@ func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (
 // of a text file, cut at a line end; cut says what was left out, "" when
 // nothing was.
 func readCapped(path string) (content, cut string, err error) {
-	f, err := os.Open(path)
+	f, err := tools.OpenRegular(path)
 	if err != nil {
 		return "", "", err
 	}

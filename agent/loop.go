@@ -199,6 +199,11 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 	}
 	if user.Kind == "" || user.Kind == KindTask {
 		user.Content = a.attachMentions(ctx, user.Content, sink)
+		// Attached files count too: check again before anything is stored.
+		if err := a.checkFits(user); err != nil {
+			res.StopReason = "error"
+			return res, err
+		}
 	}
 	if _, err := a.add(user, sink); err != nil {
 		res.StopReason = "error"

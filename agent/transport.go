@@ -266,8 +266,15 @@ func (t *transport) attempt(orig *http.Request, body []byte, firstByte time.Dura
 			io.Closer
 		}{br, resp.Body}
 	}
-	if timer != nil {
-		timer.Stop()
+	if timer != nil && !timer.Stop() {
+		// The first-byte limit fired after the first byte came but before
+		// the timer was stopped: ctx is cancelled, so the stream could only
+		// fail halfway. Report it as the silence it was, to be retried.
+		_ = resp.Body.Close()
+		<-ctx.Done() // the timer's cancel may still be on its way
+		err := silence(context.Cause(ctx))
+		stop(nil)
+		return nil, ctx, stop, err
 	}
 	if t.idleTimeout > 0 {
 		timer = time.AfterFunc(t.idleTimeout, func() { cancel(ErrStreamIdle) })
