@@ -157,7 +157,7 @@ func catchBrokenPipe() (restore func()) {
 // terminal, what was piped in.
 func (c *cli) readPrompt(args []string) (string, error) {
 	prompt := strings.TrimSpace(strings.Join(args, " "))
-	if f, ok := c.stdin.(*os.File); !ok || !isTerminal(f) {
+	if f, ok := c.stdin.(*os.File); !ok || !headless.IsTerminal(f) {
 		data, err := io.ReadAll(io.LimitReader(c.stdin, 8<<20))
 		if err != nil {
 			return "", fmt.Errorf("read the prompt from standard input: %w", err)
@@ -174,11 +174,4 @@ func (c *cli) readPrompt(args []string) (string, error) {
 		return "", errors.New("no prompt; give it as an argument (pincer run \"fix the build\") or on standard input")
 	}
 	return prompt, nil
-}
-
-// isTerminal reports whether f is a character device (a terminal), so
-// pincer does not wait for input nobody will type.
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

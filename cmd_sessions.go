@@ -15,6 +15,7 @@ import (
 
 	"pincer/agent"
 	"pincer/session"
+	"pincer/ui/headless"
 	"pincer/ui/human"
 	"pincer/ui/safetext"
 )
@@ -306,7 +307,7 @@ Words after the name say what the summary should focus on.`,
 				}
 			})
 			if err != nil {
-				return p.explainUnreachable(fmt.Errorf("compact %s: %w", s.Label(), err))
+				return c.explainModelError(p, fmt.Errorf("compact %s: %w", s.Label(), err))
 			}
 			return exportTo(c.stdout, func(w io.Writer) error {
 				_, err := fmt.Fprintf(w, "Compressed %d messages of %s (about %d → %d tokens).\n\n%s\n", compressed.Messages, s.Label(), compressed.Before, compressed.After, compressed.Summary)
@@ -334,7 +335,7 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 // the export is exact.
 func exportTo(out io.Writer, write func(io.Writer) error, format string) error {
 	f, ok := out.(*os.File)
-	if !ok || !isTerminal(f) {
+	if !ok || !headless.IsTerminal(f) {
 		return write(out)
 	}
 	var w interface {

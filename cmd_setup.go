@@ -11,6 +11,7 @@ import (
 	"pincer/agent"
 	"pincer/config"
 	"pincer/themes"
+	"pincer/ui/headless"
 	"pincer/ui/setup"
 )
 
@@ -73,5 +74,5 @@ func (c *cli) firstRun(cmd *cobra.Command, p *project) (*project, bool, error) {
 func (c *cli) canRunSetup() bool {
 	in, ok1 := c.stdin.(*os.File)
 	out, ok2 := c.stdout.(*os.File)
-	return ok1 && ok2 && isTerminal(in) && isTerminal(out)
+	return ok1 && ok2 && headless.IsTerminal(in) && headless.IsTerminal(out)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"pincer/internal/safefile"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -29,7 +31,7 @@ func newReadScope(o Options, start string) readScope {
 		root = r
 	}
 	s.scope = root
-	if !within(root, s.real) {
+	if !safefile.Within(root, s.real) {
 		s.scope = s.real
 	}
 	return s
@@ -66,14 +68,14 @@ func (s readScope) allow(e dirEntry) (bool, string, skippedFile) {
 		shown += " → " + displayPath(s.root, r)
 	}
 	if s.check == nil {
-		if !within(s.scope, real) {
+		if !safefile.Within(s.scope, real) {
 			return false, "", skippedFile{shown, "outside the directory searched"}
 		}
 		return true, real, skippedFile{}
 	}
 	var whys []string
 	for _, p := range []string{logical, real} {
-		if why := s.check(s.scope, p); why != "" && !contains(whys, why) {
+		if why := s.check(s.scope, p); why != "" && !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
 		if real == logical {
@@ -104,13 +106,4 @@ func skippedNote(skipped []skippedFile) string {
 	}
 	return fmt.Sprintf("skipped %s that need%s approval to read: %s; read one with read_file to ask the user",
 		plural(len(skipped), "file"), map[bool]string{true: "s", false: ""}[len(skipped) == 1], list)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

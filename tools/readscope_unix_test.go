@@ -5,6 +5,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"pincer/internal/safefile"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 // fakeReadCheck stands in for the path policy: outside the scope, or a
 // .env file, needs approval.
 func fakeReadCheck(scope, p string) string {
-	if !within(scope, p) {
+	if !safefile.Within(scope, p) {
 		return p + ": reads outside the project"
 	}
 	if strings.HasPrefix(filepath.Base(p), ".env") {

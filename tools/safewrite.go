@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // errSwapped is returned when a directory along a planned write was
@@ -40,15 +39,6 @@ type checkFunc func(current []byte, exists bool) error
 
 func swapped(path string, err error) error {
 	return fmt.Errorf("%w (%s: %v)", errSwapped, path, err)
-}
-
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
-	rel, err := filepath.Rel(dir, p)
-	if err != nil || filepath.IsAbs(rel) {
-		return false
-	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // paths are what the path policy is asked about for a write to abs: abs,

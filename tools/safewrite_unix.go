@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"pincer/internal/safefile"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -109,7 +110,7 @@ func readAt(dfd int, name string) (data []byte, mode fs.FileMode, exists bool, e
 // to the root, elsewhere from "/".
 func (t judgedPath) openDir(dir string) (*os.File, error) {
 	start, rel := "/", strings.TrimPrefix(dir, "/")
-	if t.root != "" && within(t.root, dir) {
+	if t.root != "" && safefile.Within(t.root, dir) {
 		start, rel = t.root, ""
 		if r, err := filepath.Rel(t.root, dir); err == nil && r != "." {
 			rel = r

@@ -8,11 +8,11 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
 	"pincer/safety"
 	"pincer/themes"
+	"pincer/ui/cells"
 	"pincer/ui/safetext"
 )
 
@@ -298,7 +298,7 @@ func layoutApproval(height int, p approvalParts, d *approvalDialog, inner int, s
 		if keep == 0 {
 			note = fmt.Sprintf("%d lines of reasons: enlarge the window", len(p.reasons))
 		}
-		p.reasons = append(p.reasons[:keep:keep], st.Muted.Render(ansiTruncate(note, inner)))
+		p.reasons = append(p.reasons[:keep:keep], st.Muted.Render(cells.Truncate(note, inner)))
 	}
 	if over := need() - avail; over > 0 {
 		p.facts = p.facts[:max(len(p.facts)-over, 0)]
@@ -325,7 +325,7 @@ func layoutApproval(height int, p approvalParts, d *approvalDialog, inner int, s
 		if lipgloss.Width(hint) > inner {
 			hint = where + " ↑↓"
 		}
-		out = append(out, st.Accent.Render(ansiTruncate(hint, inner)))
+		out = append(out, st.Accent.Render(cells.Truncate(hint, inner)))
 	} else {
 		d.viewH, d.total, d.top = viewH, len(p.rows), 0
 		out = append(out, p.rows...)
@@ -342,9 +342,6 @@ func layoutApproval(height int, p approvalParts, d *approvalDialog, inner int, s
 	}
 	return append(out, p.keys...)
 }
-
-// ansiTruncate cuts s to width cells.
-func ansiTruncate(s string, width int) string { return ansi.Truncate(s, width, "…") }
 
 // block draws the foreign part of the question to width.
 func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {

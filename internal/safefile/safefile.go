@@ -127,7 +127,7 @@ func Read(path string, opts Options) ([]byte, error) {
 		if r, err := filepath.EvalSymlinks(dir); err == nil {
 			dir = r
 		}
-		if !within(dir, real) {
+		if !Within(dir, real) {
 			return nil, &Error{Name: name, Target: shown(real), Within: opts.Within, err: ErrOutside}
 		}
 	}
@@ -184,8 +184,8 @@ func kind(m fs.FileMode) string {
 	return "not a plain file"
 }
 
-// within reports whether p is dir or below it.
-func within(dir, p string) bool {
+// Within reports whether p is dir or below it.
+func Within(dir, p string) bool {
 	rel, err := filepath.Rel(dir, p)
 	if err != nil || filepath.IsAbs(rel) {
 		return false

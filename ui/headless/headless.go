@@ -114,12 +114,12 @@ func (p *Printer) SetSession(id, name string) { p.session = sessionRef{id, name}
 // written, the function given to OnBroken is called once so the run can be
 // stopped, and Finish returns ExitBrokenPipe without a word.
 func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
-	p := &Printer{json: asJSON, cleanOut: !asJSON && isTerminal(out)}
+	p := &Printer{json: asJSON, cleanOut: !asJSON && IsTerminal(out)}
 	p.out = &guarded{w: out, b: &p.broken}
 	p.err = &guarded{w: errOut, b: &p.broken}
 	if asJSON {
 		var w io.Writer = p.out
-		if isTerminal(out) {
+		if IsTerminal(out) {
 			// Exact JSON still, with control and bidi characters in
 			// strings escaped as \u sequences, so a terminal obeys none.
 			// Each line ends whole, so nothing is held back.
@@ -403,9 +403,9 @@ func firstLine(s string, max int) string {
 	return s
 }
 
-// isTerminal reports whether w is a terminal (a character device), where
+// IsTerminal reports whether w is a terminal (a character device), where
 // foreign text must not reach unsanitised.
-func isTerminal(w io.Writer) bool {
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
