@@ -71,6 +71,11 @@ type approvalDialog struct {
 	// top is the first row of the foreign part on screen; viewH and total
 	// are the rows of the last drawing, for scrolling.
 	top, viewH, total int
+	// blockFor caches the foreign part drawn at blockWidth: a long command
+	// is sanitised and styled once, not on every frame (the theme cannot
+	// change while a dialog holds the keys).
+	blockFor   *foreignBlock
+	blockWidth int
 }
 
 func newApprovalDialog(q question, root string) *approvalDialog {
@@ -198,7 +203,11 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "Run this command?"
 	}
 
-	block := d.block(inner, st)
+	if d.blockFor == nil || d.blockWidth != inner {
+		b := d.block(inner, st)
+		d.blockFor, d.blockWidth = &b, inner
+	}
+	block := *d.blockFor
 	var facts []string
 	if f := block.facts(); f != "" {
 		facts = append(facts, st.Warning.Render(f))

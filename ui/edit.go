@@ -29,6 +29,7 @@ type editDialog struct {
 	w, h    int
 	// sizedFull is whether the diff was last sized for full screen.
 	sizedFull bool
+	shownH    int // the height the diff is drawn at now
 }
 
 func newEditDialog(a *App, q question) *editDialog {
@@ -146,11 +147,18 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 	if d.w != inner || d.h != diffH || d.sizedFull != d.full {
 		d.w, d.h, d.sizedFull = inner, diffH, d.full
 		d.diff.SetSize(inner, diffH)
-		// A short diff gets a short dialog: as high as its content, up
-		// to what the screen allows.
-		if want := max(d.diff.ContentHeight(), 3); want < diffH && !d.full {
-			d.diff.SetSize(inner, want)
-		}
+		d.shownH = diffH
+	}
+	// A short diff gets a short dialog: as high as its content, up to what
+	// the screen allows. The content's height changes with the layout (v),
+	// so it is asked on every drawing; the diff view caches its layout.
+	want := diffH
+	if !d.full {
+		want = min(max(d.diff.ContentHeight(), 3), diffH)
+	}
+	if want != d.shownH {
+		d.shownH = want
+		d.diff.SetSize(inner, want)
 	}
 	body := d.diff.View()
 	if headText != "" {

@@ -590,3 +590,21 @@ func TestDocKey(t *testing.T) {
 		}
 	}
 }
+
+// TestEditReviewFollowsTheLayout: switching a short review from side by
+// side to unified (v) makes the diff taller; the dialog grows with it
+// instead of cutting the change.
+func TestEditReviewFollowsTheLayout(t *testing.T) {
+	a := newTestApp(t, 160, 44)
+	ch := &tools.Change{Path: "/p/a.txt", Rel: "a.txt", Before: []byte("one\ntwo\nthree\n"), After: []byte("uno\ndos\ntres\n"), Summary: "replaced 3 lines"}
+	a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
+	screen(a)
+	time.Sleep(settleTime)
+	press(a, "v")
+	s := screen(a)
+	for _, w := range []string{"one", "two", "three", "uno", "dos", "tres"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("after v the review cuts %q:\n%s", w, s)
+		}
+	}
+}
