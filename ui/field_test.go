@@ -608,3 +608,25 @@ func TestEditReviewFollowsTheLayout(t *testing.T) {
 		}
 	}
 }
+
+// lineStarts is the plain statement of what inputRows keeps up to date:
+// it reports for each display row of text at width whether it
+// starts a line, measuring every long line afresh.
+func lineStarts(text string, width int) []bool {
+	if width <= 0 {
+		return nil
+	}
+	var r inputRows
+	var starts []bool
+	for _, line := range strings.Split(text, "\n") {
+		rows := 1
+		if mayWrap(line, width) {
+			rows = max(r.measure(line, width), 1)
+		}
+		starts = append(starts, true)
+		for j := 1; j < rows; j++ {
+			starts = append(starts, false)
+		}
+	}
+	return starts
+}

@@ -87,24 +87,3 @@ func (r *inputRows) measure(line string, w int) int {
 	r.probe.SetValue(line)
 	return r.probe.LineInfo().Height
 }
-
-// lineStarts reports for each display row of text at width whether it
-// starts a line, measuring every long line afresh.
-func lineStarts(text string, width int) []bool {
-	if width <= 0 {
-		return nil
-	}
-	var r inputRows
-	var starts []bool
-	for _, line := range strings.Split(text, "\n") {
-		rows := 1
-		if mayWrap(line, width) {
-			rows = max(r.measure(line, width), 1)
-		}
-		starts = append(starts, true)
-		for j := 1; j < rows; j++ {
-			starts = append(starts, false)
-		}
-	}
-	return starts
-}

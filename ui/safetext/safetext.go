@@ -71,23 +71,6 @@ func Sanitize(s string, m Mode) string {
 	return string(b)
 }
 
-// Escaped reports whether drawing s under mode m shows anything in escaped
-// form (a control picture or a ⟨…⟩ code), which a dialog must point out.
-// Expanded tabs and kept line breaks are not escapes.
-func Escaped(s string, m Mode) bool {
-	if isPlain(s, m) {
-		return false
-	}
-	for i := 0; i < len(s); {
-		k, size := classify(s, i, m)
-		if k == kindEscape {
-			return true
-		}
-		i += size
-	}
-	return false
-}
-
 // Append appends s as drawn under mode m to b. col is the column s starts
 // at (tab stops depend on it); the column after s is returned, so text can
 // be converted piece by piece with the same result as converting it whole.
