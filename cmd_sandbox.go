@@ -69,7 +69,7 @@ func (c *cli) sandboxState(p *project) sandboxState {
 	}
 	st.Active = true
 	if exe, err := os.Executable(); err == nil {
-		st.Helper = sbx.FindHelper(exe)
+		st.Helper = exe
 	}
 	st.Writable, st.Hidden = pol.Writable(), pol.Hidden()
 	if cfgFile := c.getenv(config.EnvConfig); cfgFile != "" && filepath.IsAbs(cfgFile) {
@@ -93,17 +93,33 @@ func (c *cli) sandboxState(p *project) sandboxState {
 }
 
 // commandSandbox is run_command's sandbox, or nil when commands run
-// unsandboxed.
+// unsandboxed. One is made per state and kept for the life of the
+// process, with its helper started at once in the background, so the
+// first command does not wait for it.
 func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
-	if !st.Active {
+	key := fmt.Sprintf("%q %q %v %v", st.Writable, st.Hidden, st.Network, st.PrivateTemp)
+	if cs, ok := c.sandboxes[key]; ok {
+		return cs
+	}
+	cs := newCommandSandbox(st)
+	if cs == nil {
 		return nil
 	}
-	exe, err := os.Executable()
-	if err != nil {
+	if c.sandboxes == nil {
+		c.sandboxes = map[string]*tools.CommandSandbox{}
+	}
+	c.sandboxes[key] = cs
+	cs.Warm()
+	return cs
+}
+
+// newCommandSandbox is a sandbox for st of its own (nil when inactive).
+func newCommandSandbox(st sandboxState) *tools.CommandSandbox {
+	if !st.Active || st.Helper == "" {
 		return nil
 	}
 	return &tools.CommandSandbox{
-		Helper:      sbx.FindHelper(exe),
+		Helper:      st.Helper,
 		Spec:        sbx.Spec{Writable: st.Writable, Hidden: st.Hidden, Network: st.Network},
 		PrivateTemp: st.PrivateTemp,
 	}
@@ -224,7 +240,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 	fmt.Fprintf(w, "mode        %s (modes: read-only, workspace, off)\n", st.Mode)
 	fmt.Fprintf(w, "active      %v\n", st.Active)
 	if st.Helper != "" {
-		fmt.Fprintf(w, "helper      %s%s\n", st.Helper, helperNote(st.Helper))
+		fmt.Fprintf(w, "helper      %s (started once per session; each command is one fork and exec)\n", safetext.LineOf(st.Helper))
 	}
 	fmt.Fprintf(w, "approvals   %s\n", st.Approvals)
 	if st.Active {
@@ -279,11 +295,12 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 	_ = os.WriteFile(filepath.Join(secretDir, "key"), []byte("secret"), 0o600)
 
 	run := func(spec sbx.Spec, script string) (string, bool) {
-		cs := c.commandSandbox(st)
+		cs := newCommandSandbox(st)
 		if cs == nil {
 			return "no helper", false
 		}
 		cs.Spec = spec
+		defer cs.Close()
 		reg, err := tools.NewRegistry(tools.Builtins(tools.Options{Root: scratch, Sandbox: cs, CommandTimeout: 10 * time.Second})...)
 		if err != nil {
 			return err.Error(), false
@@ -356,16 +373,6 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
-}
-
-// helperNote says, when pincer re-executes itself as the sandbox helper,
-// that every command then pays pincer's whole start-up, and how to
-// install the small helper that avoids it.
-func helperNote(helper string) string {
-	if strings.HasPrefix(filepath.Base(helper), sbx.HelperName) {
-		return ""
-	}
-	return " (pincer itself, slow to start for every command; install the small helper next to it: CGO_ENABLED=0 go install ./tools/sandbox/pincer-sandbox)"
 }
 
 // linesOf lists paths one under the other, aligned with the labels above,

@@ -25,6 +25,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/session"
+	"pincer/tools"
 	sbx "pincer/tools/sandbox"
 	"pincer/ui/safetext"
 )
@@ -64,6 +65,9 @@ type cli struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	flags          globalFlags
+	// sandboxes are the command sandboxes made so far, by what they
+	// allow; their helpers live as long as the process.
+	sandboxes map[string]*tools.CommandSandbox
 }
 
 // globalFlags are the flags every command accepts.

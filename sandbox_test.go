@@ -356,11 +356,6 @@ func TestSandboxCommand(t *testing.T) {
 			t.Errorf("self-test %q: want %s, got %s", c.Name, c.Want, c.Result)
 		}
 	}
-	// Without pincer-sandbox next to it, pincer says how to install it.
-	r = s.run("", "sandbox")
-	if r.code != 0 || !strings.Contains(r.stdout, "go install ./tools/sandbox/pincer-sandbox") {
-		t.Errorf("sandbox without the small helper does not say how to install it: %d\n%s", r.code, r.stdout)
-	}
 	// Off: nothing enforced, said so, and no self-test.
 	r = s.run("", "sandbox", "--sandbox", "off")
 	if r.code != 0 || !strings.Contains(r.stdout, "The sandbox is off") || strings.Contains(r.stdout, "self-test") {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"path/filepath"
+	"sync"
 	"time"
 
 	"pincer/tools/sandbox"
@@ -56,11 +57,28 @@ type CommandSandbox struct {
 	Helper string
 	// Spec is what every command may do.
 	Spec sandbox.Spec
-	// PrivateTemp gives each command a fresh temp dir, the only place it
-	// may write besides Spec.Writable, with TMPDIR pointing at it
-	// (read-only mode).
+	// PrivateTemp gives commands a temp dir of their own, the only place
+	// they may write besides Spec.Writable, with TMPDIR pointing at it and
+	// emptied after each command (read-only mode).
 	PrivateTemp bool
+
+	once     sync.Once
+	launcher *sandbox.Launcher
 }
+
+// Launcher returns the launcher that starts the commands, made on first
+// use from Helper, Spec and PrivateTemp (set them before).
+func (s *CommandSandbox) Launcher() *sandbox.Launcher {
+	s.once.Do(func() { s.launcher = sandbox.NewLauncher(s.Helper, s.Spec, s.PrivateTemp) })
+	return s.launcher
+}
+
+// Warm starts a helper in the background, so the first command does not
+// wait for one.
+func (s *CommandSandbox) Warm() { s.Launcher().Warm() }
+
+// Close stops the helpers.
+func (s *CommandSandbox) Close() { s.Launcher().Close() }
 
 // withDefaults fills zero fields and cleans Root.
 func (o Options) withDefaults() Options {

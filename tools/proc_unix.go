@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -23,19 +22,9 @@ func startInOwnGroup(cmd *exec.Cmd) {
 	dieWithParent(cmd.SysProcAttr)
 }
 
-// stopGroup ends a command that is still running (timeout, Esc). The
-// sandbox helper gets SIGTERM first, so it can kill the processes that
-// left the group; then the whole group is killed.
-func stopGroup(cmd *exec.Cmd, helper bool) {
-	if helper {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		done := time.Now().Add(500 * time.Millisecond)
-		for time.Now().Before(done) && syscall.Kill(cmd.Process.Pid, 0) == nil && !exited(cmd.Process.Pid) {
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-	killGroup(cmd)
-}
+// stopGroup ends a command that is still running (timeout, Esc): its
+// whole process group is killed.
+func stopGroup(cmd *exec.Cmd) { killGroup(cmd) }
 
 // killGroup kills what is left of the command's process group.
 func killGroup(cmd *exec.Cmd) {

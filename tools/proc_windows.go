@@ -26,7 +26,7 @@ func startInOwnGroup(cmd *exec.Cmd) {
 
 // stopGroup kills a running command's whole process tree with taskkill,
 // falling back to the process itself.
-func stopGroup(cmd *exec.Cmd, _ bool) {
+func stopGroup(cmd *exec.Cmd) {
 	kill := exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid))
 	if err := kill.Run(); err != nil {
 		_ = cmd.Process.Kill()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"slices"
@@ -94,15 +95,16 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	// A command that runs without asking runs with git's program-running
 	// settings off (see safety.SafeEnv and docs/safety.md).
 	env = append(env, safety.SafeEnv(c.args.Command, env)...)
-	cmd, spec, cleanup, err := c.prepare(name, args, env)
+	out := newHeadTail(c.opts.MaxOutput)
+	proc, spec, err := c.start(name, args, env)
 	if err != nil {
+		var notFound *startError
+		if errors.As(err, &notFound) {
+			return errorResult(fmt.Sprintf("could not start the shell %s: %v. Set \"shell\" in the configuration to a shell that exists.", name, notFound.err)), nil
+		}
 		return errorResult(fmt.Sprintf("could not set up the sandbox: %v. Run 'pincer sandbox' to see what this machine supports, or set \"sandbox\": \"off\".", err)), nil
 	}
-	defer cleanup()
-	cmd.Dir = c.opts.Root
-	out := newHeadTail(c.opts.MaxOutput)
-
-	err = runAndReap(runCtx, cmd, out, spec != nil)
+	end, err := runAndReap(runCtx, proc, out)
 	var status, hint string
 	var blocked []string
 	isErr := true
@@ -112,10 +114,12 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 		return Result{Content: c.format(out, status, ""), IsError: true}, ctx.Err()
 	case runCtx.Err() != nil:
 		status = fmt.Sprintf("timed out after %d s; the command and its child processes were killed. Output so far is above. Pass a larger timeout (at most %d) if it needs longer.", c.args.Timeout, int(MaxCommandTimeout/time.Second))
-	case err == nil:
+	case err != nil:
+		status = fmt.Sprintf("ended without a status: %v", err)
+	case end.ok:
 		status, isErr = "exit code 0", false
-	case cmd.ProcessState != nil:
-		status = exitStatus(cmd.ProcessState)
+	default:
+		status = end.status
 		if spec != nil {
 			blocked = sandbox.Blocked(out.Capped(c.opts.MaxOutput), *spec, c.opts.Root)
 		}
@@ -125,8 +129,6 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 		} else {
 			hint = SuggestFix(c.args.Command, out.Capped(c.opts.MaxOutput), c.opts.Root)
 		}
-	default:
-		return errorResult(fmt.Sprintf("could not start the shell %s: %v. Set \"shell\" in the configuration to a shell that exists.", name, err)), nil
 	}
 	return Result{Content: c.format(out, status, hint), IsError: isErr, SandboxBlocked: blocked}, nil
 }
@@ -159,75 +161,143 @@ func networkNote(s sandbox.Spec) string {
 	return ", and blocks network connections"
 }
 
-// prepare builds the process for the shell: through the sandbox helper
-// when the options have a sandbox and this call was not let out of it.
-// With a private temp dir (read-only mode) it is made here and removed by
-// cleanup.
-func (c *runCommandCall) prepare(name string, args, env []string) (*exec.Cmd, *sandbox.Spec, func(), error) {
+// startError is a shell that could not be started at all.
+type startError struct{ err error }
+
+func (e *startError) Error() string { return e.err.Error() }
+
+// running is a started command: one pincer started itself, or one the
+// sandbox's helper started for it.
+type running interface {
+	// wait waits for the command to end.
+	wait() (ended, error)
+	// stop ends it early (timeout, Esc) with everything it started.
+	stop()
+	// reap kills what is left of it once it has ended.
+	reap()
+	// output is where its output is read; it reaches EOF when the last
+	// process holding it has gone.
+	output() *os.File
+}
+
+// ended is how a command ended.
+type ended struct {
+	status string // "exit code 2", "killed by signal killed"
+	ok     bool   // it exited with 0
+}
+
+// start starts the shell with its output going to one pipe: through the
+// sandbox's helper when the options have a sandbox and this call was not
+// let out of it. spec is what the sandbox allowed (nil without one).
+func (c *runCommandCall) start(name string, args, env []string) (running, *sandbox.Spec, error) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer pw.Close()
 	sb := c.opts.Sandbox
 	if sb == nil || c.outside {
 		cmd := exec.Command(name, args...)
 		cmd.Env = env
-		return cmd, nil, func() {}, nil
-	}
-	spec := sb.Spec
-	spec.Writable = append([]string(nil), spec.Writable...)
-	cleanup := func() {}
-	if sb.PrivateTemp {
-		tmp, err := os.MkdirTemp("", "pincer-cmd-")
-		if err != nil {
-			return nil, nil, nil, fmt.Errorf("make a private temp dir: %w", err)
+		cmd.Dir = c.opts.Root
+		cmd.Stdout, cmd.Stderr = pw, pw // one pipe: output in order
+		startInOwnGroup(cmd)
+		if err := cmd.Start(); err != nil {
+			pr.Close()
+			return nil, nil, &startError{err}
 		}
-		cleanup = func() { _ = os.RemoveAll(tmp) }
-		spec.Writable = append(spec.Writable, tmp)
-		env = setEnv(env, "TMPDIR", tmp)
+		return &execRun{cmd: cmd, pr: pr}, nil, nil
 	}
-	cmd, err := sandbox.Command(sb.Helper, spec, name, args...)
+	null, err := os.Open(os.DevNull)
 	if err != nil {
-		cleanup()
-		return nil, nil, nil, err
+		pr.Close()
+		return nil, nil, err
 	}
-	cmd.Env = env
-	return cmd, &spec, cleanup, nil
+	defer null.Close()
+	p, err := sb.Launcher().Start(sandbox.Request{Path: name, Argv: append([]string{name}, args...), Env: env, Dir: c.opts.Root, Stdin: null, Stdout: pw, Stderr: pw})
+	if err != nil {
+		pr.Close()
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, &startError{err}
+		}
+		return nil, nil, err
+	}
+	spec := p.Spec
+	return &sandboxRun{p: p, pr: pr}, &spec, nil
 }
 
-// runAndReap runs cmd with its output in out, and when the shell ends —
-// finished, timed out or cancelled — kills every process it started, so
-// nothing it put in the background outlives the call. Processes that left
-// the process group (setsid) are killed by the sandbox helper; without it
-// they may survive, and the call waits at most pipeGrace for them to let
-// go of the output.
-func runAndReap(ctx context.Context, cmd *exec.Cmd, out io.Writer, helper bool) error {
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return err
+// execRun is a command pincer started itself.
+type execRun struct {
+	cmd *exec.Cmd
+	pr  *os.File
+}
+
+func (r *execRun) wait() (ended, error) {
+	err := r.cmd.Wait()
+	if r.cmd.ProcessState == nil {
+		return ended{}, err
 	}
-	defer pr.Close()
-	cmd.Stdout, cmd.Stderr = pw, pw // one pipe: output in order
-	startInOwnGroup(cmd)
-	err = cmd.Start()
-	pw.Close()
+	return ended{status: exitStatus(r.cmd.ProcessState), ok: r.cmd.ProcessState.Success()}, nil
+}
+func (r *execRun) stop()            { stopGroup(r.cmd) }
+func (r *execRun) reap()            { killGroup(r.cmd) }
+func (r *execRun) output() *os.File { return r.pr }
+
+// sandboxRun is a command the sandbox's helper started; the helper kills
+// all it left behind before it reports the end.
+type sandboxRun struct {
+	p  *sandbox.Process
+	pr *os.File
+}
+
+func (r *sandboxRun) wait() (ended, error) {
+	e, err := r.p.Wait()
 	if err != nil {
-		return err
+		return ended{}, err
 	}
+	if e.Signal != 0 {
+		return ended{status: fmt.Sprintf("killed by signal %s", e.Signal)}, nil
+	}
+	return ended{status: fmt.Sprintf("exit code %d", e.Code), ok: e.Code == 0}, nil
+}
+func (r *sandboxRun) stop()            { r.p.Kill() }
+func (r *sandboxRun) reap()            {}
+func (r *sandboxRun) output() *os.File { return r.pr }
+
+// runAndReap waits for the command — finished, timed out or cancelled —
+// then kills every process it started, so nothing it put in the
+// background outlives the call. Processes that left the process group
+// (setsid) are killed by the sandbox's helper; without it they may
+// survive, and the call waits at most pipeGrace for them to let go of
+// the output.
+func runAndReap(ctx context.Context, r running, out io.Writer) (ended, error) {
+	defer r.output().Close()
 	copied := make(chan struct{})
-	go func() { _, _ = io.Copy(out, pr); close(copied) }()
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-	select {
-	case err = <-waited:
-	case <-ctx.Done():
-		stopGroup(cmd, helper)
-		err = <-waited
+	go func() { _, _ = io.Copy(out, r.output()); close(copied) }()
+	type result struct {
+		e   ended
+		err error
 	}
-	killGroup(cmd)
+	waited := make(chan result, 1)
+	go func() {
+		e, err := r.wait()
+		waited <- result{e, err}
+	}()
+	var res result
+	select {
+	case res = <-waited:
+	case <-ctx.Done():
+		r.stop()
+		res = <-waited
+	}
+	r.reap()
 	select {
 	case <-copied:
 	case <-time.After(pipeGrace):
-		pr.Close()
+		r.output().Close()
 		<-copied
 	}
-	return err
+	return res.e, res.err
 }
 
 // format puts the captured output, the status line and, for a failure

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,19 +49,4 @@ func TestCover(t *testing.T) {
 		})
 	}
 	_ = filepath.Join
-}
-
-func TestFindHelper(t *testing.T) {
-	dir := t.TempDir()
-	exe := filepath.Join(dir, "pincer")
-	if got := FindHelper(exe); got != exe {
-		t.Errorf("without %s: %s, want pincer itself", HelperName, got)
-	}
-	helper := filepath.Join(dir, HelperName)
-	if err := os.WriteFile(helper, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if got := FindHelper(exe); got != helper {
-		t.Errorf("with %s: %s", HelperName, got)
-	}
 }

@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -38,88 +36,157 @@ func Probe() Support {
 	return s
 }
 
-// HelperMain is the helper's whole life: restrict this thread, start the
-// command on it, wait, then kill everything the command left behind. It
-// returns the exit code to leave with (or re-raises the command's fatal
-// signal). Call it from main before anything else when IsHelper(os.Args).
+// HelperMain is the helper's whole life: restrict the thread that will
+// start the commands, tell pincer it is ready, then run one command per
+// request until pincer closes the socket. It returns the exit code to
+// leave with. Call it from main before anything else when
+// IsHelper(os.Args).
 func HelperMain(args []string) int {
-	// Signals are caught from the start, so one that comes before the
-	// command is started still kills it.
+	// Signals are caught from the start, so one that comes while a
+	// command runs still kills it.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	spec, argv, err := decodeHelperArgs(args)
+	spec, err := decodeHelperArgs(args)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
 		return 126
 	}
-	// The restriction is per thread; the command is forked from this one.
-	runtime.LockOSThread()
-	if err := restrict(spec); err != nil {
-		fmt.Fprintf(os.Stderr, "pincer sandbox: cannot restrict the command: %v\n", err)
+	// The socket must not reach the commands: with it they could read
+	// what pincer sends or start commands of their own.
+	if _, err := unix.FcntlInt(helperFD, unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: no connection to pincer on fd %d: %v\n", helperFD, err)
 		return 126
 	}
-	if err := dropCapabilities(); err != nil {
-		fmt.Fprintf(os.Stderr, "pincer sandbox: cannot drop capabilities: %v\n", err)
+	// The restriction is per thread, and every command is forked from
+	// this one; a locked thread is never used to start other threads.
+	runtime.LockOSThread()
+	fail := func(what string, err error) int {
+		_ = sendFD(helperFD, message{Op: "error", Err: what + ": " + err.Error()})
 		return 126
+	}
+	if err := restrict(spec); err != nil {
+		return fail("cannot restrict the commands", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return fail("cannot drop capabilities", err)
 	}
 	// Orphans (nohup, setsid, double forks) become our children, so they
 	// can be found and killed when the command ends.
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-
-	// syscall.ForkExec rather than os/exec: the helper needs none of its
-	// pipes or pidfds, and os/exec's first start forks a probe child.
-	prog, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
-		return 127
+	// Commands may not read the helper's memory through /proc.
+	ProtectSelf()
+	if err := sendFD(helperFD, message{Op: "ready"}); err != nil {
+		return 126
 	}
-	pid, err := syscall.ForkExec(prog, argv, &syscall.ProcAttr{
-		Env:   os.Environ(),
-		Files: []uintptr{0, 1, 2},
+	inbox := make(chan inbound)
+	go receive(helperFD, inbox)
+	for {
+		in, ok := <-inbox
+		if !ok {
+			return 0
+		}
+		if in.m.Op != "run" {
+			closeAll(in.fds)
+			continue
+		}
+		if !runOne(in, inbox, sigs) {
+			return 0
+		}
+	}
+}
+
+// inbound is a message the helper received and the descriptors with it.
+type inbound struct {
+	m   message
+	fds []int
+}
+
+// receive passes the messages on fd to inbox until the socket closes.
+func receive(fd int, inbox chan<- inbound) {
+	defer close(inbox)
+	for {
+		m, fds, err := recvFD(fd)
+		if err != nil {
+			closeAll(fds)
+			return
+		}
+		inbox <- inbound{m, fds}
+	}
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		_ = unix.Close(fd)
+	}
+}
+
+// runOne starts the command in, waits for it while listening for a kill
+// (from pincer, a signal, or pincer going away), kills everything it
+// left behind, and reports how it ended. It returns false when the
+// helper should stop.
+func runOne(in inbound, inbox <-chan inbound, sigs <-chan os.Signal) bool {
+	m := in.m
+	if len(in.fds) != 3 || len(m.Argv) == 0 || m.Path == "" {
+		closeAll(in.fds)
+		return sendFD(helperFD, message{Op: "error", Err: "a malformed request (it needs a program, its arguments and three descriptors)"}) == nil
+	}
+	// syscall.ForkExec rather than os/exec: the helper needs none of its
+	// pipes, and this is the restricted thread.
+	pid, err := syscall.ForkExec(m.Path, m.Argv, &syscall.ProcAttr{
+		Dir:   m.Dir,
+		Env:   m.Env,
+		Files: []uintptr{uintptr(in.fds[0]), uintptr(in.fds[1]), uintptr(in.fds[2])},
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
+	closeAll(in.fds)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "pincer sandbox: %s: %v\n", argv[0], err)
-		return 127
+		return sendFD(helperFD, message{Op: "error", Err: fmt.Sprintf("%s: %v", m.Path, err)}) == nil
 	}
-	// A signal kills the command; the wait below then returns, and
-	// killAll takes whatever else is left. The command is left a zombie
-	// until the lock is taken, so its pid (and group id) cannot have been
-	// reused by another process when the signal arrives late.
-	var mu sync.Mutex
-	ended := false
-	killed := make(chan struct{})
-	go func() {
-		<-sigs
-		mu.Lock()
-		defer mu.Unlock()
-		if !ended {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+	if err := sendFD(helperFD, message{Op: "started", Pid: pid}); err != nil {
+		kill(pid)
+		killAll()
+		return false
+	}
+	exited := make(chan struct{})
+	go func() { awaitExit(pid); close(exited) }()
+	// Until the command is reaped below its pid and group id stay its
+	// own, so a late kill cannot reach another process.
+	keep := true
+wait:
+	for {
+		select {
+		case <-exited:
+			break wait
+		case in, ok := <-inbox:
+			if ok {
+				closeAll(in.fds)
+			}
+			if !ok || in.m.Op == "kill" {
+				kill(pid)
+				keep = keep && ok
+			}
+			if !ok {
+				inbox = nil
+			}
+		case <-sigs:
+			kill(pid)
+			keep = false
 		}
-		close(killed)
-	}()
-	awaitExit(pid)
-	mu.Lock()
-	ended = true
-	mu.Unlock()
+	}
 	// While the command is a zombie its group id is still its own.
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	ws := reap(pid)
 	killAll()
-	select {
-	case <-killed:
-		return 128 + int(syscall.SIGKILL)
-	default:
+	if !keep {
+		return false
 	}
-	if ws.Signaled() {
-		if !runtimeDumps(ws.Signal()) {
-			signal.Reset(ws.Signal())
-			_ = syscall.Kill(os.Getpid(), ws.Signal())
-		}
-		return 128 + int(ws.Signal())
-	}
-	return ws.ExitStatus()
+	return sendFD(helperFD, message{Op: "ended", Status: uint32(ws)}) == nil
+}
+
+// kill kills the command and its process group.
+func kill(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	_ = syscall.Kill(pid, syscall.SIGKILL)
 }
 
 // awaitExit waits for the command to end without reaping it.
@@ -307,16 +374,3 @@ func dropCapabilities() error {
 // /proc: the kernel then allows that only with CAP_SYS_PTRACE, which
 // sandboxed commands do not have.
 func ProtectSelf() { _ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) }
-
-// runtimeDumps reports whether the Go runtime answers sig, raised on the
-// helper itself, with a crash dump of the helper's goroutines instead of
-// dying quietly: the command's crash would then read as the helper's. For
-// those the helper exits with the shell's code for the signal (128+n).
-func runtimeDumps(sig syscall.Signal) bool {
-	switch sig {
-	case syscall.SIGSEGV, syscall.SIGBUS, syscall.SIGFPE, syscall.SIGILL,
-		syscall.SIGTRAP, syscall.SIGSYS, syscall.SIGABRT, syscall.SIGQUIT:
-		return true
-	}
-	return false
-}

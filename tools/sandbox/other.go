@@ -21,3 +21,41 @@ func HelperMain(args []string) int {
 
 // ProtectSelf does nothing here.
 func ProtectSelf() {}
+
+// Launcher cannot start anything here: there is no sandbox.
+type Launcher struct{}
+
+// NewLauncher returns a launcher whose Start always fails.
+func NewLauncher(helper string, spec Spec, privateTemp bool) *Launcher { return &Launcher{} }
+
+// Request is one command to start.
+type Request struct {
+	Path                  string
+	Argv                  []string
+	Env                   []string
+	Dir                   string
+	Stdin, Stdout, Stderr *os.File
+}
+
+// Process is never started here.
+type Process struct {
+	Pid  int
+	Spec Spec
+}
+
+// Warm does nothing here.
+func (l *Launcher) Warm() {}
+
+// Close does nothing here.
+func (l *Launcher) Close() {}
+
+// Start refuses: there is no sandbox to apply here.
+func (l *Launcher) Start(Request) (*Process, error) {
+	return nil, fmt.Errorf("pincer has no sandbox for %s yet", runtime.GOOS)
+}
+
+// Wait is never reached here.
+func (p *Process) Wait() (Exit, error) { return Exit{}, fmt.Errorf("no sandbox on %s", runtime.GOOS) }
+
+// Kill does nothing here.
+func (p *Process) Kill() {}

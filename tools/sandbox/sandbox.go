@@ -1,11 +1,14 @@
-// Package sandbox runs a shell command under a kernel sandbox: pincer
-// re-executes itself as a small helper, the helper restricts itself
-// (Landlock on Linux) and then starts the command, which inherits the
-// restriction. pincer itself is never restricted.
+// Package sandbox runs shell commands under a kernel sandbox: pincer
+// re-executes itself once as a helper, the helper restricts itself
+// (Landlock on Linux) and from then on starts each command pincer sends
+// it, and every command inherits the restriction. pincer itself is never
+// restricted. Because the helper lives as long as the session, a command
+// costs one fork and exec, not the start of another pincer.
 //
-// The helper also makes itself a child subreaper, so when the command ends
-// every process it left behind — in the background, under nohup, or after
-// setsid — is killed with it.
+// A helper runs one command at a time and is a child subreaper, so when
+// the command ends every process it left behind — in the background,
+// under nohup, or after setsid — is killed with it. Commands that run at
+// the same time get a helper each (see Launcher).
 //
 // The package enforces a Spec; which paths belong in it is decided by the
 // caller's policy (safety.SandboxPolicy).
@@ -14,9 +17,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"syscall"
 )
 
 // HelperArg is the first argument that turns a pincer (or test) binary
@@ -38,6 +39,14 @@ type Spec struct {
 	Network bool `json:"network"`
 }
 
+// Exit is how a sandboxed command ended.
+type Exit struct {
+	// Code is the exit code, when the command exited.
+	Code int
+	// Signal is the signal that killed it; 0 when it exited.
+	Signal syscall.Signal
+}
+
 // Support says what the sandbox can enforce on this machine.
 type Support struct {
 	// Mechanism names what enforces the sandbox, e.g. "landlock"; "" when
@@ -56,42 +65,15 @@ type Support struct {
 // Available reports whether commands can be contained at all.
 func (s Support) Available() bool { return s.Files }
 
-// HelperName is the stand-alone helper binary, looked for next to pincer.
-const HelperName = "pincer-sandbox"
-
-// FindHelper returns the binary to run as the helper: pincer-sandbox in
-// the same directory as exe when it is there (it starts much faster),
-// else exe itself, whose main must call HelperMain.
-func FindHelper(exe string) string {
-	if exe == "" {
-		return ""
-	}
-	name := HelperName
-	if filepath.Ext(exe) == ".exe" {
-		name += ".exe"
-	}
-	p := filepath.Join(filepath.Dir(exe), name)
-	if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 {
-		return p
-	}
-	return exe
-}
-
 // IsHelper reports whether args (os.Args) ask for the helper.
 func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg }
 
-// Command returns the command that runs prog with args under spec, using
-// helper (the path of a binary whose main calls HelperMain) as the
-// restricted intermediary.
-//
-// The spec travels as plain arguments (-w PATH, -h PATH, -n, then --),
-// one argument per path, so any path survives unchanged and the helper
-// decodes it without a JSON decoder's start-up cost.
-func Command(helper string, spec Spec, prog string, args ...string) (*exec.Cmd, error) {
-	if helper == "" {
-		return nil, errors.New("sandbox: no helper binary")
-	}
-	argv := make([]string, 0, 4+2*(len(spec.Writable)+len(spec.Hidden))+len(args))
+// helperArgs are the arguments that start a helper serving commands
+// under spec: -w PATH, -h PATH and -n, one argument per path, so any path
+// survives unchanged and the helper decodes it without a decoder's
+// start-up cost.
+func helperArgs(spec Spec) []string {
+	argv := make([]string, 0, 2+2*(len(spec.Writable)+len(spec.Hidden)))
 	argv = append(argv, HelperArg)
 	for _, w := range spec.Writable {
 		argv = append(argv, "-w", w)
@@ -102,30 +84,28 @@ func Command(helper string, spec Spec, prog string, args ...string) (*exec.Cmd, 
 	if spec.Network {
 		argv = append(argv, "-n")
 	}
-	argv = append(argv, "--", prog)
-	return exec.Command(helper, append(argv, args...)...), nil
+	return append(argv, "--serve")
 }
 
-// decodeHelperArgs splits the helper's os.Args into the spec and the
-// command to run.
-func decodeHelperArgs(args []string) (Spec, []string, error) {
+// decodeHelperArgs reads the spec back from the helper's os.Args.
+func decodeHelperArgs(args []string) (Spec, error) {
 	var spec Spec
-	usage := errors.New("usage: " + HelperArg + " [-w PATH]... [-h PATH]... [-n] -- PROGRAM [ARG...]")
+	usage := errors.New("usage: " + HelperArg + " [-w PATH]... [-h PATH]... [-n] --serve")
 	if len(args) < 2 || args[1] != HelperArg {
-		return spec, nil, usage
+		return spec, usage
 	}
 	for i := 2; i < len(args); i++ {
 		switch args[i] {
-		case "--":
-			if i+1 == len(args) {
-				return spec, nil, usage
+		case "--serve":
+			if i+1 != len(args) {
+				return spec, usage
 			}
-			return spec, args[i+1:], nil
+			return spec, nil
 		case "-n":
 			spec.Network = true
 		case "-w", "-h":
 			if i+1 == len(args) {
-				return spec, nil, usage
+				return spec, usage
 			}
 			if args[i] == "-w" {
 				spec.Writable = append(spec.Writable, args[i+1])
@@ -134,10 +114,10 @@ func decodeHelperArgs(args []string) (Spec, []string, error) {
 			}
 			i++
 		default:
-			return spec, nil, fmt.Errorf("unknown argument %q; %w", args[i], usage)
+			return spec, fmt.Errorf("unknown argument %q; %w", args[i], usage)
 		}
 	}
-	return spec, nil, usage
+	return spec, usage
 }
 
 // devices are the device files ordinary commands write to, sandboxed or not.
