@@ -47,6 +47,22 @@ type Options struct {
 	// Approvals is the starting approval mode: with safety.ApprovalsAuto,
 	// confirm-tier commands that run inside a sandbox run without asking.
 	Approvals safety.ApprovalMode
+	// Checkpoints, when set, records the project's files around every
+	// turn, so a turn can be rewound.
+	Checkpoints Checkpointer
+}
+
+// Checkpointer records the project's files at the start and the end of
+// each turn. The agent calls it from the goroutine that runs the turn.
+type Checkpointer interface {
+	// TurnStarted is called once the turn's prompt is stored, with its
+	// sequence number. It may record in the background; the agent calls
+	// the returned wait before the turn's first tool that may change
+	// something runs, and goes on without a checkpoint (saying so) when
+	// wait returns an error.
+	TurnStarted(ctx context.Context, seq uint64) (wait func() error)
+	// TurnEnded is called when the turn ends, however it ends.
+	TurnEnded(seq uint64)
 }
 
 // Recorder stores finished messages, one at a time, as soon as they are
@@ -84,6 +100,9 @@ type Agent struct {
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 	repairNote string      // what Restore repaired, said once at the next request
+	// turnWait waits for the turn's checkpoint; nil once waited for (or
+	// with no checkpoints).
+	turnWait func() error
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -205,9 +224,17 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			return res, err
 		}
 	}
-	if _, err := a.add(user, sink); err != nil {
+	stored, err := a.add(user, sink)
+	if err != nil {
 		res.StopReason = "error"
 		return res, err
+	}
+	if cp := a.opts.Checkpoints; cp != nil && stored.Seq > 0 {
+		a.turnWait = cp.TurnStarted(ctx, stored.Seq)
+		defer func() {
+			a.turnWait = nil
+			cp.TurnEnded(stored.Seq)
+		}()
 	}
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
@@ -524,6 +551,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 			a.allow(d.AllowRule, sink)
 		}
 	}
+	if tool.Mutates() {
+		a.awaitCheckpoint(sink)
+	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	r, err := call.Run(ctx)
 	if err == nil && len(r.SandboxBlocked) > 0 {
@@ -595,6 +625,7 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	if d.Content != nil {
 		content = d.Content
 	}
+	a.awaitCheckpoint(sink)
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	if err := tools.Apply(ch, content); err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}
@@ -607,6 +638,19 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 		r.Content += "\n\nThe user said: " + d.Comment
 	}
 	return r
+}
+
+// awaitCheckpoint waits, once per turn, until the files are recorded as
+// they were before the turn changes any.
+func (a *Agent) awaitCheckpoint(sink func(Event)) {
+	wait := a.turnWait
+	if wait == nil {
+		return
+	}
+	a.turnWait = nil
+	if err := wait(); err != nil {
+		sink(Notice{Text: fmt.Sprintf("Could not record the files before this turn changed them (%v); this turn cannot be rewound.", err)})
+	}
 }
 
 // allow adds a session rule chosen in an approval dialog.
