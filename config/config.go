@@ -52,6 +52,10 @@ type Config struct {
 	SandboxNetwork        bool     `json:"sandbox_network" jsonschema_description:"Let sandboxed commands open TCP connections and listen (default true). false blocks them where the kernel can (Landlock ABI 4, Linux 6.7)."`
 	CommandEnvPassthrough []string `json:"command_env_passthrough,omitempty" jsonschema_description:"API key variables to leave in commands' environment; by default every key variable pincer knows (api_key_env, PINCER_API_KEY, OPENAI_API_KEY and each provider's) is removed."`
 	Approvals             string   `json:"approvals" jsonschema:"enum=ask,enum=auto" jsonschema_description:"ask asks before every command that changes things (default); auto runs those commands without asking while the sandbox is active, and still asks twice for dangerous ones. --auto on pincer run, /auto on the screen."`
+	Checkpoints           bool     `json:"checkpoints" jsonschema_description:"Record the project's files (in a repository of pincer's own, never yours) before and after each turn, so /rewind, /undo and 'pincer sessions rewind' can restore them (default true)."`
+	CheckpointMaxFileMB   int      `json:"checkpoint_max_file_mb" jsonschema:"minimum=1,maximum=1024" jsonschema_description:"Files larger than this many MiB are not recorded in checkpoints; a rewind leaves them alone and says so (default 5)."`
+	CheckpointKeep        int      `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
+	CheckpointMaxAge      Duration `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
 }
 
 // Defaults for the fields that have one; Load starts from these.
@@ -70,6 +74,9 @@ const (
 	DefaultSchedulerInterval = 30 * time.Second
 	DefaultSandbox           = "workspace"
 	DefaultApprovals         = "ask"
+	DefaultCheckpointMaxMB   = 5
+	DefaultCheckpointKeep    = 200
+	DefaultCheckpointMaxAge  = 30 * 24 * time.Hour
 	// DefaultProvider is used when nothing names a provider or a base URL.
 	DefaultProvider = "ollama"
 )
@@ -79,21 +86,25 @@ const (
 // names one).
 func Defaults() Config {
 	return Config{
-		ContextWindow:     DefaultContextWindow,
-		MaxIterations:     DefaultMaxIterations,
-		CompressAt:        DefaultCompressAt,
-		KeepRecent:        DefaultKeepRecent,
-		CommandTimeout:    Duration(DefaultCommandTimeout),
-		IdleTimeout:       Duration(DefaultIdleTimeout),
-		FirstByteTimeout:  Duration(DefaultFirstByteTimeout),
-		SilentRetryBudget: Duration(DefaultSilentRetryBudget),
-		MaxRetries:        DefaultMaxRetries,
-		Theme:             DefaultTheme,
-		UnknownCommands:   DefaultUnknownCommands,
-		SchedulerInterval: Duration(DefaultSchedulerInterval),
-		Sandbox:           DefaultSandbox,
-		SandboxNetwork:    true,
-		Approvals:         DefaultApprovals,
+		ContextWindow:       DefaultContextWindow,
+		MaxIterations:       DefaultMaxIterations,
+		CompressAt:          DefaultCompressAt,
+		KeepRecent:          DefaultKeepRecent,
+		CommandTimeout:      Duration(DefaultCommandTimeout),
+		IdleTimeout:         Duration(DefaultIdleTimeout),
+		FirstByteTimeout:    Duration(DefaultFirstByteTimeout),
+		SilentRetryBudget:   Duration(DefaultSilentRetryBudget),
+		MaxRetries:          DefaultMaxRetries,
+		Theme:               DefaultTheme,
+		UnknownCommands:     DefaultUnknownCommands,
+		SchedulerInterval:   Duration(DefaultSchedulerInterval),
+		Sandbox:             DefaultSandbox,
+		SandboxNetwork:      true,
+		Approvals:           DefaultApprovals,
+		Checkpoints:         true,
+		CheckpointMaxFileMB: DefaultCheckpointMaxMB,
+		CheckpointKeep:      DefaultCheckpointKeep,
+		CheckpointMaxAge:    Duration(DefaultCheckpointMaxAge),
 	}
 }
 

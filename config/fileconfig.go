@@ -37,6 +37,10 @@ type FileConfig struct {
 	SandboxNetwork        *bool     `json:"sandbox_network,omitempty"`
 	CommandEnvPassthrough []string  `json:"command_env_passthrough,omitempty"`
 	Approvals             *string   `json:"approvals,omitempty"`
+	Checkpoints           *bool     `json:"checkpoints,omitempty"`
+	CheckpointMaxFileMB   *int      `json:"checkpoint_max_file_mb,omitempty"`
+	CheckpointKeep        *int      `json:"checkpoint_keep,omitempty"`
+	CheckpointMaxAge      *Duration `json:"checkpoint_max_age,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.

@@ -50,6 +50,13 @@ func limitFields() []limitField {
 	add("first_byte_timeout", b, s)
 	b, s = dur(func(c Config) Duration { return c.SilentRetryBudget })
 	add("silent_retry_budget", b, s)
+	// What checkpoints may keep on the person's disk.
+	b, s = num(func(c Config) int { return c.CheckpointMaxFileMB })
+	add("checkpoint_max_file_mb", b, s)
+	b, s = num(func(c Config) int { return c.CheckpointKeep })
+	add("checkpoint_keep", b, s)
+	b, s = dur(func(c Config) Duration { return c.CheckpointMaxAge })
+	add("checkpoint_max_age", b, s)
 	return out
 }
 

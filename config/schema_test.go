@@ -163,6 +163,9 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 		`{"model": "m", "provider": "olama"}`,
 		`{"model": "m", "temperature": 2}`,
 		`{"model": "m", "auto_recall": "true"}`,
+		`{"model": "m", "checkpoint_max_file_mb": 0}`,
+		`{"model": "m", "checkpoint_max_file_mb": 1024}`,
+		`{"model": "m", "checkpoint_keep": 0}`,
 	}
 	for _, d := range docs {
 		w := newWorld(t)

@@ -47,6 +47,14 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		bad(ErrInvalidValue, "keep_recent", fmt.Sprint(c.KeepRecent), is("keep_recent", fmt.Sprint(c.KeepRecent))+
 			"; "+ld.fix("keep_recent", fields["keep_recent"], "at least 2, such as 10"))
 	}
+	if c.CheckpointMaxFileMB < 1 || c.CheckpointMaxFileMB > 1024 {
+		bad(ErrInvalidValue, "checkpoint_max_file_mb", fmt.Sprint(c.CheckpointMaxFileMB), is("checkpoint_max_file_mb", fmt.Sprint(c.CheckpointMaxFileMB))+
+			"; "+ld.fix("checkpoint_max_file_mb", fields["checkpoint_max_file_mb"], "a whole number of MiB from 1 to 1024, such as 5"))
+	}
+	if c.CheckpointKeep < 1 {
+		bad(ErrInvalidValue, "checkpoint_keep", fmt.Sprint(c.CheckpointKeep), is("checkpoint_keep", fmt.Sprint(c.CheckpointKeep))+
+			"; "+ld.fix("checkpoint_keep", fields["checkpoint_keep"], "at least 1, such as 200"))
+	}
 	if c.MaxRetries < 0 || c.MaxRetries > 20 {
 		bad(ErrInvalidValue, "max_retries", fmt.Sprint(c.MaxRetries), is("max_retries", fmt.Sprint(c.MaxRetries))+
 			"; "+ld.fix("max_retries", fields["max_retries"], "a whole number from 0 to 20, such as 4"))
@@ -62,6 +70,7 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		{"first_byte_timeout", c.FirstByteTimeout, 0, `"90s" (0 means no limit)`},
 		{"silent_retry_budget", c.SilentRetryBudget, 0, `"3m" (0 means no limit)`},
 		{"scheduler_interval", c.SchedulerInterval, time.Second, `"30s"`},
+		{"checkpoint_max_age", c.CheckpointMaxAge, time.Hour, `"720h"`},
 	} {
 		if d.value.Std() >= d.least {
 			continue
