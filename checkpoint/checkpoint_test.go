@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -568,26 +569,69 @@ func TestStatCache(t *testing.T) {
 		t.Errorf("Changes = %+v, want fab", changes)
 	}
 
-	// Racy: a file whose mtime is within the second the cache was written
-	// is not trusted next time.
-	build(t, root, spec{"racy": "one"})
-	release, _ = s.lock(context.Background())
-	r3, err := s.record(context.Background(), "3", true)
-	release()
-	if err != nil {
+}
+
+// TestFresh: a cache entry is trusted only when every stat value matches
+// and the file's mtime is before the second the cache's walk started in
+// (a later change within the clock's granularity could hide otherwise).
+func TestFresh(t *testing.T) {
+	scan := time.Date(2026, 1, 2, 3, 4, 5, 600_000_000, time.UTC)
+	settled := scan.Add(-2 * time.Second).UnixNano()
+	e := statEntry{size: 10, mtime: settled, ctime: settled, ino: 7, mode: 0o644, hash: blobHash([]byte("x"))}
+	c := &statCache{scan: scan, entries: map[string]statEntry{"f": e}}
+	tests := []struct {
+		name string
+		edit func(*statEntry)
+		want bool
+	}{
+		{"unchanged", func(*statEntry) {}, true},
+		{"size", func(e *statEntry) { e.size++ }, false},
+		{"mtime", func(e *statEntry) { e.mtime++ }, false},
+		{"ctime", func(e *statEntry) { e.ctime++ }, false},
+		{"inode", func(e *statEntry) { e.ino++ }, false},
+		{"mode", func(e *statEntry) { e.mode = 0o755 }, false},
+		{"mtime just before the scan's second", func(e *statEntry) {
+			e.mtime = scan.Truncate(time.Second).UnixNano() - 1
+			c.entries["f"] = *e
+		}, true},
+		{"mtime in the scan's second (racy)", func(e *statEntry) {
+			e.mtime = scan.Truncate(time.Second).UnixNano()
+			c.entries["f"] = *e
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c.entries["f"] = e
+			now := e
+			tc.edit(&now)
+			h, ok := c.fresh("f", now.size, now.mtime, now.ctime, now.ino, now.mode)
+			if ok != tc.want || (ok && h != e.hash) {
+				t.Errorf("fresh = %v, %v; want %v", h, ok, tc.want)
+			}
+		})
+	}
+	if _, ok := c.fresh("other", 10, settled, settled, 7, 0o644); ok {
+		t.Error("fresh trusted a path the cache does not have")
+	}
+}
+
+// TestStatCacheRoundTrip: what save writes, loadCache reads back.
+func TestStatCacheRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	c := &statCache{scan: time.Unix(0, 1234567890123), entries: map[string]statEntry{
+		"a/b.txt": {size: 1, mtime: -5, ctime: 9, ino: 1 << 60, mode: 0o755, hash: blobHash([]byte("a"))},
+		"ünï":     {size: 1 << 40, hash: blobHash([]byte("b"))},
+	}}
+	if err := c.save(dir); err != nil {
 		t.Fatal(err)
 	}
-	if r3.hashed != 2 { // racy is new; fab was rewritten within the last second
-		t.Logf("third snapshot hashed %d", r3.hashed)
+	got := loadCache(dir, nil)
+	if !got.scan.Equal(c.scan) || !maps.Equal(got.entries, c.entries) {
+		t.Errorf("loaded %+v, want %+v", got, c)
 	}
-	release, _ = s.lock(context.Background())
-	r4, err := s.record(context.Background(), "4", true)
-	release()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r4.hashed < 1 {
-		t.Errorf("a file written in the cache's second was trusted (hashed %d)", r4.hashed)
+	os.WriteFile(filepath.Join(dir, cacheName), []byte("pincer-stat-cache 1\n\x02\xff"), 0o600)
+	if got := loadCache(dir, nil); len(got.entries) != 0 {
+		t.Errorf("a truncated cache loaded %d entries", len(got.entries))
 	}
 }
 

@@ -20,12 +20,25 @@ var errBusy = errors.New("lock held")
 // function releases both.
 func (s *Store) lock(ctx context.Context) (func(), error) {
 	s.mu.Lock()
-	f, err := os.OpenFile(filepath.Join(s.dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	release, err := lockDir(ctx, s.dir, s.lockWait)
 	if err != nil {
 		s.mu.Unlock()
-		return nil, fmt.Errorf("cannot open the lock of checkpoint store %s: %w", s.dir, err)
+		return nil, err
 	}
-	deadline := time.Now().Add(s.lockWait)
+	return func() {
+		release()
+		s.mu.Unlock()
+	}, nil
+}
+
+// lockDir takes the lock file in dir, waiting up to wait for another
+// process to let go of it. The returned function releases it.
+func lockDir(ctx context.Context, dir string, wait time.Duration) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, lockName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the lock of checkpoint store %s: %w", dir, err)
+	}
+	deadline := time.Now().Add(wait)
 	for {
 		err := tryLock(f)
 		if err == nil {
@@ -33,25 +46,21 @@ func (s *Store) lock(ctx context.Context) (func(), error) {
 		}
 		if !errors.Is(err, errBusy) {
 			f.Close()
-			s.mu.Unlock()
-			return nil, fmt.Errorf("cannot lock checkpoint store %s: %w", s.dir, err)
+			return nil, fmt.Errorf("cannot lock checkpoint store %s: %w", dir, err)
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			s.mu.Unlock()
-			return nil, fmt.Errorf("checkpoint store %s is in use by another pincer process; wait for it to finish, then try again", s.dir)
+			return nil, fmt.Errorf("checkpoint store %s is in use by another pincer process; wait for it to finish, then try again", dir)
 		}
 		select {
 		case <-ctx.Done():
 			f.Close()
-			s.mu.Unlock()
-			return nil, fmt.Errorf("waiting for checkpoint store %s: %w", s.dir, ctx.Err())
+			return nil, fmt.Errorf("waiting for checkpoint store %s: %w", dir, ctx.Err())
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
 	return func() {
 		unlock(f)
 		f.Close()
-		s.mu.Unlock()
 	}, nil
 }

@@ -60,10 +60,12 @@ func (s *Store) Forget(ids []string) error {
 	}
 	defer release()
 	for _, id := range ids {
-		id = strings.ToLower(id)
-		if len(id) != 40 || strings.Trim(id, "0123456789abcdef") != "" {
+		if len(id) != 40 || strings.Trim(strings.ToLower(id), "0123456789abcdef") != "" {
 			return fmt.Errorf("%q is not a checkpoint id; pass ids that Snapshot returned", id)
 		}
+	}
+	for _, id := range ids {
+		id = strings.ToLower(id)
 		if err := s.st.RemoveReference(plumbing.ReferenceName(refPrefix + id)); err != nil {
 			return fmt.Errorf("forgetting checkpoint %s: %w", id[:12], err)
 		}

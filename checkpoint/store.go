@@ -7,6 +7,7 @@
 package checkpoint
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -115,7 +116,13 @@ func Open(dir, root string, opts Options) (*Store, error) {
 	if err := os.Chmod(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("cannot make checkpoint store %s private: %w", dir, err)
 	}
-	if err := prepare(dir, realRoot); err != nil {
+	release, err := lockDir(context.Background(), dir, lockWait)
+	if err != nil {
+		return nil, err
+	}
+	err = prepare(dir, realRoot) // under the lock: two pincers may create it at once
+	release()
+	if err != nil {
 		return nil, err
 	}
 	s := &Store{dir: dir, root: realRoot, maxSize: opts.MaxFileSize, lockWait: lockWait}
