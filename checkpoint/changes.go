@@ -38,6 +38,9 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
+// MarshalText writes the kind's name, for --json output.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
 // Change is one path that differs between two snapshots.
 type Change struct {
 	Path             string // slash-separated, relative to root

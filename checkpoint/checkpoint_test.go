@@ -2,7 +2,9 @@ package checkpoint
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // TestRoundTrip changes a recorded tree in one way and checks that Restore
@@ -864,5 +868,70 @@ func TestStoreInsideProject(t *testing.T) {
 	snap(t, s)
 	if sn.Files != 1 {
 		t.Errorf("Files = %d, want 1 (the store itself recorded?)", sn.Files)
+	}
+}
+
+// paths lists what snapshot id recorded.
+func paths(t *testing.T, s *Store, id string) []string {
+	t.Helper()
+	c, err := s.resolve(s.st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := diffTrees(context.Background(), s.st, plumbing.ZeroHash, c.TreeHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, ch := range all {
+		out = append(out, ch.Path)
+	}
+	return out
+}
+
+// TestWideTree: directories are walked concurrently; what is recorded is
+// still exactly the files not ignored, in order, each with its content.
+func TestWideTree(t *testing.T) {
+	sp := spec{".gitignore": "*.o\n"}
+	var want []string
+	for d := range 40 {
+		for f := range 6 {
+			p := fmt.Sprintf("d%02d/s%d/f%d.txt", d, d%3, f)
+			sp[p] = p
+			want = append(want, p)
+		}
+		sp[fmt.Sprintf("d%02d/x.o", d)] = "object"
+		if d%5 == 0 {
+			sp[fmt.Sprintf("d%02d/.gitignore", d)] = "f5.txt\n"
+			want = append(want, fmt.Sprintf("d%02d/.gitignore", d))
+			want = slices.DeleteFunc(want, func(p string) bool {
+				return strings.HasPrefix(p, fmt.Sprintf("d%02d/", d)) && strings.HasSuffix(p, "f5.txt")
+			})
+		}
+	}
+	want = append(want, ".gitignore")
+	slices.Sort(want)
+	s, root := newStore(t, sp, Options{})
+	first := snap(t, s)
+	if got := paths(t, s, first.ID); !slices.Equal(got, want) {
+		t.Errorf("recorded %d paths, want %d:\n%v", len(got), len(want), got)
+	}
+	if first.Files != len(want) {
+		t.Errorf("Files = %d, want %d", first.Files, len(want))
+	}
+	os.RemoveAll(filepath.Join(root, "d07"))
+	if _, err := s.Restore(context.Background(), first.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(t, root)["d07/s1/f3.txt"]; got != "d07/s1/f3.txt" {
+		t.Errorf("d07/s1/f3.txt = %q after Restore", got)
+	}
+}
+
+// TestKindJSON: kinds read as words in JSON.
+func TestKindJSON(t *testing.T) {
+	out, err := json.Marshal([]Kind{Added, Removed, Modified})
+	if err != nil || string(out) != `["added","removed","modified"]` {
+		t.Errorf("json = %s, %v", out, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -30,13 +31,15 @@ type jobResult struct {
 }
 
 // runJobs reads, hashes and stores every job's file, several at once: the
-// first snapshot of a big tree is bound by reading and compressing.
+// first snapshot of a big tree is bound by compressing and by the file
+// system (a file created per new object), so a few more workers than cores
+// keep both busy.
 func (s *Store) runJobs(sc *scan) error {
 	if len(sc.jobs) == 0 {
 		return nil
 	}
 	results := make([]jobResult, len(sc.jobs))
-	workers := min(runtime.GOMAXPROCS(0), len(sc.jobs))
+	workers := min(4*runtime.GOMAXPROCS(0), len(sc.jobs))
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -163,10 +166,13 @@ func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
 		return h, nil
 	}
 	sub := filepath.Dir(final)
-	if err := os.MkdirAll(sub, 0o700); err != nil {
-		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
-	}
 	f, err := os.CreateTemp(sub, "tmp_obj_")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+		}
+		f, err = os.CreateTemp(sub, "tmp_obj_")
+	}
 	if err != nil {
 		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
 	}

@@ -86,7 +86,7 @@ func (s *Store) record(ctx context.Context, label string, keep bool) (recorded, 
 	s.cache = loadCache(s.dir, s.cache)
 	sc := s.newScan(ctx, root, s.cache)
 	top := &node{}
-	if err := sc.walk("", nil, top, excludePatterns(root)); err != nil {
+	if err := sc.run(top, excludePatterns(root)); err != nil {
 		return recorded{}, fmt.Errorf("recording a checkpoint: %w", err)
 	}
 	if err := s.runJobs(sc); err != nil {

@@ -11,8 +11,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -22,9 +24,21 @@ import (
 // Reasons a file is not recorded, as Skipped.Reason shows them.
 const reasonSpecial = "not a regular file, directory or link"
 
-// node is one directory of the tree being recorded.
+// node is one directory of the tree being recorded, with what its walk
+// found; directories are walked concurrently, each writing only its node.
 type node struct {
 	entries []tentry
+	recs    []rec
+	skipped []Skipped
+}
+
+// rec is a recorded file or link of a node: its stat, and whether it must
+// be read (job) or its hash came from the cache.
+type rec struct {
+	path string
+	e    statEntry
+	i    int // index in node.entries
+	job  bool
 }
 
 // tentry is one entry of a node: a file or link (hash set once known) or a
@@ -56,12 +70,17 @@ type scan struct {
 	skipped []Skipped
 	jobs    []hashJob
 	files   int
-	seen    int
+
+	sem  chan struct{} // bounds the directories walked at once
+	wg   sync.WaitGroup
+	emu  sync.Mutex
+	werr error // the first error of a concurrent walk
 }
 
 // newScan prepares a walk of the tree under root.
 func (s *Store) newScan(ctx context.Context, root *os.Root, old *statCache) *scan {
-	sc := &scan{ctx: ctx, root: root, maxSize: s.maxSize, old: old, next: make(map[string]statEntry, len(old.entries))}
+	sc := &scan{ctx: ctx, root: root, maxSize: s.maxSize, old: old, next: make(map[string]statEntry, len(old.entries)),
+		sem: make(chan struct{}, 2*runtime.GOMAXPROCS(0))}
 	if rel, err := filepath.Rel(s.root, s.dir); err == nil && rel != "." && filepath.IsLocal(rel) {
 		sc.skipDir = filepath.ToSlash(rel)
 	}
@@ -133,15 +152,18 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 	if name == "" {
 		name = "."
 	}
+	if err := sc.ctx.Err(); err != nil {
+		return err
+	}
 	d, err := sc.root.Open(name)
 	if err != nil {
-		sc.skip(rel, 0, "unreadable: "+errText(err))
+		n.skip(rel, 0, "unreadable: "+errText(err))
 		return nil
 	}
 	dirents, err := d.ReadDir(-1)
 	d.Close()
 	if err != nil && len(dirents) == 0 {
-		sc.skip(rel, 0, "unreadable: "+errText(err))
+		n.skip(rel, 0, "unreadable: "+errText(err))
 		return nil
 	}
 	slices.SortFunc(dirents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
@@ -153,8 +175,8 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 			break
 		}
 	}
-	for _, e := range dirents {
-		if sc.seen++; sc.seen%256 == 0 {
+	for k, e := range dirents {
+		if k%256 == 255 {
 			if err := sc.ctx.Err(); err != nil {
 				return err
 			}
@@ -174,22 +196,31 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 			if errors.Is(err, fs.ErrNotExist) {
 				continue // gone since the listing
 			}
-			sc.skip(p, 0, "unreadable: "+errText(err))
+			n.skip(p, 0, "unreadable: "+errText(err))
 			continue
 		}
 		mode := info.Mode()
 		switch {
 		case mode.IsDir():
+			// An empty subdirectory stays in the list; buildTree leaves it out.
 			sub := &node{}
-			if err := sc.walk(p, pc, sub, ps); err != nil {
-				return err
-			}
-			if len(sub.entries) > 0 {
-				n.entries = append(n.entries, tentry{name: base, mode: filemode.Dir, sub: sub})
+			n.entries = append(n.entries, tentry{name: base, mode: filemode.Dir, sub: sub})
+			select {
+			case sc.sem <- struct{}{}:
+				sc.wg.Go(func() {
+					defer func() { <-sc.sem }()
+					if err := sc.walk(p, pc, sub, ps); err != nil {
+						sc.fail(err)
+					}
+				})
+			default:
+				if err := sc.walk(p, pc, sub, ps); err != nil {
+					return err
+				}
 			}
 		case mode.IsRegular():
 			if info.Size() > sc.maxSize {
-				sc.skip(p, info.Size(), "larger than "+sizeText(sc.maxSize))
+				n.skip(p, info.Size(), "larger than "+sizeText(sc.maxSize))
 				continue
 			}
 			fm := filemode.Regular
@@ -200,7 +231,7 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 		case mode&fs.ModeSymlink != 0:
 			sc.add(n, base, p, filemode.Symlink, info)
 		default:
-			sc.skip(p, info.Size(), reasonSpecial)
+			n.skip(p, info.Size(), reasonSpecial)
 		}
 	}
 	return nil
@@ -211,22 +242,68 @@ func (sc *scan) add(n *node, base, p string, fm filemode.FileMode, info fs.FileI
 	ino, ctime := statExtra(info)
 	e := statEntry{size: info.Size(), mtime: info.ModTime().UnixNano(), ctime: ctime, ino: ino, mode: info.Mode()}
 	n.entries = append(n.entries, tentry{name: base, mode: fm})
-	sc.files++
+	i := len(n.entries) - 1
 	if h, ok := sc.old.fresh(p, e.size, e.mtime, e.ctime, e.ino, e.mode); ok {
-		n.entries[len(n.entries)-1].hash = h
+		n.entries[i].hash = h
 		e.hash = h
-		sc.next[p] = e
+		n.recs = append(n.recs, rec{path: p, e: e, i: i})
 		return
 	}
-	sc.jobs = append(sc.jobs, hashJob{n: n, i: len(n.entries) - 1, path: p, size: e.size})
-	sc.next[p] = e // hash filled in when the job is done
+	n.recs = append(n.recs, rec{path: p, e: e, i: i, job: true}) // hash filled in when the job is done
+}
+
+// fail keeps the first error of a concurrent walk.
+func (sc *scan) fail(err error) {
+	sc.emu.Lock()
+	defer sc.emu.Unlock()
+	if sc.werr == nil {
+		sc.werr = err
+	}
+}
+
+// run walks the whole tree into top, then gathers what the directories
+// found, in path order.
+func (sc *scan) run(top *node, ps []gitignore.Pattern) error {
+	err := sc.walk("", nil, top, ps)
+	sc.wg.Wait()
+	if err == nil {
+		err = sc.werr
+	}
+	if err != nil {
+		return err
+	}
+	sc.gather(top)
+	return nil
+}
+
+// gather moves what the walk of n and below found into sc.
+func (sc *scan) gather(n *node) {
+	sc.skipped = append(sc.skipped, n.skipped...)
+	for _, r := range n.recs {
+		sc.files++
+		sc.next[r.path] = r.e
+		if r.job {
+			sc.jobs = append(sc.jobs, hashJob{n: n, i: r.i, path: r.path, size: r.e.size})
+		}
+	}
+	n.recs, n.skipped = nil, nil
+	for _, e := range n.entries {
+		if e.sub != nil {
+			sc.gather(e.sub)
+		}
+	}
 }
 
 // skip notes a path that is not recorded.
-func (sc *scan) skip(p string, size int64, reason string) {
+func (n *node) skip(p string, size int64, reason string) {
 	if p == "" {
 		p = "."
 	}
+	n.skipped = append(n.skipped, Skipped{Path: p, Size: size, Reason: reason})
+}
+
+// skip notes a path that is not recorded after all (found when reading it).
+func (sc *scan) skip(p string, size int64, reason string) {
 	sc.skipped = append(sc.skipped, Skipped{Path: p, Size: size, Reason: reason})
 }
 
