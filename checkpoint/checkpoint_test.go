@@ -461,6 +461,25 @@ func TestConcurrentSnapshots(t *testing.T) {
 	}
 	defer other.Close()
 	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var readErr error
+	reader := make(chan struct{})
+	go func() {
+		// Readers do not take the lock: listing while snapshots are
+		// written must never see a half-written ref.
+		defer close(reader)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := s.List(); err != nil {
+				readErr = err
+				return
+			}
+		}
+	}()
 	ids := make([]string, 8)
 	errs := make([]error, 8)
 	for i := range ids {
@@ -474,6 +493,11 @@ func TestConcurrentSnapshots(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	close(stop)
+	<-reader
+	if readErr != nil {
+		t.Errorf("List during snapshots: %v", readErr)
+	}
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("snapshot %d: %v", i, err)

@@ -160,7 +160,8 @@ func (s *Store) collect() error {
 // that crashed left them, and none in progress is that old (the lock is held).
 func (s *Store) clearTemp() {
 	matches, _ := filepath.Glob(filepath.Join(s.dir, "objects", "*", "tmp_obj_*"))
-	for _, m := range matches {
+	more, _ := filepath.Glob(filepath.Join(s.dir, ".tmp-*"))
+	for _, m := range append(matches, more...) {
 		if info, err := os.Lstat(m); err == nil && time.Since(info.ModTime()) > time.Hour {
 			os.Remove(m)
 		}

@@ -120,7 +120,7 @@ func (s *Store) Restore(ctx context.Context, id string, opts RestoreOptions) (Re
 	if opts.DryRun {
 		return res, nil
 	}
-	if err := s.st.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(refPrefix+before.commit.String()), before.commit)); err != nil {
+	if err := s.keep(before.commit); err != nil {
 		return res, fmt.Errorf("recording the tree before restoring: %w", err)
 	}
 	res.Before.ID = before.commit.String()

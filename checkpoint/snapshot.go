@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -123,7 +124,7 @@ func (s *Store) record(ctx context.Context, label string, keep bool) (recorded, 
 	}
 	snap := Snapshot{Time: start, Files: sc.files, Skipped: sc.skipped, Label: oneLine(label)}
 	if keep {
-		if err := s.st.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(refPrefix+ch.String()), ch)); err != nil {
+		if err := s.keep(ch); err != nil {
 			return recorded{}, fmt.Errorf("recording a checkpoint: %w", err)
 		}
 		snap.ID = ch.String()
@@ -134,6 +135,17 @@ func (s *Store) record(ctx context.Context, label string, keep bool) (recorded, 
 	}
 	s.cache = next
 	return recorded{snap: snap, commit: ch, tree: tree, flat: sc.next, hashed: len(sc.jobs)}, nil
+}
+
+// keep writes the ref that makes commit h a snapshot, atomically (the
+// temporary file outside refs/), so that a reader listing snapshots without
+// the lock never sees half a ref.
+func (s *Store) keep(h plumbing.Hash) error {
+	dir := filepath.Join(s.dir, filepath.FromSlash(refPrefix))
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return writeFileVia(s.dir, filepath.Join(dir, h.String()), []byte(h.String()+"\n"))
 }
 
 // oneLine keeps a label to one line of plain text for the commit message.
@@ -217,6 +229,9 @@ func listSnapshots(st storer.Storer) ([]Snapshot, error) {
 		}
 		c, err := object.GetCommit(st, r.Hash())
 		if err != nil {
+			if _, rerr := st.Reference(r.Name()); errors.Is(rerr, plumbing.ErrReferenceNotFound) {
+				return nil // pruned while we listed
+			}
 			return fmt.Errorf("checkpoint %s is damaged: %w", r.Hash().String()[:12], err)
 		}
 		out = append(out, snapshotOf(c))

@@ -202,7 +202,13 @@ func (s *Store) Root() string { return s.root }
 // writeFileAtomic replaces name with data via a temporary file and a rename,
 // so a reader never sees half a file.
 func writeFileAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	return writeFileVia(filepath.Dir(name), name, data)
+}
+
+// writeFileVia is writeFileAtomic with the temporary file in tmpDir (on the
+// same file system), for directories whose every file is read as data.
+func writeFileVia(tmpDir, name string, data []byte) error {
+	f, err := os.CreateTemp(tmpDir, ".tmp-*")
 	if err != nil {
 		return err
 	}
