@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -957,5 +958,69 @@ func TestKindJSON(t *testing.T) {
 	out, err := json.Marshal([]Kind{Added, Removed, Modified})
 	if err != nil || string(out) != `["added","removed","modified"]` {
 		t.Errorf("json = %s, %v", out, err)
+	}
+}
+
+// TestExecPerm: the executable bit follows the read bits; the rest of the
+// user's permissions stay.
+func TestExecPerm(t *testing.T) {
+	tests := []struct {
+		perm fs.FileMode
+		exec bool
+		want fs.FileMode
+	}{
+		{0o644, true, 0o755},
+		{0o600, true, 0o700},
+		{0o640, true, 0o750},
+		{0o755, false, 0o644},
+		{0o700, false, 0o600},
+		{0o751, false, 0o640},
+	}
+	for _, tc := range tests {
+		if got := execPerm(tc.perm, tc.exec); got != tc.want {
+			t.Errorf("execPerm(%o, %v) = %o, want %o", tc.perm, tc.exec, got, tc.want)
+		}
+	}
+}
+
+// TestPrivateModeKept: restoring a private file's content keeps it private.
+func TestPrivateModeKept(t *testing.T) {
+	s, root := newStore(t, spec{"secret": "v1"}, Options{})
+	p := filepath.Join(root, "secret")
+	os.Chmod(p, 0o600)
+	first := snap(t, s)
+	os.WriteFile(p, []byte("v2"), 0o600)
+	if _, err := s.Restore(context.Background(), first.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("secret is %v, %v after Restore; want 0600", info.Mode(), err)
+	}
+}
+
+// TestUnreadable: a file pincer cannot read is skipped with the reason and
+// kept by Restore.
+func TestUnreadable(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every file")
+	}
+	s, root := newStore(t, spec{"a": "a", "locked": "l"}, Options{})
+	p := filepath.Join(root, "locked")
+	os.Chmod(p, 0)
+	defer os.Chmod(p, 0o644)
+	first := snap(t, s)
+	if len(first.Skipped) != 1 || first.Skipped[0].Path != "locked" || !strings.HasPrefix(first.Skipped[0].Reason, "unreadable: ") {
+		t.Fatalf("Skipped = %+v, want locked as unreadable", first.Skipped)
+	}
+	res, err := s.Restore(context.Background(), first.ID, RestoreOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Kept, []string{"locked"}) {
+		t.Errorf("Kept = %v, want [locked]", res.Kept)
+	}
+	if _, err := os.Lstat(p); err != nil {
+		t.Errorf("Restore removed the unreadable file: %v", err)
 	}
 }
