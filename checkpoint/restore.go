@@ -124,7 +124,7 @@ func (s *Store) Restore(ctx context.Context, id string, opts RestoreOptions) (Re
 		return res, fmt.Errorf("recording the tree before restoring: %w", err)
 	}
 	res.Before.ID = before.commit.String()
-	if err := s.apply(ctx, root, before, target, p); err != nil {
+	if err := s.apply(ctx, root, before, p); err != nil {
 		return res, fmt.Errorf("restoring checkpoint %s stopped: %w; checkpoint %s holds the tree as it was before", target.Hash.String()[:12], err, res.Before.ID[:12])
 	}
 	return res, nil
@@ -272,7 +272,7 @@ func (t *targetIgnore) ignored(name string) bool {
 // apply carries out the plan: removals first, then the directories they
 // left empty that the target does not have (so a file or link can take the
 // place of a directory and the other way round), then writes in path order.
-func (s *Store) apply(ctx context.Context, root *os.Root, before recorded, target *object.Commit, p plan) error {
+func (s *Store) apply(ctx context.Context, root *os.Root, before recorded, p plan) error {
 	var removed []string
 	for _, c := range slices.Backward(p.changes) {
 		if c.Kind != Removed {
