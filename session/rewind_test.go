@@ -483,6 +483,19 @@ func TestDeleteRemovesAndForkCopiesCheckpointsAndRewinds(t *testing.T) {
 	if r := rewoundSeqs(t, s, fork.ID); !slices.Equal(r, seqs(5, 9)) {
 		t.Errorf("fork rewound = %v, want 5..9", r)
 	}
+	// A rewind in a fork numbers after the copied ones, so Redo undoes it
+	// and leaves the copied one in force.
+	fork2, err := s.Fork("orig", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRewind(t, s, fork2.ID, Rewind{From: 1})
+	if r, err := s.Redo(fork2.ID); err != nil || r.From != 1 {
+		t.Errorf("Redo in the second fork = %+v, %v; want its own rewind", r, err)
+	}
+	if r := rewoundSeqs(t, s, fork2.ID); !slices.Equal(r, seqs(5, 9)) {
+		t.Errorf("second fork rewound after Redo = %v, want the copied 5..9", r)
+	}
 	// The copies are the fork's own: redoing in it leaves the original alone.
 	if _, err := s.Redo(fork.ID); err != nil {
 		t.Fatalf("Redo in the fork: %v", err)
