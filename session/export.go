@@ -27,9 +27,9 @@ const (
 // Document is what Export writes in the JSON format: the session with its
 // summary and every message. Its field names are stable.
 type Document struct {
-	Format   string    `json:"format"`
-	Version  int       `json:"version"`
-	Session  Session   `json:"session"`
+	Format  string  `json:"format"`
+	Version int     `json:"version"`
+	Session Session `json:"session"`
 	// Messages are every stored message; those a rewind dropped are
 	// there too, with Rewound set.
 	Messages []Message `json:"messages"`
