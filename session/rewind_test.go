@@ -842,3 +842,36 @@ func TestExportMarksRewoundMessages(t *testing.T) {
 		t.Errorf("after Redo the markdown still marks messages:\n%s", md.String())
 	}
 }
+
+func TestSearchHitsSayWhetherTheyWereRewound(t *testing.T) {
+	s := newTestStore(t)
+	sess := talk(t, s, "x")
+	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "the zeppelin lands"})      // 10
+	mustAppend(t, s, sess.ID, Message{Role: RoleAssistant, Content: "zeppelin parked"})    // 11
+	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "and the zeppelin leaves"}) // 12
+	mustRewind(t, s, sess.ID, Rewind{From: 12})
+	// A damaged rewind of another session does not fail the search.
+	other := talk(t, s, "y")
+	mustAppend(t, s, other.ID, Message{Role: RoleUser, Content: "a zeppelin elsewhere"})
+	rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
+		b, err := tx.Bucket([]byte(bucketRewinds)).CreateBucketIfNotExists([]byte(other.ID))
+		if err != nil {
+			return err
+		}
+		return b.Put(seqKey(1), []byte("garbage"))
+	})
+	hits := mustSearch(t, s, "zeppelin", SearchOptions{Limit: 10})
+	got := map[string]bool{}
+	for _, h := range hits {
+		got[fmt.Sprint(h.SessionName, h.Seq)] = h.Rewound
+	}
+	want := map[string]bool{"x10": false, "x11": false, "x12": true, "y10": false}
+	if len(got) != len(want) {
+		t.Fatalf("hits = %+v", hits)
+	}
+	for k, w := range want {
+		if r, ok := got[k]; !ok || r != w {
+			t.Errorf("hit %s: rewound %v (found %v), want %v", k, r, ok, w)
+		}
+	}
+}
