@@ -875,3 +875,35 @@ func TestSearchHitsSayWhetherTheyWereRewound(t *testing.T) {
 		}
 	}
 }
+
+func TestASessionWithADamagedRecordStillNamesItsSnapshots(t *testing.T) {
+	s := newTestStore(t)
+	sess := talk(t, s, "x")
+	if err := s.PutCheckpoint(sess.ID, Checkpoint{Seq: 1, Before: "a", After: "b"}); err != nil {
+		t.Fatal(err)
+	}
+	mustRewind(t, s, sess.ID, Rewind{From: 5, Code: "c"})
+	damageRecord(t, s.Path(), sess.ID, []byte("{damaged"))
+
+	if _, err := s.Checkpoints(sess.ID); !errors.Is(err, ErrDamagedRecord) {
+		t.Errorf("Checkpoints of a damaged session = %v, want ErrDamagedRecord", err)
+	}
+	// What to forget before deleting it, and what pruning must keep.
+	if ids, err := s.CheckpointIDs(sess.ID); err != nil || !slices.Equal(ids, []string{"a", "b", "c"}) {
+		t.Errorf("CheckpointIDs = %v, %v; want a b c", ids, err)
+	}
+	if ids, err := s.LiveSnapshots("/work/project"); err != nil || !slices.Equal(ids, []string{"a", "b", "c"}) {
+		t.Errorf("LiveSnapshots = %v, %v; want a b c", ids, err)
+	}
+	if err := s.Delete(sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, top := range []string{bucketCheckpoints, bucketRewinds} {
+		if keys := bucketKeys(t, s.Path(), top, sess.ID); keys != nil {
+			t.Errorf("Delete of the damaged session left its %s: %x", top, keys)
+		}
+	}
+	if ids, err := s.LiveSnapshots("/work/project"); err != nil || len(ids) != 0 {
+		t.Errorf("LiveSnapshots after Delete = %v, %v", ids, err)
+	}
+}
