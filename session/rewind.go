@@ -126,8 +126,9 @@ func (s *Store) Checkpoints(sessionID string) ([]Checkpoint, error) {
 // must be the session's last message, so a rewind planned on a view
 // another process has since added to fails instead of dropping messages
 // nobody saw. When the session's summary covers From or later it is
-// cleared (it speaks of rewound messages) and kept in the record for Redo.
-// All of it happens in one transaction.
+// cleared (it speaks of rewound messages) and kept in the record's Summary
+// and SummaryThrough for Redo; what the caller put there is ignored. All of
+// it happens in one transaction.
 func (s *Store) Rewind(sessionID string, r Rewind) (Rewind, error) {
 	now := s.now()
 	if r.Time.IsZero() {
@@ -351,6 +352,9 @@ func checkPrompt(tx *bolt.Tx, id string, seq uint64, doing string) error {
 		return fmt.Errorf("%s session %s: no message given; name the prompt by its seq", doing, id)
 	}
 	raw := msgs.Get(seqKey(seq))
+	if raw == nil && msgs.Sequence() == 0 {
+		return fmt.Errorf("%s session %s: it has no message %d, nor any other yet", doing, id, seq)
+	}
 	if raw == nil {
 		return fmt.Errorf("%s session %s: it has no message %d (its messages are 1–%d); choose one of its prompts", doing, id, seq, msgs.Sequence())
 	}
@@ -359,11 +363,14 @@ func checkPrompt(tx *bolt.Tx, id string, seq uint64, doing string) error {
 		return fmt.Errorf("%s session %s: message %d cannot be read (%v); choose another prompt", doing, id, seq, err)
 	}
 	if !isPrompt(m.Role, m.Kind) {
-		what := m.Role
-		if m.Kind != "" {
-			what += " (" + m.Kind + ")"
+		what := "role " + m.Role
+		if m.Role == "" {
+			what = "no role"
 		}
-		return fmt.Errorf("%s session %s: message %d is a %s message, not a prompt; choose a message the person sent", doing, id, seq, what)
+		if m.Kind != "" {
+			what += ", kind " + m.Kind
+		}
+		return fmt.Errorf("%s session %s: message %d (%s) is not a prompt; choose a message the person sent", doing, id, seq, what)
 	}
 	return nil
 }

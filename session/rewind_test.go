@@ -127,8 +127,8 @@ func TestPutCheckpointRefuses(t *testing.T) {
 		{"no seq", sess.ID, Checkpoint{Before: "a"}, "no message", nil},
 		{"no snapshot", sess.ID, Checkpoint{Seq: 1}, "no snapshot id", nil},
 		{"an unknown message", sess.ID, Checkpoint{Seq: 99, Before: "a"}, "no message 99", nil},
-		{"an assistant message", sess.ID, Checkpoint{Seq: 2, Before: "a"}, "message 2 is a assistant message", nil},
-		{"a tool result", sess.ID, Checkpoint{Seq: 3, Before: "a"}, "message 3 is a tool message", nil},
+		{"an assistant message", sess.ID, Checkpoint{Seq: 2, Before: "a"}, "message 2 (role assistant) is not a prompt", nil},
+		{"a tool result", sess.ID, Checkpoint{Seq: 3, Before: "a"}, "message 3 (role tool) is not a prompt", nil},
 		{"an unknown session", "01JNOSUCHSESSION0000000000", Checkpoint{Seq: 1, Before: "a"}, "01JNOSUCHSESSION", ErrNotFound},
 	}
 	for _, tt := range tests {
@@ -144,6 +144,10 @@ func TestPutCheckpointRefuses(t *testing.T) {
 	}
 	if cps, err := s.Checkpoints(sess.ID); err != nil || len(cps) != 0 {
 		t.Errorf("refused checkpoints were stored: %+v, %v", cps, err)
+	}
+	empty := mustCreate(t, s, "empty", "/work")
+	if err := s.PutCheckpoint(empty.ID, Checkpoint{Seq: 1, Before: "a"}); err == nil || !strings.Contains(err.Error(), "nor any other yet") {
+		t.Errorf("PutCheckpoint in a session without messages = %v", err)
 	}
 }
 
@@ -213,12 +217,12 @@ func TestRewindRefuses(t *testing.T) {
 	}{
 		{"no message", nil, Rewind{}, "", "no message given", nil},
 		{"an unknown seq", nil, Rewind{From: 10}, "", "no message 10", nil},
-		{"an assistant message", nil, Rewind{From: 2}, "", "message 2 is a assistant message, not a prompt", nil},
-		{"a tool result", nil, Rewind{From: 3}, "", "message 3 is a tool message", nil},
-		{"a system notice", nil, Rewind{From: 9}, "", "message 9 is a system (notice) message", nil},
+		{"an assistant message", nil, Rewind{From: 2}, "", "message 2 (role assistant) is not a prompt", nil},
+		{"a tool result", nil, Rewind{From: 3}, "", "message 3 (role tool) is not a prompt", nil},
+		{"a system notice", nil, Rewind{From: 9}, "", "message 9 (role system, kind notice) is not a prompt", nil},
 		{"a user message of another kind", func(t *testing.T, s *Store, id string) {
 			mustAppend(t, s, id, Message{Role: RoleUser, Kind: KindSummary, Content: "summary of earlier"})
-		}, Rewind{From: 10}, "", "message 10 is a user (summary) message", nil},
+		}, Rewind{From: 10}, "", "message 10 (role user, kind summary) is not a prompt", nil},
 		{"an already rewound prompt", func(t *testing.T, s *Store, id string) {
 			mustRewind(t, s, id, Rewind{From: 5})
 		}, Rewind{From: 7}, "", "message 7 was already rewound (messages 5–9", nil},
@@ -227,6 +231,16 @@ func TestRewindRefuses(t *testing.T) {
 		}, Rewind{From: 5}, "", "message 5 was already rewound", nil},
 		{"a stale end", nil, Rewind{From: 5, Through: 8}, "", "now ends at message 9, not 8", nil},
 		{"an unknown session", nil, Rewind{From: 1}, "01JNOSUCHSESSION0000000000", "01JNOSUCHSESSION", ErrNotFound},
+		{"a role-less message", func(t *testing.T, s *Store, id string) {
+			rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
+				return tx.Bucket([]byte(bucketMessages)).Bucket([]byte(id)).Put(seqKey(4), []byte(`{"v":1,"seq":4}`))
+			})
+		}, Rewind{From: 4}, "", "message 4 (no role) is not a prompt", nil},
+		{"an unreadable message", func(t *testing.T, s *Store, id string) {
+			rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
+				return tx.Bucket([]byte(bucketMessages)).Bucket([]byte(id)).Put(seqKey(5), []byte(`{damaged`))
+			})
+		}, Rewind{From: 5}, "", "message 5 cannot be read", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
