@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -36,6 +37,39 @@ func BenchmarkResume(b *testing.B) {
 		}
 		if len(msgs) != 5000 {
 			b.Fatalf("resumed %d messages, want 5000", len(msgs))
+		}
+	}
+}
+
+// BenchmarkResumeRewound is BenchmarkResume for a session rewound 50
+// times: the cost of marking rewound messages as they are read.
+func BenchmarkResumeRewound(b *testing.B) {
+	s := newTestStore(b)
+	ids := seed(b, s.Path(), 1, 5000)
+	rawUpdate(b, s.Path(), func(tx *bolt.Tx) error {
+		rw, err := tx.Bucket([]byte(bucketRewinds)).CreateBucket([]byte(ids[0]))
+		if err != nil {
+			return err
+		}
+		for i := range 50 {
+			from := uint64(1 + i*99)
+			raw, err := json.Marshal(rewindRecord{V: recordVersion, From: from, Through: from + 30})
+			if err != nil {
+				return err
+			}
+			if err := rw.Put(seqKey(uint64(i+1)), raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for b.Loop() {
+		msgs, err := s.Messages(ids[0], 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(msgs) != 5000 || !msgs[0].Rewound || msgs[31].Rewound {
+			b.Fatalf("resumed %d messages, marks wrong", len(msgs))
 		}
 	}
 }

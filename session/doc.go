@@ -24,14 +24,24 @@
 //	messages   session id → bucket of big-endian sequence number → JSON message record
 //	index      the full-text index of the messages, for Search (see index.go)
 //	tasks      task id → JSON scheduled task record
+//	checkpoints session id → bucket of big-endian message seq → JSON checkpoint record
+//	rewinds    session id → bucket of big-endian counter → JSON rewind record
 //
 // Every record carries a version field, and Open runs the migrations a file
 // needs inside one transaction, so later releases can change the layout:
 // schema 1 is the first release, schema 2 added the index and indexed the
-// messages already stored, schema 3 added scheduled tasks.
+// messages already stored, schema 3 added scheduled tasks, schema 4 added
+// checkpoints and rewinds.
 //
 // Search ranks stored messages with BM25 over an index that Append, Delete
 // and Fork keep up to date in their own transactions. Scheduled tasks are
 // prompts to send later, once or repeatedly; the store keeps them and their
 // run history, and a scheduler elsewhere decides when to run them.
+//
+// A checkpoint ties a turn to the snapshots of the project's files taken
+// around it (the snapshots live elsewhere; the store keeps their ids). A
+// rewind takes messages out of what is sent to the model without deleting
+// them: messages stay stored, and Messages marks those inside a rewind as
+// Rewound, so the history still shows what was dropped and Redo can bring
+// them back.
 package session

@@ -27,15 +27,20 @@ const (
 // Document is what Export writes in the JSON format: the session with its
 // summary and every message. Its field names are stable.
 type Document struct {
-	Format   string    `json:"format"`
-	Version  int       `json:"version"`
-	Session  Session   `json:"session"`
+	Format  string  `json:"format"`
+	Version int     `json:"version"`
+	Session Session `json:"session"`
+	// Messages are every stored message; those a rewind dropped are
+	// there too, with Rewound set.
 	Messages []Message `json:"messages"`
+	// Rewinds are the session's rewinds in force, oldest first.
+	Rewinds []Rewind `json:"rewinds,omitempty"`
 }
 
 // Export writes the session found by ref, with its summary and every
 // message, to w: FormatMarkdown is a readable transcript, FormatJSON an
-// Export document. The store is read in one transaction and released before
+// Export document. Messages a rewind dropped are written too, marked as
+// rewound, so a person sees what the model no longer gets. The store is read in one transaction and released before
 // anything is written to w.
 func (s *Store) Export(w io.Writer, ref string, format string) error {
 	if format != FormatMarkdown && format != FormatJSON {
@@ -48,7 +53,13 @@ func (s *Store) Export(w io.Writer, ref string, format string) error {
 			return err
 		}
 		doc.Session = withSummary(tx, rec)
-		doc.Messages, err = readMessages(tx, rec.ID, 0)
+		if doc.Messages, err = readMessages(tx, rec.ID, 0); err != nil {
+			return err
+		}
+		rewinds, err := readRewinds(tx, rec.ID)
+		for _, r := range rewinds {
+			doc.Rewinds = append(doc.Rewinds, r.rewind())
+		}
 		return err
 	})
 	if err != nil {
@@ -66,7 +77,7 @@ func (s *Store) Export(w io.Writer, ref string, format string) error {
 		return nil
 	}
 	bw := bufio.NewWriter(w)
-	writeMarkdown(bw, doc.Session, doc.Messages)
+	writeMarkdown(bw, doc.Session, doc.Messages, doc.Rewinds)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("export session %s as markdown: %w", doc.Session.ID, err)
 	}
@@ -75,7 +86,7 @@ func (s *Store) Export(w io.Writer, ref string, format string) error {
 
 // writeMarkdown renders a transcript: the session's facts, the summary, then
 // one section per turn (a turn starts with each user message).
-func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message) {
+func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message, rewinds []Rewind) {
 	title := sess.Name
 	if title == "" {
 		title = sess.Title
@@ -102,6 +113,9 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message) {
 	if sess.ForkOf != "" {
 		fmt.Fprintf(w, "- **Forked from:** `%s`\n", sess.ForkOf)
 	}
+	for _, r := range rewinds {
+		fmt.Fprintf(w, "- **Rewound:** messages %d–%d on %s; they are shown below but no longer sent to the model\n", r.From, r.Through, stamp(r.Time))
+	}
 
 	if sess.Summary != "" {
 		fmt.Fprintf(w, "\n## Summary\n\n_Covers messages 1–%d._\n\n%s\n", sess.SummaryThrough, strings.TrimRight(sess.Summary, "\n"))
@@ -111,7 +125,7 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message) {
 	for i, m := range msgs {
 		if m.Role == RoleUser {
 			turn++
-			fmt.Fprintf(w, "\n## Turn %d\n", turn)
+			fmt.Fprintf(w, "\n## Turn %d%s\n", turn, rewoundMark(m))
 		} else if i == 0 {
 			w.WriteString("\n## Before the first prompt\n")
 		}
@@ -121,7 +135,7 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message) {
 
 // writeMessage renders one message under its own heading.
 func writeMessage(w *bufio.Writer, m Message) {
-	fmt.Fprintf(w, "\n### %s\n\n_#%d · %s", heading(m), m.Seq, stamp(m.Time))
+	fmt.Fprintf(w, "\n### %s%s\n\n_#%d · %s", heading(m), rewoundMark(m), m.Seq, stamp(m.Time))
 	if m.Usage != nil {
 		fmt.Fprintf(w, " · %d prompt + %d completion tokens", m.Usage.PromptTokens, m.Usage.CompletionTokens)
 	}
@@ -143,6 +157,14 @@ func writeMessage(w *bufio.Writer, m Message) {
 		fmt.Fprintf(w, "\n**Tool call** `%s` (`%s`)\n\n", c.Name, c.ID)
 		writeFenced(w, "json", c.Arguments)
 	}
+}
+
+// rewoundMark is the suffix of the heading of a message a rewind dropped.
+func rewoundMark(m Message) string {
+	if m.Rewound {
+		return " (rewound)"
+	}
+	return ""
 }
 
 // heading names a message for its section title.

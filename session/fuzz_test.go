@@ -75,3 +75,67 @@ func FuzzDamagedRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDamagedRewind stores arbitrary bytes as a session's rewind record and
+// as its checkpoint record: reading the session either works or fails with
+// ErrDamagedRecord naming it, never panics, and other sessions read on.
+func FuzzDamagedRewind(f *testing.F) {
+	s, err := Open(filepath.Join(f.TempDir(), fileName), Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := s.Create(Session{Name: "good", Dir: "/work"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	victim, err := s.Create(Session{Dir: "/work"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, id := range []string{good.ID, victim.ID} {
+		for _, m := range []Message{{Role: RoleUser, Content: "a"}, {Role: RoleAssistant, Content: "b"}} {
+			if _, err := s.Append(id, m); err != nil {
+				f.Fatal(err)
+			}
+		}
+	}
+	f.Add([]byte(`{"v":1,"from":1,"through":2,"time":"2025-01-01T00:00:00Z","code":"x"}`))
+	f.Add([]byte(`{"v":1,"from":1,"through":18446744073709551615,"summary_after":3}`))
+	f.Add([]byte(`{"v":1,"seq":1,"before":"a","after":"b","skipped":["x"]}`))
+	f.Add([]byte("null"))
+	f.Add([]byte{})
+
+	f.Fuzz(func(t *testing.T, record []byte) {
+		err := s.update(func(tx *bolt.Tx) error {
+			for _, top := range []string{bucketRewinds, bucketCheckpoints} {
+				b, err := tx.Bucket([]byte(top)).CreateBucketIfNotExists([]byte(victim.ID))
+				if err != nil {
+					return err
+				}
+				if err := b.Put(seqKey(1), record); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, err error) {
+			if err != nil && !errors.Is(err, ErrDamagedRecord) && !errors.Is(err, ErrRedoStale) && !errors.Is(err, ErrNothingToRedo) {
+				t.Fatalf("%s with a damaged record = %v", what, err)
+			}
+		}
+		_, err = s.Messages(victim.ID, 0)
+		check("Messages", err)
+		_, err = s.Checkpoints(victim.ID)
+		check("Checkpoints", err)
+		_, err = s.LiveSnapshots("/work")
+		check("LiveSnapshots", err)
+		_, err = s.Redo(victim.ID)
+		check("Redo", err)
+		if msgs, err := s.Messages(good.ID, 0); err != nil || len(msgs) != 2 || msgs[0].Rewound {
+			t.Fatalf("the good session: %+v, %v", msgs, err)
+		}
+	})
+}

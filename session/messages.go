@@ -71,6 +71,8 @@ func (s *Store) Append(id string, m Message) (uint64, error) {
 // Messages returns the messages of the session with the given id whose
 // sequence number is greater than afterSeq, in order. Pass 0 for all of
 // them, or a summary's SummaryThrough for those the summary does not cover.
+// Messages a rewind dropped are among them with Rewound set; they are not
+// to be sent to the model.
 func (s *Store) Messages(id string, afterSeq uint64) ([]Message, error) {
 	var out []Message
 	err := s.view(func(tx *bolt.Tx) error {
@@ -84,7 +86,8 @@ func (s *Store) Messages(id string, afterSeq uint64) ([]Message, error) {
 	return out, err
 }
 
-// readMessages decodes the messages of session id after afterSeq.
+// readMessages decodes the messages of session id after afterSeq and marks
+// those a rewind took out of the conversation.
 func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]Message, error) {
 	msgs, err := messageBucket(tx, id)
 	if err != nil || afterSeq == math.MaxUint64 {
@@ -106,6 +109,11 @@ func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]Message, error) {
 		m.Seq = seq
 		out = append(out, m)
 	}
+	rewinds, err := readRewinds(tx, id)
+	if err != nil {
+		return nil, err
+	}
+	markRewound(out, rewinds)
 	return out, nil
 }
 

@@ -263,3 +263,42 @@ func decodeTask(raw []byte) (taskRecord, error) {
 	}
 	return r, nil
 }
+
+type checkpointRecord struct {
+	V       int       `json:"v"`
+	Seq     uint64    `json:"seq"`
+	Before  string    `json:"before"`
+	After   string    `json:"after,omitempty"`
+	Time    time.Time `json:"time"`
+	Skipped []string  `json:"skipped,omitempty"`
+}
+
+func toCheckpointRecord(c Checkpoint) checkpointRecord {
+	return checkpointRecord{V: recordVersion, Seq: c.Seq, Before: c.Before, After: c.After, Time: c.Time.UTC(), Skipped: c.Skipped}
+}
+
+func (r checkpointRecord) checkpoint() Checkpoint {
+	return Checkpoint{Seq: r.Seq, Before: r.Before, After: r.After, Time: r.Time, Skipped: r.Skipped}
+}
+
+type rewindRecord struct {
+	V              int       `json:"v"`
+	From           uint64    `json:"from"`
+	Through        uint64    `json:"through"`
+	Time           time.Time `json:"time"`
+	Code           string    `json:"code,omitempty"`
+	Summary        string    `json:"summary,omitempty"`
+	SummaryThrough uint64    `json:"summary_through,omitempty"`
+	// SummaryAfter is the session's SummaryThrough right after the rewind,
+	// so Redo can tell that the session was compacted since.
+	SummaryAfter uint64 `json:"summary_after,omitempty"`
+}
+
+func toRewindRecord(r Rewind) rewindRecord {
+	return rewindRecord{V: recordVersion, From: r.From, Through: r.Through, Time: r.Time.UTC(), Code: r.Code,
+		Summary: r.Summary, SummaryThrough: r.SummaryThrough}
+}
+
+func (r rewindRecord) rewind() Rewind {
+	return Rewind{From: r.From, Through: r.Through, Time: r.Time, Code: r.Code, Summary: r.Summary, SummaryThrough: r.SummaryThrough}
+}

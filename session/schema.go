@@ -10,14 +10,16 @@ import (
 
 // Top-level bucket names and the key of the schema version.
 const (
-	bucketMeta      = "meta"
-	bucketSessions  = "sessions"
-	bucketNames     = "names"
-	bucketDirs      = "dirs"
-	bucketSummaries = "summaries"
-	bucketMessages  = "messages"
-	bucketTasks     = "tasks"
-	keySchema       = "schema"
+	bucketMeta        = "meta"
+	bucketSessions    = "sessions"
+	bucketNames       = "names"
+	bucketDirs        = "dirs"
+	bucketSummaries   = "summaries"
+	bucketMessages    = "messages"
+	bucketTasks       = "tasks"
+	bucketCheckpoints = "checkpoints"
+	bucketRewinds     = "rewinds"
+	keySchema         = "schema"
 )
 
 // migration upgrades the file by one schema version inside the transaction
@@ -31,6 +33,7 @@ var migrations = []migration{
 	createLayout,     // 0 → 1
 	buildSearchIndex, // 1 → 2
 	createTasks,      // 2 → 3
+	createRewind,     // 3 → 4
 }
 
 // createLayout creates the buckets of the first release.
@@ -65,6 +68,17 @@ func buildSearchIndex(tx *bolt.Tx) error {
 func createTasks(tx *bolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists([]byte(bucketTasks)); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketTasks, err)
+	}
+	return nil
+}
+
+// createRewind creates the buckets of checkpoints and rewinds. Sessions
+// stored before have neither, which reads as none.
+func createRewind(tx *bolt.Tx) error {
+	for _, name := range []string{bucketCheckpoints, bucketRewinds} {
+		if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
 	}
 	return nil
 }

@@ -54,6 +54,8 @@ type Hit struct {
 	Snippet string
 	// Score is the message's BM25 score; higher is better.
 	Score float64
+	// Rewound marks a message a rewind took out of its conversation.
+	Rewound bool
 }
 
 // Search finds the stored messages that best match the words of query,
@@ -96,7 +98,7 @@ func (s *Store) Search(query string, o SearchOptions) ([]Hit, error) {
 		if err != nil || len(scores) == 0 {
 			return err
 		}
-		c := collector{tx: tx, ix: ix, idf: idf, since: o.Since, limit: limit, sessions: map[uint32]*sessionRecord{}, taken: map[uint32]int{}}
+		c := collector{tx: tx, ix: ix, idf: idf, since: o.Since, limit: limit, sessions: map[uint32]*sessionRecord{}, taken: map[uint32]int{}, rewinds: map[uint32][]rewindRecord{}}
 		hits, err = c.collect(scores)
 		return err
 	})
@@ -308,6 +310,10 @@ type collector struct {
 	limit    int
 	sessions map[uint32]*sessionRecord // nil value: the session is gone
 	taken    map[uint32]int            // hits so far per session
+	// rewinds caches each session's rewinds; a session whose rewinds
+	// cannot be read has none here, so one damaged record does not fail
+	// a search (Messages reports it).
+	rewinds map[uint32][]rewindRecord
 }
 
 // collect walks the messages from the best score down, skipping those
@@ -371,7 +377,13 @@ func (c *collector) hit(d scored) (Hit, bool, error) {
 		return Hit{}, false, fmt.Errorf("read message %d of session %s: %w", d.id.seq, rec.ID, err)
 	}
 	text, _ := indexedText(m)
+	rewinds, ok := c.rewinds[d.id.num]
+	if !ok {
+		rewinds, _ = readRewinds(c.tx, rec.ID)
+		c.rewinds[d.id.num] = rewinds
+	}
 	return Hit{
+		Rewound:     isRewound(rewinds, d.id.seq),
 		SessionID:   rec.ID,
 		SessionName: rec.Name,
 		Dir:         rec.Dir,

@@ -244,7 +244,9 @@ func (s *Store) Rename(ref, newName string) error {
 }
 
 // Delete removes the session found by ref with its messages, summary, search
-// index entries and scheduled tasks (which could no longer run in it).
+// index entries, checkpoints, rewinds and scheduled tasks (which could no
+// longer run in it). The snapshots its checkpoints name are not the store's
+// to delete: ask CheckpointIDs first.
 func (s *Store) Delete(ref string) error {
 	return s.update(func(tx *bolt.Tx) error {
 		rec, err := resolve(tx, ref)
@@ -288,7 +290,7 @@ func unlistDir(tx *bolt.Tx, dir, id string) error {
 }
 
 // deleteContents removes what is stored under a session's id: its search
-// index entries, tasks, messages, summary and record.
+// index entries, tasks, checkpoints, rewinds, messages, summary and record.
 func deleteContents(tx *bolt.Tx, rawID string) error {
 	id := []byte(rawID)
 	if err := dropSessionIndex(tx, rawID); err != nil {
@@ -296,6 +298,11 @@ func deleteContents(tx *bolt.Tx, rawID string) error {
 	}
 	if err := dropSessionTasks(tx, rawID); err != nil {
 		return err
+	}
+	for _, top := range []string{bucketCheckpoints, bucketRewinds} {
+		if err := deleteSessionBucket(tx, top, rawID); err != nil {
+			return err
+		}
 	}
 	if err := tx.Bucket([]byte(bucketMessages)).DeleteBucket(id); err != nil && !errors.Is(err, berrors.ErrBucketNotFound) {
 		return fmt.Errorf("delete messages of session %s: %w", rawID, err)
@@ -345,9 +352,10 @@ func deleteDamaged(tx *bolt.Tx, id string) error {
 }
 
 // Fork copies the session found by ref — its metadata, summary, every
-// message and their search index entries — into a new session with a new id
-// and the given name (empty for none), so the person can try another path
-// without losing the first.
+// message and their search index entries, its checkpoints and rewinds —
+// into a new session with a new id and the given name (empty for none), so
+// the person can try another path without losing the first. The fork
+// refers to the same snapshots as the original.
 func (s *Store) Fork(ref, newName string) (Session, error) {
 	if newName != "" {
 		if err := validateName(newName); err != nil {
@@ -380,6 +388,11 @@ func (s *Store) Fork(ref, newName string) (Session, error) {
 		}
 		if err := indexSessions(tx, []string{id}); err != nil {
 			return err
+		}
+		for _, top := range []string{bucketCheckpoints, bucketRewinds} {
+			if err := copySessionBucket(tx, top, src.ID, id); err != nil {
+				return err
+			}
 		}
 		summaries := tx.Bucket([]byte(bucketSummaries))
 		if summary := summaries.Get([]byte(src.ID)); summary != nil {

@@ -429,7 +429,7 @@ func rawView(t *testing.T, path string, fn func(*bolt.Tx) error) {
 	}
 }
 
-func rawUpdate(t *testing.T, path string, fn func(*bolt.Tx) error) {
+func rawUpdate(t testing.TB, path string, fn func(*bolt.Tx) error) {
 	t.Helper()
 	db, err := bolt.Open(path, 0o600, nil)
 	if err != nil {

@@ -68,6 +68,11 @@ type Message struct {
 	// Touched lists the files a tool result read or changed, so a resumed
 	// session can mark them again.
 	Touched []Touch `json:"touched,omitempty"`
+	// Rewound marks a message a rewind took out of the conversation: it is
+	// kept for the history but no longer sent to the model. It is not
+	// stored with the message; reading derives it from the session's
+	// rewinds, so a Redo clears it.
+	Rewound bool `json:"rewound,omitempty"`
 }
 
 // Touch is one file a tool call read or changed: Kind is "read",

@@ -1,0 +1,259 @@
+package checkpoint
+
+import (
+	"compress/zlib"
+	"context"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// jobResult is the outcome of one hashJob.
+type jobResult struct {
+	hash   plumbing.Hash
+	skip   string // reason the file is not recorded after all
+	size   int64
+	err    error // a failure of the store itself, which fails the snapshot
+	linked bool
+}
+
+// runJobs reads, hashes and stores every job's file, several at once: the
+// first snapshot of a big tree is bound by compressing and by the file
+// system (a file created per new object), so a few more workers than cores
+// keep both busy.
+func (s *Store) runJobs(sc *scan) error {
+	if len(sc.jobs) == 0 {
+		return nil
+	}
+	results := make([]jobResult, len(sc.jobs))
+	workers := min(4*runtime.GOMAXPROCS(0), len(sc.jobs))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			w := &objectWriter{dir: s.dir}
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(sc.jobs) || sc.ctx.Err() != nil {
+					return
+				}
+				results[i] = w.record(sc, sc.jobs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := sc.ctx.Err(); err != nil {
+		return err
+	}
+	for i, j := range sc.jobs {
+		r := results[i]
+		if r.err != nil {
+			return r.err
+		}
+		if r.skip != "" {
+			j.n.entries[j.i].mode = 0
+			delete(sc.next, j.path)
+			sc.files--
+			sc.skip(j.path, r.size, r.skip)
+			continue
+		}
+		j.n.entries[j.i].hash = r.hash
+		e := sc.next[j.path]
+		e.hash = r.hash
+		sc.next[j.path] = e
+	}
+	return nil
+}
+
+// objectWriter writes loose objects into the store; one per goroutine.
+type objectWriter struct {
+	dir string
+	zw  *zlib.Writer
+	buf []byte
+}
+
+// record reads one job's file or link through the root and stores it as a
+// blob.
+func (w *objectWriter) record(sc *scan, j hashJob) jobResult {
+	mode := j.n.entries[j.i].mode
+	if mode == filemode.Symlink {
+		target, err := sc.root.Readlink(j.path)
+		if err != nil {
+			return jobResult{skip: "unreadable: " + errText(err)}
+		}
+		h, err := w.store([]byte(target))
+		return jobResult{hash: h, err: err}
+	}
+	f, err := sc.root.OpenFile(j.path, os.O_RDONLY|openReadFlags, 0)
+	if err != nil {
+		return jobResult{skip: "unreadable: " + errText(err), size: j.size}
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return jobResult{skip: "unreadable: " + errText(err), size: j.size}
+	}
+	if !info.Mode().IsRegular() {
+		return jobResult{skip: reasonSpecial, size: info.Size()}
+	}
+	if info.Size() > sc.maxSize {
+		return jobResult{skip: "larger than " + sizeText(sc.maxSize), size: info.Size()}
+	}
+	buf := w.buf[:0]
+	if int64(cap(buf)) < info.Size()+512 {
+		buf = make([]byte, 0, info.Size()+512)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, 4096)
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > sc.maxSize {
+			return jobResult{skip: "larger than " + sizeText(sc.maxSize), size: int64(len(buf))}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return jobResult{skip: "unreadable: " + errText(err), size: j.size}
+		}
+	}
+	w.buf = buf
+	h, err := w.store(buf)
+	return jobResult{hash: h, err: err}
+}
+
+// blobHash is git's name for content: SHA-1 of "blob <size>\0" and it.
+func blobHash(data []byte) plumbing.Hash {
+	d := sha1.New()
+	d.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	d.Write(data)
+	var h plumbing.Hash
+	d.Sum(h[:0])
+	return h
+}
+
+// objectPath is where the loose object h lives in dir.
+func objectPath(dir string, h plumbing.Hash) string {
+	hx := h.String()
+	return filepath.Join(dir, "objects", hx[:2], hx[2:])
+}
+
+// store writes data as a loose blob unless the store has it already, which
+// is what makes an unchanged file cost nothing.
+func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
+	h := blobHash(data)
+	final := objectPath(w.dir, h)
+	if _, err := os.Lstat(final); err == nil {
+		return h, nil
+	}
+	sub := filepath.Dir(final)
+	f, err := os.CreateTemp(sub, "tmp_obj_")
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(sub, 0o700); err != nil {
+			return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+		}
+		f, err = os.CreateTemp(sub, "tmp_obj_")
+	}
+	if err != nil {
+		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+	}
+	if w.zw == nil {
+		w.zw, _ = zlib.NewWriterLevel(f, zlib.BestSpeed)
+	} else {
+		w.zw.Reset(f)
+	}
+	_, err1 := w.zw.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	_, err2 := w.zw.Write(data)
+	err3 := w.zw.Close()
+	err4 := f.Close()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		os.Remove(f.Name())
+		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+	}
+	if err := os.Rename(f.Name(), final); err != nil {
+		os.Remove(f.Name())
+		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+	}
+	return h, nil
+}
+
+// buildTree stores the tree objects of n and its subdirectories, bottom up,
+// and returns n's hash; ok is false for a tree left empty (files that could
+// not be read), which its parent leaves out.
+func (s *Store) buildTree(ctx context.Context, n *node) (plumbing.Hash, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	t := &object.Tree{Entries: make([]object.TreeEntry, 0, len(n.entries))}
+	for _, e := range n.entries {
+		switch {
+		case e.sub != nil:
+			h, ok, err := s.buildTree(ctx, e.sub)
+			if err != nil {
+				return h, false, err
+			}
+			if ok {
+				t.Entries = append(t.Entries, object.TreeEntry{Name: e.name, Mode: filemode.Dir, Hash: h})
+			}
+		case e.mode != 0 && !e.hash.IsZero():
+			t.Entries = append(t.Entries, object.TreeEntry{Name: e.name, Mode: e.mode, Hash: e.hash})
+		}
+	}
+	if len(t.Entries) == 0 {
+		return plumbing.ZeroHash, false, nil
+	}
+	slices.SortFunc(t.Entries, func(a, b object.TreeEntry) int {
+		return strings.Compare(treeSortName(a), treeSortName(b))
+	})
+	h, err := s.putObject(t)
+	return h, err == nil, err
+}
+
+// treeSortName is the key git sorts tree entries by: a directory sorts as
+// if its name ended in "/".
+func treeSortName(e object.TreeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// encoder is a tree or commit.
+type encoder interface {
+	Encode(plumbing.EncodedObject) error
+}
+
+// putObject stores a tree or commit unless the store has it already.
+func (s *Store) putObject(o encoder) (plumbing.Hash, error) {
+	obj := s.st.NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encoding a checkpoint object: %w", err)
+	}
+	h := obj.Hash()
+	if _, err := os.Lstat(objectPath(s.dir, h)); err == nil {
+		return h, nil
+	}
+	if _, err := s.st.SetEncodedObject(obj); err != nil {
+		return h, fmt.Errorf("writing to the checkpoint store: %w", err)
+	}
+	return h, nil
+}
