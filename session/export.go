@@ -40,8 +40,8 @@ type Document struct {
 // Export writes the session found by ref, with its summary and every
 // message, to w: FormatMarkdown is a readable transcript, FormatJSON an
 // Export document. Messages a rewind dropped are written too, marked as
-// rewound, so a person sees what the model no longer gets. The store is read in one transaction and released before
-// anything is written to w.
+// rewound, so a person sees what the model no longer gets. The store is
+// read in one transaction and released before anything is written to w.
 func (s *Store) Export(w io.Writer, ref string, format string) error {
 	if format != FormatMarkdown && format != FormatJSON {
 		return fmt.Errorf("unknown export format %q; use %s or %s", format, FormatMarkdown, FormatJSON)

@@ -134,6 +134,7 @@ func (s *Store) Rewind(sessionID string, r Rewind) (Rewind, error) {
 	if r.Time.IsZero() {
 		r.Time = now
 	}
+	r.Time = r.Time.UTC().Round(0) // as stored
 	r.Summary, r.SummaryThrough = "", 0
 	err := s.update(func(tx *bolt.Tx) error {
 		rec, err := loadSession(tx.Bucket([]byte(bucketSessions)), sessionID)
