@@ -112,6 +112,12 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if opened != nil {
 		id := opened.sess.ID
 		setup.store, setup.current = st, func() string { return id }
+		cps := c.startCheckpoints(p, st, setup.current)
+		// The snapshot of a turn's end is taken before the process ends.
+		defer cps.wait()
+		if cps.recorder != nil {
+			setup.checkpoints = cps.recorder
+		}
 	}
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {

@@ -25,7 +25,7 @@ func (c *cli) sessionsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "sessions",
 		Aliases: []string{"session"},
-		Short:   "List, show, rename, delete, export, fork and compact sessions",
+		Short:   "List, show, rename, delete, export, fork, compact and rewind sessions",
 		Long: `sessions lists the saved sessions, most recent first: name (or id), directory,
 last activity, number of messages and a title from the first prompt. The
 sessions of 'pincer run' without -s are kept (so 'pincer run -c' continues
@@ -92,7 +92,8 @@ pincer sessions rm refactor-alt --yes`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "also list the sessions of pincer run (without -s)")
-	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact())
+	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact(),
+		c.sessionsCheckpoints(), c.sessionsRewind())
 	return cmd
 }
 
@@ -202,9 +203,11 @@ func (c *cli) sessionsRemove() *cobra.Command {
 					return &exitError{code: 1, silent: true}
 				}
 			}
+			snapshots := sessionSnapshots(st, s)
 			if err := st.Delete(s.ID); err != nil {
 				return err
 			}
+			c.forgetCheckpoints(cmd, st, s, snapshots)
 			fmt.Fprintf(c.stdout, "Deleted %s.\n", s.Label())
 			return nil
 		},

@@ -9,6 +9,7 @@ import (
 	"pincer/agent"
 	"pincer/config"
 	"pincer/docs"
+	"pincer/rewind"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/ui"
@@ -62,11 +63,17 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	current := opened.sess.ID
-	a, client, err := c.newAgent(p, agentSetup{
+	cps := c.startCheckpoints(p, st, func() string { return current })
+	defer cps.wait()
+	setup := agentSetup{
 		recorder: agent.SessionLog{Store: st, ID: opened.sess.ID},
 		store:    st,
 		current:  func() string { return current },
-	})
+	}
+	if cps.recorder != nil {
+		setup.checkpoints = cps.recorder
+	}
+	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
 	}
@@ -101,6 +108,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		History:           opened.history,
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
+		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 	})
 	c.sayHowToResume(st, current)
 	return err

@@ -164,6 +164,8 @@ type agentSetup struct {
 	// auto_recall); current names the session in use.
 	store   *session.Store
 	current func() string
+	// checkpoints, when set, records the files around each turn.
+	checkpoints agent.Checkpointer
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -234,6 +236,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Recorder:      s.recorder,
 		Recall:        recall,
 		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
+		Checkpoints:   s.checkpoints,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,

@@ -24,8 +24,10 @@ func (l SessionLog) RecordSummary(summary string, through uint64) error {
 	return l.Store.SetSummary(l.ID, summary, through)
 }
 
-// LoadSession reads a stored session back: the whole history, the summary
-// and the sequence number it covers, ready for Agent.Restore.
+// LoadSession reads a stored session back: the history, the summary and
+// the sequence number it covers, ready for Agent.Restore. Rewound messages
+// are left out: the model is no longer sent them (they stay in the store,
+// and in `pincer sessions show`, marked).
 func LoadSession(st *session.Store, id string) (history []Message, summary string, through uint64, err error) {
 	sess, err := st.Get(id)
 	if err != nil {
@@ -35,9 +37,11 @@ func LoadSession(st *session.Store, id string) (history []Message, summary strin
 	if err != nil {
 		return nil, "", 0, fmt.Errorf("read the messages of session %s: %w", sess.ID, err)
 	}
-	history = make([]Message, len(stored))
-	for i, m := range stored {
-		history[i] = fromStored(m)
+	history = make([]Message, 0, len(stored))
+	for _, m := range stored {
+		if !m.Rewound {
+			history = append(history, fromStored(m))
+		}
 	}
 	return history, sess.Summary, sess.SummaryThrough, nil
 }

@@ -22,6 +22,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
+	"pincer/rewind"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
@@ -77,6 +78,9 @@ type Options struct {
 	ExplainError func(error) error
 	// Sandbox is how commands are contained, for the status line and /auto.
 	Sandbox SandboxStatus
+	// Rewinder returns the rewinder of a session, for /rewind, /undo and
+	// /redo; nil when there is no session store.
+	Rewinder func(sessionID string) *rewind.Rewinder
 }
 
 // SandboxStatus is how commands are contained, as the screen shows it.
@@ -419,6 +423,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case sessionOpenedMsg:
 		return a, a.sessionOpened(msg)
+	case rewindTurnsMsg:
+		return a, a.showRewindPicker(msg)
+	case rewindModeMsg:
+		return a, a.showRewindModes(msg.turn)
+	case rewindPlanMsg:
+		return a, a.showRewindPlan(msg)
+	case rewindDoneMsg:
+		return a, a.rewound(msg)
 	case renamedMsg:
 		a.opts.Session = msg.name
 		a.transcript.AddNotice("This session is now named " + msg.name + ".")

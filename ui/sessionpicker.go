@@ -25,6 +25,10 @@ type sessionOpenedMsg struct {
 	summary string
 	through uint64
 	err     error
+	// after is a notice shown once the session is loaded; prompt, when
+	// set, goes into the input box (a rewound prompt).
+	after  string
+	prompt string
 }
 
 // noticeMsg shows a line in the transcript (from a command that ran in the
@@ -265,8 +269,15 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.tree.ClearMarks() // the marks belong to the session left behind
 	if len(msg.history) > 0 {
 		a.loadHistory(msg.history)
-	} else {
+	} else if msg.after == "" {
 		a.transcript.AddNotice(fmt.Sprintf("New session %s. Ask for anything.", a.opts.Session))
+	}
+	if msg.after != "" {
+		a.transcript.AddNotice(msg.after)
+	}
+	if msg.prompt != "" {
+		a.setInput(msg.prompt, -1)
+		a.setFocus(focusInput)
 	}
 	if a.opts.OnSession != nil {
 		a.opts.OnSession(msg.sess.ID)
