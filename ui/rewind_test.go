@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"pincer/checkpoint"
+	"pincer/rewind"
+	"pincer/tools"
+)
+
+// TestRewindDialog: the preview lists what changes, marks files changed
+// outside pincer, asks a second y before overwriting them, and cancels
+// on Esc.
+func TestRewindDialog(t *testing.T) {
+	files := func(outside bool) []rewindFile {
+		return []rewindFile{
+			{change: checkpoint.Change{Path: "edit.txt", Kind: checkpoint.Modified}, outside: outside,
+				diff: &tools.Change{Path: "edit.txt", Rel: "edit.txt", Before: []byte("now\n"), After: []byte("then\n")}},
+			{change: checkpoint.Change{Path: "new.txt", Kind: checkpoint.Removed}},
+		}
+	}
+	for _, tc := range []struct {
+		name    string
+		outside []string
+		keys    []string
+		done    []bool
+		shows   []string
+	}{
+		{"plain", nil, []string{"y"}, []bool{true}, []string{"~ edit.txt", "- new.txt", "y rewind"}},
+		{"outside changes take two", []string{"edit.txt"}, []string{"y", "y"}, []bool{false, true},
+			[]string{"changed outside pincer", "would be overwritten"}},
+		{"esc cancels", []string{"edit.txt"}, []string{"esc"}, []bool{true}, nil},
+		{"n cancels", nil, []string{"n"}, []bool{true}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 100, 34)
+			plan := rewind.Plan{Turn: rewind.Turn{N: 2, Prompt: "do it"}, Mode: rewind.Both, Outside: tc.outside, Dropped: 3}
+			d := &rewindDialog{app: a, plan: plan, files: files(len(tc.outside) > 0), opened: time.Now().Add(-time.Second)}
+			d.pick(0)
+			view := d.View(100, 34, a.styles)
+			for _, want := range append([]string{"Rewind to #2 do it", "3 messages"}, tc.shows...) {
+				if !strings.Contains(view, want) {
+					t.Errorf("the preview lacks %q:\n%s", want, view)
+				}
+			}
+			for i, k := range tc.keys {
+				key := tea.KeyPressMsg{Code: []rune(k)[0], Text: k}
+				if k == "esc" {
+					key = tea.KeyPressMsg{Code: tea.KeyEscape}
+				}
+				done, _ := d.Update(key)
+				if done != tc.done[i] {
+					t.Errorf("key %d %q: done %v, want %v", i, k, done, tc.done[i])
+				}
+			}
+		})
+	}
+}
+
+// TestRewindDialogIgnoresEarlyKeys: a key still held from the picker
+// cannot rewind the moment the preview opens.
+func TestRewindDialogIgnoresEarlyKeys(t *testing.T) {
+	a := newTestApp(t, 100, 34)
+	d := &rewindDialog{app: a, plan: rewind.Plan{Mode: rewind.ConversationOnly}, opened: time.Now()}
+	if done, _ := d.Update(tea.KeyPressMsg{Code: 'y', Text: "y"}); done {
+		t.Error("a y right after opening rewound")
+	}
+}
