@@ -43,7 +43,7 @@ func TestRunStopsQuietlyWhenTheReaderGoesAway(t *testing.T) {
 			if mode == "json" {
 				args = []string{"run", "--json", "--yes", "answer at length, then touch marker"}
 			}
-			cmd := exec.Command(pincerBin, args...)
+			cmd := exec.Command(binary(t), args...)
 			cmd.Dir, cmd.Env = s.dir, s.env
 			var errb bytes.Buffer
 			cmd.Stderr = &errb

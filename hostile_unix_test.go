@@ -37,7 +37,7 @@ func hostileProject(t *testing.T, s *sandbox) {
 // (KiB), killing it after limit.
 func runBounded(t *testing.T, s *sandbox, limit time.Duration, args ...string) (code int, stdout, stderr string, maxRSS int64) {
 	t.Helper()
-	cmd := exec.Command(pincerBin, args...)
+	cmd := exec.Command(binary(t), args...)
 	cmd.Dir, cmd.Env = s.dir, s.env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -114,7 +114,7 @@ func TestHostileProjectSIGTERM(t *testing.T) {
 	s.dir = filepath.Join(s.dir, "proj")
 	os.Mkdir(s.dir, 0o755)
 	hostileProject(t, s)
-	cmd := exec.Command(pincerBin, "run", "hi")
+	cmd := exec.Command(binary(t), "run", "hi")
 	cmd.Dir, cmd.Env = s.dir, s.env
 	var errb bytes.Buffer
 	cmd.Stderr = &errb

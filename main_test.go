@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,6 +25,12 @@ import (
 var pincerBin string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if testing.Short() {
+		// The inner loop (go test -short) leaves out the tests that run the
+		// built binary; .ci/run runs them all.
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "pincer-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -48,6 +55,16 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// binary is the built pincer for a test that runs it; under -short such
+// tests are skipped (the binary is not built then).
+func binary(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the built binary; go test without -short (or .ci/run) runs it")
+	}
+	return pincerBin
 }
 
 // sandbox is a project directory and a home for one pincer process, with
@@ -98,7 +115,7 @@ type runResult struct {
 // run runs the pincer binary in the sandbox with stdin.
 func (s *sandbox) run(stdin string, args ...string) runResult {
 	s.t.Helper()
-	cmd := exec.Command(pincerBin, args...)
+	cmd := exec.Command(binary(s.t), args...)
 	cmd.Dir = s.dir
 	cmd.Env = s.env
 	cmd.Stdin = strings.NewReader(stdin)
@@ -576,7 +593,7 @@ func TestTaskIDsShownAreAccepted(t *testing.T) {
 // drive has the race detector exactly when the tests do.
 func TestBinaryBuiltWithRaceDetectorUnderRace(t *testing.T) {
 	t.Parallel()
-	out, err := exec.Command("go", "version", "-m", pincerBin).Output()
+	out, err := exec.Command("go", "version", "-m", binary(t)).Output()
 	if err != nil {
 		t.Fatalf("go version -m: %v", err)
 	}

@@ -97,7 +97,7 @@ func TestKilledMidStreamSessionIntact(t *testing.T) {
 	)
 	defer srv.Close()
 	s := newSandbox(t, srv.BaseURL())
-	cmd := exec.Command(pincerBin, "run", "-s", "crash", "look around")
+	cmd := exec.Command(binary(t), "run", "-s", "crash", "look around")
 	cmd.Dir, cmd.Env = s.dir, s.env
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

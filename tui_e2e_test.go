@@ -38,7 +38,7 @@ func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScre
 		env = append(env, "-e", e)
 	}
 	// After pincer exits the pane stays, so its last words can be read.
-	command := strings.Join(append([]string{pincerBin}, args...), " ") + "; echo '[pincer exited]'; sleep 30"
+	command := strings.Join(append([]string{binary(t)}, args...), " ") + "; echo '[pincer exited]'; sleep 30"
 	cmdArgs := append([]string{"-L", ts.socket, "new-session", "-d", "-s", ts.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-c", s.dir}, env...)
 	cmdArgs = append(cmdArgs, command)
 	if out, err := exec.Command("tmux", cmdArgs...).CombinedOutput(); err != nil {

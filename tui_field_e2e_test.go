@@ -150,7 +150,7 @@ func TestResumeHintAfterGoRun(t *testing.T) {
 	// A copy of the binary where go run puts its builds.
 	dir := filepath.Join(t.TempDir(), "go-build1234", "b001", "exe")
 	os.MkdirAll(dir, 0o755)
-	data, err := os.ReadFile(pincerBin)
+	data, err := os.ReadFile(binary(t))
 	if err != nil {
 		t.Fatal(err)
 	}
