@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/checkpoint"
+	"pincer/session"
 )
 
 // treeHash hashes every file and link under dir: path, mode and content.
@@ -139,6 +141,43 @@ func TestRewindEndToEnd(t *testing.T) {
 
 	if got := treeHash(t, filepath.Join(s.dir, ".git")); got != gitBefore {
 		t.Error("the project's .git changed")
+	}
+
+	// Deleting the session deletes the snapshots only it used.
+	st, err := session.Open(filepath.Join(s.home, "data", "pincer.db"), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := st.Get("rw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := st.CheckpointIDs(sess.ID)
+	if err != nil || len(ids) == 0 {
+		t.Fatalf("the session refers to no snapshot: %v", err)
+	}
+	snapshotsLeft := func() int {
+		snaps, err := checkpoint.Open(filepath.Join(s.home, "data", "checkpoints", checkpoint.Key(s.dir)), s.dir, checkpoint.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snaps.Close()
+		n := 0
+		for _, id := range ids {
+			if _, err := snaps.Get(id); err == nil {
+				n++
+			}
+		}
+		return n
+	}
+	if n := snapshotsLeft(); n != len(ids) {
+		t.Fatalf("%d of the session's %d snapshots exist before it is deleted", n, len(ids))
+	}
+	if r := s.run("", "sessions", "rm", "rw", "--yes"); r.code != 0 {
+		t.Fatalf("sessions rm: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := snapshotsLeft(); n != 0 {
+		t.Errorf("%d of the session's snapshots outlived it", n)
 	}
 }
 
