@@ -140,6 +140,8 @@ func (c *readWebCall) Lookup(ctx context.Context) ([]netip.Addr, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, c.opts.WebTimeout)
+	defer cancel()
 	return c.resolve(ctx, safety.WebHost(u))
 }
 
