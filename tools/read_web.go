@@ -322,7 +322,16 @@ func (c *readWebCall) Run(ctx context.Context) (Result, error) {
 	if cut {
 		body = body[:MaxWebBody]
 	}
-	return c.render(runCtx, resp, body, cut, hops), nil
+	// Turning a large page into Markdown takes seconds; Esc does not wait
+	// for it (the work ends by itself, bounded by the read cap).
+	done := make(chan Result, 1)
+	go func() { done <- c.render(ctx, resp, body, cut, hops) }()
+	select {
+	case r := <-done:
+		return r, nil
+	case <-ctx.Done():
+		return errorResult(cancelled(c.args.URL)), ctx.Err()
+	}
 }
 
 // cancelled is the text of a fetch the person stopped.
