@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,30 +17,48 @@ import (
 	"pincer/tools"
 )
 
-// webResolver answers from a table; a name listed twice answers its second
-// address from the second lookup on (a name that rebinds).
+// webResolver answers from a table: each lookup of a host takes its next
+// answer, the last one repeating; "" answers that there is no such host.
+// A host listed with two answers rebinds: judged by the first, dialled by
+// the second. No test reaches the network.
 type webResolver struct {
 	addrs map[string][]string
-	calls atomic.Int32
+	mu    sync.Mutex
+	seen  map[string]int
 }
 
 func (r *webResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	n := int(r.calls.Add(1))
-	ss, ok := r.addrs[host]
-	if !ok {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.seen == nil {
+		r.seen = map[string]int{}
+	}
+	ss := r.addrs[host]
+	if len(ss) == 0 {
 		return nil, fmt.Errorf("no such host %s", host)
 	}
-	s := ss[min(n, len(ss))-1]
+	n := r.seen[host]
+	r.seen[host]++
+	s := ss[min(n, len(ss)-1)]
+	if s == "" {
+		return nil, fmt.Errorf("no such host %s", host)
+	}
 	return []netip.Addr{netip.MustParseAddr(s)}, nil
 }
 
+// webCall is a read_web call of url.
+func webCall(id, url string) agenttest.Call {
+	return agenttest.Call{ID: id, Name: "read_web", Arguments: args(map[string]any{"url": url})}
+}
+
 // newWebHarness is a harness whose tools resolve names with r, under the
-// given rules.
-func newWebHarness(t *testing.T, r tools.Resolver, rules safety.Rules, url string) *harness {
+// given rules, and whose model fetches url once, or makes the replies given.
+func newWebHarness(t *testing.T, r tools.Resolver, rules safety.Rules, url string, replies ...agenttest.Reply) *harness {
 	t.Helper()
-	h := newHarness(t, 30,
-		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_web", Arguments: args(map[string]any{"url": url})}),
-		agenttest.Text("ok", 10))
+	if len(replies) == 0 {
+		replies = []agenttest.Reply{agenttest.Tools("", webCall("c1", url)), agenttest.Text("ok", 10)}
+	}
+	h := newHarness(t, 30, replies...)
 	reg, err := tools.NewRegistry(tools.Builtins(tools.Options{Root: h.root, WebResolver: r, WebTimeout: 5 * time.Second})...)
 	if err != nil {
 		t.Fatal(err)
@@ -136,5 +155,33 @@ func TestReadWebApprovals(t *testing.T) {
 				t.Errorf("a fetched page is not marked untrusted: %q", msg)
 			}
 		})
+	}
+}
+
+// TestReadWebAlwaysAllowTheDomain: the domain rule chosen in the dialog
+// lets the next fetch from that domain run unasked, and no other.
+func TestReadWebAlwaysAllowTheDomain(t *testing.T) {
+	// Judged public, then not found when dialled: nothing leaves the machine.
+	r := &webResolver{addrs: map[string][]string{"docs.example.test": {"93.184.215.14", "", "93.184.215.14", ""}, "other.example.test": {"93.184.215.15", ""}}}
+	h := newWebHarness(t, r, safety.Rules{}, "",
+		agenttest.Tools("", webCall("c1", "https://docs.example.test/a")),
+		agenttest.Tools("", webCall("c2", "https://docs.example.test/b")),
+		agenttest.Tools("", webCall("c3", "https://other.example.test/c")),
+		agenttest.Text("ok", 10))
+	h.answer = func(a Approval) Decision {
+		if a.URL == "https://docs.example.test/a" {
+			return Decision{Allow: true, AllowRule: a.SuggestedRule}
+		}
+		return Decision{Allow: false}
+	}
+	if _, err := h.run("read"); err != nil {
+		t.Fatal(err)
+	}
+	var asked []string
+	for _, a := range h.asked {
+		asked = append(asked, a.URL)
+	}
+	if want := []string{"https://docs.example.test/a", "https://other.example.test/c"}; strings.Join(asked, " ") != strings.Join(want, " ") {
+		t.Errorf("asked about %v, want %v", asked, want)
 	}
 }
