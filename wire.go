@@ -185,6 +185,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog(),
 		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
 	topts.Sandbox, topts.DropEnv = c.commandSandbox(c.sandboxState(p)), c.keyVariables(p)
+	topts.WebTimeout = p.cfg.WebTimeout.Std()
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}

@@ -21,6 +21,7 @@ const (
 	ApproveEdit    ApprovalKind = "edit"    // a file change, with its diff
 	ApprovePath    ApprovalKind = "path"    // a file access outside the usual bounds
 	ApproveAction  ApprovalKind = "action"  // another tool that changes something (scheduling a task)
+	ApproveWeb     ApprovalKind = "web"     // fetching a URL (read_web)
 	// ApproveUnsandboxed asks to run again, outside the sandbox, a command
 	// the sandbox blocked; Reasons say first what was blocked.
 	ApproveUnsandboxed ApprovalKind = "unsandboxed"
@@ -39,10 +40,12 @@ type Approval struct {
 	Dir     string        // where a command runs
 	Paths   []string      // files a call reads or writes
 	Change  *tools.Change // for edits: the planned change
+	URL     string        // for fetches: the whole URL
 	Tier    safety.Tier
 	Reasons []string
 	// SuggestedRule is the allow rule "always allow" would add for a
-	// command, or "" when none would be safe to suggest.
+	// command or a fetch's domain, or "" when none would be safe to
+	// suggest.
 	SuggestedRule string
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sort"
@@ -515,6 +516,12 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	}
 	acc := call.Access()
 	v := a.judge(acc)
+	fetch, _ := call.(tools.Fetcher)
+	var addrs []netip.Addr
+	if acc.URL != "" && fetch != nil {
+		addrs, _ = fetch.Lookup(ctx) // a host that does not resolve is judged by its name; the fetch then fails
+		v = worse(v, a.classifier.Web(safety.WebAccess{URL: acc.URL, Addrs: addrs}))
+	}
 	if v.Denied {
 		text := fmt.Sprintf("Blocked by the user's deny rule %q; it was not run. Do not try to get around the rule; ask the user if it is needed.", v.Rule)
 		sink(Notice{Text: fmt.Sprintf("Blocked %s (deny rule %q).", call.Summary(), v.Rule)})
@@ -540,6 +547,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		case acc.Command != "":
 			ap.Kind, ap.Command = ApproveCommand, acc.Command
 			ap.SuggestedRule = safety.SuggestRule(acc.Command)
+		case acc.URL != "":
+			ap.Kind, ap.URL = ApproveWeb, acc.URL
+			ap.SuggestedRule = safety.SuggestWebRule(acc.URL)
 		case action:
 			ap.Kind = ApproveAction
 		}
@@ -550,6 +560,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		if d.AllowRule != "" {
 			a.allow(d.AllowRule, sink)
 		}
+	}
+	if fetch != nil {
+		call = fetch.Grant(webGrant(a.classifier, v, addrs))
 	}
 	if tool.Mutates() {
 		a.awaitCheckpoint(sink)
@@ -678,6 +691,34 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))
 	}
 	return v
+}
+
+// webGrant is what a fetch may reach once approved: the addresses that
+// are not public among those it was judged by, only when the person
+// approved the dangerous tier (twice); and its redirects to other hosts
+// judged by the same rules, a deny rule or a private address stopping them.
+func webGrant(cls *safety.Classifier, v safety.Verdict, addrs []netip.Addr) tools.WebGrant {
+	var g tools.WebGrant
+	if v.Tier >= safety.Dangerous {
+		for _, ip := range addrs {
+			if !safety.PublicAddr(ip) {
+				g.Private = append(g.Private, ip)
+			}
+		}
+	}
+	g.Redirect = func(u string) string {
+		rv := cls.Web(safety.WebAccess{URL: u})
+		switch {
+		case rv.Denied:
+			return fmt.Sprintf("the user's deny rule %q refuses it", rv.Rule)
+		case rv.Tier >= safety.Dangerous && len(rv.Reasons) > 0:
+			return rv.Reasons[0]
+		case rv.Tier >= safety.Dangerous:
+			return "it is dangerous"
+		}
+		return ""
+	}
+	return g
 }
 
 func worse(a, b safety.Verdict) safety.Verdict {

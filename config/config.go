@@ -56,6 +56,7 @@ type Config struct {
 	CheckpointMaxFileMB   int      `json:"checkpoint_max_file_mb" jsonschema:"minimum=1,maximum=1024" jsonschema_description:"Files larger than this many MiB are not recorded in checkpoints; a rewind leaves them alone and says so (default 5)."`
 	CheckpointKeep        int      `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
 	CheckpointMaxAge      Duration `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
+	WebTimeout            Duration `json:"web_timeout" jsonschema_description:"Time limit of one read_web fetch, redirects and reading the page included, as \"20s\" or a number of seconds, at least 1s (default 20s)."`
 }
 
 // Defaults for the fields that have one; Load starts from these.
@@ -77,6 +78,7 @@ const (
 	DefaultCheckpointMaxMB   = 5
 	DefaultCheckpointKeep    = 200
 	DefaultCheckpointMaxAge  = 30 * 24 * time.Hour
+	DefaultWebTimeout        = 20 * time.Second
 	// DefaultProvider is used when nothing names a provider or a base URL.
 	DefaultProvider = "ollama"
 )
@@ -105,6 +107,7 @@ func Defaults() Config {
 		CheckpointMaxFileMB: DefaultCheckpointMaxMB,
 		CheckpointKeep:      DefaultCheckpointKeep,
 		CheckpointMaxAge:    Duration(DefaultCheckpointMaxAge),
+		WebTimeout:          Duration(DefaultWebTimeout),
 	}
 }
 

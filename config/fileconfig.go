@@ -41,6 +41,7 @@ type FileConfig struct {
 	CheckpointMaxFileMB   *int      `json:"checkpoint_max_file_mb,omitempty"`
 	CheckpointKeep        *int      `json:"checkpoint_keep,omitempty"`
 	CheckpointMaxAge      *Duration `json:"checkpoint_max_age,omitempty"`
+	WebTimeout            *Duration `json:"web_timeout,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.

@@ -57,6 +57,8 @@ func limitFields() []limitField {
 	add("checkpoint_keep", b, s)
 	b, s = dur(func(c Config) Duration { return c.CheckpointMaxAge })
 	add("checkpoint_max_age", b, s)
+	b, s = dur(func(c Config) Duration { return c.WebTimeout })
+	add("web_timeout", b, s)
 	return out
 }
 

@@ -40,6 +40,8 @@ func TestUntrustedProjectLimitsOnlyTighten(t *testing.T) {
 		{"context_window larger", "", `{"context_window": 1000000}`, "context_window", DefaultContextWindow, true},
 		{"context_window larger than the user's", `{"context_window": 8000}`, `{"context_window": 16000}`, "context_window", 8000, true},
 		{"context_window smaller", "", `{"context_window": 8000}`, "context_window", 8000, false},
+		{"web_timeout larger", "", `{"web_timeout": "5m"}`, "web_timeout", Duration(DefaultWebTimeout), true},
+		{"web_timeout smaller", "", `{"web_timeout": "5s"}`, "web_timeout", Duration(5 * time.Second), false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,6 +101,8 @@ func limitValue(c Config, field string) any {
 		return c.MaxRetries
 	case "context_window":
 		return c.ContextWindow
+	case "web_timeout":
+		return c.WebTimeout
 	}
 	return nil
 }

@@ -235,6 +235,34 @@ func TestSafetySuggestedRules(t *testing.T) {
 	}
 }
 
+// TestSafetyWeb checks the read_web table of safety.md against the
+// classifier, under the rules its marker names.
+func TestSafetyWeb(t *testing.T) {
+	tables := markedTables(readDoc(t, "safety.md"), "web")
+	if len(tables) != 1 || len(tables[0].rows) < 10 {
+		t.Fatalf("safety.md should have one <!-- web --> table of at least 10 rows; found %d tables", len(tables))
+	}
+	var r exampleRules
+	if err := json.Unmarshal([]byte(tables[0].arg), &r); err != nil {
+		t.Fatalf("safety.md line %d: the rules %s are not JSON: %v", tables[0].line, tables[0].arg, err)
+	}
+	cls, err := safety.NewClassifier(safety.Rules{Allow: r.Allow, Deny: r.Deny})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tables[0].rows {
+		u, want := code(t, row[0]), row[1]
+		v := cls.Web(safety.WebAccess{URL: u})
+		got := v.Tier.String()
+		if v.Denied {
+			got = "refused"
+		}
+		if got != want {
+			t.Errorf("safety.md says fetching %q is %s; the classifier says %s %v", u, want, got, v.Reasons)
+		}
+	}
+}
+
 func TestSafetyPaths(t *testing.T) {
 	tables := markedTables(readDoc(t, "safety.md"), "paths")
 	if len(tables) != 1 || len(tables[0].rows) < 8 {

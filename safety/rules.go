@@ -96,11 +96,18 @@ func compilePattern(list, rule string) (pattern, error) {
 		args = args[:n-1]
 	}
 	p.args = args
+	if p.prog == WebRuleProgram && !(len(args) == 1 && !p.rest || len(args) == 0 && p.rest) {
+		return fail("does not name one domain",
+			`write one domain per rule, e.g. "read_web example.com" or "read_web *.example.com"`)
+	}
 	return p, nil
 }
 
 // match reports whether argv (program first) matches the pattern.
 func (p pattern) match(argv []field) bool {
+	if p.prog == WebRuleProgram {
+		return false // a rule about fetching pages, never about a command
+	}
 	if len(argv) == 0 || !argv[0].known() || progName(argv[0].s) != p.prog {
 		return false
 	}

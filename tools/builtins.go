@@ -3,8 +3,8 @@ package tools
 import "fmt"
 
 // Builtins returns the built-in tools configured for one project, read-only
-// tools first: tree_view, read_file, grep, glob, write_file, edit_file,
-// run_command.
+// tools first: tree_view, read_file, grep, glob, read_web, write_file,
+// edit_file, run_command.
 func Builtins(o Options) []Tool {
 	o = o.withDefaults()
 	return []Tool{
@@ -12,6 +12,7 @@ func Builtins(o Options) []Tool {
 		mustTool(readFileTool(o)),
 		mustTool(grepTool(o)),
 		mustTool(globTool(o)),
+		mustTool(readWebTool(o)),
 		mustTool(writeFileTool(o)),
 		mustTool(editFileTool(o)),
 		mustTool(runCommandTool(o)),

@@ -48,6 +48,13 @@ type Options struct {
 	// DropEnv names variables removed from every command's environment
 	// (API keys), sandbox or not.
 	DropEnv []string
+	// WebTimeout bounds one read_web fetch, redirects and reading the body
+	// included (0 means DefaultWebTimeout).
+	WebTimeout time.Duration
+	// WebResolver looks up the hosts read_web connects to; nil uses the
+	// system's resolver. Tests set it to play a name that changes its
+	// address.
+	WebResolver Resolver
 }
 
 // CommandSandbox is how run_command contains commands.
@@ -87,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CommandTimeout > MaxCommandTimeout {
 		o.CommandTimeout = MaxCommandTimeout
+	}
+	if o.WebTimeout <= 0 {
+		o.WebTimeout = DefaultWebTimeout
 	}
 	if o.MaxOutput <= 0 {
 		o.MaxOutput = DefaultMaxOutput

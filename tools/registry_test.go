@@ -81,7 +81,7 @@ func TestBuiltinsRegisterInOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"tree_view", "read_file", "grep", "glob", "write_file", "edit_file", "run_command"}
+	want := []string{"tree_view", "read_file", "grep", "glob", "read_web", "write_file", "edit_file", "run_command"}
 	if got := r.Names(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("built-in names = %v, want %v", got, want)
 	}

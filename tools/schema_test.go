@@ -24,6 +24,7 @@ func TestBuiltinSchemas(t *testing.T) {
 		{"read_file", []string{"path"}, []string{"limit", "offset"}, false, map[string]any{"offset": 1.0, "limit": 2000.0}},
 		{"grep", []string{"pattern"}, []string{"glob", "path"}, false, map[string]any{"path": "."}},
 		{"glob", []string{"pattern"}, nil, false, nil},
+		{"read_web", []string{"url"}, []string{"max_chars"}, false, map[string]any{"max_chars": 20000.0}},
 		{"write_file", []string{"content", "path"}, nil, true, nil},
 		{"edit_file", []string{"new_text", "old_text", "path"}, []string{"replace_all"}, true, map[string]any{"replace_all": false}},
 		{"run_command", []string{"command"}, []string{"timeout"}, true, map[string]any{"timeout": 120.0}},

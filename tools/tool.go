@@ -45,6 +45,7 @@ type Access struct {
 	Dir     string   // run_command: the working directory
 	Reads   []string // paths the call reads (files or directories walked)
 	Writes  []string // paths the call writes
+	URL     string   // read_web: the URL fetched, as the model gave it
 }
 
 // Result is what a call produced, for the model and for the UI.

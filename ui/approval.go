@@ -191,6 +191,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "⚠ Second confirmation: really run this outside the sandbox?"
 	case q.Kind == agent.ApproveUnsandboxed:
 		title = "Blocked by the sandbox — run it outside the sandbox?"
+	case danger && q.Step == 2 && q.Kind == agent.ApproveWeb:
+		title = "⚠ Second confirmation: really fetch this?"
 	case danger && q.Step == 2:
 		title = "⚠ Second confirmation: really run this?"
 	case danger:
@@ -199,6 +201,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "Allow this file access?"
 	case q.Kind == agent.ApproveAction:
 		title = "Allow this?"
+	case q.Kind == agent.ApproveWeb:
+		title = "Fetch this web page?"
 	default:
 		title = "Run this command?"
 	}
@@ -237,12 +241,19 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Tell the model why (it reads this with the refusal):", inner)), "\n")...), d.input.View())
 		keys = "enter send the refusal · esc back"
 	case modeRule:
-		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Allow for the rest of this session every command matching:", inner)), "\n")...), d.input.View())
+		what := "Allow for the rest of this session every command matching:"
+		if q.Kind == agent.ApproveWeb {
+			what = "Allow for the rest of this session every fetch from the domain (read_web DOMAIN, *.DOMAIN for its subdomains):"
+		}
+		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText(what, inner)), "\n")...), d.input.View())
 		keys = "enter save the rule and run · esc back"
 	case modeTypeYes:
 		verb := "run it"
 		if q.Kind == agent.ApproveEdit {
 			verb = "apply the edit"
+		}
+		if q.Kind == agent.ApproveWeb {
+			verb = "fetch it"
 		}
 		input = append(append([]string{""}, strings.Split(st.Danger.Render(wrapText("Type yes and press Enter to "+verb+".", inner)), "\n")...), d.input.View())
 		keys = "enter confirm · esc cancel"
@@ -361,6 +372,8 @@ func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
 		return newForeignBlock(q.Command, "$ ", width, bs)
 	case q.Kind == agent.ApproveAction:
 		return newForeignBlock(q.Summary, "", width, bs)
+	case q.Kind == agent.ApproveWeb:
+		return newForeignBlock(q.URL, "", width, bs)
 	}
 	var all foreignBlock
 	for _, p := range q.Paths {

@@ -108,6 +108,61 @@ func TestApprovalShowsTheWholeCommand(t *testing.T) {
 	}
 }
 
+// longURL is a URL longer than a dialog line, with a character that
+// reverses the text after it.
+var longURL = "https://example.com/docs/" + strings.Repeat("segment/", 12) + "\u202etxt.exe?q=END-OF-URL"
+
+// TestWebApprovalShowsTheWholeURL: a fetch's dialog shows the URL whole,
+// wrapped and sanitised, with the domain rule to allow.
+func TestWebApprovalShowsTheWholeURL(t *testing.T) {
+	cases := []struct {
+		name string
+		q    agent.Approval
+		want []string
+	}{
+		{"web page, whole URL",
+			agent.Approval{Kind: agent.ApproveWeb, Step: 1, Summary: "read_web https://example.com/…", URL: longURL, Tier: safety.Confirm,
+				Reasons: []string{"https://example.com/docs: fetches a page from example.com"}, SuggestedRule: "read_web example.com"},
+			[]string{"Fetch this web page?", "https://example.com/docs/", "END-OF-URL", "⟨U+202E⟩txt.exe", "contains escaped characters", `a always allow "read_web example.com"`}},
+		{"loopback page, second step",
+			agent.Approval{Kind: agent.ApproveWeb, Step: 2, Summary: "read_web http://127.0.0.1:8080/admin", URL: "http://127.0.0.1:8080/admin", Tier: safety.Dangerous,
+				Reasons: []string{"http://127.0.0.1:8080/admin: reaches 127.0.0.1, a loopback address on this machine"}},
+			[]string{"really fetch this?", "http://127.0.0.1:8080/admin", "Type yes and press Enter to fetch it"}},
+	}
+	for _, tc := range cases {
+		for _, size := range [][2]int{{60, 20}, {100, 24}} {
+			t.Run(fmt.Sprintf("%s %dx%d", tc.name, size[0], size[1]), func(t *testing.T) {
+				a, _ := openApproval(t, size[0], size[1], tc.q)
+				checkShape(t, a)
+				got := screen(a)
+				checkKeysVisible(t, got, tc.q)
+				for _, w := range tc.want {
+					if !strings.Contains(got, w) {
+						t.Errorf("screen lacks %q:\n%s", w, got)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestWebApprovalSavesTheDomainRule: "always allow" on a fetch offers the
+// domain rule, editable, and returns what was saved.
+func TestWebApprovalSavesTheDomainRule(t *testing.T) {
+	a, q := openApproval(t, 100, 24, agent.Approval{Kind: agent.ApproveWeb, Step: 1, URL: "https://docs.example.com/a", Tier: safety.Confirm, SuggestedRule: "read_web docs.example.com"})
+	press(a, "a")
+	if got := screen(a); !strings.Contains(got, "every fetch from the domain") {
+		t.Errorf("the rule editor does not say it is about fetches:\n%s", got)
+	}
+	for range len("docs.example.com") {
+		press(a, "backspace")
+	}
+	press(a, "*", ".", "e", "x", "a", "m", "p", "l", "e", ".", "c", "o", "m", "enter")
+	if got := answer(t, q); !got.Allow || got.AllowRule != "read_web *.example.com" {
+		t.Errorf("decision %+v, want allow with read_web *.example.com", got)
+	}
+}
+
 // scrollLine is the line that says which part of a long text is shown.
 var scrollLine = regexp.MustCompile(`lines \d+–\d+ of \d+`)
 
