@@ -71,6 +71,7 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		{"silent_retry_budget", c.SilentRetryBudget, 0, `"3m" (0 means no limit)`},
 		{"scheduler_interval", c.SchedulerInterval, time.Second, `"30s"`},
 		{"checkpoint_max_age", c.CheckpointMaxAge, time.Hour, `"720h"`},
+		{"mcp_timeout", c.MCPTimeout, time.Second, `"60s"`},
 	} {
 		if d.value.Std() >= d.least {
 			continue
