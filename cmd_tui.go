@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -73,6 +74,12 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if cps.recorder != nil {
 		setup.checkpoints = cps.recorder
 	}
+	// The servers start in the background: the screen never waits for
+	// them, and their tools are offered as each one becomes ready.
+	servers := c.mcpManager(p, nil)
+	servers.Start()
+	defer servers.Close()
+	setup.mcp = servers
 	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
@@ -109,6 +116,9 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
+		Commands: []ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
+			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
+		})},
 	})
 	c.sayHowToResume(st, current)
 	return err

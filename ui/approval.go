@@ -197,6 +197,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "⚠ Dangerous: " + safetext.LineOf(q.Summary)
 	case q.Kind == agent.ApprovePath:
 		title = "Allow this file access?"
+	case q.Kind == agent.ApproveAction && strings.HasPrefix(q.Tool, "mcp__"):
+		title = "Call this MCP tool?"
 	case q.Kind == agent.ApproveAction:
 		title = "Allow this?"
 	default:
@@ -237,7 +239,11 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Tell the model why (it reads this with the refusal):", inner)), "\n")...), d.input.View())
 		keys = "enter send the refusal · esc back"
 	case modeRule:
-		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText("Allow for the rest of this session every command matching:", inner)), "\n")...), d.input.View())
+		what := "Allow for the rest of this session every command matching:"
+		if strings.HasPrefix(q.Tool, "mcp__") {
+			what = "Allow for the rest of this session, unasked, the MCP tool:"
+		}
+		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText(what, inner)), "\n")...), d.input.View())
 		keys = "enter save the rule and run · esc back"
 	case modeTypeYes:
 		verb := "run it"

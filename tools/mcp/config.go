@@ -23,6 +23,9 @@ type Server struct {
 	// Name is the server's name in the configuration; it is part of every
 	// tool name.
 	Name string
+	// Type is the transport as a .mcp.json names it ("stdio", "http",
+	// "streamable-http", "sse"); empty means: from Command or URL.
+	Type string
 	// Command, Args and Env start a server that talks over stdio.
 	Command string
 	Args    []string
@@ -55,6 +58,10 @@ func (s Server) Transport() string {
 // check reports a server configuration that cannot start, as a reason.
 func (s Server) check() error {
 	switch {
+	case s.Type == "sse":
+		return fmt.Errorf("it uses the SSE transport, which pincer does not speak; give the server's streamable HTTP url with \"type\": \"http\"")
+	case s.Type != "" && s.Type != "stdio" && s.Type != "http" && s.Type != "streamable-http":
+		return fmt.Errorf("its type %q is not stdio or http", s.Type)
 	case s.Command == "" && s.URL == "":
 		return fmt.Errorf("it has neither a command nor a url; give one")
 	case s.Command != "" && s.URL != "":
