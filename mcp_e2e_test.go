@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -260,4 +261,57 @@ func TestTUIDoesNotWaitForMCP(t *testing.T) {
 	if got := toolResults(reqs[1]); len(got) != 1 || got[0] != "User cancelled the operation" {
 		t.Fatalf("refusal sent back: %q", got)
 	}
+}
+
+// TestMCPReferenceServersEndToEnd: pincer run with the reference servers
+// from npm, configured as people do (npx -y over stdio): their tools reach
+// the model and the results of calls to both come back to it.
+func TestMCPReferenceServersEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the reference servers start node processes; they run without -short")
+	}
+	if _, err := exec.LookPath("npx"); err != nil {
+		agenttest.Missing(t, "npx is not installed, so the reference MCP servers cannot run (.ci/run installs them)")
+	}
+	t.Parallel()
+	s := newSandbox(t, "")
+	note := filepath.Join(s.dir, "notes.txt")
+	srv := agenttest.New(
+		agenttest.Tools("",
+			agenttest.Call{ID: "c1", Name: "mcp__everything__echo", Arguments: `{"message":"hello"}`},
+			agenttest.Call{ID: "c2", Name: "mcp__fs__read_text_file", Arguments: `{"path":"` + note + `"}`}),
+		agenttest.Text("done", 8),
+	)
+	defer srv.Close()
+	s.env = append(s.env, "PINCER_BASE_URL="+srv.BaseURL(), "PINCER_MODEL=test-model", "npm_config_cache="+npmCache())
+	s.write("notes.txt", "remember the milk\n")
+	s.writeUserConfig(map[string]any{"mcp_servers": map[string]any{
+		"everything": map[string]any{"command": "npx", "args": []string{"-y", "@modelcontextprotocol/server-everything"}},
+		"fs":         map[string]any{"command": "npx", "args": []string{"-y", "@modelcontextprotocol/server-filesystem", s.dir}},
+	}})
+	r := s.run("", "run", "--yes", "say hello and read the notes")
+	if r.code != 0 {
+		t.Fatalf("run: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	reqs := srv.Requests()
+	names := strings.Join(toolNames(reqs[0]), ",")
+	for _, want := range []string{"mcp__everything__echo", "mcp__everything__get-sum", "mcp__fs__read_text_file", "mcp__fs__list_directory"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("the model was not offered %s: %s", want, names)
+		}
+	}
+	got := toolResults(reqs[1])
+	if len(got) != 2 || !strings.Contains(got[0], "Echo: hello") || !strings.Contains(got[1], "remember the milk") {
+		t.Fatalf("results sent back: %q\n%s", got, r.stderr)
+	}
+}
+
+// npmCache is the npm cache of the person running the tests, so the
+// sandbox's empty home does not make npx download the servers again.
+func npmCache() string {
+	if c := os.Getenv("npm_config_cache"); c != "" {
+		return c
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".npm")
 }
