@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -253,6 +254,39 @@ func (c *cli) mcpRmCommand() *cobra.Command {
 			fmt.Fprintf(c.stdout, "Removed the MCP server %s from %s.\n", safetext.LineOf(name), path)
 			return nil
 		},
+	}
+}
+
+// mcpAlerts turns changes of the servers' status into notices for the
+// screen: a server that failed, with the reason, and one that is being
+// restarted. alert must not block.
+type mcpAlerts struct {
+	mu    sync.Mutex
+	seen  map[string]string // server → the status and reason last told
+	alert func(string)
+}
+
+// changed compares the servers with what was last told.
+func (a *mcpAlerts) changed(infos []mcp.Info) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.seen == nil {
+		a.seen = map[string]string{}
+	}
+	for _, in := range infos {
+		key := string(in.Status) + "\x00" + in.Reason
+		if a.seen[in.Name] == key {
+			continue
+		}
+		a.seen[in.Name] = key
+		switch {
+		case in.Status == mcp.StatusFailed:
+			a.alert(fmt.Sprintf("MCP server %s failed: %s. /mcp lists the servers.", safetext.LineOf(in.Name), safetext.LineOf(in.Reason)))
+		case in.Status == mcp.StatusStarting && in.Restarts > 0:
+			a.alert(fmt.Sprintf("MCP server %s stopped; starting it once more (%s).", safetext.LineOf(in.Name), safetext.LineOf(in.Reason)))
+		case in.Status == mcp.StatusReady && in.Restarts > 0:
+			a.alert(fmt.Sprintf("MCP server %s is back: %d tools.", safetext.LineOf(in.Name), len(in.Tools)))
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"pincer/rewind"
 	"pincer/session"
 	"pincer/themes"
+	"pincer/tools/mcp"
 	"pincer/ui"
 	"pincer/ui/safetext"
 )
@@ -76,7 +77,15 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	}
 	// The servers start in the background: the screen never waits for
 	// them, and their tools are offered as each one becomes ready.
-	servers := c.mcpManager(p, nil)
+	alerts := make(chan string, 16)
+	watch := &mcpAlerts{alert: func(text string) {
+		select {
+		case alerts <- text:
+		default: // the screen is behind: /mcp still tells
+		}
+	}}
+	var servers *mcp.Manager
+	servers = c.mcpManager(p, func() { watch.changed(servers.Servers()) })
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
@@ -116,6 +125,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
+		Alerts:            alerts,
 		Commands: []ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
 		})},

@@ -214,7 +214,8 @@ func TestMCPListAndProjectTrust(t *testing.T) {
 }
 
 // TestTUIDoesNotWaitForMCP: the screen opens while a server is still
-// starting (one that never answers), /mcp says so, and an MCP call asks
+// starting (one that never answers), /mcp says so, a server that fails is
+// told with what it said, and an MCP call asks
 // in a dialog that names the server, the tool and the arguments; a no
 // reaches the model as a cancellation.
 func TestTUIDoesNotWaitForMCP(t *testing.T) {
@@ -227,10 +228,13 @@ func TestTUIDoesNotWaitForMCP(t *testing.T) {
 	s := newSandbox(t, srv.BaseURL())
 	s.writeUserConfig(map[string]any{"mcp_servers": map[string]any{
 		"mute": map[string]any{"command": "sleep", "args": []string{"120"}},
+		"dies": map[string]any{"command": "sh", "args": []string{"-c", "echo boom >&2; exit 3"}},
 		"web":  map[string]any{"url": url, "headers": map[string]string{"Authorization": "Bearer tok"}},
 	}})
 	ts := newTmuxScreen(t, s, 110, 40, "-s", "mcp")
 	ts.waitFor("the screen to open", "Ask pincer")
+	// A server that fails is told on the screen, without asking.
+	ts.waitFor("the failed server's notice", "MCP server dies failed", "boom")
 	for i := 0; ; i++ {
 		ts.keys("/mcp", "Enter")
 		screen := ts.capture()

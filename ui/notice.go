@@ -12,3 +12,18 @@ func NoticeCommand(name, help string, text func() string) Command {
 		return nil
 	}}
 }
+
+// alertMsg is one notice from Options.Alerts.
+type alertMsg string
+
+// waitAlert waits for the next notice on ch; a closed channel ends the
+// waiting.
+func waitAlert(ch <-chan string) tea.Cmd {
+	return func() tea.Msg {
+		text, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return alertMsg(text)
+	}
+}

@@ -164,9 +164,12 @@ func (m *Manager) Close() {
 		}
 	}
 	m.mu.Unlock()
+	// Each may take a moment to end its process: close them together.
+	var closing sync.WaitGroup
 	for _, cs := range open {
-		_ = cs.Close()
+		closing.Go(func() { _ = cs.Close() })
 	}
+	closing.Wait()
 	m.wg.Wait()
 }
 
