@@ -85,3 +85,20 @@ func TestMCPServersFromMCPJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestRedactedHidesWrittenOutTokens: pincer config shows where a token
+// comes from, never a token written in a file.
+func TestRedactedHidesWrittenOutTokens(t *testing.T) {
+	c := Config{MCPServers: map[string]MCPServer{"gh": {
+		URL:     "https://user:pw@example.com/mcp",
+		Headers: map[string]string{"Authorization": "Bearer ghp_secret", "X-Token": "${GH_TOKEN}"},
+		Env:     map[string]string{"TOKEN": "abc123", "HOME_DIR": "${HOME}/x"},
+	}}}
+	r := c.Redacted().MCPServers["gh"]
+	if r.Headers["Authorization"] != redactedKey || r.Headers["X-Token"] != "${GH_TOKEN}" || r.Env["TOKEN"] != redactedKey || r.Env["HOME_DIR"] != "${HOME}/x" || strings.Contains(r.URL, "pw") {
+		t.Fatalf("redacted: %+v", r)
+	}
+	if c.MCPServers["gh"].Headers["Authorization"] != "Bearer ghp_secret" {
+		t.Fatal("Redacted changed the original")
+	}
+}
