@@ -304,6 +304,11 @@ func TestMCPReferenceServersEndToEnd(t *testing.T) {
 			t.Errorf("the model was not offered %s: %s", want, names)
 		}
 	}
+	for i, r := range reqs {
+		if r.Strict != nil {
+			t.Errorf("request %d, with the reference servers' schemas: %v", i, r.Strict)
+		}
+	}
 	got := toolResults(reqs[1])
 	if len(got) != 2 || !strings.Contains(got[0], "Echo: hello") || !strings.Contains(got[1], "remember the milk") {
 		t.Fatalf("results sent back: %q\n%s", got, r.stderr)

@@ -81,6 +81,15 @@ func TestHTTPServerWithHeaderFromEnvironment(t *testing.T) {
 	if err != nil || !r.IsError || r.Content != "it broke" {
 		t.Fatalf("fail: %+v %v", r, err)
 	}
+	for _, bad := range []string{`[1]`, `"x"`, `{"text":`, `{} {}`, `null`} {
+		if _, err := echo.Decode(bad); err == nil {
+			t.Errorf("Decode(%s) accepted it", bad)
+		}
+	}
+	big := mustDecode(t, echo, `{"n": 12345678901234567890, "f": 0.1}`).Access().MCP.Arguments
+	if !strings.Contains(big, "12345678901234567890") || !strings.Contains(big, "0.1") {
+		t.Errorf("numbers not shown as written: %s", big)
+	}
 	acc := mustDecode(t, echo, `{"text":"hi"}`).Access()
 	if acc.MCP == nil || acc.MCP.Server != "web" || acc.MCP.Tool != "echo" || !acc.MCP.ReadOnly || !strings.Contains(acc.MCP.Arguments, "\"text\": \"hi\"") {
 		t.Fatalf("access: %+v", acc.MCP)

@@ -125,7 +125,9 @@ func (t *Tool) Decode(arguments string) (tools.Call, error) {
 		raw = "{}"
 	}
 	var args map[string]any
-	if err := json.Unmarshal([]byte(raw), &args); err != nil || args == nil {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber() // numbers go to the server, and to the dialog, as written
+	if err := dec.Decode(&args); err != nil || args == nil || dec.More() {
 		return nil, fmt.Errorf("the arguments of %s must be a JSON object that follows its schema, such as {}", t.name)
 	}
 	return &call{t: t, args: args}, nil
