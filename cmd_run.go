@@ -119,9 +119,19 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 			setup.checkpoints = cps.recorder
 		}
 	}
+	// The servers start with the run and stop with it; it waits for them
+	// (at most their start timeout), since nobody can wait for a slow one.
+	servers := c.mcpManager(p, nil)
+	servers.Start()
+	defer servers.Close()
+	setup.mcp = servers
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
+	}
+	if len(p.cfg.MCPServers) > 0 {
+		_ = servers.Wait(ctx)
+		warnMCP(c.stderr, servers.Servers())
 	}
 	if opened != nil {
 		a.Restore(opened.history, opened.summary, opened.through)

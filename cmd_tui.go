@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -12,6 +13,7 @@ import (
 	"pincer/rewind"
 	"pincer/session"
 	"pincer/themes"
+	"pincer/tools/mcp"
 	"pincer/ui"
 	"pincer/ui/safetext"
 )
@@ -73,6 +75,20 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if cps.recorder != nil {
 		setup.checkpoints = cps.recorder
 	}
+	// The servers start in the background: the screen never waits for
+	// them, and their tools are offered as each one becomes ready.
+	alerts := make(chan string, 16)
+	watch := &mcpAlerts{alert: func(text string) {
+		select {
+		case alerts <- text:
+		default: // the screen is behind: /mcp still tells
+		}
+	}}
+	var servers *mcp.Manager
+	servers = c.mcpManager(p, func() { watch.changed(servers.Servers()) })
+	servers.Start()
+	defer servers.Close()
+	setup.mcp = servers
 	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
@@ -109,6 +125,10 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
+		Alerts:            alerts,
+		Commands: []ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
+			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
+		})},
 	})
 	c.sayHowToResume(st, current)
 	return err

@@ -112,6 +112,7 @@ git diff | pincer run --json "review this change"`,
 	// commands that use them, so that each command's help lists its own.
 	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
+	root.AddCommand(c.mcpCommand())
 	c.addFlags(root)
 	return root
 }

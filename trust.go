@@ -54,16 +54,32 @@ func (c *cli) readTrust() (trustFile, error) {
 	return t, nil
 }
 
-// projectHash is the hash of a project's .pincer.json, or "" without one.
+// projectHash is the hash of a project's .pincer.json, and of its
+// .mcp.json when it has one (its servers are programs the project chose),
+// or "" without either.
 func projectHash(root string) string {
 	// A file that cannot be read safely is ignored by config.Load, with a
 	// warning, so there is nothing to trust either.
 	data, err := safefile.Read(config.ProjectConfigPath(root), safefile.Options{Within: root})
 	if err != nil {
+		data = nil
+	}
+	mcp, err := safefile.Read(config.MCPConfigPath(root), safefile.Options{Within: root})
+	if err != nil {
+		mcp = nil
+	}
+	if data == nil && mcp == nil {
 		return ""
 	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
+	h := sha256.New()
+	h.Write(data)
+	if mcp != nil {
+		// Without a .mcp.json the hash is the one of .pincer.json alone, as
+		// recorded before pincer read .mcp.json.
+		h.Write([]byte("\x00.mcp.json\x00"))
+		h.Write(mcp)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // trusted reports whether the person trusts the project's config file as
@@ -85,7 +101,8 @@ func (c *cli) trustCommand() *cobra.Command {
 		Short: "Let this project's .pincer.json choose the server, key variable, command rules and limits",
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
 api_key_env), which commands run without asking (allow, unknown_commands),
-where sessions are kept (data_dir), and limits (context_window,
+where sessions are kept (data_dir), which MCP servers start (mcp_servers,
+and the servers of a .mcp.json), and limits (context_window,
 max_iterations, max_retries, command_timeout, idle_timeout). A cloned
 repository controls that file, so pincer ignores those settings — limits
 only when they are looser than yours — and says so, until you trust the
@@ -114,7 +131,7 @@ file: if the file changes, pincer asks again.`,
 			}
 			h := projectHash(root)
 			if h == "" {
-				return usageError(fmt.Errorf("there is no %s; nothing to trust", path))
+				return usageError(fmt.Errorf("there is no %s or %s; nothing to trust", path, config.MCPFileName))
 			}
 			cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: root, Getenv: c.getenv})
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/mcp"
 )
 
 // project is what a command that talks to the model needs: the directory,
@@ -166,6 +167,8 @@ type agentSetup struct {
 	current func() string
 	// checkpoints, when set, records the files around each turn.
 	checkpoints agent.Checkpointer
+	// mcp, when set, offers the tools of its servers that are ready.
+	mcp *mcp.Manager
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -238,6 +241,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Recall:        recall,
 		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
 		Checkpoints:   s.checkpoints,
+		DynamicTools:  mcpTools(s.mcp),
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -296,4 +300,12 @@ func (c *cli) instructions(p *project) (agent.Instructions, error) {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
 	}
 	return in, nil
+}
+
+// mcpTools is the agent's DynamicTools for the servers of m, or nil.
+func mcpTools(m *mcp.Manager) func() []tools.Tool {
+	if m == nil {
+		return nil
+	}
+	return m.Tools
 }

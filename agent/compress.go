@@ -99,7 +99,13 @@ func (a *Agent) toolsTokens() int {
 			a.toolTokens += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
 		}
 	}
-	return a.toolTokens
+	n := a.toolTokens
+	if a.opts.DynamicTools != nil {
+		for _, t := range a.opts.DynamicTools() {
+			n += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
+		}
+	}
+	return n
 }
 
 // Estimate is the expected prompt size of the next request in tokens. It

@@ -51,6 +51,10 @@ type Options struct {
 	// Checkpoints, when set, records the project's files around every
 	// turn, so a turn can be rewound.
 	Checkpoints Checkpointer
+	// DynamicTools, when set, returns tools that come and go while the
+	// agent lives (those of MCP servers that became ready); it is asked at
+	// every request and every call, and its tools follow the registry's.
+	DynamicTools func() []tools.Tool
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -385,7 +389,7 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 		return Request{}, err
 	}
 	req := Request{Messages: msgs}
-	for _, t := range a.opts.Tools.List() {
+	for _, t := range a.toolList() {
 		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}
 	if final {
@@ -506,7 +510,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if tc.Name == "" || tc.Name == unnamedCall {
 		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
-	tool, ok := a.opts.Tools.Get(tc.Name)
+	tool, ok := a.lookup(tc.Name)
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
 	}
@@ -530,7 +534,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if p, ok := call.(tools.Planner); ok {
 		return a.runEdit(ctx, tc, call, p, v, sink)
 	}
-	action := tool.Mutates() && acc.Command == "" && len(acc.Writes) == 0
+	action := tool.Mutates() && acc.Command == "" && len(acc.Writes) == 0 && acc.MCP == nil
 	if action && v.Tier < safety.Confirm {
 		// A tool that changes something other than files or the shell
 		// (scheduling a task) asks once, like an ordinary command.
@@ -550,6 +554,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		case acc.URL != "":
 			ap.Kind, ap.URL = ApproveWeb, acc.URL
 			ap.SuggestedRule = safety.SuggestWebRule(acc.URL)
+		case acc.MCP != nil:
+			ap.Kind, ap.Summary = ApproveAction, mcpQuestion(acc.MCP)
+			ap.SuggestedRule = acc.MCP.Name
 		case action:
 			ap.Kind = ApproveAction
 		}
@@ -681,6 +688,9 @@ func (a *Agent) allow(rule string, sink func(Event)) {
 // verdict is the worst of the parts.
 func (a *Agent) judge(acc tools.Access) safety.Verdict {
 	v := safety.Verdict{Tier: safety.Safe}
+	if m := acc.MCP; m != nil {
+		v = worse(v, a.classifier.MCP(safety.MCPCall{Name: m.Name, Server: m.Server, Tool: m.Tool, ReadOnly: m.ReadOnly, Trusted: m.Trusted}))
+	}
 	if acc.Command != "" {
 		v = worse(v, a.classifier.Classify(acc.Command))
 	}
@@ -754,7 +764,7 @@ func resolve(p string) string {
 
 func (a *Agent) toolNames() []string {
 	var names []string
-	for _, t := range a.opts.Tools.List() {
+	for _, t := range a.toolList() {
 		names = append(names, t.Name())
 	}
 	sort.Strings(names)
@@ -785,3 +795,44 @@ func (a *Agent) SetApprover(ap Approver) { a.opts.Approver = ap }
 // switched to while the screen is open. It must not be called while Run is
 // running.
 func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }
+
+// toolList is the registry's tools followed by the dynamic ones, leaving
+// out any whose name is already taken.
+func (a *Agent) toolList() []tools.Tool {
+	list := a.opts.Tools.List()
+	if a.opts.DynamicTools == nil {
+		return list
+	}
+	seen := make(map[string]bool, len(list))
+	for _, t := range list {
+		seen[t.Name()] = true
+	}
+	for _, t := range a.opts.DynamicTools() {
+		if !seen[t.Name()] {
+			seen[t.Name()] = true
+			list = append(list, t)
+		}
+	}
+	return list
+}
+
+// lookup finds a tool by name among the registry's and the dynamic ones.
+func (a *Agent) lookup(name string) (tools.Tool, bool) {
+	if t, ok := a.opts.Tools.Get(name); ok {
+		return t, true
+	}
+	if a.opts.DynamicTools != nil {
+		for _, t := range a.opts.DynamicTools() {
+			if t.Name() == name {
+				return t, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// mcpQuestion is what the approval dialog shows for an MCP call: the
+// server, the tool and the arguments as formatted JSON, whole.
+func mcpQuestion(m *tools.MCPUse) string {
+	return fmt.Sprintf("MCP server: %s\ntool: %s\narguments:\n%s", m.Server, m.Tool, m.Arguments)
+}

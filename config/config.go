@@ -57,6 +57,25 @@ type Config struct {
 	CheckpointKeep        int      `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
 	CheckpointMaxAge      Duration `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
 	WebTimeout            Duration `json:"web_timeout" jsonschema_description:"Time limit of one read_web fetch, redirects and reading the page included, as \"20s\" or a number of seconds, at least 1s (default 20s)."`
+
+	// MCP servers and their limit.
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema_description:"MCP servers whose tools the model may call, by name: {\"command\", \"args\", \"env\"} for a server over stdio, or {\"url\", \"headers\"} for streamable HTTP; header and env values may name ${VARIABLES}. Each may be \"disabled\", list \"hide_tools\", or be \"trusted\" (its read-only tools run unasked). Servers from every file are combined; a project's (here or in .mcp.json) start only once the project is trusted."`
+	MCPTimeout Duration             `json:"mcp_timeout" jsonschema_description:"Time limit of one MCP tool call, as \"60s\" or a number of seconds (default 60s)."`
+}
+
+// MCPServer is one MCP server in the configuration. Command (with Args and
+// Env) starts a server that talks over stdio; URL (with Headers) reaches
+// one over streamable HTTP.
+type MCPServer struct {
+	Type      string            `json:"type,omitempty" jsonschema:"enum=stdio,enum=http,enum=streamable-http" jsonschema_description:"stdio or http; inferred from command or url when left out."`
+	Command   string            `json:"command,omitempty" jsonschema_description:"The program that runs the server over stdio."`
+	Args      []string          `json:"args,omitempty" jsonschema_description:"Its arguments."`
+	Env       map[string]string `json:"env,omitempty" jsonschema_description:"Extra environment variables for it; values may name ${VARIABLES}."`
+	URL       string            `json:"url,omitempty" jsonschema_description:"The server's streamable HTTP endpoint."`
+	Headers   map[string]string `json:"headers,omitempty" jsonschema_description:"HTTP headers sent with every request; values may name ${VARIABLES}, so no token is written in a file."`
+	Disabled  bool              `json:"disabled,omitempty" jsonschema_description:"Do not start this server."`
+	HideTools []string          `json:"hide_tools,omitempty" jsonschema_description:"Tools of this server not offered to the model, by the server's names for them."`
+	Trusted   bool              `json:"trusted,omitempty" jsonschema_description:"Run this server's tools that declare readOnlyHint without asking."`
 }
 
 // Defaults for the fields that have one; Load starts from these.
@@ -79,6 +98,7 @@ const (
 	DefaultCheckpointKeep    = 200
 	DefaultCheckpointMaxAge  = 30 * 24 * time.Hour
 	DefaultWebTimeout        = 20 * time.Second
+	DefaultMCPTimeout        = 60 * time.Second
 	// DefaultProvider is used when nothing names a provider or a base URL.
 	DefaultProvider = "ollama"
 )
@@ -108,6 +128,7 @@ func Defaults() Config {
 		CheckpointKeep:      DefaultCheckpointKeep,
 		CheckpointMaxAge:    Duration(DefaultCheckpointMaxAge),
 		WebTimeout:          Duration(DefaultWebTimeout),
+		MCPTimeout:          Duration(DefaultMCPTimeout),
 	}
 }
 

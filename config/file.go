@@ -132,6 +132,8 @@ func wantFor(field string) string {
 		return `a duration such as "90s" or "2m", or a number of seconds`
 	case t.Kind() == reflect.Slice:
 		return `a list of strings such as ["go test ./..."]`
+	case t.Kind() == reflect.Map:
+		return `an object of servers such as {"github": {"command": "github-mcp-server", "args": ["stdio"]}}`
 	}
 	switch t.Elem().Kind() {
 	case reflect.String:
@@ -157,6 +159,8 @@ func kindMatches(field string, raw []byte) bool {
 		return k == "a string" || k == "a number"
 	case t.Kind() == reflect.Slice:
 		return k == "a list"
+	case t.Kind() == reflect.Map:
+		return k == "an object"
 	}
 	switch t.Elem().Kind() {
 	case reflect.String:

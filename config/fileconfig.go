@@ -42,6 +42,10 @@ type FileConfig struct {
 	CheckpointKeep        *int      `json:"checkpoint_keep,omitempty"`
 	CheckpointMaxAge      *Duration `json:"checkpoint_max_age,omitempty"`
 	WebTimeout            *Duration `json:"web_timeout,omitempty"`
+
+	// MCP servers and their limit.
+	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
+	MCPTimeout *Duration            `json:"mcp_timeout,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.
@@ -94,6 +98,16 @@ func (f *FileConfig) applyTo(c *Config, name string) {
 		return
 	}
 	switch {
+	case src.Kind() == reflect.Map:
+		// MCP servers: a higher layer's server replaces one of the same name.
+		servers := map[string]MCPServer{}
+		for k, v := range dst.Interface().(map[string]MCPServer) {
+			servers[k] = v
+		}
+		for k, v := range src.Interface().(map[string]MCPServer) {
+			servers[k] = v
+		}
+		dst.Set(reflect.ValueOf(servers))
 	case src.Kind() == reflect.Slice:
 		rules := dst.Interface().([]string)
 		for _, r := range src.Interface().([]string) {

@@ -7,7 +7,7 @@ import (
 
 // TestFileConfigMirrorsConfig holds FileConfig to Config: same fields in
 // the same order, same JSON names, each either a pointer to Config's type
-// or (for lists and the temperature pointer) the same type.
+// or (for lists, the MCP servers and the temperature pointer) the same type.
 func TestFileConfigMirrorsConfig(t *testing.T) {
 	ct, ft := reflect.TypeFor[Config](), reflect.TypeFor[FileConfig]()
 	if ct.NumField() != ft.NumField() {
@@ -20,7 +20,7 @@ func TestFileConfigMirrorsConfig(t *testing.T) {
 		}
 		switch {
 		case ff.Type == reflect.PointerTo(cf.Type):
-		case ff.Type == cf.Type && (cf.Type.Kind() == reflect.Slice || cf.Type.Kind() == reflect.Pointer):
+		case ff.Type == cf.Type && (cf.Type.Kind() == reflect.Slice || cf.Type.Kind() == reflect.Pointer || cf.Type.Kind() == reflect.Map):
 		default:
 			t.Errorf("%s: FileConfig type %v does not mirror Config type %v", cf.Name, ff.Type, cf.Type)
 		}

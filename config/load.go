@@ -68,6 +68,19 @@ func Load(o LoadOptions) (Config, Sources, error) {
 		}
 	}
 	if o.ProjectRoot != "" {
+		// .mcp.json sits below .pincer.json: a server named in both is
+		// the one .pincer.json describes.
+		mcpIgnored := false
+		if l, ok := ld.mcpLayer(o.ProjectRoot); ok {
+			if o.DistrustProject {
+				mcpIgnored = true
+				ld.warnings = append(ld.warnings, fmt.Sprintf("%s starts the MCP servers %s, programs the project chose; they start only once you trust this project with 'pincer trust'",
+					ld.tilde(MCPConfigPath(o.ProjectRoot)), serverNames(l.values.MCPServers)))
+			} else {
+				layers = append(layers, l)
+				srcs.Files = append(srcs.Files, MCPConfigPath(o.ProjectRoot))
+			}
+		}
 		path := ProjectConfigPath(o.ProjectRoot)
 		if l, ok := ld.projectLayer(o.ProjectRoot); ok {
 			if o.DistrustProject {
@@ -88,6 +101,9 @@ func Load(o LoadOptions) (Config, Sources, error) {
 			}
 			layers = append(layers, l)
 			srcs.Files = append(srcs.Files, path)
+		}
+		if mcpIgnored && !slices.Contains(srcs.Ignored, "mcp_servers") {
+			srcs.Ignored = append(srcs.Ignored, "mcp_servers")
 		}
 	}
 	layers = append(layers, envLayer(getenv), flagLayer(o.Overrides))

@@ -104,6 +104,11 @@ func TestPrecedence(t *testing.T) {
 			user: stage{json: `"1000h"`, want: Duration(1000 * time.Hour)}, project: stage{json: `"2h"`, want: Duration(2 * time.Hour)}},
 		{field: "web_timeout", def: Duration(20 * time.Second),
 			user: stage{json: `"45s"`, want: Duration(45 * time.Second)}, project: stage{json: `5`, want: Duration(5 * time.Second)}},
+		{field: "mcp_servers", def: map[string]MCPServer(nil),
+			user:    stage{json: `{"gh": {"command": "gh-mcp", "args": ["-v"]}, "b": {"url": "http://u"}}`, want: map[string]MCPServer{"gh": {Command: "gh-mcp", Args: []string{"-v"}}, "b": {URL: "http://u"}}},
+			project: stage{json: `{"b": {"url": "http://p", "disabled": true}}`, want: map[string]MCPServer{"gh": {Command: "gh-mcp", Args: []string{"-v"}}, "b": {URL: "http://p", Disabled: true}}}},
+		{field: "mcp_timeout", def: Duration(60 * time.Second),
+			user: stage{json: `"2m"`, want: Duration(2 * time.Minute)}, project: stage{json: `30`, want: Duration(30 * time.Second)}},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
 	}

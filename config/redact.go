@@ -19,7 +19,38 @@ func (c Config) Redacted() Config {
 		c.APIKey = redactedKey
 	}
 	c.BaseURL = RedactURL(c.BaseURL)
+	c.MCPServers = redactServers(c.MCPServers)
 	return c
+}
+
+// redactServers hides the header and env values of MCP servers that are
+// written out rather than taken from a ${VARIABLE}: they are usually
+// tokens. The map is copied, never changed.
+func redactServers(in map[string]MCPServer) map[string]MCPServer {
+	if in == nil {
+		return nil
+	}
+	hide := func(m map[string]string) map[string]string {
+		if m == nil {
+			return nil
+		}
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			if strings.Contains(v, "${") || v == "" {
+				out[k] = v
+			} else {
+				out[k] = redactedKey
+			}
+		}
+		return out
+	}
+	out := make(map[string]MCPServer, len(in))
+	for name, s := range in {
+		s.Headers, s.Env = hide(s.Headers), hide(s.Env)
+		s.URL = RedactURL(s.URL)
+		out[name] = s
+	}
+	return out
 }
 
 // Secrets lists the credentials the config holds: the API key and any

@@ -114,6 +114,12 @@ func cloneFileConfig(f FileConfig) FileConfig {
 			cp := reflect.New(v.Type().Elem())
 			cp.Elem().Set(v.Elem())
 			dst.Field(i).Set(cp)
+		case reflect.Map:
+			cp := reflect.MakeMapWithSize(v.Type(), v.Len())
+			for it := v.MapRange(); it.Next(); {
+				cp.SetMapIndex(it.Key(), it.Value())
+			}
+			dst.Field(i).Set(cp)
 		}
 	}
 	return dst.Interface().(FileConfig)

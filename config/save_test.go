@@ -148,12 +148,14 @@ func TestSaveUserRefusesBrokenFile(t *testing.T) {
 }
 
 func TestCloneFileConfigIsDeep(t *testing.T) {
-	f := FileConfig{Theme: Ptr("a"), Allow: []string{"x"}, CommandTimeout: Ptr(Duration(time.Second))}
+	f := FileConfig{Theme: Ptr("a"), Allow: []string{"x"}, CommandTimeout: Ptr(Duration(time.Second)),
+		MCPServers: map[string]MCPServer{"a": {Command: "x"}}}
 	c := cloneFileConfig(f)
 	*c.Theme = "b"
 	c.Allow[0] = "y"
 	*c.CommandTimeout = 0
-	if *f.Theme != "a" || f.Allow[0] != "x" || *f.CommandTimeout != Duration(time.Second) {
+	c.MCPServers["b"] = MCPServer{URL: "http://b"}
+	if *f.Theme != "a" || f.Allow[0] != "x" || *f.CommandTimeout != Duration(time.Second) || len(f.MCPServers) != 1 {
 		t.Errorf("clone shares memory with the original: %+v", f)
 	}
 	if !reflect.DeepEqual(cloneFileConfig(f), f) {

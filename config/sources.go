@@ -79,10 +79,11 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // trustSensitiveFields are the fields a project file can use to send the
 // API key somewhere else, to let commands run without asking, to widen
 // what they may reach, to move the person's sessions to a place the
-// project chose (data_dir), or to turn off the checkpoints that let the
-// person undo what a turn did.
+// project chose (data_dir), to turn off the checkpoints that let the
+// person undo what a turn did, or to start programs of its choosing as
+// MCP servers (mcp_servers).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file

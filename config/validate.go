@@ -72,6 +72,7 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		{"scheduler_interval", c.SchedulerInterval, time.Second, `"30s"`},
 		{"checkpoint_max_age", c.CheckpointMaxAge, time.Hour, `"720h"`},
 		{"web_timeout", c.WebTimeout, time.Second, `"20s"`},
+		{"mcp_timeout", c.MCPTimeout, time.Second, `"60s"`},
 	} {
 		if d.value.Std() >= d.least {
 			continue

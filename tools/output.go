@@ -136,3 +136,13 @@ func clipLine(line string, max int) string {
 	cut := runeStart([]byte(line), max)
 	return fmt.Sprintf("%s… [line cut: %d more bytes]", line[:cut], len(line)-cut)
 }
+
+// CapText keeps s within max bytes the way every tool result is kept
+// (head and tail, the cut stated), for tools built outside this package.
+// max <= 0 means DefaultMaxOutput.
+func CapText(s string, max int) string {
+	if max <= 0 {
+		max = DefaultMaxOutput
+	}
+	return capText(s, max)
+}

@@ -60,3 +60,7 @@ func (r *Registry) Names() []string {
 	}
 	return names
 }
+
+// ValidName reports whether name is acceptable to every provider as a
+// function name, for tools made outside this package.
+func ValidName(name string) error { return validName(name) }

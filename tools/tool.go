@@ -46,6 +46,21 @@ type Access struct {
 	Reads   []string // paths the call reads (files or directories walked)
 	Writes  []string // paths the call writes
 	URL     string   // read_web: the URL fetched, as the model gave it
+	// MCP, for a call of a tool an MCP server offers, says which one, so
+	// the policy can match it against rules and ask about it.
+	MCP *MCPUse
+}
+
+// MCPUse is one call of a tool from an MCP server.
+type MCPUse struct {
+	Server string // the server's name in the configuration
+	Tool   string // the tool's name on the server
+	Name   string // the name the model calls: mcp__SERVER__TOOL, sanitised
+	// ReadOnly is the tool's own readOnlyHint; Trusted is the server's
+	// trusted flag in the configuration. Both together run unasked.
+	ReadOnly, Trusted bool
+	// Arguments are the call's arguments as indented JSON, for the dialog.
+	Arguments string
 }
 
 // Result is what a call produced, for the model and for the UI.

@@ -81,6 +81,10 @@ type Options struct {
 	// Rewinder returns the rewinder of a session, for /rewind, /undo and
 	// /redo; nil when there is no session store.
 	Rewinder func(sessionID string) *rewind.Rewinder
+	// Alerts, when set, are notices from work in the background (an MCP
+	// server that failed), shown as they come; foreign parts must already
+	// be sanitised.
+	Alerts <-chan string
 }
 
 // SandboxStatus is how commands are contained, as the screen shows it.
@@ -326,6 +330,9 @@ func (a *App) Init() tea.Cmd {
 	if a.opts.Prompt != "" {
 		cmds = append(cmds, func() tea.Msg { return submitMsg{text: a.opts.Prompt} })
 	}
+	if a.opts.Alerts != nil {
+		cmds = append(cmds, waitAlert(a.opts.Alerts))
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -347,6 +354,9 @@ func tick() tea.Cmd {
 // Update handles one message.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case alertMsg:
+		a.transcript.AddNotice(string(msg))
+		return a, waitAlert(a.opts.Alerts)
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.layout()

@@ -199,6 +199,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "⚠ Dangerous: " + safetext.LineOf(q.Summary)
 	case q.Kind == agent.ApprovePath:
 		title = "Allow this file access?"
+	case q.Kind == agent.ApproveAction && strings.HasPrefix(q.Tool, "mcp__"):
+		title = "Call this MCP tool?"
 	case q.Kind == agent.ApproveAction:
 		title = "Allow this?"
 	case q.Kind == agent.ApproveWeb:
@@ -244,6 +246,9 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		what := "Allow for the rest of this session every command matching:"
 		if q.Kind == agent.ApproveWeb {
 			what = "Allow for the rest of this session every fetch from the domain (read_web DOMAIN, *.DOMAIN for its subdomains):"
+		}
+		if strings.HasPrefix(q.Tool, "mcp__") {
+			what = "Allow for the rest of this session, unasked, the MCP tool:"
 		}
 		input = append(append([]string{""}, strings.Split(st.Text.Render(wrapText(what, inner)), "\n")...), d.input.View())
 		keys = "enter save the rule and run · esc back"

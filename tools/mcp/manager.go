@@ -1,0 +1,511 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"pincer/tools"
+)
+
+// Status is where a server is in its life.
+type Status string
+
+// The statuses a server can have.
+const (
+	StatusStarting Status = "starting"
+	StatusReady    Status = "ready"
+	StatusFailed   Status = "failed"
+	StatusDisabled Status = "disabled"
+)
+
+// Options configure a Manager.
+type Options struct {
+	Servers []Server
+	// LogDir receives one log file per stdio server (NAME.log, 0600) with
+	// what the server writes to its standard error.
+	LogDir string
+	// Dir is where stdio servers run: the project root.
+	Dir string
+	// Timeout caps one tool call (0 means DefaultTimeout); StartTimeout
+	// caps starting a server and listing its tools (0 means
+	// DefaultStartTimeout).
+	Timeout, StartTimeout time.Duration
+	// MaxOutput caps a tool result, as for the built-in tools (0 means
+	// tools.DefaultMaxOutput).
+	MaxOutput int
+	// Getenv reads the variables header values and env values name (nil
+	// means os.Getenv); Environ is the environment stdio servers start
+	// with (nil means os.Environ()), less the variables DropEnv names
+	// (pincer's own API keys).
+	Getenv  func(string) string
+	Environ []string
+	DropEnv []string
+	// OnChange, when set, is called (from another goroutine) whenever a
+	// server's status or tools change, so a screen can redraw.
+	OnChange func()
+	// Version is pincer's version, told to servers.
+	Version string
+}
+
+// Info is what is known about one server, for /mcp and 'pincer mcp list'.
+type Info struct {
+	Name      string   `json:"name"`
+	Transport string   `json:"transport"`
+	Origin    string   `json:"origin,omitempty"`
+	Status    Status   `json:"status"`
+	Reason    string   `json:"reason,omitempty"`
+	Tools     []string `json:"tools"`
+	Hidden    []string `json:"hidden,omitempty"`
+	LogPath   string   `json:"log,omitempty"`
+	Restarts  int      `json:"restarts"`
+	Trusted   bool     `json:"trusted,omitempty"`
+}
+
+// Manager runs the configured MCP servers. Start returns at once; the
+// servers become ready (or fail) in the background, and Tools always
+// returns the tools of the servers ready at that moment. A Manager is
+// safe for use from several goroutines.
+type Manager struct {
+	opts   Options
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	servers []*server
+	changed chan struct{} // closed and replaced at every change
+	started bool
+}
+
+// server is one server's state, guarded by Manager.mu.
+type server struct {
+	cfg      Server
+	status   Status
+	reason   string
+	restarts int
+	session  *sdk.ClientSession
+	tools    []*Tool
+	hidden   []string
+	logPath  string
+}
+
+// New prepares a manager; nothing starts before Start.
+func New(o Options) *Manager {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.MaxOutput <= 0 {
+		o.MaxOutput = tools.DefaultMaxOutput
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+	for _, s := range o.Servers {
+		sv := &server{cfg: s, status: StatusStarting}
+		if s.Transport() == "stdio" && o.LogDir != "" {
+			sv.logPath = filepath.Join(o.LogDir, logName(s.Name))
+		}
+		if s.Disabled {
+			sv.status = StatusDisabled
+		} else if err := s.check(); err != nil {
+			sv.status, sv.reason = StatusFailed, err.Error()
+		}
+		m.servers = append(m.servers, sv)
+	}
+	return m
+}
+
+// Start starts every enabled server in the background and returns at
+// once. Calling it again does nothing.
+func (m *Manager) Start() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		return
+	}
+	m.started = true
+	for _, s := range m.servers {
+		if s.status != StatusStarting {
+			continue
+		}
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			m.run(s)
+		}()
+	}
+}
+
+// Close stops every server and waits until they are gone.
+func (m *Manager) Close() {
+	m.cancel()
+	m.mu.Lock()
+	var open []*sdk.ClientSession
+	for _, s := range m.servers {
+		if s.session != nil {
+			open = append(open, s.session)
+		}
+	}
+	m.mu.Unlock()
+	// Each may take a moment to end its process: close them together.
+	var closing sync.WaitGroup
+	for _, cs := range open {
+		closing.Go(func() { _ = cs.Close() })
+	}
+	closing.Wait()
+	m.wg.Wait()
+}
+
+// Wait blocks until no server is starting any more, or ctx ends; it
+// returns ctx's error then.
+func (m *Manager) Wait(ctx context.Context) error {
+	for {
+		m.mu.Lock()
+		busy := false
+		for _, s := range m.servers {
+			busy = busy || (s.status == StatusStarting && m.started)
+		}
+		ch := m.changed
+		m.mu.Unlock()
+		if !busy {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Servers describes every configured server, in configuration order.
+func (m *Manager) Servers() []Info {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Info, 0, len(m.servers))
+	for _, s := range m.servers {
+		in := Info{Name: s.cfg.Name, Transport: s.cfg.Transport(), Origin: s.cfg.Origin, Status: s.status,
+			Reason: s.reason, LogPath: s.logPath, Restarts: s.restarts, Trusted: s.cfg.Trusted,
+			Hidden: append([]string(nil), s.hidden...), Tools: []string{}}
+		for _, t := range s.tools {
+			in.Tools = append(in.Tools, t.name)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// Tools returns the tools of the servers that are ready now, in
+// configuration order.
+func (m *Manager) Tools() []tools.Tool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []tools.Tool
+	for _, s := range m.servers {
+		if s.status != StatusReady {
+			continue
+		}
+		for _, t := range s.tools {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// session returns the ready session of the named server, or why there is
+// none.
+func (m *Manager) session(name string) (*sdk.ClientSession, string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, s := range m.servers {
+		if s.cfg.Name != name {
+			continue
+		}
+		if s.status == StatusReady && s.session != nil {
+			return s.session, ""
+		}
+		if s.reason != "" {
+			return nil, string(s.status) + ": " + s.reason
+		}
+		return nil, string(s.status)
+	}
+	return nil, "not configured"
+}
+
+// set changes a server's state under the lock and tells whoever waits.
+func (m *Manager) set(s *server, f func()) {
+	m.mu.Lock()
+	f()
+	close(m.changed)
+	m.changed = make(chan struct{})
+	m.mu.Unlock()
+	if m.opts.OnChange != nil {
+		m.opts.OnChange()
+	}
+}
+
+// run starts the server and watches it: a server that stops after it
+// was ready is started once more; a second stop, or a failure to start,
+// leaves it failed with the reason.
+func (m *Manager) run(s *server) {
+	for {
+		cs, ts, hidden, err := m.connect(s)
+		if m.ctx.Err() != nil {
+			if cs != nil {
+				_ = cs.Close()
+			}
+			return
+		}
+		if err != nil {
+			m.set(s, func() { s.status, s.reason, s.session, s.tools = StatusFailed, m.explain(s, err), nil, nil })
+			return
+		}
+		m.set(s, func() { s.status, s.reason, s.session, s.tools, s.hidden = StatusReady, "", cs, ts, hidden })
+		werr := cs.Wait()
+		_ = cs.Close()
+		if m.ctx.Err() != nil {
+			return
+		}
+		why := "it stopped"
+		if werr != nil && !errors.Is(werr, context.Canceled) {
+			why += " (" + werr.Error() + ")"
+		}
+		why = m.withLog(s, why)
+		if s.restarts >= 1 {
+			m.set(s, func() {
+				s.status, s.session, s.tools = StatusFailed, nil, nil
+				s.reason = why + "; it was restarted once already, so pincer left it stopped"
+			})
+			return
+		}
+		m.set(s, func() {
+			s.restarts++
+			s.status, s.session, s.tools = StatusStarting, nil, nil
+			s.reason = "restarting: " + why
+		})
+	}
+}
+
+// explain turns a failure to start into a reason with the server's last
+// words, when it left some in its log.
+func (m *Manager) explain(s *server, err error) string {
+	why := err.Error()
+	if errors.Is(err, context.DeadlineExceeded) {
+		why = fmt.Sprintf("it did not answer within %s", m.opts.StartTimeout)
+	}
+	return m.withLog(s, why)
+}
+
+// withLog adds the last line the server wrote to its log.
+func (m *Manager) withLog(s *server, why string) string {
+	if last := lastLine(s.logPath); last != "" {
+		why += "; its last words: " + last
+	}
+	if s.logPath != "" {
+		why += "; see " + s.logPath
+	}
+	return why
+}
+
+// connect starts the server, says hello and lists its tools.
+func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, error) {
+	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
+	defer cancel()
+	var transport sdk.Transport
+	if s.cfg.URL != "" {
+		headers := make(http.Header, len(s.cfg.Headers))
+		for k, v := range s.cfg.Headers {
+			x, err := expand(v, m.opts.Getenv)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("header %s: %w", k, err)
+			}
+			headers.Set(k, x)
+		}
+		transport = &sdk.StreamableClientTransport{
+			Endpoint:   s.cfg.URL,
+			HTTPClient: &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: headers}},
+			MaxRetries: 2,
+		}
+	} else {
+		cmd, logf, err := m.command(s)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if logf != nil {
+			defer logf.Close() // the child holds its own copy
+		}
+		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: m.opts.Version}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			go m.refresh(s)
+		},
+	})
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("could not start it: %w", err)
+	}
+	ts, hidden, err := m.listTools(ctx, s, cs)
+	if err != nil {
+		_ = cs.Close()
+		return nil, nil, nil, fmt.Errorf("could not list its tools: %w", err)
+	}
+	return cs, ts, hidden, nil
+}
+
+// refresh lists a ready server's tools again, after it said they changed.
+func (m *Manager) refresh(s *server) {
+	m.mu.Lock()
+	cs := s.session
+	m.mu.Unlock()
+	if cs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
+	defer cancel()
+	ts, hidden, err := m.listTools(ctx, s, cs)
+	if err != nil {
+		return
+	}
+	m.set(s, func() {
+		if s.session == cs {
+			s.tools, s.hidden = ts, hidden
+		}
+	})
+}
+
+// listTools fetches every page of the server's tools and makes the ones
+// not hidden into Tools.
+func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSession) ([]*Tool, []string, error) {
+	var out []*Tool
+	var hidden []string
+	used := map[string]bool{}
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, nil, err
+		}
+		if slices.Contains(s.cfg.HideTools, t.Name) {
+			hidden = append(hidden, t.Name)
+			continue
+		}
+		name := ToolName(s.cfg.Name, t.Name)
+		if used[name] {
+			name = hashedName(name, s.cfg.Name+"\x00"+t.Name)
+		}
+		used[name] = true
+		out = append(out, newTool(m, s.cfg, t, name))
+	}
+	return out, hidden, nil
+}
+
+// command builds the process of a stdio server, its standard error going
+// to the server's log file.
+func (m *Manager) command(s *server) (*exec.Cmd, *os.File, error) {
+	env := m.opts.Environ
+	if env == nil {
+		env = os.Environ()
+	}
+	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(m.opts.DropEnv, k)
+	})
+	for k, v := range s.cfg.Env {
+		x, err := expand(v, m.opts.Getenv)
+		if err != nil {
+			return nil, nil, fmt.Errorf("env %s: %w", k, err)
+		}
+		env = append(env, k+"="+x)
+	}
+	args := make([]string, len(s.cfg.Args))
+	for i, a := range s.cfg.Args {
+		x, err := expand(a, m.opts.Getenv)
+		if err != nil {
+			return nil, nil, fmt.Errorf("argument %d: %w", i+1, err)
+		}
+		args[i] = x
+	}
+	cmd := exec.Command(s.cfg.Command, args...)
+	cmd.Dir = m.opts.Dir
+	cmd.Env = env
+	if s.logPath == "" {
+		return cmd, nil, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(s.logPath), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("make the log directory: %w", err)
+	}
+	f, err := os.OpenFile(s.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open its log: %w", err)
+	}
+	_ = f.Chmod(0o600)
+	fmt.Fprintf(f, "--- %s pincer starts %s %s\n", time.Now().Format(time.RFC3339), s.cfg.Command, strings.Join(s.cfg.Args, " "))
+	cmd.Stderr = f
+	return cmd, f, nil
+}
+
+// logName is the log file of a server: its name made safe for a file.
+func logName(server string) string {
+	return sanitize(server) + ".log"
+}
+
+// lastLine returns the last non-empty line of the log at path (at most
+// 300 bytes of it), or "".
+func lastLine(path string) string {
+	if path == "" {
+		return ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Size() > 16<<10 {
+		_, _ = f.Seek(info.Size()-16<<10, 0)
+	}
+	last := ""
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 64<<10)
+	for sc.Scan() {
+		switch l := strings.TrimSpace(sc.Text()); {
+		case strings.HasPrefix(l, "--- "):
+			last = "" // a new start: older words are not this run's
+		case l != "":
+			last = l
+		}
+	}
+	if len(last) > 300 {
+		last = strings.ToValidUTF8(last[:300], "") + "…"
+	}
+	return last
+}
+
+// headerTransport adds the configured headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers http.Header
+}
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, vs := range h.headers {
+		r.Header[k] = vs
+	}
+	return h.base.RoundTrip(r)
+}

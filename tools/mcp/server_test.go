@@ -1,0 +1,91 @@
+package mcp
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serverEnv makes the test binary an MCP server over stdio (see TestMain),
+// so the stdio transport is tested against a real process that can crash.
+const serverEnv = "PINCER_MCP_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(serverEnv) == "1" {
+		_ = testServer().Run(context.Background(), &sdk.StdioTransport{})
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+type echoArgs struct {
+	Text string `json:"text" jsonschema:"the text to echo"`
+}
+
+// testServer is an MCP server built with the SDK, with a tool for each
+// case the client must handle.
+func testServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "pincer-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echoes the text.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		func(_ context.Context, _ *sdk.CallToolRequest, in echoArgs) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "echo: " + in.Text}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "picture", Description: "Returns an image and a resource."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{
+				&sdk.TextContent{Text: "here it is"},
+				&sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 2048)},
+				&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///a.txt", MIMEType: "text/plain", Text: "hello"}},
+			}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Waits until cancelled."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Minute):
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "late"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Reports a tool error."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "it broke"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Ends the server process."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			os.Stderr.WriteString("crashing on purpose\n")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	return s
+}
+
+// httpServer serves testServer over streamable HTTP on 127.0.0.1 and
+// refuses requests without the bearer token.
+func httpServer(t *testing.T, token string) string {
+	t.Helper()
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return testServer() }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer "+token {
+			http.Error(w, "no token", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
+}
+
+// stdioServer is the configuration of the test binary as a stdio server.
+func stdioServer(t *testing.T, name string) Server {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Server{Name: name, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{serverEnv: "1"}}
+}
