@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // TestRoundTrip changes a recorded tree in one way and checks that Restore
@@ -1022,5 +1024,40 @@ func TestUnreadable(t *testing.T) {
 	}
 	if _, err := os.Lstat(p); err != nil {
 		t.Errorf("Restore removed the unreadable file: %v", err)
+	}
+}
+
+// TestTreeOrder: tree entries are in git's order, where a directory sorts
+// as its name plus "/", so the hashes match what git would compute.
+func TestTreeOrder(t *testing.T) {
+	s, _ := newStore(t, spec{"a/x": "x", "a.txt": "t", "a-b": "b", "B": "upper"}, Options{})
+	sn := snap(t, s)
+	c, err := s.resolve(s.st, sn.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := object.GetTree(s.st, c.TreeHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range tree.Entries {
+		names = append(names, e.Name)
+	}
+	if want := []string{"B", "a-b", "a.txt", "a"}; !slices.Equal(names, want) {
+		t.Errorf("tree order %v, want %v", names, want)
+	}
+	one, err := s.putObject(&object.Tree{Entries: []object.TreeEntry{{Name: "x", Mode: filemode.Regular, Hash: blobHash([]byte("x"))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := blobHash(nil).String(); got != "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" {
+		t.Errorf("blob hash of nothing = %s, want git's e69de29b…", got)
+	}
+	if got, want := blobHash([]byte("x\n")), plumbing.ComputeHash(plumbing.BlobObject, []byte("x\n")); got != want {
+		t.Errorf("blob hash of \"x\\n\" = %s, go-git says %s", got, want)
+	}
+	if got := tree.Entries[3].Hash; got != one {
+		t.Errorf("tree a = %s, want %s", got, one)
 	}
 }
