@@ -20,7 +20,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -131,7 +132,10 @@ func Open(dir, root string, opts Options) (*Store, error) {
 	}
 	s.st = filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(16*cache.MiByte))
 	s.rst = filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(8*cache.MiByte))
-	if _, err := git.Open(s.st, nil); err != nil {
+	if _, err := s.st.Reference(plumbing.HEAD); err != nil {
+		return nil, damaged(dir, err)
+	}
+	if _, err := s.st.Config(); err != nil {
 		return nil, damaged(dir, err)
 	}
 	return s, nil
@@ -152,7 +156,7 @@ func prepare(dir, root string) error {
 				return fmt.Errorf("%s is not a pincer checkpoint store (it holds other files); move it aside or choose another directory", dir)
 			}
 		}
-		if _, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{Bare: true}); err != nil {
+		if err := initBare(dir); err != nil {
 			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
 		}
 		out, _ := json.Marshal(stamp{Version: 1, Root: root})
@@ -176,6 +180,23 @@ func prepare(dir, root string) error {
 		}
 	}
 	return nil
+}
+
+// initBare lays out an empty bare repository in dir: objects/, refs/,
+// HEAD and a config saying it is bare. (go-git's own init would link its
+// network transports into pincer for nothing.)
+func initBare(dir string) error {
+	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(cache.MiByte))
+	defer st.Close()
+	if err := st.Init(); err != nil {
+		return err
+	}
+	if err := st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.Master)); err != nil {
+		return err
+	}
+	cfg := config.NewConfig()
+	cfg.Core.IsBare = true
+	return st.SetConfig(cfg)
 }
 
 // damaged is the error for a store that cannot be read: one sentence with
