@@ -97,9 +97,8 @@ func TestRoundTrip(t *testing.T) {
 			if res.Before.ID == "" {
 				t.Fatal("Restore kept no Before snapshot")
 			}
-			mutated := state(t, root)
 			tc.mutate(t, root)
-			mutated = state(t, root)
+			mutated := state(t, root)
 			if _, err := s.Restore(context.Background(), first.ID, RestoreOptions{}); err != nil {
 				t.Fatal(err)
 			}
