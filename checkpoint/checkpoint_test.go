@@ -1060,3 +1060,127 @@ func TestTreeOrder(t *testing.T) {
 		t.Errorf("tree a = %s, want %s", got, one)
 	}
 }
+
+// TestPacks: a snapshot of many new files writes one pack; Prune drops a
+// pack no snapshot uses and rewrites one that is partly used, keeping
+// exactly the live blobs; another Store on the same directory sees packs
+// the first one wrote.
+func TestPacks(t *testing.T) {
+	sp := spec{}
+	content := func(i int, v string) string { return fmt.Sprintf("file %d %s", i, v) }
+	for i := range 100 {
+		sp[fmt.Sprintf("d%d/f%03d", i%7, i)] = content(i, "v1")
+	}
+	s, root := newStore(t, sp, Options{})
+	v1 := snap(t, s)
+	if got := packs(s.dir); len(got) != 1 {
+		t.Fatalf("packs after a 100-file snapshot: %v, want 1", got)
+	}
+	if _, err := os.Stat(objectPath(s.dir, blobHash([]byte(content(5, "v1"))))); err == nil {
+		t.Error("a packed snapshot also wrote loose blobs")
+	}
+	// Half the files change: the new blobs are few, so they go loose.
+	for i := range 50 {
+		build(t, root, spec{fmt.Sprintf("d%d/f%03d", i%7, i): content(i, "v2")})
+	}
+	v2 := snap(t, s)
+
+	other, err := Open(s.dir, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	changes, err := other.Changes(context.Background(), v1.ID, v2.ID)
+	if err != nil || len(changes) != 50 {
+		t.Fatalf("Changes from another Store: %d, %v; want 50", len(changes), err)
+	}
+	if data, _, err := other.Blob(changes[0].OldHash, 100); err != nil || !strings.HasPrefix(string(data), "file ") {
+		t.Fatalf("Blob of a packed file from another Store = %q, %v", data, err)
+	}
+
+	if n, err := s.Prune(nil, 0, 1); err != nil || n != 1 {
+		t.Fatalf("Prune = %d, %v; want 1", n, err)
+	}
+	// Whether the second snapshot packed its blobs depends on which files
+	// the stat cache trusted; either way the packs must now hold only what
+	// v2 uses, and the pack v1 had to itself is gone or rewritten.
+	used := map[plumbing.Hash]bool{}
+	for i := range 100 {
+		v := "v1"
+		if i < 50 {
+			v = "v2"
+		}
+		used[blobHash([]byte(content(i, v)))] = true
+	}
+	inPacks := 0
+	for _, name := range packs(s.dir) {
+		hs, err := packHashes(s.dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hs {
+			inPacks++
+			if !used[h] {
+				t.Errorf("pack %s still holds %s, which no snapshot uses", name, h)
+			}
+		}
+	}
+	if inPacks < 50 {
+		t.Errorf("packs hold %d objects, want at least the 50 unchanged v1 blobs", inPacks)
+	}
+	for _, i := range []int{0, 49, 50, 99} {
+		h := blobHash([]byte(content(i, "v1")))
+		_, _, err := other.Blob(h.String(), 10)
+		if wantLive := i >= 50; (err == nil) != wantLive {
+			t.Errorf("blob of file %d v1 readable = %v, want %v", i, err == nil, wantLive)
+		}
+	}
+	// v2 restores whole from the rewritten pack and the loose blobs.
+	for i := range 100 {
+		build(t, root, spec{fmt.Sprintf("d%d/f%03d", i%7, i): "scrambled"})
+	}
+	if _, err := s.Restore(context.Background(), v2.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st := state(t, root)
+	for i := range 100 {
+		want := content(i, "v1")
+		if i < 50 {
+			want = content(i, "v2")
+		}
+		if got := st[fmt.Sprintf("d%d/f%03d", i%7, i)]; got != want {
+			t.Fatalf("file %d = %q after Restore, want %q", i, got, want)
+		}
+	}
+	// Forgetting everything drops the packs.
+	list, _ := s.List()
+	var ids []string
+	for _, sn := range list {
+		ids = append(ids, sn.ID)
+	}
+	if err := s.Forget(ids); err != nil {
+		t.Fatal(err)
+	}
+	if got := packs(s.dir); len(got) != 0 {
+		t.Errorf("packs after forgetting every snapshot: %v", got)
+	}
+}
+
+// TestPackEntryHeader: the pack entry header git reads.
+func TestPackEntryHeader(t *testing.T) {
+	tests := []struct {
+		size int64
+		want []byte
+	}{
+		{0, []byte{0x30}},
+		{15, []byte{0x3f}},
+		{16, []byte{0xb0, 0x01}},
+		{100, []byte{0xb4, 0x06}},
+		{1 << 20, []byte{0xb0, 0x80, 0x80, 0x04}},
+	}
+	for _, tc := range tests {
+		if got := packEntryHeader(plumbing.BlobObject, tc.size); !slices.Equal(got, tc.want) {
+			t.Errorf("header(blob, %d) = % x, want % x", tc.size, got, tc.want)
+		}
+	}
+}

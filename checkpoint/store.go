@@ -61,6 +61,10 @@ type Store struct {
 	cache *statCache // the stat cache as last loaded or saved; guarded by mu
 
 	lockWait time.Duration // how long to wait for another process's lock
+
+	packed    map[plumbing.Hash]bool // objects in packs, as of packNames; guarded by mu
+	packNames []string
+	rpacks    []string // the packs rst has indexed; guarded by rmu
 }
 
 // stamp is what pincer writes beside the repository so that Open can tell
