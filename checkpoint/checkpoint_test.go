@@ -1184,3 +1184,39 @@ func TestPackEntryHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestPacksMerged: past maxPacks packs, Prune merges them into one that
+// still holds every live blob.
+func TestPacksMerged(t *testing.T) {
+	s, root := newStore(t, spec{}, Options{})
+	var last Snapshot
+	for round := range maxPacks + 2 {
+		sp := spec{}
+		for i := range packMin {
+			sp[fmt.Sprintf("r%02d/f%03d", round, i)] = fmt.Sprintf("round %d file %d", round, i)
+		}
+		build(t, root, sp)
+		last = snap(t, s)
+	}
+	if got := len(packs(s.dir)); got != maxPacks+2 {
+		t.Fatalf("%d packs before Prune, want %d", got, maxPacks+2)
+	}
+	if _, err := s.Prune(nil, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := packs(s.dir)
+	if len(got) != 1 {
+		t.Fatalf("packs after Prune: %d, want 1", len(got))
+	}
+	hs, _ := packHashes(s.dir, got[0])
+	if len(hs) != (maxPacks+2)*packMin {
+		t.Errorf("merged pack holds %d objects, want %d", len(hs), (maxPacks+2)*packMin)
+	}
+	os.RemoveAll(filepath.Join(root, "r00"))
+	if _, err := s.Restore(context.Background(), last.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(t, root)["r00/f007"]; got != "round 0 file 7" {
+		t.Errorf("r00/f007 = %q after Restore from the merged pack", got)
+	}
+}

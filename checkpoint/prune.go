@@ -161,14 +161,21 @@ func (s *Store) collect() error {
 	return nil
 }
 
+// maxPacks is how many packs the store may hold before Prune merges them:
+// a read looks through every pack's index.
+const maxPacks = 16
+
 // collectPacks drops the packs no snapshot uses and rewrites those that
-// hold some unused objects into one new pack with only the live ones. It
-// returns the objects it dropped.
+// hold some unused objects (all of them, when there are more than maxPacks)
+// into one new pack with only the live ones. It returns the objects it
+// dropped.
 func (s *Store) collectPacks(live map[plumbing.Hash]bool) (map[plumbing.Hash]bool, error) {
 	deleted := map[plumbing.Hash]bool{}
 	var drop []string
 	var keep []plumbing.Hash
-	for _, name := range packs(s.dir) {
+	all := packs(s.dir)
+	merge := len(all) > maxPacks // too many packs slow every read: make one
+	for _, name := range all {
 		hs, err := packHashes(s.dir, name)
 		if err != nil {
 			return nil, err
@@ -181,7 +188,7 @@ func (s *Store) collectPacks(live map[plumbing.Hash]bool) (map[plumbing.Hash]boo
 				deadHs = append(deadHs, h)
 			}
 		}
-		if len(deadHs) == 0 {
+		if len(deadHs) == 0 && !merge {
 			continue
 		}
 		drop = append(drop, name)
