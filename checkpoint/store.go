@@ -1,9 +1,10 @@
 // Package checkpoint records snapshots of a project's working tree in a
 // shadow git repository kept outside the project, and brings the tree back
-// to any of them. It never reads or writes the project's own .git: the
-// snapshots live in a bare repository in a directory the caller chooses
-// (under pincer's data dir), written with go-git's object format so that
-// unchanged files cost nothing and no git binary is needed.
+// to any of them. It never writes the project's own .git and reads nothing
+// of it but .git/info/exclude: the snapshots live in a bare repository in a
+// directory the caller chooses (under pincer's data dir), written in git's
+// object format with go-git, so that unchanged files cost nothing and no git
+// binary is needed.
 package checkpoint
 
 import (
