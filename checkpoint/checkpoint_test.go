@@ -793,20 +793,17 @@ func TestOpen(t *testing.T) {
 			return d, root
 		}, "is damaged"},
 		{"objects gone", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.RemoveAll(filepath.Join(d, "objects"))
 			return d, root
 		}, "is damaged"},
 		{"broken config", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.WriteFile(filepath.Join(d, "config"), []byte("[core\n\x00"), 0o600)
 			return d, root
 		}, "is damaged"},
 		{"HEAD gone", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.Remove(filepath.Join(d, "HEAD"))
 			return d, root
 		}, "is damaged"},
@@ -824,6 +821,17 @@ func TestOpen(t *testing.T) {
 			return filepath.Join(t.TempDir(), "cp"), f
 		}, "is not a directory"},
 	}
+	// A creation cut short after the stamp is finished by the next Open.
+	cut := filepath.Join(t.TempDir(), "cp")
+	os.MkdirAll(cut, 0o700)
+	os.WriteFile(filepath.Join(cut, stampName), []byte(`{"version":1,"root":"`+canonicalRoot(root)+`"}`), 0o600)
+	if s, err := Open(cut, root, Options{}); err != nil {
+		t.Errorf("Open after a cut-short creation: %v", err)
+	} else {
+		snap(t, s)
+		s.Close()
+	}
+
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d, r := tc.setup(t)
@@ -837,6 +845,20 @@ func TestOpen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withSnapshot makes a store for root holding one snapshot and returns
+// its directory.
+func withSnapshot(t *testing.T, root string) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "cp")
+	s, err := Open(d, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap(t, s)
+	s.Close()
+	return d
 }
 
 // TestCorruptObject: a damaged object is reported when it is needed, as

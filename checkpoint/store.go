@@ -161,11 +161,13 @@ func prepare(dir, root string) error {
 				return fmt.Errorf("%s is not a pincer checkpoint store (it holds other files); move it aside or choose another directory", dir)
 			}
 		}
-		if err := initBare(dir); err != nil {
-			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
-		}
+		// The stamp first: a creation cut short leaves a store that the
+		// next Open finishes (below) rather than a stranger's directory.
 		out, _ := json.Marshal(stamp{Version: 1, Root: root})
 		if err := writeFileAtomic(filepath.Join(dir, stampName), out); err != nil {
+			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
+		}
+		if err := initBare(dir); err != nil {
 			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
 		}
 		return nil
@@ -179,12 +181,26 @@ func prepare(dir, root string) error {
 	if st.Root != root {
 		return fmt.Errorf("checkpoint store %s belongs to project %s, not %s; use checkpoint.Key to choose the directory", dir, st.Root, root)
 	}
-	for _, name := range []string{"HEAD", "objects", "refs"} {
+	if !hasSnapshots(dir) {
+		// Nothing to lose: (re)lay out the repository, finishing a
+		// creation that was cut short.
+		if err := initBare(dir); err != nil {
+			return damaged(dir, err)
+		}
+		return nil
+	}
+	for _, name := range []string{"HEAD", "config", "objects", "refs"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			return damaged(dir, err)
 		}
 	}
 	return nil
+}
+
+// hasSnapshots reports whether dir holds any snapshot ref (or cannot tell).
+func hasSnapshots(dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(refPrefix)))
+	return len(entries) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist)
 }
 
 // initBare lays out an empty bare repository in dir: objects/, refs/,
