@@ -560,6 +560,22 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestCancelWhileWaiting: a Snapshot waiting for another one in the same
+// process gives up when its context ends.
+func TestCancelWhileWaiting(t *testing.T) {
+	s, _ := newStore(t, spec{"a": "a"}, Options{})
+	release, err := s.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := s.Snapshot(ctx, "waiting"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Snapshot = %v, want context.DeadlineExceeded", err)
+	}
+}
+
 // TestStatCache: the second snapshot reads only the files whose stat
 // changed; a change that keeps size and mtime is still seen (ctime, inode),
 // and a file changed within the cache's second is hashed again (racy).

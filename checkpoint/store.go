@@ -53,7 +53,7 @@ type Store struct {
 	root    string // the project's root, absolute and link-resolved
 	maxSize int64
 
-	mu sync.Mutex // serialises Snapshot, Restore, Prune and Forget
+	mu chan struct{} // holds one token while Snapshot, Restore, Prune or Forget runs (a mutex a waiter can give up on)
 	st *filesystem.Storage
 
 	rmu sync.Mutex // serialises reads through rst (Changes, Blob)
@@ -131,7 +131,7 @@ func Open(dir, root string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, root: realRoot, maxSize: opts.MaxFileSize, lockWait: lockWait}
+	s := &Store{dir: dir, root: realRoot, maxSize: opts.MaxFileSize, lockWait: lockWait, mu: make(chan struct{}, 1)}
 	if s.maxSize <= 0 {
 		s.maxSize = DefaultMaxFileSize
 	}
@@ -228,8 +228,8 @@ func damaged(dir string, err error) error {
 
 // Close releases the store. The repository on disk stays.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu <- struct{}{}
+	defer func() { <-s.mu }()
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
 	return errors.Join(s.st.Close(), s.rst.Close())
