@@ -54,6 +54,7 @@ type Change struct {
 func (s *Store) Changes(ctx context.Context, from, to string) ([]Change, error) {
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
+	s.syncReader()
 	a, err := s.resolve(s.rst, from)
 	if err != nil {
 		return nil, err
@@ -179,6 +180,16 @@ func osMode(m filemode.FileMode) fs.FileMode {
 	return 0
 }
 
+// syncReader makes the reading storage see packs written or removed since
+// it last looked, by this process or another. The caller holds rmu.
+func (s *Store) syncReader() {
+	names := packs(s.dir)
+	if !slices.Equal(names, s.rpacks) {
+		s.rst.Reindex()
+		s.rpacks = names
+	}
+}
+
 // Blob returns a recorded file's content (for diffs), at most limit bytes,
 // and whether it was cut.
 func (s *Store) Blob(hash string, limit int64) ([]byte, bool, error) {
@@ -187,6 +198,7 @@ func (s *Store) Blob(hash string, limit int64) ([]byte, bool, error) {
 	}
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
+	s.syncReader()
 	return readBlob(s.rst, plumbing.NewHash(hash), limit)
 }
 

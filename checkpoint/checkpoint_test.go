@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // TestRoundTrip changes a recorded tree in one way and checks that Restore
@@ -95,9 +97,8 @@ func TestRoundTrip(t *testing.T) {
 			if res.Before.ID == "" {
 				t.Fatal("Restore kept no Before snapshot")
 			}
-			mutated := state(t, root)
 			tc.mutate(t, root)
-			mutated = state(t, root)
+			mutated := state(t, root)
 			if _, err := s.Restore(context.Background(), first.ID, RestoreOptions{}); err != nil {
 				t.Fatal(err)
 			}
@@ -559,6 +560,22 @@ func TestCancel(t *testing.T) {
 	}
 }
 
+// TestCancelWhileWaiting: a Snapshot waiting for another one in the same
+// process gives up when its context ends.
+func TestCancelWhileWaiting(t *testing.T) {
+	s, _ := newStore(t, spec{"a": "a"}, Options{})
+	release, err := s.lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := s.Snapshot(ctx, "waiting"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Snapshot = %v, want context.DeadlineExceeded", err)
+	}
+}
+
 // TestStatCache: the second snapshot reads only the files whose stat
 // changed; a change that keeps size and mtime is still seen (ctime, inode),
 // and a file changed within the cache's second is hashed again (racy).
@@ -792,20 +809,17 @@ func TestOpen(t *testing.T) {
 			return d, root
 		}, "is damaged"},
 		{"objects gone", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.RemoveAll(filepath.Join(d, "objects"))
 			return d, root
 		}, "is damaged"},
 		{"broken config", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.WriteFile(filepath.Join(d, "config"), []byte("[core\n\x00"), 0o600)
 			return d, root
 		}, "is damaged"},
 		{"HEAD gone", func(t *testing.T) (string, string) {
-			d := filepath.Join(t.TempDir(), "cp")
-			Open(d, root, Options{})
+			d := withSnapshot(t, root)
 			os.Remove(filepath.Join(d, "HEAD"))
 			return d, root
 		}, "is damaged"},
@@ -823,6 +837,17 @@ func TestOpen(t *testing.T) {
 			return filepath.Join(t.TempDir(), "cp"), f
 		}, "is not a directory"},
 	}
+	// A creation cut short after the stamp is finished by the next Open.
+	cut := filepath.Join(t.TempDir(), "cp")
+	os.MkdirAll(cut, 0o700)
+	os.WriteFile(filepath.Join(cut, stampName), []byte(`{"version":1,"root":"`+canonicalRoot(root)+`"}`), 0o600)
+	if s, err := Open(cut, root, Options{}); err != nil {
+		t.Errorf("Open after a cut-short creation: %v", err)
+	} else {
+		snap(t, s)
+		s.Close()
+	}
+
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			d, r := tc.setup(t)
@@ -836,6 +861,20 @@ func TestOpen(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withSnapshot makes a store for root holding one snapshot and returns
+// its directory.
+func withSnapshot(t *testing.T, root string) string {
+	t.Helper()
+	d := filepath.Join(t.TempDir(), "cp")
+	s, err := Open(d, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap(t, s)
+	s.Close()
+	return d
 }
 
 // TestCorruptObject: a damaged object is reported when it is needed, as
@@ -1022,5 +1061,200 @@ func TestUnreadable(t *testing.T) {
 	}
 	if _, err := os.Lstat(p); err != nil {
 		t.Errorf("Restore removed the unreadable file: %v", err)
+	}
+}
+
+// TestTreeOrder: tree entries are in git's order, where a directory sorts
+// as its name plus "/", so the hashes match what git would compute.
+func TestTreeOrder(t *testing.T) {
+	s, _ := newStore(t, spec{"a/x": "x", "a.txt": "t", "a-b": "b", "B": "upper"}, Options{})
+	sn := snap(t, s)
+	c, err := s.resolve(s.st, sn.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := object.GetTree(s.st, c.TreeHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range tree.Entries {
+		names = append(names, e.Name)
+	}
+	if want := []string{"B", "a-b", "a.txt", "a"}; !slices.Equal(names, want) {
+		t.Errorf("tree order %v, want %v", names, want)
+	}
+	one, err := s.putObject(&object.Tree{Entries: []object.TreeEntry{{Name: "x", Mode: filemode.Regular, Hash: blobHash([]byte("x"))}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := blobHash(nil).String(); got != "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391" {
+		t.Errorf("blob hash of nothing = %s, want git's e69de29b…", got)
+	}
+	if got, want := blobHash([]byte("x\n")), plumbing.ComputeHash(plumbing.BlobObject, []byte("x\n")); got != want {
+		t.Errorf("blob hash of \"x\\n\" = %s, go-git says %s", got, want)
+	}
+	if got := tree.Entries[3].Hash; got != one {
+		t.Errorf("tree a = %s, want %s", got, one)
+	}
+}
+
+// TestPacks: a snapshot of many new files writes one pack; Prune drops a
+// pack no snapshot uses and rewrites one that is partly used, keeping
+// exactly the live blobs; another Store on the same directory sees packs
+// the first one wrote.
+func TestPacks(t *testing.T) {
+	sp := spec{}
+	content := func(i int, v string) string { return fmt.Sprintf("file %d %s", i, v) }
+	for i := range 100 {
+		sp[fmt.Sprintf("d%d/f%03d", i%7, i)] = content(i, "v1")
+	}
+	s, root := newStore(t, sp, Options{})
+	v1 := snap(t, s)
+	if got := packs(s.dir); len(got) != 1 {
+		t.Fatalf("packs after a 100-file snapshot: %v, want 1", got)
+	}
+	if _, err := os.Stat(objectPath(s.dir, blobHash([]byte(content(5, "v1"))))); err == nil {
+		t.Error("a packed snapshot also wrote loose blobs")
+	}
+	// Half the files change: the new blobs are few, so they go loose.
+	for i := range 50 {
+		build(t, root, spec{fmt.Sprintf("d%d/f%03d", i%7, i): content(i, "v2")})
+	}
+	v2 := snap(t, s)
+
+	other, err := Open(s.dir, root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	changes, err := other.Changes(context.Background(), v1.ID, v2.ID)
+	if err != nil || len(changes) != 50 {
+		t.Fatalf("Changes from another Store: %d, %v; want 50", len(changes), err)
+	}
+	if data, _, err := other.Blob(changes[0].OldHash, 100); err != nil || !strings.HasPrefix(string(data), "file ") {
+		t.Fatalf("Blob of a packed file from another Store = %q, %v", data, err)
+	}
+
+	if n, err := s.Prune(nil, 0, 1); err != nil || n != 1 {
+		t.Fatalf("Prune = %d, %v; want 1", n, err)
+	}
+	// Whether the second snapshot packed its blobs depends on which files
+	// the stat cache trusted; either way the packs must now hold only what
+	// v2 uses, and the pack v1 had to itself is gone or rewritten.
+	used := map[plumbing.Hash]bool{}
+	for i := range 100 {
+		v := "v1"
+		if i < 50 {
+			v = "v2"
+		}
+		used[blobHash([]byte(content(i, v)))] = true
+	}
+	inPacks := 0
+	for _, name := range packs(s.dir) {
+		hs, err := packHashes(s.dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hs {
+			inPacks++
+			if !used[h] {
+				t.Errorf("pack %s still holds %s, which no snapshot uses", name, h)
+			}
+		}
+	}
+	if inPacks < 50 {
+		t.Errorf("packs hold %d objects, want at least the 50 unchanged v1 blobs", inPacks)
+	}
+	for _, i := range []int{0, 49, 50, 99} {
+		h := blobHash([]byte(content(i, "v1")))
+		_, _, err := other.Blob(h.String(), 10)
+		if wantLive := i >= 50; (err == nil) != wantLive {
+			t.Errorf("blob of file %d v1 readable = %v, want %v", i, err == nil, wantLive)
+		}
+	}
+	// v2 restores whole from the rewritten pack and the loose blobs.
+	for i := range 100 {
+		build(t, root, spec{fmt.Sprintf("d%d/f%03d", i%7, i): "scrambled"})
+	}
+	if _, err := s.Restore(context.Background(), v2.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	st := state(t, root)
+	for i := range 100 {
+		want := content(i, "v1")
+		if i < 50 {
+			want = content(i, "v2")
+		}
+		if got := st[fmt.Sprintf("d%d/f%03d", i%7, i)]; got != want {
+			t.Fatalf("file %d = %q after Restore, want %q", i, got, want)
+		}
+	}
+	// Forgetting everything drops the packs.
+	list, _ := s.List()
+	var ids []string
+	for _, sn := range list {
+		ids = append(ids, sn.ID)
+	}
+	if err := s.Forget(ids); err != nil {
+		t.Fatal(err)
+	}
+	if got := packs(s.dir); len(got) != 0 {
+		t.Errorf("packs after forgetting every snapshot: %v", got)
+	}
+}
+
+// TestPackEntryHeader: the pack entry header git reads.
+func TestPackEntryHeader(t *testing.T) {
+	tests := []struct {
+		size int64
+		want []byte
+	}{
+		{0, []byte{0x30}},
+		{15, []byte{0x3f}},
+		{16, []byte{0xb0, 0x01}},
+		{100, []byte{0xb4, 0x06}},
+		{1 << 20, []byte{0xb0, 0x80, 0x80, 0x04}},
+	}
+	for _, tc := range tests {
+		if got := packEntryHeader(plumbing.BlobObject, tc.size); !slices.Equal(got, tc.want) {
+			t.Errorf("header(blob, %d) = % x, want % x", tc.size, got, tc.want)
+		}
+	}
+}
+
+// TestPacksMerged: past maxPacks packs, Prune merges them into one that
+// still holds every live blob.
+func TestPacksMerged(t *testing.T) {
+	s, root := newStore(t, spec{}, Options{})
+	var last Snapshot
+	for round := range maxPacks + 2 {
+		sp := spec{}
+		for i := range packMin {
+			sp[fmt.Sprintf("r%02d/f%03d", round, i)] = fmt.Sprintf("round %d file %d", round, i)
+		}
+		build(t, root, sp)
+		last = snap(t, s)
+	}
+	if got := len(packs(s.dir)); got != maxPacks+2 {
+		t.Fatalf("%d packs before Prune, want %d", got, maxPacks+2)
+	}
+	if _, err := s.Prune(nil, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := packs(s.dir)
+	if len(got) != 1 {
+		t.Fatalf("packs after Prune: %d, want 1", len(got))
+	}
+	hs, _ := packHashes(s.dir, got[0])
+	if len(hs) != (maxPacks+2)*packMin {
+		t.Errorf("merged pack holds %d objects, want %d", len(hs), (maxPacks+2)*packMin)
+	}
+	os.RemoveAll(filepath.Join(root, "r00"))
+	if _, err := s.Restore(context.Background(), last.ID, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := state(t, root)["r00/f007"]; got != "round 0 file 7" {
+		t.Errorf("r00/f007 = %q after Restore from the merged pack", got)
 	}
 }

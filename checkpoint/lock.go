@@ -16,18 +16,22 @@ const lockWait = 3 * time.Second
 // errBusy is what tryLock returns when another holder has the lock.
 var errBusy = errors.New("lock held")
 
-// lock takes the in-process mutex and the store's lock file. The returned
-// function releases both.
+// lock takes the store within the process and then its lock file, giving
+// up when ctx ends. The returned function releases both.
 func (s *Store) lock(ctx context.Context) (func(), error) {
-	s.mu.Lock()
+	select {
+	case s.mu <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for checkpoint store %s: %w", s.dir, ctx.Err())
+	}
 	release, err := lockDir(ctx, s.dir, s.lockWait)
 	if err != nil {
-		s.mu.Unlock()
+		<-s.mu
 		return nil, err
 	}
 	return func() {
 		release()
-		s.mu.Unlock()
+		<-s.mu
 	}, nil
 }
 

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"compress/zlib"
 	"context"
 	"crypto/sha1"
@@ -23,20 +24,29 @@ import (
 
 // jobResult is the outcome of one hashJob.
 type jobResult struct {
-	hash   plumbing.Hash
-	skip   string // reason the file is not recorded after all
-	size   int64
-	err    error // a failure of the store itself, which fails the snapshot
-	linked bool
+	hash plumbing.Hash
+	skip string // reason the file is not recorded after all
+	size int64
+	err  error // a failure of the store itself, which fails the snapshot
 }
 
 // runJobs reads, hashes and stores every job's file, several at once: the
 // first snapshot of a big tree is bound by compressing and by the file
-// system (a file created per new object), so a few more workers than cores
-// keep both busy.
+// system, so a few more workers than cores keep both busy, and many new
+// blobs go into one pack rather than a file each.
 func (s *Store) runJobs(sc *scan) error {
 	if len(sc.jobs) == 0 {
 		return nil
+	}
+	packed, err := s.packedObjects()
+	if err != nil {
+		return err
+	}
+	var pw *packWriter
+	if len(sc.jobs) >= packMin {
+		if pw, err = newPackWriter(s.dir); err != nil {
+			return err
+		}
 	}
 	results := make([]jobResult, len(sc.jobs))
 	workers := min(4*runtime.GOMAXPROCS(0), len(sc.jobs))
@@ -45,7 +55,7 @@ func (s *Store) runJobs(sc *scan) error {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			w := &objectWriter{dir: s.dir}
+			w := &objectWriter{dir: s.dir, packed: packed, pack: pw}
 			for {
 				mu.Lock()
 				i := next
@@ -59,14 +69,27 @@ func (s *Store) runJobs(sc *scan) error {
 		})
 	}
 	wg.Wait()
-	if err := sc.ctx.Err(); err != nil {
+	err = sc.ctx.Err()
+	for _, r := range results {
+		if err == nil && r.err != nil {
+			err = r.err
+		}
+	}
+	if pw != nil {
+		if err != nil {
+			pw.abort()
+			return err
+		}
+		if err := pw.finish(); err != nil {
+			return err
+		}
+		s.st.Reindex()
+	}
+	if err != nil {
 		return err
 	}
 	for i, j := range sc.jobs {
 		r := results[i]
-		if r.err != nil {
-			return r.err
-		}
 		if r.skip != "" {
 			j.n.entries[j.i].mode = 0
 			delete(sc.next, j.path)
@@ -82,11 +105,15 @@ func (s *Store) runJobs(sc *scan) error {
 	return nil
 }
 
-// objectWriter writes loose objects into the store; one per goroutine.
+// objectWriter writes blobs into the store, loose or into a pack; one per
+// goroutine.
 type objectWriter struct {
-	dir string
-	zw  *zlib.Writer
-	buf []byte
+	dir    string
+	packed map[plumbing.Hash]bool // objects in the store's packs (read only)
+	pack   *packWriter            // nil: write loose objects
+	zw     *zlib.Writer
+	buf    []byte
+	zbuf   bytes.Buffer
 }
 
 // record reads one job's file or link through the root and stores it as a
@@ -157,10 +184,21 @@ func objectPath(dir string, h plumbing.Hash) string {
 	return filepath.Join(dir, "objects", hx[:2], hx[2:])
 }
 
-// store writes data as a loose blob unless the store has it already, which
-// is what makes an unchanged file cost nothing.
+// store writes data as a blob unless the store has it already, which is
+// what makes an unchanged file cost nothing.
 func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
 	h := blobHash(data)
+	if w.packed[h] {
+		return h, nil
+	}
+	if w.pack != nil {
+		if w.pack.has(h) {
+			return h, nil
+		}
+		w.zbuf.Reset()
+		w.deflate(&w.zbuf, data)
+		return h, w.pack.add(h, plumbing.BlobObject, int64(len(data)), w.zbuf.Bytes())
+	}
 	final := objectPath(w.dir, h)
 	if _, err := os.Lstat(final); err == nil {
 		return h, nil
@@ -176,16 +214,11 @@ func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
 	if err != nil {
 		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
 	}
-	if w.zw == nil {
-		w.zw, _ = zlib.NewWriterLevel(f, zlib.BestSpeed)
-	} else {
-		w.zw.Reset(f)
-	}
-	_, err1 := w.zw.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
-	_, err2 := w.zw.Write(data)
-	err3 := w.zw.Close()
-	err4 := f.Close()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	w.zbuf.Reset()
+	w.deflate(&w.zbuf, []byte("blob "+strconv.Itoa(len(data))+"\x00"), data)
+	_, err1 := f.Write(w.zbuf.Bytes())
+	err2 := f.Close()
+	if err := errors.Join(err1, err2); err != nil {
 		os.Remove(f.Name())
 		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
 	}
@@ -194,6 +227,36 @@ func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
 		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
 	}
 	return h, nil
+}
+
+// deflate appends the zlib stream of the parts to b, fast rather than
+// small: a snapshot is read back rarely.
+func (w *objectWriter) deflate(b *bytes.Buffer, parts ...[]byte) {
+	if w.zw == nil {
+		w.zw, _ = zlib.NewWriterLevel(b, zlib.BestSpeed)
+	} else {
+		w.zw.Reset(b)
+	}
+	for _, p := range parts {
+		w.zw.Write(p) // writes to a bytes.Buffer do not fail
+	}
+	w.zw.Close()
+}
+
+// packedObjects returns the set of objects in the store's packs, read
+// again only when the packs changed. The caller holds the lock.
+func (s *Store) packedObjects() (map[plumbing.Hash]bool, error) {
+	names := packs(s.dir)
+	if s.packed != nil && slices.Equal(names, s.packNames) {
+		return s.packed, nil
+	}
+	set, err := packedSet(s.dir)
+	if err != nil {
+		return nil, damaged(s.dir, err)
+	}
+	s.packed, s.packNames = set, names
+	s.st.Reindex()
+	return set, nil
 }
 
 // buildTree stores the tree objects of n and its subdirectories, bottom up,

@@ -1,9 +1,11 @@
 package checkpoint
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,6 +121,10 @@ func (s *Store) collect() error {
 		// Deleting with a partial view of what is live could destroy data.
 		return fmt.Errorf("collecting unused checkpoint data stopped (%v); nothing was deleted", err)
 	}
+	deleted, err := s.collectPacks(live)
+	if err != nil {
+		return fmt.Errorf("collecting unused checkpoint data: %w", err)
+	}
 	var dead []plumbing.Hash
 	if err := s.st.ForEachObjectHash(func(h plumbing.Hash) error {
 		if !live[h] {
@@ -128,7 +134,6 @@ func (s *Store) collect() error {
 	}); err != nil {
 		return fmt.Errorf("collecting unused checkpoint data: %w", err)
 	}
-	deleted := make(map[plumbing.Hash]bool, len(dead))
 	var errs []error
 	for _, h := range dead {
 		if err := s.st.DeleteLooseObject(h); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -156,12 +161,113 @@ func (s *Store) collect() error {
 	return nil
 }
 
+// maxPacks is how many packs the store may hold before Prune merges them:
+// a read looks through every pack's index.
+const maxPacks = 16
+
+// collectPacks drops the packs no snapshot uses and rewrites those that
+// hold some unused objects (all of them, when there are more than maxPacks)
+// into one new pack with only the live ones. It returns the objects it
+// dropped.
+func (s *Store) collectPacks(live map[plumbing.Hash]bool) (map[plumbing.Hash]bool, error) {
+	deleted := map[plumbing.Hash]bool{}
+	var drop []string
+	var keep []plumbing.Hash
+	all := packs(s.dir)
+	merge := len(all) > maxPacks // too many packs slow every read: make one
+	for _, name := range all {
+		hs, err := packHashes(s.dir, name)
+		if err != nil {
+			return nil, err
+		}
+		var liveHs, deadHs []plumbing.Hash
+		for _, h := range hs {
+			if live[h] {
+				liveHs = append(liveHs, h)
+			} else {
+				deadHs = append(deadHs, h)
+			}
+		}
+		if len(deadHs) == 0 && !merge {
+			continue
+		}
+		drop = append(drop, name)
+		keep = append(keep, liveHs...)
+		for _, h := range deadHs {
+			deleted[h] = true
+		}
+	}
+	if len(drop) == 0 {
+		return deleted, nil
+	}
+	if _, err := s.packedObjects(); err != nil {
+		return nil, err
+	}
+	if len(keep) > 0 {
+		pw, err := newPackWriter(s.dir)
+		if err != nil {
+			return nil, err
+		}
+		w := &objectWriter{}
+		var data bytes.Buffer
+		for _, h := range keep {
+			obj, err := s.st.EncodedObject(plumbing.AnyObject, h)
+			if err != nil {
+				pw.abort()
+				return nil, fmt.Errorf("repacking %s: %w", h.String()[:12], err)
+			}
+			r, err := obj.Reader()
+			if err != nil {
+				pw.abort()
+				return nil, fmt.Errorf("repacking %s: %w", h.String()[:12], err)
+			}
+			data.Reset()
+			_, err = data.ReadFrom(r)
+			r.Close()
+			if err != nil {
+				pw.abort()
+				return nil, fmt.Errorf("repacking %s: %w", h.String()[:12], err)
+			}
+			w.zbuf.Reset()
+			w.deflate(&w.zbuf, data.Bytes())
+			if err := pw.add(h, obj.Type(), int64(data.Len()), w.zbuf.Bytes()); err != nil {
+				pw.abort()
+				return nil, err
+			}
+		}
+		if err := pw.finish(); err != nil {
+			return nil, err
+		}
+	}
+	// The live objects are safe in the new pack: the old ones can go.
+	var errs []error
+	for _, name := range drop {
+		base := filepath.Join(s.dir, "objects", "pack", name)
+		errs = append(errs, ignoreMissing(os.Remove(base+".pack")), ignoreMissing(os.Remove(base+".idx")))
+	}
+	if _, err := s.packedObjects(); err != nil {
+		errs = append(errs, err)
+	}
+	return deleted, errors.Join(errs...)
+}
+
+// ignoreMissing is err unless it says the file was already gone.
+func ignoreMissing(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
 // clearTemp removes temporary object files older than an hour: a writer
 // that crashed left them, and none in progress is that old (the lock is held).
 func (s *Store) clearTemp() {
 	matches, _ := filepath.Glob(filepath.Join(s.dir, "objects", "*", "tmp_obj_*"))
-	more, _ := filepath.Glob(filepath.Join(s.dir, ".tmp-*"))
-	for _, m := range append(matches, more...) {
+	for _, pattern := range []string{".tmp-*", "objects/pack/tmp_pack_*", "objects/pack/tmp_idx_*"} {
+		more, _ := filepath.Glob(filepath.Join(s.dir, filepath.FromSlash(pattern)))
+		matches = append(matches, more...)
+	}
+	for _, m := range matches {
 		if info, err := os.Lstat(m); err == nil && time.Since(info.ModTime()) > time.Hour {
 			os.Remove(m)
 		}

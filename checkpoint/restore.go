@@ -32,6 +32,9 @@ type RestoreOptions struct {
 // OutsideError is Restore's refusal to overwrite files that changed since
 // the Expect snapshot, i.e. outside pincer.
 type OutsideError struct {
+	// Paths are the files changed since Expect that the restore would
+	// overwrite or remove, sorted; a file changed outside pincer that the
+	// restore leaves as it is does not count.
 	Paths []string
 }
 

@@ -84,6 +84,9 @@ func (s *Store) record(ctx context.Context, label string, keep bool) (recorded, 
 	}
 	defer root.Close()
 	start := time.Now()
+	if _, err := s.packedObjects(); err != nil {
+		return recorded{}, err
+	}
 	s.cache = loadCache(s.dir, s.cache)
 	sc := s.newScan(ctx, root, s.cache)
 	top := &node{}
@@ -202,6 +205,7 @@ func snapshotOf(c *object.Commit) Snapshot {
 func (s *Store) Get(id string) (Snapshot, error) {
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
+	s.syncReader()
 	c, err := s.resolve(s.rst, id)
 	if err != nil {
 		return Snapshot{}, err
@@ -213,6 +217,7 @@ func (s *Store) Get(id string) (Snapshot, error) {
 func (s *Store) List() ([]Snapshot, error) {
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
+	s.syncReader()
 	return listSnapshots(s.rst)
 }
 

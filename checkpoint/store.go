@@ -1,9 +1,10 @@
 // Package checkpoint records snapshots of a project's working tree in a
 // shadow git repository kept outside the project, and brings the tree back
-// to any of them. It never reads or writes the project's own .git: the
-// snapshots live in a bare repository in a directory the caller chooses
-// (under pincer's data dir), written with go-git's object format so that
-// unchanged files cost nothing and no git binary is needed.
+// to any of them. It never writes the project's own .git and reads nothing
+// of it but .git/info/exclude: the snapshots live in a bare repository in a
+// directory the caller chooses (under pincer's data dir), written in git's
+// object format with go-git, so that unchanged files cost nothing and no git
+// binary is needed.
 package checkpoint
 
 import (
@@ -20,7 +21,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
@@ -51,7 +53,7 @@ type Store struct {
 	root    string // the project's root, absolute and link-resolved
 	maxSize int64
 
-	mu sync.Mutex // serialises Snapshot, Restore, Prune and Forget
+	mu chan struct{} // holds one token while Snapshot, Restore, Prune or Forget runs (a mutex a waiter can give up on)
 	st *filesystem.Storage
 
 	rmu sync.Mutex // serialises reads through rst (Changes, Blob)
@@ -60,6 +62,10 @@ type Store struct {
 	cache *statCache // the stat cache as last loaded or saved; guarded by mu
 
 	lockWait time.Duration // how long to wait for another process's lock
+
+	packed    map[plumbing.Hash]bool // objects in packs, as of packNames; guarded by mu
+	packNames []string
+	rpacks    []string // the packs rst has indexed; guarded by rmu
 }
 
 // stamp is what pincer writes beside the repository so that Open can tell
@@ -125,13 +131,16 @@ func Open(dir, root string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, root: realRoot, maxSize: opts.MaxFileSize, lockWait: lockWait}
+	s := &Store{dir: dir, root: realRoot, maxSize: opts.MaxFileSize, lockWait: lockWait, mu: make(chan struct{}, 1)}
 	if s.maxSize <= 0 {
 		s.maxSize = DefaultMaxFileSize
 	}
 	s.st = filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(16*cache.MiByte))
 	s.rst = filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(8*cache.MiByte))
-	if _, err := git.Open(s.st, nil); err != nil {
+	if _, err := s.st.Reference(plumbing.HEAD); err != nil {
+		return nil, damaged(dir, err)
+	}
+	if _, err := s.st.Config(); err != nil {
 		return nil, damaged(dir, err)
 	}
 	return s, nil
@@ -152,11 +161,13 @@ func prepare(dir, root string) error {
 				return fmt.Errorf("%s is not a pincer checkpoint store (it holds other files); move it aside or choose another directory", dir)
 			}
 		}
-		if _, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{Bare: true}); err != nil {
-			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
-		}
+		// The stamp first: a creation cut short leaves a store that the
+		// next Open finishes (below) rather than a stranger's directory.
 		out, _ := json.Marshal(stamp{Version: 1, Root: root})
 		if err := writeFileAtomic(filepath.Join(dir, stampName), out); err != nil {
+			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
+		}
+		if err := initBare(dir); err != nil {
 			return fmt.Errorf("cannot create checkpoint store %s: %w", dir, err)
 		}
 		return nil
@@ -170,12 +181,43 @@ func prepare(dir, root string) error {
 	if st.Root != root {
 		return fmt.Errorf("checkpoint store %s belongs to project %s, not %s; use checkpoint.Key to choose the directory", dir, st.Root, root)
 	}
-	for _, name := range []string{"HEAD", "objects", "refs"} {
+	if !hasSnapshots(dir) {
+		// Nothing to lose: (re)lay out the repository, finishing a
+		// creation that was cut short.
+		if err := initBare(dir); err != nil {
+			return damaged(dir, err)
+		}
+		return nil
+	}
+	for _, name := range []string{"HEAD", "config", "objects", "refs"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			return damaged(dir, err)
 		}
 	}
 	return nil
+}
+
+// hasSnapshots reports whether dir holds any snapshot ref (or cannot tell).
+func hasSnapshots(dir string) bool {
+	entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(refPrefix)))
+	return len(entries) > 0 || err != nil && !errors.Is(err, fs.ErrNotExist)
+}
+
+// initBare lays out an empty bare repository in dir: objects/, refs/,
+// HEAD and a config saying it is bare. (go-git's own init would link its
+// network transports into pincer for nothing.)
+func initBare(dir string) error {
+	st := filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRU(cache.MiByte))
+	defer st.Close()
+	if err := st.Init(); err != nil {
+		return err
+	}
+	if err := st.SetReference(plumbing.NewSymbolicReference(plumbing.HEAD, plumbing.Master)); err != nil {
+		return err
+	}
+	cfg := config.NewConfig()
+	cfg.Core.IsBare = true
+	return st.SetConfig(cfg)
 }
 
 // damaged is the error for a store that cannot be read: one sentence with
@@ -186,8 +228,8 @@ func damaged(dir string, err error) error {
 
 // Close releases the store. The repository on disk stays.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu <- struct{}{}
+	defer func() { <-s.mu }()
 	s.rmu.Lock()
 	defer s.rmu.Unlock()
 	return errors.Join(s.st.Close(), s.rst.Close())
