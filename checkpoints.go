@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"pincer/checkpoint"
 	"pincer/rewind"
@@ -24,6 +25,11 @@ func (c *cli) checkpointStore(p *project, root string) (*checkpoint.Store, error
 	}
 	return snaps, nil
 }
+
+// backgroundDelay is how long work that can wait (the first snapshot,
+// pruning, starting the sandbox's helper) waits after start-up, so the
+// first frame does not share the CPU with it.
+const backgroundDelay = 500 * time.Millisecond
 
 // turnCheckpoints is what a front end needs to record and rewind turns:
 // the recorder the agent calls around each turn, and rewinders for the
@@ -48,16 +54,17 @@ func (c *cli) startCheckpoints(p *project, st *session.Store, current func() str
 		return turnCheckpoints{}
 	}
 	tc := turnCheckpoints{snaps: snaps, recorder: rewind.NewRecorder(snaps, st, current)}
-	tc.recorder.Warm()
 	maxAge, keep := p.cfg.CheckpointMaxAge.Std(), p.cfg.CheckpointKeep
-	go func() {
+	// After the first frame: the first snapshot of a big project takes
+	// the CPU for a while, and the screen comes first.
+	time.AfterFunc(backgroundDelay, func() {
+		tc.recorder.Warm()
 		// The session in use keeps every snapshot it refers to; the
 		// others go by age and count.
-		ids, err := st.CheckpointIDs(current())
-		if err == nil {
+		if ids, err := st.CheckpointIDs(current()); err == nil {
 			_, _ = snaps.Prune(ids, maxAge, keep)
 		}
-	}()
+	})
 	return tc
 }
 

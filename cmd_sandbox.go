@@ -94,8 +94,9 @@ func (c *cli) sandboxState(p *project) sandboxState {
 
 // commandSandbox is run_command's sandbox, or nil when commands run
 // unsandboxed. One is made per state and kept for the life of the
-// process, with its helper started at once in the background, so the
-// first command does not wait for it.
+// process, with its helper started in the background soon after start-up
+// (not competing with the first frame), so the first command does not
+// wait for it.
 func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
 	key := fmt.Sprintf("%q %q %v %v", st.Writable, st.Hidden, st.Network, st.PrivateTemp)
 	if cs, ok := c.sandboxes[key]; ok {
@@ -109,7 +110,7 @@ func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
 		c.sandboxes = map[string]*tools.CommandSandbox{}
 	}
 	c.sandboxes[key] = cs
-	cs.Warm()
+	time.AfterFunc(backgroundDelay, cs.Warm)
 	return cs
 }
 
