@@ -19,15 +19,15 @@ type fakeCheckpoints struct {
 	failing bool
 }
 
-func (f *fakeCheckpoints) TurnStarted(_ context.Context, seq uint64) func() error {
+func (f *fakeCheckpoints) TurnStarted(_ context.Context, seq uint64) func() (string, error) {
 	f.log = append(f.log, "started")
-	return func() error {
+	return func() (string, error) {
 		_, err := os.Stat(filepath.Join(f.root, "made.txt"))
 		f.log = append(f.log, "wait (made.txt exists: "+boolWord(err == nil)+")")
 		if f.failing {
-			return errors.New("disk full")
+			return "", errors.New("disk full")
 		}
-		return nil
+		return "Not recorded for /rewind: big.iso (larger than 5 MiB).", nil
 	}
 }
 
@@ -70,14 +70,20 @@ func TestCheckpointsAroundATurn(t *testing.T) {
 			if got := strings.Join(f.log, "|"); got != tc.want {
 				t.Errorf("checkpoint calls = %s, want %s", got, tc.want)
 			}
-			said := false
+			said, noted := false, false
 			for _, ev := range h.events {
 				if n, ok := ev.(Notice); ok && strings.Contains(n.Text, "cannot be rewound") {
 					said = true
 				}
+				if n, ok := ev.(Notice); ok && strings.Contains(n.Text, "big.iso") {
+					noted = true
+				}
 			}
 			if said != tc.failing {
 				t.Errorf("notice about the failed checkpoint shown: %v, want %v", said, tc.failing)
+			}
+			if waited := strings.Contains(tc.want, "wait"); noted != (waited && !tc.failing) {
+				t.Errorf("the checkpoint's note shown: %v", noted)
 			}
 			if _, err := os.Stat(filepath.Join(h.root, "made.txt")); len(tc.calls) > 1 && err != nil {
 				t.Errorf("the command did not run: %v", err)

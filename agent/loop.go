@@ -63,9 +63,10 @@ type Checkpointer interface {
 	// TurnStarted is called once the turn's prompt is stored, with its
 	// sequence number. It may record in the background; the agent calls
 	// the returned wait before the turn's first tool that may change
-	// something runs, and goes on without a checkpoint (saying so) when
-	// wait returns an error.
-	TurnStarted(ctx context.Context, seq uint64) (wait func() error)
+	// something runs, shows its note (files left out of the checkpoint,
+	// say) when there is one, and goes on without a checkpoint (saying
+	// so) when wait returns an error.
+	TurnStarted(ctx context.Context, seq uint64) (wait func() (note string, err error))
 	// TurnEnded is called when the turn ends, however it ends.
 	TurnEnded(seq uint64)
 }
@@ -107,7 +108,7 @@ type Agent struct {
 	repairNote string      // what Restore repaired, said once at the next request
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
-	turnWait func() error
+	turnWait func() (string, error)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -668,8 +669,13 @@ func (a *Agent) awaitCheckpoint(sink func(Event)) {
 		return
 	}
 	a.turnWait = nil
-	if err := wait(); err != nil {
+	note, err := wait()
+	if err != nil {
 		sink(Notice{Text: fmt.Sprintf("Could not record the files before this turn changed them (%v); this turn cannot be rewound.", err)})
+		return
+	}
+	if note != "" {
+		sink(Notice{Text: note})
 	}
 }
 

@@ -51,6 +51,9 @@ type Recorder struct {
 	// started holds each running turn's checkpoint, by session and
 	// prompt, once its first snapshot is stored.
 	started map[turnKey]session.Checkpoint
+	// told are the skipped files already named in a note, so each is
+	// said once, not at every turn.
+	told map[string]bool
 }
 
 type turnKey struct {
@@ -63,7 +66,7 @@ type turnKey struct {
 func NewRecorder(snaps Snapshots, st Sessions, current func() string) *Recorder {
 	done := make(chan struct{})
 	close(done)
-	return &Recorder{snaps: snaps, st: st, current: current, last: done, started: map[turnKey]session.Checkpoint{}}
+	return &Recorder{snaps: snaps, st: st, current: current, last: done, started: map[turnKey]session.Checkpoint{}, told: map[string]bool{}}
 }
 
 // queue runs job after every job queued before it, in the background,
@@ -93,9 +96,10 @@ func (r *Recorder) Warm() {
 // TurnStarted snapshots the files as the turn finds them. The snapshot
 // is not stopped when the turn is: it is cheap once taken and the turn
 // may already have changed files by then.
-func (r *Recorder) TurnStarted(ctx context.Context, seq uint64) func() error {
+func (r *Recorder) TurnStarted(ctx context.Context, seq uint64) func() (string, error) {
 	key := turnKey{r.current(), seq}
 	var err error
+	var note string
 	done := r.queue(func() {
 		var snap checkpoint.Snapshot
 		snap, err = r.snaps.Snapshot(context.WithoutCancel(ctx), fmt.Sprintf("before turn %d", seq))
@@ -108,12 +112,33 @@ func (r *Recorder) TurnStarted(ctx context.Context, seq uint64) func() error {
 		}
 		r.mu.Lock()
 		r.started[key] = cp
+		note = r.skippedNote(snap.Skipped)
 		r.mu.Unlock()
 	})
-	return func() error {
+	return func() (string, error) {
 		<-done
-		return err
+		return note, err
 	}
+}
+
+// skippedNote names the files left out of a snapshot that no note named
+// before; "" when there are none. Call it with r.mu held.
+func (r *Recorder) skippedNote(skipped []checkpoint.Skipped) string {
+	var fresh []string
+	for _, s := range skipped {
+		if !r.told[s.Path] {
+			r.told[s.Path] = true
+			fresh = append(fresh, fmt.Sprintf("%s (%s)", s.Path, s.Reason))
+		}
+	}
+	if len(fresh) == 0 {
+		return ""
+	}
+	more := ""
+	if len(fresh) > 5 {
+		fresh, more = fresh[:5], fmt.Sprintf(" and %d more", len(fresh)-5)
+	}
+	return "Not recorded for /rewind, so a rewind leaves them as they are: " + strings.Join(fresh, ", ") + more + ". checkpoint_max_file_mb raises the size limit."
 }
 
 // TurnEnded snapshots the files as the turn leaves them, so a later

@@ -87,7 +87,7 @@ func (w *world) turn(prompt string, change func()) uint64 {
 	w.t.Helper()
 	seq := w.add(session.RoleUser, prompt)
 	wait := w.rec.TurnStarted(context.Background(), seq)
-	if err := wait(); err != nil {
+	if _, err := wait(); err != nil {
 		w.t.Fatal(err)
 	}
 	change()
@@ -299,5 +299,27 @@ func TestChangedSince(t *testing.T) {
 	got := w.rw.ChangedSince(context.Background(), turns)
 	if got[first] != 3 || got[second] != 1 {
 		t.Errorf("changed since = %v, want first 3, second 1", got)
+	}
+}
+
+// TestRecorderNamesSkippedFilesOnce: a file too large to record is named
+// in the note of the first turn that skips it, and not again.
+func TestRecorderNamesSkippedFilesOnce(t *testing.T) {
+	w := newWorld(t)
+	big := strings.Repeat("x", int(checkpoint.DefaultMaxFileSize)+1)
+	w.write("big.bin", big)
+	var notes []string
+	for _, prompt := range []string{"one", "two"} {
+		seq := w.add(session.RoleUser, prompt)
+		note, err := w.rec.TurnStarted(context.Background(), seq)()
+		if err != nil {
+			t.Fatal(err)
+		}
+		notes = append(notes, note)
+		w.rec.TurnEnded(seq)
+		w.rec.Wait()
+	}
+	if !strings.Contains(notes[0], "big.bin") || !strings.Contains(notes[0], "checkpoint_max_file_mb") || notes[1] != "" {
+		t.Errorf("notes = %q, want big.bin named once", notes)
 	}
 }
