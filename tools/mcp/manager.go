@@ -96,9 +96,12 @@ type server struct {
 	reason   string
 	restarts int
 	session  *sdk.ClientSession
-	tools    []*Tool
-	hidden   []string
-	logPath  string
+	// proc is the process of a stdio server, in a process group of its
+	// own, so what it starts (npx starts node) stops with it.
+	proc    *exec.Cmd
+	tools   []*Tool
+	hidden  []string
+	logPath string
 }
 
 // New prepares a manager; nothing starts before Start.
@@ -269,7 +272,7 @@ func (m *Manager) run(s *server) {
 		cs, ts, hidden, err := m.connect(s)
 		if m.ctx.Err() != nil {
 			if cs != nil {
-				_ = cs.Close()
+				m.end(s, cs)
 			}
 			return
 		}
@@ -279,7 +282,7 @@ func (m *Manager) run(s *server) {
 		}
 		m.set(s, func() { s.status, s.reason, s.session, s.tools, s.hidden = StatusReady, "", cs, ts, hidden })
 		werr := cs.Wait()
-		_ = cs.Close()
+		m.end(s, cs)
 		if m.ctx.Err() != nil {
 			return
 		}
@@ -351,6 +354,8 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 		if logf != nil {
 			defer logf.Close() // the child holds its own copy
 		}
+		ownGroup(cmd)
+		s.proc = cmd
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: m.opts.Version}, &sdk.ClientOptions{
@@ -364,10 +369,19 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 	}
 	ts, hidden, err := m.listTools(ctx, s, cs)
 	if err != nil {
-		_ = cs.Close()
+		m.end(s, cs)
 		return nil, nil, nil, fmt.Errorf("could not list its tools: %w", err)
 	}
 	return cs, ts, hidden, nil
+}
+
+// end closes a server's session and stops what is left of its process
+// group (a stdio server's own children).
+func (m *Manager) end(s *server, cs *sdk.ClientSession) {
+	_ = cs.Close()
+	if s.proc != nil {
+		killGroup(s.proc)
+	}
 }
 
 // refresh lists a ready server's tools again, after it said they changed.

@@ -1,0 +1,54 @@
+//go:build !windows
+
+package mcp
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestCloseStopsWhatTheServerStarted: a stdio server that starts
+// processes of its own (as npx starts node) leaves none behind when
+// pincer stops it.
+func TestCloseStopsWhatTheServerStarted(t *testing.T) {
+	srv := stdioServer(t, "wrapped")
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	// A wrapper shell that leaves a child of its own running, then runs
+	// the server as another child.
+	script := fmt.Sprintf(`sleep 7777 & echo $! > %s; "$0" "$@"`, pidfile)
+	srv.Args = append([]string{"-c", script, srv.Command}, srv.Args...)
+	srv.Command = "/bin/sh"
+	m := started(t, Options{Servers: []Server{srv}})
+	if in := m.Servers()[0]; in.Status != StatusReady {
+		t.Fatalf("server not ready: %+v", in)
+	}
+	data, err := os.ReadFile(pidfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	fmt.Sscan(strings.TrimSpace(string(data)), &pid)
+	m.Close()
+	for deadline := time.Now().Add(10 * time.Second); processAlive(pid); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("process %d started by the server outlived it", pid)
+		}
+	}
+}
+
+// processAlive reports whether pid runs (a zombie counts as gone).
+func processAlive(pid int) bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil { // no /proc here: a zombie then counts as alive
+		return syscall.Kill(pid, 0) == nil
+	}
+	s := string(data)
+	i := strings.LastIndex(s, ")")
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
