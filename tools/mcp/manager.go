@@ -335,7 +335,7 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 	if s.cfg.URL != "" {
 		headers := make(http.Header, len(s.cfg.Headers))
 		for k, v := range s.cfg.Headers {
-			x, err := expand(v, m.opts.Getenv)
+			x, err := m.expand(v)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("header %s: %w", k, err)
 			}
@@ -373,6 +373,24 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 		return nil, nil, nil, fmt.Errorf("could not list its tools: %w", err)
 	}
 	return cs, ts, hidden, nil
+}
+
+// expand fills in ${VARIABLES}, refusing the API keys pincer keeps from
+// commands and servers (DropEnv): a configured header or argument must
+// not carry them to a server either.
+func (m *Manager) expand(s string) (string, error) {
+	var refused string
+	out, err := expand(s, func(name string) string {
+		if slices.Contains(m.opts.DropEnv, name) {
+			refused = name
+			return "-" // not empty: the refusal below is the error
+		}
+		return m.opts.Getenv(name)
+	})
+	if refused != "" {
+		return "", fmt.Errorf("${%s} holds an API key pincer keeps from commands and servers; list it in command_env_passthrough to hand it to MCP servers too", refused)
+	}
+	return out, err
 }
 
 // end closes a server's session and stops what is left of its process
@@ -441,7 +459,7 @@ func (m *Manager) command(s *server) (*exec.Cmd, *os.File, error) {
 		return slices.Contains(m.opts.DropEnv, k)
 	})
 	for k, v := range s.cfg.Env {
-		x, err := expand(v, m.opts.Getenv)
+		x, err := m.expand(v)
 		if err != nil {
 			return nil, nil, fmt.Errorf("env %s: %w", k, err)
 		}
@@ -449,7 +467,7 @@ func (m *Manager) command(s *server) (*exec.Cmd, *os.File, error) {
 	}
 	args := make([]string, len(s.cfg.Args))
 	for i, a := range s.cfg.Args {
-		x, err := expand(a, m.opts.Getenv)
+		x, err := m.expand(a)
 		if err != nil {
 			return nil, nil, fmt.Errorf("argument %d: %w", i+1, err)
 		}

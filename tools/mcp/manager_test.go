@@ -285,3 +285,32 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysAreNotExpandedForServers: a server's env, arguments or headers
+// cannot name one of pincer's own API keys: it fails to start, saying
+// how to allow it, and the key goes nowhere.
+func TestKeysAreNotExpandedForServers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*Server)
+	}{
+		{"env", func(s *Server) { s.Env["LEAK"] = "${PINCER_API_KEY}" }},
+		{"argument", func(s *Server) { s.Args = append(s.Args, "--key=${PINCER_API_KEY}") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := stdioServer(t, "k")
+			tc.edit(&srv)
+			getenv := func(name string) string {
+				if name == "PINCER_API_KEY" {
+					return "sk-secret"
+				}
+				return ""
+			}
+			m := started(t, Options{Servers: []Server{srv}, Getenv: getenv, DropEnv: []string{"PINCER_API_KEY"}})
+			in := m.Servers()[0]
+			if in.Status != StatusFailed || !strings.Contains(in.Reason, "command_env_passthrough") || strings.Contains(in.Reason, "sk-secret") {
+				t.Errorf("status %s, reason %q; want a failure naming command_env_passthrough", in.Status, in.Reason)
+			}
+		})
+	}
+}
