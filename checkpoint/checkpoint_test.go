@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"pincer/internal/safefile"
 	"slices"
 	"strings"
 	"sync"
@@ -251,7 +252,7 @@ func TestOversize(t *testing.T) {
 	if s5.maxSize != 5<<20 {
 		t.Errorf("default cap = %d, want 5 MiB", s5.maxSize)
 	}
-	if got := "larger than " + sizeText(s5.maxSize); got != "larger than 5 MiB" {
+	if got := "larger than " + safefile.Size(s5.maxSize); got != "larger than 5 MiB" {
 		t.Errorf("reason = %q", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"pincer/internal/safefile"
 	"runtime"
 	"slices"
 	"strconv"
@@ -141,7 +142,7 @@ func (w *objectWriter) record(sc *scan, j hashJob) jobResult {
 		return jobResult{skip: reasonSpecial, size: info.Size()}
 	}
 	if info.Size() > sc.maxSize {
-		return jobResult{skip: "larger than " + sizeText(sc.maxSize), size: info.Size()}
+		return jobResult{skip: "larger than " + safefile.Size(sc.maxSize), size: info.Size()}
 	}
 	buf := w.buf[:0]
 	if int64(cap(buf)) < info.Size()+512 {
@@ -154,7 +155,7 @@ func (w *objectWriter) record(sc *scan, j hashJob) jobResult {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > sc.maxSize {
-			return jobResult{skip: "larger than " + sizeText(sc.maxSize), size: int64(len(buf))}
+			return jobResult{skip: "larger than " + safefile.Size(sc.maxSize), size: int64(len(buf))}
 		}
 		if err == io.EOF {
 			break

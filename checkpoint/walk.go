@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"pincer/internal/safefile"
 	"runtime"
 	"slices"
 	"strings"
@@ -220,7 +220,7 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 			}
 		case mode.IsRegular():
 			if info.Size() > sc.maxSize {
-				n.skip(p, info.Size(), "larger than "+sizeText(sc.maxSize))
+				n.skip(p, info.Size(), "larger than "+safefile.Size(sc.maxSize))
 				continue
 			}
 			fm := filemode.Regular
@@ -314,19 +314,4 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
-}
-
-// sizeText writes a byte count for people: "5 MiB", "512 KiB", "100 bytes".
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
