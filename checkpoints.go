@@ -38,6 +38,8 @@ const backgroundDelay = 500 * time.Millisecond
 type turnCheckpoints struct {
 	snaps    *checkpoint.Store
 	recorder *rewind.Recorder
+	// memo remembers a code-only rewind, so /redo can take it back.
+	memo *rewind.Memo
 }
 
 // startCheckpoints opens the project's snapshots for a session store and
@@ -53,7 +55,7 @@ func (c *cli) startCheckpoints(p *project, st *session.Store, current func() str
 	if snaps == nil {
 		return turnCheckpoints{}
 	}
-	tc := turnCheckpoints{snaps: snaps, recorder: rewind.NewRecorder(snaps, st, current)}
+	tc := turnCheckpoints{snaps: snaps, recorder: rewind.NewRecorder(snaps, st, current), memo: &rewind.Memo{}}
 	maxAge, keep := p.cfg.CheckpointMaxAge.Std(), p.cfg.CheckpointKeep
 	// After the first frame: the first snapshot of a big project takes
 	// the CPU for a while, and the screen comes first.
@@ -74,7 +76,7 @@ func (tc turnCheckpoints) rewinder(st *session.Store, id string) *rewind.Rewinde
 	if tc.snaps == nil {
 		return rewind.New(nil, st, id, nil)
 	}
-	return rewind.New(tc.snaps, st, id, tc.recorder.Wait)
+	return rewind.New(tc.snaps, st, id, tc.recorder.Wait).WithMemo(tc.memo)
 }
 
 // wait waits for the snapshots still being taken (before the process ends).

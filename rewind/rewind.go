@@ -217,6 +217,49 @@ type Rewinder struct {
 	session string
 	// wait, when set, waits for snapshots still being taken.
 	wait func()
+	// memo, when set, remembers a code-only rewind (which the session
+	// store does not record) so /redo can take it back.
+	memo *Memo
+}
+
+// Memo remembers the last code-only rewind of a process, for Redo; share
+// one between the rewinders a screen makes. Its zero value is ready.
+type Memo struct {
+	mu      sync.Mutex
+	session string
+	before  string // the files just before the rewind
+	target  string // the snapshot the rewind restored
+}
+
+// WithMemo makes the rewinder remember code-only rewinds in m.
+func (rw *Rewinder) WithMemo(m *Memo) *Rewinder {
+	rw.memo = m
+	return rw
+}
+
+func (rw *Rewinder) remember(session, before, target string) {
+	if rw.memo == nil {
+		return
+	}
+	rw.memo.mu.Lock()
+	rw.memo.session, rw.memo.before, rw.memo.target = session, before, target
+	rw.memo.mu.Unlock()
+}
+
+// takeMemo returns the remembered code-only rewind of this session, if
+// it is the last rewind, and forgets it.
+func (rw *Rewinder) takeMemo() (before, target string, ok bool) {
+	if rw.memo == nil {
+		return "", "", false
+	}
+	rw.memo.mu.Lock()
+	defer rw.memo.mu.Unlock()
+	if rw.memo.session != rw.session || rw.memo.before == "" {
+		return "", "", false
+	}
+	before, target = rw.memo.before, rw.memo.target
+	rw.memo.session, rw.memo.before, rw.memo.target = "", "", ""
+	return before, target, true
 }
 
 // New returns a rewinder for the session. snaps may be nil: then only the
@@ -443,6 +486,12 @@ func (rw *Rewinder) Apply(ctx context.Context, seq uint64, mode Mode, confirmed 
 			return out, fmt.Errorf("restore the files: %w", err)
 		}
 	}
+	// Only a code-only rewind is remembered here; any other is the last
+	// rewind in the store, which Redo then takes back.
+	rw.remember(rw.session, "", "")
+	if mode == CodeOnly {
+		rw.remember(rw.session, out.Restored.Before.ID, p.Turn.Checkpoint.Before)
+	}
 	if mode != CodeOnly {
 		r := session.Rewind{From: seq}
 		if mode == Both {
@@ -458,6 +507,25 @@ func (rw *Rewinder) Apply(ctx context.Context, seq uint64, mode Mode, confirmed 
 	return out, nil
 }
 
+// restoreIfUnchanged restores snapshot to when the files are still as a
+// rewind left them (snapshot at), else refuses with ErrFilesChanged.
+func (rw *Rewinder) restoreIfUnchanged(ctx context.Context, at, to string) error {
+	if rw.wait != nil {
+		rw.wait()
+	}
+	dry, err := rw.snaps.Restore(ctx, at, checkpoint.RestoreOptions{DryRun: true, Force: true})
+	if err != nil {
+		return err
+	}
+	if len(dry.Changes) > 0 {
+		return ErrFilesChanged
+	}
+	if _, err := rw.snaps.Restore(ctx, to, checkpoint.RestoreOptions{Force: true}); err != nil {
+		return fmt.Errorf("restore the files: %w", err)
+	}
+	return nil
+}
+
 // ErrFilesChanged refuses a redo after the files changed since the rewind.
 var ErrFilesChanged = errors.New("files changed since the rewind, so it cannot be redone without losing those changes")
 
@@ -465,6 +533,14 @@ var ErrFilesChanged = errors.New("files changed since the rewind, so it cannot b
 // when the rewind restored files, so do the files as they were before it —
 // only while nothing has changed since.
 func (rw *Rewinder) Redo(ctx context.Context) (session.Rewind, error) {
+	if before, target, ok := rw.takeMemo(); ok && before != "" {
+		// The last rewind was of the files only.
+		if err := rw.restoreIfUnchanged(ctx, target, before); err != nil {
+			rw.remember(rw.session, before, target)
+			return session.Rewind{}, err
+		}
+		return session.Rewind{Code: before}, nil
+	}
 	rewinds, err := rw.st.Rewinds(rw.session)
 	if err != nil {
 		return session.Rewind{}, err
@@ -492,18 +568,8 @@ func (rw *Rewinder) Redo(ctx context.Context) (session.Rewind, error) {
 		if i < 0 {
 			return session.Rewind{}, ErrNoCheckpoint
 		}
-		if rw.wait != nil {
-			rw.wait()
-		}
-		dry, err := rw.snaps.Restore(ctx, cps[i].Before, checkpoint.RestoreOptions{DryRun: true, Force: true})
-		if err != nil {
+		if err := rw.restoreIfUnchanged(ctx, cps[i].Before, last.Code); err != nil {
 			return session.Rewind{}, err
-		}
-		if len(dry.Changes) > 0 {
-			return session.Rewind{}, ErrFilesChanged
-		}
-		if _, err := rw.snaps.Restore(ctx, last.Code, checkpoint.RestoreOptions{Force: true}); err != nil {
-			return session.Rewind{}, fmt.Errorf("restore the files: %w", err)
 		}
 	}
 	return rw.st.Redo(rw.session)

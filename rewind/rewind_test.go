@@ -323,3 +323,27 @@ func TestRecorderNamesSkippedFilesOnce(t *testing.T) {
 		t.Errorf("notes = %q, want big.bin named once", notes)
 	}
 }
+
+// TestRedoTakesBackACodeOnlyRewind: the session store records no
+// code-only rewind, so the memo does, and /redo puts the files back.
+func TestRedoTakesBackACodeOnlyRewind(t *testing.T) {
+	w := newWorld(t)
+	w.rw.WithMemo(&Memo{})
+	w.write("f.txt", "before")
+	seq := w.turn("change it", func() { w.write("f.txt", "after") })
+	if _, err := w.rw.Apply(context.Background(), seq, CodeOnly, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("f.txt") != "before" || len(w.sent()) != 2 {
+		t.Fatalf("after the code-only rewind: %q, %d messages sent", w.read("f.txt"), len(w.sent()))
+	}
+	if _, err := w.rw.Redo(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w.read("f.txt") != "after" {
+		t.Errorf("after the redo f.txt = %q", w.read("f.txt"))
+	}
+	if _, err := w.rw.Redo(context.Background()); !errors.Is(err, session.ErrNothingToRedo) {
+		t.Errorf("a second redo: %v, want ErrNothingToRedo", err)
+	}
+}

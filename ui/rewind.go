@@ -263,7 +263,11 @@ func (a *App) redo() tea.Cmd {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
 		r, err := rw.Redo(ctx)
-		return rewindDoneMsg{redo: true, err: err, out: rewind.Outcome{Plan: rewind.Plan{Turn: rewind.Turn{Seq: r.From}}, Restored: checkpoint.RestoreResult{}}}
+		mode := rewind.Both
+		if r.From == 0 { // a code-only rewind, taken back
+			mode = rewind.CodeOnly
+		}
+		return rewindDoneMsg{redo: true, err: err, out: rewind.Outcome{Plan: rewind.Plan{Turn: rewind.Turn{Seq: r.From}, Mode: mode}}}
 	}
 }
 
@@ -280,9 +284,12 @@ func (a *App) rewound(msg rewindDoneMsg) tea.Cmd {
 	}
 	p := msg.out.Plan
 	var note string
-	if msg.redo {
+	switch {
+	case msg.redo && p.Mode == rewind.CodeOnly:
+		note = "Redone: the files are as they were before the rewind."
+	case msg.redo:
 		note = "Redone: the rewound turns are back, and the files as they were before the rewind."
-	} else {
+	default:
 		var parts []string
 		if p.Mode != rewind.ConversationOnly {
 			parts = append(parts, "restored "+human.Plural(len(p.Changes), "file"))
