@@ -22,6 +22,9 @@ type Change struct {
 	Before  []byte // content on disk when planned; nil when the file does not exist
 	After   []byte // proposed content
 	Created bool   // the file does not exist yet
+	// Removed says the change deletes the file (a rewind's preview); the
+	// edit tools never set it.
+	Removed bool
 	// Summary says what the edit does, for the model and the review dialog,
 	// e.g. "replaced 1 occurrence (lines 40-44)".
 	Summary string

@@ -207,7 +207,7 @@ func planRewind(rw *rewind.Rewinder, seq uint64, mode rewind.Mode) tea.Msg {
 		if err1 != nil || err2 != nil || c.OldMode&0o170000 == 0o120000 || c.NewMode&0o170000 == 0o120000 {
 			continue
 		}
-		ch := &tools.Change{Path: c.Path, Rel: c.Path, Before: before, After: after, Created: c.OldHash == ""}
+		ch := &tools.Change{Path: c.Path, Rel: c.Path, Before: before, After: after, Created: c.OldHash == "", Removed: c.NewHash == ""}
 		if cut1 || cut2 {
 			ch.Summary = "(large file: only its first MiB is shown)"
 		}

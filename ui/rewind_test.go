@@ -70,3 +70,17 @@ func TestRewindDialogIgnoresEarlyKeys(t *testing.T) {
 		t.Error("a y right after opening rewound")
 	}
 }
+
+// TestRewindPreviewSaysRemoved: a file the rewind deletes is shown as
+// removed, not as emptied.
+func TestRewindPreviewSaysRemoved(t *testing.T) {
+	a := newTestApp(t, 100, 34)
+	files := []rewindFile{{change: checkpoint.Change{Path: "new.txt", Kind: checkpoint.Removed},
+		diff: &tools.Change{Path: "new.txt", Rel: "new.txt", Before: []byte("made\n"), Removed: true}}}
+	d := &rewindDialog{app: a, plan: rewind.Plan{Turn: rewind.Turn{N: 1}, Mode: rewind.CodeOnly}, files: files}
+	d.pick(0)
+	view := d.View(100, 34, a.styles)
+	if !strings.Contains(view, "file removed") || strings.Contains(view, "emptied") {
+		t.Errorf("the preview of a removed file:\n%s", view)
+	}
+}

@@ -18,6 +18,7 @@ type doc struct {
 	name          string // the path shown
 	before, after []byte
 	created       bool // the file does not exist yet
+	deletes       bool // the change deletes the file
 	binary        bool
 	old, new      *side
 	hunks         []hunk
@@ -36,6 +37,7 @@ func newDoc(ch *tools.Change) *doc {
 		before:  ch.Before,
 		after:   ch.After,
 		created: ch.Created || ch.Before == nil,
+		deletes: ch.Removed,
 	}
 	if d.name == "" {
 		d.name = ch.Path
@@ -132,6 +134,8 @@ func fileNotes(d *doc) []string {
 	switch {
 	case d.created:
 		notes = append(notes, "new file")
+	case d.deletes:
+		notes = append(notes, "file removed")
 	case len(d.after) == 0 && len(d.before) > 0:
 		notes = append(notes, "emptied")
 	}
