@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"pincer/agent"
 	"pincer/checkpoint"
 	"pincer/rewind"
 	"pincer/session"
-	"pincer/ui/safetext"
 )
 
 // checkpointStore opens the snapshot store of the project at root (under
@@ -40,17 +40,23 @@ type turnCheckpoints struct {
 	recorder *rewind.Recorder
 	// memo remembers a code-only rewind, so /redo can take it back.
 	memo *rewind.Memo
+	// note says why turns are not recorded, for the front end to show;
+	// "" when they are (or checkpoints are off by choice).
+	note string
 }
 
 // startCheckpoints opens the project's snapshots for a session store and
 // starts, in the background, a first snapshot (so the first turn's is
-// quick) and the pruning of old ones. A store that cannot be opened is a
-// warning: pincer works on, without checkpoints.
+// quick) and the pruning of old ones. A store that cannot be opened, or a
+// directory whose files are not recorded (home, /), gives a note to show:
+// pincer works on, without checkpoints.
 func (c *cli) startCheckpoints(p *project, st *session.Store, current func() string) turnCheckpoints {
+	if why := unrecordable(p.root, agent.HomeDir()); why != "" && p.cfg.Checkpoints {
+		return turnCheckpoints{note: "Turns are not recorded for /rewind here (" + why + "); run pincer in a project directory to be able to undo what a turn changes."}
+	}
 	snaps, err := c.checkpointStore(p, p.root)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "pincer: warning: turns will not be recorded for /rewind: %s\n", safetext.LineOf(err.Error()))
-		return turnCheckpoints{}
+		return turnCheckpoints{note: "Turns are not recorded for /rewind: " + err.Error()}
 	}
 	if snaps == nil {
 		return turnCheckpoints{}
@@ -70,6 +76,21 @@ func (c *cli) startCheckpoints(p *project, st *session.Store, current func() str
 	return tc
 }
 
+// unrecordable says why the files under root are not recorded for
+// rewinds: the home directory or the file system's root would copy every
+// file there (keys and all) into pincer's data directory. "" when they
+// are recorded.
+func unrecordable(root, home string) string {
+	clean := filepath.Clean(root)
+	switch {
+	case clean == filepath.Dir(clean):
+		return "it is the root of the file system"
+	case home != "" && clean == filepath.Clean(home):
+		return "it is your home directory"
+	}
+	return ""
+}
+
 // rewinder returns the rewinder of a session (conversation only without
 // snapshots).
 func (tc turnCheckpoints) rewinder(st *session.Store, id string) *rewind.Rewinder {
@@ -84,4 +105,12 @@ func (tc turnCheckpoints) wait() {
 	if tc.recorder != nil {
 		tc.recorder.Wait()
 	}
+}
+
+// withNote appends note to notices when there is one.
+func withNote(notices []string, note string) []string {
+	if note == "" {
+		return notices
+	}
+	return append(notices, note)
 }

@@ -113,6 +113,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		id := opened.sess.ID
 		setup.store, setup.current = st, func() string { return id }
 		cps := c.startCheckpoints(p, st, setup.current)
+		if cps.note != "" {
+			fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(cps.note))
+		}
 		// The snapshot of a turn's end is taken before the process ends.
 		defer cps.wait()
 		if cps.recorder != nil {

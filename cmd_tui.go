@@ -114,7 +114,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ThemeDir:          c.themeDir(),
 		SchedulerInterval: p.cfg.SchedulerInterval.Std(),
 		Skills:            skills,
-		Notices:           append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...),
+		Notices:           withNote(append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...), cps.note),
 		Agent:             a,
 		Root:              p.root,
 		Theme:             theme,
