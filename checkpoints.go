@@ -50,7 +50,10 @@ type turnCheckpoints struct {
 // quick) and the pruning of old ones. A store that cannot be opened, or a
 // directory whose files are not recorded (home, /), gives a note to show:
 // pincer works on, without checkpoints.
-func (c *cli) startCheckpoints(p *project, st *session.Store, current func() string) turnCheckpoints {
+//
+// background is false for a headless run: it records its one turn at
+// once and ends, so a first snapshot and pruning would only race its end.
+func (c *cli) startCheckpoints(p *project, st *session.Store, current func() string, background bool) turnCheckpoints {
 	if why := unrecordable(p.root, agent.HomeDir()); why != "" && p.cfg.Checkpoints {
 		return turnCheckpoints{note: "Turns are not recorded for /rewind here (" + why + "); run pincer in a project directory to be able to undo what a turn changes."}
 	}
@@ -61,19 +64,22 @@ func (c *cli) startCheckpoints(p *project, st *session.Store, current func() str
 	if snaps == nil {
 		return turnCheckpoints{}
 	}
-	tc := turnCheckpoints{snaps: snaps, recorder: rewind.NewRecorder(snaps, st, current), memo: &rewind.Memo{}}
+	rec := rewind.NewRecorder(snaps, st, current)
+	if !background {
+		return turnCheckpoints{snaps: snaps, recorder: rec, memo: &rewind.Memo{}}
+	}
 	maxAge, keep := p.cfg.CheckpointMaxAge.Std(), p.cfg.CheckpointKeep
 	// After the first frame: the first snapshot of a big project takes
 	// the CPU for a while, and the screen comes first.
 	time.AfterFunc(backgroundDelay, func() {
-		tc.recorder.Warm()
+		rec.Warm()
 		// The session in use keeps every snapshot it refers to; the
 		// others go by age and count.
 		if ids, err := st.CheckpointIDs(current()); err == nil {
 			_, _ = snaps.Prune(ids, maxAge, keep)
 		}
 	})
-	return tc
+	return turnCheckpoints{snaps: snaps, recorder: rec, memo: &rewind.Memo{}}
 }
 
 // unrecordable says why the files under root are not recorded for

@@ -112,7 +112,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if opened != nil {
 		id := opened.sess.ID
 		setup.store, setup.current = st, func() string { return id }
-		cps := c.startCheckpoints(p, st, setup.current)
+		cps := c.startCheckpoints(p, st, setup.current, false)
 		if cps.note != "" {
 			fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(cps.note))
 		}

@@ -65,7 +65,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	current := opened.sess.ID
-	cps := c.startCheckpoints(p, st, func() string { return current })
+	cps := c.startCheckpoints(p, st, func() string { return current }, true)
 	defer cps.wait()
 	setup := agentSetup{
 		recorder: agent.SessionLog{Store: st, ID: opened.sess.ID},
