@@ -1,0 +1,209 @@
+package telegram
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"html"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	tg "github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"pincer/agent"
+	"pincer/safety"
+	"pincer/tools"
+	"pincer/ui/safetext"
+)
+
+// pending is an approval question waiting for a button press.
+type pending struct {
+	chat   int64
+	owner  int64 // the only user who may answer
+	msg    int   // the message with the buttons
+	text   string
+	labels map[string]string // button code → label
+	answer chan string
+}
+
+// choice is one button of an approval.
+type choice struct{ code, label string }
+
+// Button codes; they travel in callback data, so they are short.
+const (
+	yes    = "y"
+	always = "a"
+	no     = "n"
+)
+
+// approver asks this chat's approvals; only the person whose prompt the
+// turn answers can press the buttons.
+func (c *chat) approver() agent.Approver {
+	return agent.ApproverFunc(func(ctx context.Context, a agent.Approval) (agent.Decision, error) {
+		return c.bot.ask(ctx, c.id, c.turnOwner(), a)
+	})
+}
+
+// ask sends an approval question and waits for its answer or for ctx to end.
+func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (agent.Decision, error) {
+	text, choices := question(a)
+	if a.Kind == agent.ApproveEdit && a.Change != nil && a.Step == 1 {
+		if doc := b.sendDiff(ctx, chat, a.Change); doc != "" {
+			text = doc + text
+		}
+	}
+	nonce := newNonce()
+	var row []models.InlineKeyboardButton
+	labels := map[string]string{}
+	for _, ch := range choices {
+		row = append(row, models.InlineKeyboardButton{Text: ch.label, CallbackData: "p" + nonce + ":" + ch.code})
+		labels[ch.code] = ch.label
+	}
+	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
+	p := &pending{chat: chat, owner: owner, text: text, labels: labels, answer: make(chan string, 1)}
+	b.mu.Lock()
+	b.pending[nonce] = p
+	b.mu.Unlock()
+	p.msg = b.send(ctx, chat, text, text, kb)
+	defer func() {
+		b.mu.Lock()
+		delete(b.pending, nonce)
+		b.mu.Unlock()
+	}()
+	if p.msg == 0 {
+		return agent.Decision{}, fmt.Errorf("could not ask in Telegram")
+	}
+	select {
+	case <-ctx.Done():
+		out, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5e9)
+		defer cancel()
+		b.edit(out, chat, p.msg, text+"\n\n<i>(expired)</i>", text, nil)
+		return agent.Decision{}, ctx.Err()
+	case code := <-p.answer:
+		switch code {
+		case yes:
+			return agent.Decision{Allow: true}, nil
+		case always:
+			return agent.Decision{Allow: true, AllowRule: a.SuggestedRule}, nil
+		}
+		return agent.Decision{}, nil
+	}
+}
+
+// question is the text (HTML) and the buttons of an approval.
+func question(a agent.Approval) (string, []choice) {
+	var b strings.Builder
+	what := a.Command
+	if what == "" {
+		what = a.Summary
+	}
+	if a.URL != "" {
+		what = a.URL
+	}
+	dangerous := a.Tier >= safety.Dangerous
+	switch {
+	case a.Step == 2:
+		b.WriteString("⚠️ <b>Second confirmation.</b> Really run this?\n")
+	case dangerous:
+		b.WriteString("⚠️ <b>Dangerous:</b> ")
+	}
+	if a.Step != 2 {
+		switch a.Kind {
+		case agent.ApproveCommand:
+			b.WriteString("<b>Run this command?</b>\n")
+		case agent.ApproveEdit:
+			b.WriteString("<b>Apply this edit?</b>\n")
+		case agent.ApproveUnsandboxed:
+			b.WriteString("<b>Run this outside the sandbox?</b>\n")
+		case agent.ApproveWeb:
+			b.WriteString("<b>Fetch this page?</b>\n")
+		default:
+			b.WriteString("<b>Allow this?</b>\n")
+		}
+	}
+	b.WriteString("<pre>" + html.EscapeString(safetext.Sanitize(what, safetext.Exact)) + "</pre>")
+	if a.Dir != "" {
+		b.WriteString("\nin <code>" + html.EscapeString(safetext.LineOf(a.Dir)) + "</code>")
+	}
+	for _, r := range a.Reasons {
+		b.WriteString("\n• " + html.EscapeString(safetext.LineOf(r)))
+	}
+	switch {
+	case a.Step == 2:
+		return b.String(), []choice{{yes, "Yes, run it"}, {no, "Cancel"}}
+	case dangerous:
+		return b.String(), []choice{{yes, "Continue"}, {no, "Deny"}}
+	case a.Kind == agent.ApproveEdit:
+		return b.String(), []choice{{yes, "Apply"}, {no, "Reject"}}
+	}
+	cs := []choice{{yes, "Run"}}
+	if a.Kind != agent.ApproveCommand {
+		cs[0].label = "Allow"
+	}
+	if a.SuggestedRule != "" {
+		cs = append(cs, choice{always, "Always allow " + safetext.LineOf(a.SuggestedRule)})
+	}
+	return b.String(), append(cs, choice{no, "Deny"})
+}
+
+// sendDiff shows an edit's diff: in the question when it is short (the
+// returned HTML), else as a .diff document sent before it ("").
+func (b *Bot) sendDiff(ctx context.Context, chat int64, ch *tools.Change) string {
+	diff := udiff.Unified("a/"+ch.Rel, "b/"+ch.Rel, string(ch.Before), string(ch.After))
+	head := "<b>" + html.EscapeString(safetext.LineOf(ch.Rel)) + "</b>"
+	if ch.Summary != "" {
+		head += ": " + html.EscapeString(safetext.LineOf(ch.Summary))
+	}
+	head += "\n"
+	if len(diff) <= 3000 {
+		return head + "<pre>" + html.EscapeString(clean(diff)) + "</pre>\n"
+	}
+	name := strings.ReplaceAll(ch.Rel, "/", "_") + ".diff"
+	err := b.retry(ctx, func() error {
+		_, err := b.api.SendDocument(ctx, &tg.SendDocumentParams{ChatID: chat,
+			Document: &models.InputFileUpload{Filename: name, Data: strings.NewReader(diff)}})
+		return err
+	})
+	if err != nil {
+		b.logf("telegram: could not send the diff to chat %d: %v", chat, b.redact(err))
+		return head + "(the diff is too long to show here and could not be sent as a file)\n"
+	}
+	return head + "(the diff is in the file above)\n"
+}
+
+// callback handles a button press.
+func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
+	nonce, code, _ := strings.Cut(strings.TrimPrefix(q.Data, "p"), ":")
+	b.mu.Lock()
+	p := b.pending[nonce]
+	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID)
+	if ok {
+		delete(b.pending, nonce)
+	}
+	b.mu.Unlock()
+	reply := ""
+	switch {
+	case p == nil:
+		reply = "This question has expired."
+	case !ok:
+		reply = "Only the person who sent the request can answer this."
+	}
+	b.retry(ctx, func() error {
+		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
+		return err
+	})
+	if !ok {
+		return
+	}
+	p.answer <- code
+	b.edit(ctx, p.chat, p.msg, p.text+"\n\n→ <i>"+html.EscapeString(p.labels[code])+"</i>", p.text, nil)
+}
+
+func newNonce() string {
+	var n [6]byte
+	rand.Read(n[:])
+	return hex.EncodeToString(n[:])
+}
+
