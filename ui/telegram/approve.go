@@ -206,4 +206,3 @@ func newNonce() string {
 	rand.Read(n[:])
 	return hex.EncodeToString(n[:])
 }
-

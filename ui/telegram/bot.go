@@ -77,8 +77,8 @@ type Bot struct {
 	pending map[string]*pending
 	// handled, when set, learns each update id once it was handled.
 	handled func(id int64)
-	turns  sync.WaitGroup
-	logMu  sync.Mutex
+	turns   sync.WaitGroup
+	logMu   sync.Mutex
 }
 
 // ErrNoUsers is returned by New when the allowlist is empty.

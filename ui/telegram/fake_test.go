@@ -27,7 +27,7 @@ type fakeAPI struct {
 	nextUpd  int64
 	nextMsg  int
 	calls    []apiCall
-	rejected []string      // HTML refused by the strict parser
+	rejected []string       // HTML refused by the strict parser
 	throttle map[string]int // method → how many 429s to answer first
 	retry    int            // retry_after of those 429s
 	polled   chan int64     // offsets getUpdates was called with
