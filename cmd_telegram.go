@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/session"
+	"pincer/ui/safetext"
+	"pincer/ui/telegram"
+)
+
+func (c *cli) telegramCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "telegram",
+		Short: "Answer from Telegram: a bot for this project, for the users you allow",
+		Long: `telegram runs a Telegram bot for the project in the current directory (or --cwd),
+with long polling, so no public address is needed. It answers only the numeric
+user ids in telegram.allowed_users of your user config file; everyone else gets
+no answer and is logged here once, with the id to add.
+
+The bot token is read from the variable telegram.token_env names (default
+TELEGRAM_BOT_TOKEN); it is never written to a file or printed.
+
+Each chat is a session named tg-<chat id> in the usual store: pincer -s tg-<id>
+opens it on the screen. Commands that change things ask with buttons in the
+chat, twice for dangerous ones. Ctrl+C stops the bot and the answer in progress.
+See docs/telegram.md for creating the bot and running it as a service.`,
+		Example: `  export TELEGRAM_BOT_TOKEN=123456:ABC...
+  pincer telegram
+  pincer telegram --cwd ~/src/project`,
+		Args: cobra.NoArgs,
+		RunE: c.runTelegram,
+	}
+}
+
+func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		return err
+	}
+	tc := p.cfg.Telegram
+	if len(tc.AllowedUsers) == 0 {
+		return usageError(telegram.ErrNoUsers)
+	}
+	token := strings.TrimSpace(c.getenv(tc.TokenVariable()))
+	if token == "" {
+		return usageError(fmt.Errorf("no bot token: %s is empty; create a bot with @BotFather in Telegram and export %s=<the token it gives you> (or name another variable in telegram.token_env)",
+			tc.TokenVariable(), tc.TokenVariable()))
+	}
+	ctx := cmd.Context()
+	if err := p.pickModel(ctx); err != nil {
+		return err
+	}
+	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
+		return usageError(err)
+	}
+	st, err := c.openStore(p)
+	if err != nil {
+		return fmt.Errorf("the sessions of the chats are kept in the store, which could not be opened: %w", err)
+	}
+	if s := c.sandboxState(p); !s.Active && s.Mode != "off" {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", s.Note)
+	}
+	servers := c.mcpManager(p, nil)
+	servers.Start()
+	defer servers.Close()
+
+	var mu sync.Mutex // one chat's agent is made at a time
+	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (telegram.Conversation, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return c.openChat(p, st, name, fresh, agentSetup{approver: ap, mcp: servers})
+	}
+	botID, _, _ := strings.Cut(token, ":")
+	b, err := telegram.New(ctx, telegram.Options{
+		Token:        token,
+		APIURL:       tc.APIURL,
+		AllowedUsers: tc.AllowedUsers,
+		Open:         open,
+		OffsetFile:   filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
+		Log:          c.stderr,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "pincer: the Telegram bot answers for %s (%d allowed user(s)); Ctrl+C stops it\n", safetext.LineOf(p.root), len(tc.AllowedUsers))
+	return b.Run(ctx)
+}
+
+// openChat opens a chat's session (or, fresh, starts it anew, keeping the
+// old one under a dated name) and an agent over it.
+func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup) (*agent.Agent, error) {
+	sess, err := st.Get(name)
+	if err == nil && fresh {
+		if err := st.Rename(name, name+"-"+time.Now().Format("20060102-150405")); err != nil {
+			return nil, fmt.Errorf("keep the old conversation: %w", err)
+		}
+		err = session.ErrNotFound
+	}
+	if errors.Is(err, session.ErrNotFound) {
+		sess, err = st.Create(session.Session{Name: name, Dir: p.root, Model: p.cfg.Model})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open session %s: %w", name, err)
+	}
+	history, summary, through, err := agent.LoadSession(st, sess.ID)
+	if err != nil {
+		return nil, err
+	}
+	id := sess.ID
+	setup.recorder = agent.SessionLog{Store: st, ID: id}
+	setup.store, setup.current = st, func() string { return id }
+	a, _, err := c.newAgent(p, setup)
+	if err != nil {
+		return nil, err
+	}
+	a.Restore(history, summary, through)
+	return a, nil
+}
+
+// safeFileName keeps letters and digits only.
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return -1
+	}, s)
+}
