@@ -86,7 +86,7 @@ func (c *chat) turn(ctx context.Context, prompt string) {
 		}
 		c.setConv(conv)
 	}
-	s := newStream(b, c.id)
+	s := newStream(ctx, b, c.id)
 	stop := s.tick(ctx)
 	_, err := conv.Run(ctx, prompt, s.event)
 	stop()
@@ -107,6 +107,7 @@ func (c *chat) turn(ctx context.Context, prompt string) {
 type stream struct {
 	bot  *Bot
 	chat int64
+	ctx  context.Context // the turn's: a cancelled turn stops waiting for Telegram
 
 	mu    sync.Mutex
 	text  strings.Builder // the answer of the assistant message in flight
@@ -122,8 +123,8 @@ type toolLine struct {
 	head string
 }
 
-func newStream(b *Bot, chat int64) *stream {
-	return &stream{bot: b, chat: chat, tools: map[string]toolLine{}}
+func newStream(ctx context.Context, b *Bot, chat int64) *stream {
+	return &stream{bot: b, chat: chat, ctx: ctx, tools: map[string]toolLine{}}
 }
 
 // tick flushes the answer once per EditEvery while it grows.
@@ -159,11 +160,11 @@ func (s *stream) event(ev agent.Event) {
 		s.dirty = true
 		s.mu.Unlock()
 	case agent.AssistantMessage:
-		s.finishText(context.Background())
+		s.finishText(s.ctx)
 	case agent.ToolStarted:
-		s.finishText(context.Background())
+		s.finishText(s.ctx)
 		head := "▸ " + safetext.LineOf(e.Summary)
-		id := s.bot.send(context.Background(), s.chat, "<code>"+html.EscapeString(head)+"</code>", head, nil)
+		id := s.bot.send(s.ctx, s.chat, "<code>"+html.EscapeString(head)+"</code>", head, nil)
 		s.mu.Lock()
 		s.tools[e.Call] = toolLine{msg: id, head: head}
 		s.mu.Unlock()
@@ -177,16 +178,16 @@ func (s *stream) event(ev agent.Event) {
 		}
 		body := mark + " " + firstLines(e.Content, 3, 300)
 		if !ok || tl.msg == 0 {
-			s.bot.send(context.Background(), s.chat, "<code>"+html.EscapeString(body)+"</code>", body, nil)
+			s.bot.send(s.ctx, s.chat, "<code>"+html.EscapeString(body)+"</code>", body, nil)
 			return
 		}
 		full := tl.head + "\n" + body
-		s.bot.edit(context.Background(), s.chat, tl.msg, "<code>"+html.EscapeString(full)+"</code>", full, nil)
+		s.bot.edit(s.ctx, s.chat, tl.msg, "<code>"+html.EscapeString(full)+"</code>", full, nil)
 	case agent.Notice:
-		s.finishText(context.Background())
-		s.bot.sendPlain(context.Background(), s.chat, "Note: "+e.Text)
+		s.finishText(s.ctx)
+		s.bot.sendPlain(s.ctx, s.chat, "Note: "+e.Text)
 	case agent.Compressed:
-		s.bot.sendPlain(context.Background(), s.chat, fmt.Sprintf("Compressed %d older messages into a summary.", e.Messages))
+		s.bot.sendPlain(s.ctx, s.chat, fmt.Sprintf("Compressed %d older messages into a summary.", e.Messages))
 	}
 }
 

@@ -89,6 +89,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, apiCall{Method: method, Form: form, At: time.Now()})
+	idx := len(f.calls) - 1
 	if f.throttle[method] > 0 {
 		f.throttle[method]--
 		f.calls[len(f.calls)-1].Refused = true
@@ -124,6 +125,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			f.mu.Lock()
 			f.nextMsg++
 			id = f.nextMsg
+			form["message_id"] = strconv.Itoa(id) // the id the message was given
+			f.calls[idx].Form = form
 			f.mu.Unlock()
 		}
 		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)

@@ -1,0 +1,196 @@
+package telegram
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+)
+
+func TestApprovalsByKind(t *testing.T) {
+	cases := []struct {
+		name    string
+		call    agenttest.Call
+		buttons []string // all the question's buttons
+		press   string
+		check   func(t *testing.T, root string)
+		shown   string // in the question
+	}{
+		{
+			name:    "confirm command",
+			call:    agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"touch made"}`},
+			buttons: []string{"Run", "Deny"},
+			press:   "Run",
+			check: func(t *testing.T, root string) {
+				if _, err := os.Stat(filepath.Join(root, "made")); err != nil {
+					t.Errorf("the command did not run: %v", err)
+				}
+			},
+			shown: "<pre>touch made</pre>",
+		},
+		{
+			name:    "edit applied",
+			call:    agenttest.Call{ID: "c1", Name: "write_file", Arguments: `{"path":"notes.txt","content":"new <line>\n"}`},
+			buttons: []string{"Apply", "Reject"},
+			press:   "Apply",
+			check: func(t *testing.T, root string) {
+				if b, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(b) != "new <line>\n" {
+					t.Errorf("notes.txt = %q", b)
+				}
+			},
+			shown: "+new &lt;line&gt;",
+		},
+		{
+			name:    "edit rejected",
+			call:    agenttest.Call{ID: "c1", Name: "write_file", Arguments: `{"path":"notes.txt","content":"new\n"}`},
+			buttons: []string{"Apply", "Reject"},
+			press:   "Reject",
+			check: func(t *testing.T, root string) {
+				if b, _ := os.ReadFile(filepath.Join(root, "notes.txt")); string(b) != "old\n" {
+					t.Errorf("notes.txt = %q", b)
+				}
+			},
+			shown: "-old",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			api := newFakeAPI(t)
+			model := agenttest.New(agenttest.Tools("", tc.call), agenttest.Text("finished", 5))
+			defer model.Close()
+			r := startBot(t, api, model, "")
+			os.WriteFile(filepath.Join(r.root, "notes.txt"), []byte("old\n"), 0o644)
+			api.text(owner, "go")
+			var kb map[string]string
+			waitFor(t, "the question", func() bool { kb = buttons(api, tc.press); return kb != nil })
+			for _, b := range tc.buttons {
+				if kb[b] == "" {
+					t.Errorf("no %q button among %v", b, kb)
+				}
+			}
+			if tc.press == "Run" {
+				always := false
+				for label := range kb {
+					always = always || strings.HasPrefix(label, "Always allow ")
+				}
+				if !always {
+					t.Errorf("no Always allow button among %v", kb)
+				}
+			}
+			if q := lastSentWith(api, tc.press); !strings.Contains(q, tc.shown) {
+				t.Errorf("the question %q does not show %q", q, tc.shown)
+			}
+			api.press(owner, kb[tc.press])
+			waitFor(t, "the end of the turn", func() bool { return lastText(api) == "finished" })
+			tc.check(t, r.root)
+			second := string(model.Requests()[1].Raw)
+			if rejected := tc.press == "Reject" || tc.press == "Deny"; strings.Contains(second, "User cancelled the operation") != rejected {
+				t.Errorf("rejected=%v but the model was told: %s", rejected, second)
+			}
+		})
+	}
+}
+
+func TestToolActivityLines(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(
+		agenttest.Tools("Looking.", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"ls"}`}),
+		agenttest.Text("There is one file.", 5))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	os.WriteFile(filepath.Join(r.root, "only.txt"), nil, 0o644)
+	api.text(owner, "what is here?")
+	waitFor(t, "the answer", func() bool { return lastText(api) == "There is one file." })
+	var started, result bool
+	for _, s := range api.texts() {
+		started = started || strings.Contains(s, "▸ run_command ls")
+		result = result || (strings.Contains(s, "▸ run_command ls\n✓ ") && strings.Contains(s, "only.txt"))
+	}
+	if !started || !result {
+		t.Errorf("tool lines missing (started %v, result %v): %q", started, result, api.texts())
+	}
+	// The text before the tool call stays in its own message, above.
+	if ts := api.texts(); !strings.Contains(strings.Join(ts, "\n"), "Looking.") {
+		t.Errorf("the text before the call is lost: %q", ts)
+	}
+}
+
+func TestCancelStopsTheTurn(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody("slow answer that never ends", 2, 1, 1), Piece: 4, Delay: time.Second})
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	api.text(owner, "go slowly")
+	waitFor(t, "the model request", func() bool { return len(model.Requests()) == 1 })
+	id := api.text(owner, "and another")
+	r.handled(t, id)
+	waitFor(t, "the busy notice", func() bool { return strings.Contains(lastText(api), "Still working") })
+	api.text(owner, "/cancel")
+	waitFor(t, "the stop", func() bool { return lastText(api) == "Stopped." })
+	if n := len(model.Requests()); n != 1 {
+		t.Errorf("%d model requests; the second message should not have started a turn", n)
+	}
+}
+
+func TestStopCancelsARunningTurn(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody("slow answer", 2, 1, 1), Piece: 4, Delay: 2 * time.Second})
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	api.text(owner, "go slowly")
+	waitFor(t, "the model request", func() bool { return len(model.Requests()) == 1 })
+	start := time.Now()
+	r.stop()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopping took %s", d)
+	}
+	if lastText(api) != "Stopped." {
+		t.Errorf("last message %q, want Stopped.", lastText(api))
+	}
+}
+
+func TestLongAnswerContinuesInNewMessages(t *testing.T) {
+	api := newFakeAPI(t)
+	var md strings.Builder
+	md.WriteString("The file:\n```go\n")
+	for range 300 {
+		md.WriteString("if a < b && c > d { x_y = \"<z>\" }\n")
+	}
+	md.WriteString("```\nDone.")
+	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(md.String(), 500, 1, 1), Piece: 2000, Delay: 30 * time.Millisecond})
+	defer model.Close()
+	startBot(t, api, model, "")
+	api.text(owner, "show it")
+	chunks := Split(md.String(), MaxMessage)
+	if len(chunks) < 3 {
+		t.Fatalf("%d chunks", len(chunks))
+	}
+	waitFor(t, "the last chunk", func() bool { return lastText(api) == ToHTML(chunks[len(chunks)-1]) })
+	if n := len(api.callsOf("sendMessage")); n != len(chunks) {
+		t.Errorf("%d messages sent for %d chunks", n, len(chunks))
+	}
+	if len(api.rejected) > 0 {
+		t.Errorf("Telegram refused %d messages", len(api.rejected))
+	}
+	// Each message ends as its chunk: its last text is the chunk's HTML.
+	final := map[string]string{}
+	var order []string
+	for _, c := range api.callsOf("sendMessage") {
+		final[c.Form["message_id"]] = c.Form["text"]
+		order = append(order, c.Form["message_id"])
+	}
+	for _, c := range api.callsOf("editMessageText") {
+		if !c.Refused {
+			final[c.Form["message_id"]] = c.Form["text"]
+		}
+	}
+	for i, ch := range chunks {
+		h := ToHTML(ch)
+		if got := final[order[min(i, len(order)-1)]]; got != h {
+			t.Errorf("message %d ends as %.60q…, want %.60q…", i, got, h)
+		}
+	}
+}
