@@ -66,20 +66,23 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 	b.mu.Lock()
 	b.pending[nonce] = p
 	b.mu.Unlock()
-	p.msg = b.send(ctx, chat, text, text, kb)
+	msg := b.send(ctx, chat, text, text, kb)
+	b.mu.Lock()
+	p.msg = msg
+	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
 		delete(b.pending, nonce)
 		b.mu.Unlock()
 	}()
-	if p.msg == 0 {
+	if msg == 0 {
 		return agent.Decision{}, fmt.Errorf("could not ask in Telegram")
 	}
 	select {
 	case <-ctx.Done():
 		out, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5e9)
 		defer cancel()
-		b.edit(out, chat, p.msg, text+"\n\n<i>(expired)</i>", text, nil)
+		b.edit(out, chat, msg, text+"\n\n<i>(expired)</i>", text, nil)
 		return agent.Decision{}, ctx.Err()
 	case code := <-p.answer:
 		switch code {
@@ -179,8 +182,10 @@ func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
 	b.mu.Lock()
 	p := b.pending[nonce]
 	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID)
+	msg := 0
 	if ok {
 		delete(b.pending, nonce)
+		msg = p.msg
 	}
 	b.mu.Unlock()
 	reply := ""
@@ -198,7 +203,10 @@ func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
 		return
 	}
 	p.answer <- code
-	b.edit(ctx, p.chat, p.msg, p.text+"\n\n→ <i>"+html.EscapeString(p.labels[code])+"</i>", p.text, nil)
+	if msg == 0 {
+		return
+	}
+	b.edit(ctx, p.chat, msg, p.text+"\n\n→ <i>"+html.EscapeString(p.labels[code])+"</i>", p.text, nil)
 }
 
 func newNonce() string {

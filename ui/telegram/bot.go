@@ -162,9 +162,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.api.Start(ctx)
 	b.mu.Lock()
 	for _, c := range b.chats {
-		if c.cancel != nil {
-			c.cancel()
-		}
+		c.cancelTurn()
 	}
 	b.mu.Unlock()
 	b.turns.Wait()

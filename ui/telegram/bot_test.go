@@ -110,6 +110,16 @@ func (r *running) handled(t *testing.T, id int64) {
 	}
 }
 
+// sawText reports whether some message was sent or edited to text.
+func sawText(api *fakeAPI, text string) bool {
+	for _, s := range api.texts() {
+		if s == text {
+			return true
+		}
+	}
+	return false
+}
+
 func lastText(api *fakeAPI) string {
 	ts := api.texts()
 	if len(ts) == 0 {
@@ -269,7 +279,7 @@ func TestDangerousCommandNeedsTwoPresses(t *testing.T) {
 			if gone := os.IsNotExist(err); gone != tc.runs {
 				t.Errorf("build removed = %v, want %v", gone, tc.runs)
 			}
-			waitFor(t, "the final answer", func() bool { return lastText(api) == "done" })
+			waitFor(t, "the final answer", func() bool { return sawText(api, "done") })
 			// A press after the turn ended is answered "expired".
 			kb := buttons(api, tc.presses[0])
 			id := api.press(owner, kb[tc.presses[0]])

@@ -84,7 +84,7 @@ func TestApprovalsByKind(t *testing.T) {
 				t.Errorf("the question %q does not show %q", q, tc.shown)
 			}
 			api.press(owner, kb[tc.press])
-			waitFor(t, "the end of the turn", func() bool { return lastText(api) == "finished" })
+			waitFor(t, "the end of the turn", func() bool { return sawText(api, "finished") })
 			tc.check(t, r.root)
 			second := string(model.Requests()[1].Raw)
 			if rejected := tc.press == "Reject" || tc.press == "Deny"; strings.Contains(second, "User cancelled the operation") != rejected {
