@@ -85,8 +85,18 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 		APIURL:       tc.APIURL,
 		AllowedUsers: tc.AllowedUsers,
 		Open:         open,
-		OffsetFile:   filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
-		Log:          c.stderr,
+		Sessions: func() ([]string, error) {
+			all, err := st.List()
+			var names []string
+			for _, s := range all {
+				if s.Name != "" && s.Dir == p.root {
+					names = append(names, s.Name)
+				}
+			}
+			return names, err
+		},
+		OffsetFile: filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
+		Log:        c.stderr,
 	})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -178,6 +179,10 @@ func (b *Bot) sendDiff(ctx context.Context, chat int64, ch *tools.Change) string
 
 // callback handles a button press.
 func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
+	if strings.HasPrefix(q.Data, "s") {
+		b.picked(ctx, q)
+		return
+	}
 	nonce, code, _ := strings.Cut(strings.TrimPrefix(q.Data, "p"), ":")
 	b.mu.Lock()
 	p := b.pending[nonce]
@@ -213,4 +218,84 @@ func newNonce() string {
 	var n [6]byte
 	rand.Read(n[:])
 	return hex.EncodeToString(n[:])
+}
+
+// switchSession moves the chat to the session name (created when new).
+func (b *Bot) switchSession(ctx context.Context, c *chat, name string) {
+	if c.busy() {
+		b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first.")
+		return
+	}
+	conv, err := b.opts.Open(ctx, name, false, c.approver())
+	if err != nil {
+		b.sendPlain(ctx, c.id, "Could not open the session "+name+": "+err.Error())
+		return
+	}
+	c.setConv(name, conv)
+	b.sendPlain(ctx, c.id, "This chat is now in the session "+name+".")
+}
+
+// picker is a /sessions list waiting for a press.
+type picker struct {
+	chat  int64
+	owner int64
+	names []string
+}
+
+// pickSession offers the sessions as buttons.
+func (b *Bot) pickSession(ctx context.Context, c *chat, from int64) {
+	if b.opts.Sessions == nil {
+		b.sendPlain(ctx, c.id, "No sessions to pick from; /session NAME switches by name.")
+		return
+	}
+	names, err := b.opts.Sessions()
+	if err != nil {
+		b.sendPlain(ctx, c.id, "Could not list the sessions: "+err.Error())
+		return
+	}
+	if len(names) > 20 {
+		names = names[:20]
+	}
+	if len(names) == 0 {
+		b.sendPlain(ctx, c.id, "There are no sessions yet.")
+		return
+	}
+	nonce := newNonce()
+	var rows [][]models.InlineKeyboardButton
+	for i, n := range names {
+		rows = append(rows, []models.InlineKeyboardButton{{Text: safetext.LineOf(n), CallbackData: fmt.Sprintf("s%s:%d", nonce, i)}})
+	}
+	b.mu.Lock()
+	b.pickers[nonce] = &picker{chat: c.id, owner: from, names: names}
+	b.mu.Unlock()
+	b.send(ctx, c.id, "Switch this chat to the session:", "Switch this chat to the session:", &models.InlineKeyboardMarkup{InlineKeyboard: rows})
+}
+
+// picked handles a press on a /sessions button.
+func (b *Bot) picked(ctx context.Context, q *models.CallbackQuery) {
+	nonce, index, _ := strings.Cut(strings.TrimPrefix(q.Data, "s"), ":")
+	b.mu.Lock()
+	p := b.pickers[nonce]
+	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID)
+	if ok {
+		delete(b.pickers, nonce)
+	}
+	b.mu.Unlock()
+	i, err := strconv.Atoi(index)
+	reply := ""
+	switch {
+	case p == nil:
+		reply = "This list has expired; send /sessions again."
+	case !ok:
+		reply = "Only the person who asked can choose."
+	case err != nil || i < 0 || i >= len(p.names):
+		reply, ok = "Unknown choice.", false
+	}
+	b.retry(ctx, func() error {
+		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
+		return err
+	})
+	if ok {
+		b.switchSession(ctx, b.chat(p.chat), p.names[i])
+	}
 }

@@ -45,6 +45,9 @@ type Options struct {
 	APIURL       string  // the Bot API server; "" means Telegram's
 	AllowedUsers []int64 // the only users the bot answers
 	Open         Opener
+	// Sessions, when set, lists the sessions a chat may switch to
+	// (/sessions), newest first.
+	Sessions func() ([]string, error)
 	// OffsetFile keeps the id of the last update handled, so a restart
 	// does not answer anything twice. "" keeps it in memory only.
 	OffsetFile string
@@ -75,6 +78,7 @@ type Bot struct {
 	logged map[int64]bool // strangers already logged
 	// pending are the approvals waiting for a button, by nonce.
 	pending map[string]*pending
+	pickers map[string]*picker // /sessions lists, by nonce
 	// handled, when set, learns each update id once it was handled.
 	handled func(id int64)
 	turns   sync.WaitGroup
@@ -105,7 +109,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	b := &Bot{opts: o, chats: map[int64]*chat{}, logged: map[int64]bool{}, pending: map[string]*pending{}}
+	b := &Bot{opts: o, chats: map[int64]*chat{}, logged: map[int64]bool{}, pending: map[string]*pending{}, pickers: map[string]*picker{}}
 	client := o.HTTPClient
 	if client == nil {
 		client = &http.Client{}
@@ -146,6 +150,9 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 var commands = []models.BotCommand{
 	{Command: "new", Description: "Start a new conversation (the old one is kept)"},
 	{Command: "cancel", Description: "Stop the answer in progress"},
+	{Command: "compact", Description: "Summarise the older messages now"},
+	{Command: "sessions", Description: "Switch to another session"},
+	{Command: "session", Description: "Show the session, or switch: /session NAME"},
 	{Command: "help", Description: "What this bot does"},
 }
 
@@ -267,15 +274,18 @@ const helpText = `pincer works on the project it was started in. Send a message 
 
 /new – start a new conversation (the old one stays in pincer sessions)
 /cancel – stop the answer in progress
+/compact – summarise the older messages now
+/sessions – switch to another session
+/session NAME – switch to (or start) the session NAME
 /help – this text
 
-The conversation of this chat is the session %s: on the computer, pincer -s %s opens it.`
+This chat is in the session %s: on the computer, pincer -s %s opens it.`
 
 // command runs a bot command.
 func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string) {
 	switch name {
 	case "start", "help":
-		b.sendPlain(ctx, c.id, fmt.Sprintf(helpText, SessionName(c.id), SessionName(c.id)))
+		b.sendPlain(ctx, c.id, fmt.Sprintf(helpText, c.session(), c.session()))
 	case "cancel":
 		if !c.cancelTurn() {
 			b.sendPlain(ctx, c.id, "Nothing is running.")
@@ -285,13 +295,24 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 			b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first.")
 			return
 		}
-		conv, err := b.opts.Open(ctx, SessionName(c.id), true, c.approver())
+		name := c.session()
+		conv, err := b.opts.Open(ctx, name, true, c.approver())
 		if err != nil {
 			b.sendPlain(ctx, c.id, "Could not start a new conversation: "+err.Error())
 			return
 		}
-		c.setConv(conv)
+		c.setConv(name, conv)
 		b.sendPlain(ctx, c.id, "New conversation. The previous one is kept in pincer sessions.")
+	case "compact":
+		b.startWork(ctx, c, from, func(ctx context.Context) { c.compact(ctx, arg) })
+	case "session":
+		if arg == "" {
+			b.sendPlain(ctx, c.id, "This chat is in the session "+c.session()+"; /session NAME switches.")
+			return
+		}
+		b.switchSession(ctx, c, arg)
+	case "sessions":
+		b.pickSession(ctx, c, from)
 	default:
 		b.sendPlain(ctx, c.id, "Unknown command /"+safetext.LineOf(name)+"; /help lists them.")
 	}
@@ -299,6 +320,11 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 
 // startTurn runs a prompt on the chat's agent, unless one runs already.
 func (b *Bot) startTurn(ctx context.Context, c *chat, from int64, prompt string) {
+	b.startWork(ctx, c, from, func(ctx context.Context) { c.turn(ctx, prompt) })
+}
+
+// startWork runs f as the chat's turn, unless one runs already.
+func (b *Bot) startWork(ctx context.Context, c *chat, from int64, f func(context.Context)) {
 	turnCtx, cancel := context.WithCancel(ctx)
 	if !c.begin(from, cancel) {
 		cancel()
@@ -310,7 +336,7 @@ func (b *Bot) startTurn(ctx context.Context, c *chat, from int64, prompt string)
 		defer b.turns.Done()
 		defer cancel()
 		defer c.end()
-		c.turn(turnCtx, prompt)
+		f(turnCtx)
 	}()
 }
 

@@ -28,6 +28,15 @@ type running struct {
 	log   *syncBuffer
 	stop  func()
 	done  chan int64 // update ids, as they are handled
+
+	mu    sync.Mutex
+	opens []string // the sessions opened, "+" before a fresh one
+}
+
+func (r *running) opened() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.opens...)
 }
 
 type syncBuffer struct {
@@ -53,6 +62,13 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	root := t.TempDir()
 	r := &running{api: api, model: model, root: root, log: &syncBuffer{}}
 	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (Conversation, error) {
+		r.mu.Lock()
+		if fresh {
+			r.opens = append(r.opens, "+"+name)
+		} else {
+			r.opens = append(r.opens, name)
+		}
+		r.mu.Unlock()
 		client, err := agent.NewClient(agent.ClientOptions{BaseURL: model.BaseURL(), Model: "test-model", MaxRetries: -1})
 		if err != nil {
 			return nil, err
@@ -69,6 +85,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := New(ctx, Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{owner, 43}, Open: open,
+		Sessions:   func() ([]string, error) { return []string{"tg-42", "refactor"}, nil },
 		OffsetFile: offsetFile, Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
 	if err != nil {
 		cancel()

@@ -22,6 +22,7 @@ type chat struct {
 	bot *Bot
 
 	mu      sync.Mutex
+	name    string // the session in use; "" means SessionName(id)
 	conv    Conversation
 	running bool
 	owner   int64 // who sent the prompt of the turn in progress
@@ -66,29 +67,75 @@ func (c *chat) cancelTurn() bool {
 	return true
 }
 
-func (c *chat) setConv(conv Conversation) {
+func (c *chat) setConv(name string, conv Conversation) {
 	c.mu.Lock()
-	c.conv = conv
+	c.name, c.conv = name, conv
 	c.mu.Unlock()
+}
+
+// session is the name of the session the chat uses.
+func (c *chat) session() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.name == "" {
+		return SessionName(c.id)
+	}
+	return c.name
+}
+
+// conversation is the chat's conversation, opened on first use.
+func (c *chat) conversation(ctx context.Context) (Conversation, error) {
+	c.mu.Lock()
+	conv := c.conv
+	c.mu.Unlock()
+	if conv != nil {
+		return conv, nil
+	}
+	name := c.session()
+	conv, err := c.bot.opts.Open(ctx, name, false, c.approver())
+	if err != nil {
+		return nil, err
+	}
+	c.setConv(name, conv)
+	return conv, nil
 }
 
 // turn runs one prompt to its end, streaming the answer into the chat.
 func (c *chat) turn(ctx context.Context, prompt string) {
-	b := c.bot
-	c.mu.Lock()
-	conv := c.conv
-	c.mu.Unlock()
-	if conv == nil {
-		var err error
-		if conv, err = b.opts.Open(ctx, SessionName(c.id), false, c.approver()); err != nil {
-			b.sendPlain(ctx, c.id, "Could not open this chat's session: "+err.Error())
-			return
+	c.work(ctx, func(conv Conversation, sink func(agent.Event)) error {
+		_, err := conv.Run(ctx, prompt, sink)
+		return err
+	})
+}
+
+// Compacter is a conversation that can summarise its history on demand
+// (/compact); *agent.Agent is one.
+type Compacter interface {
+	Compact(ctx context.Context, focus string, sink func(agent.Event)) error
+}
+
+// compact runs /compact as a turn.
+func (c *chat) compact(ctx context.Context, focus string) {
+	c.work(ctx, func(conv Conversation, sink func(agent.Event)) error {
+		cp, ok := conv.(Compacter)
+		if !ok {
+			return errors.New("this conversation cannot be compacted")
 		}
-		c.setConv(conv)
+		return cp.Compact(ctx, focus, sink)
+	})
+}
+
+// work runs f on the chat's conversation, streaming what it reports.
+func (c *chat) work(ctx context.Context, f func(Conversation, func(agent.Event)) error) {
+	b := c.bot
+	conv, err := c.conversation(ctx)
+	if err != nil {
+		b.sendPlain(ctx, c.id, "Could not open this chat's session: "+err.Error())
+		return
 	}
 	s := newStream(ctx, b, c.id)
 	stop := s.tick(ctx)
-	_, err := conv.Run(ctx, prompt, s.event)
+	err = f(conv, s.event)
 	stop()
 	// The last edits go out even when the turn was cancelled.
 	out, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

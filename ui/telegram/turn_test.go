@@ -194,3 +194,50 @@ func TestLongAnswerContinuesInNewMessages(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionCommands(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Text("one", 5), agenttest.Text("two", 5), agenttest.Text("three", 5))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	api.text(owner, "hi")
+	waitFor(t, "the answer", func() bool { return sawText(api, "one") })
+	api.text(owner, "/new")
+	waitFor(t, "the new conversation", func() bool { return strings.HasPrefix(lastText(api), "New conversation") })
+	api.text(owner, "/session refactor")
+	waitFor(t, "the switch", func() bool { return strings.Contains(lastText(api), "now in the session refactor") })
+	api.text(owner, "/sessions")
+	var kb map[string]string
+	waitFor(t, "the list", func() bool { kb = buttons(api, "tg-42"); return kb != nil })
+	if kb["refactor"] == "" {
+		t.Errorf("the list lacks refactor: %v", kb)
+	}
+	id := api.press(43, kb["tg-42"]) // not the one who asked
+	r.handled(t, id)
+	api.press(owner, kb["tg-42"])
+	waitFor(t, "the switch back", func() bool { return strings.Contains(lastText(api), "now in the session tg-42") })
+	api.text(owner, "/help")
+	waitFor(t, "the help", func() bool { return strings.Contains(lastText(api), "pincer -s tg-42") })
+	want := []string{"tg-42", "+tg-42", "refactor", "tg-42"}
+	if got := r.opened(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("sessions opened %q, want %q", got, want)
+	}
+	if c := api.callsOf("setMyCommands"); len(c) != 1 || !strings.Contains(c[0].Form["commands"], `"sessions"`) {
+		t.Errorf("commands registered: %v", c)
+	}
+}
+
+func TestCompactCommand(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New()
+	model.SetFallback(agenttest.Text("a summary of it all", 50))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	for i := range 12 {
+		api.text(owner, "message "+string(rune('a'+i)))
+		n := i + 1
+		waitFor(t, "an answer", func() bool { return len(model.Requests()) == n && !r.bot.chat(owner).busy() })
+	}
+	api.text(owner, "/compact")
+	waitFor(t, "the compaction", func() bool { return strings.HasPrefix(lastText(api), "Compressed ") })
+}
