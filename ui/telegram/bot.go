@@ -134,8 +134,12 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		return nil, b.redact(err)
 	}
 	b.api = api
-	err = b.retry(ctx, func() error {
-		me, err := api.GetMe(ctx)
+	// At start a server that stays unreachable is an error within half a
+	// minute, not a silent wait.
+	start, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	err = b.retry(start, func() error {
+		me, err := api.GetMe(start)
 		b.me = me
 		return err
 	})
@@ -436,6 +440,7 @@ func (b *Bot) retry(ctx context.Context, f func() error) error {
 			errors.Is(err, tg.ErrorNotFound), errors.Is(err, tg.ErrorConflict), attempt >= 8:
 			return err
 		}
+		b.logf("telegram: %v; retrying in %s", b.redact(err), wait)
 		if !sleep(ctx, wait) {
 			return err
 		}
