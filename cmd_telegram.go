@@ -85,6 +85,7 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 		APIURL:       tc.APIURL,
 		AllowedUsers: tc.AllowedUsers,
 		Open:         open,
+		Model:        p.cfg.Model,
 		Sessions: func() ([]string, error) {
 			all, err := st.List()
 			var names []string

@@ -45,6 +45,8 @@ type Options struct {
 	APIURL       string  // the Bot API server; "" means Telegram's
 	AllowedUsers []int64 // the only users the bot answers
 	Open         Opener
+	// Model is the model's name, shown by /model.
+	Model string
 	// Sessions, when set, lists the sessions a chat may switch to
 	// (/sessions), newest first.
 	Sessions func() ([]string, error)
@@ -157,6 +159,7 @@ var commands = []models.BotCommand{
 	{Command: "compact", Description: "Summarise the older messages now"},
 	{Command: "sessions", Description: "Switch to another session"},
 	{Command: "session", Description: "Show the session, or switch: /session NAME"},
+	{Command: "model", Description: "Show the model"},
 	{Command: "help", Description: "What this bot does"},
 }
 
@@ -281,6 +284,7 @@ const helpText = `pincer works on the project it was started in. Send a message 
 /compact – summarise the older messages now
 /sessions – switch to another session
 /session NAME – switch to (or start) the session NAME
+/model – show the model
 /help – this text
 
 This chat is in the session %s: on the computer, pincer -s %s opens it.`
@@ -307,6 +311,8 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 		}
 		c.setConv(name, conv)
 		b.sendPlain(ctx, c.id, "New conversation. The previous one is kept in pincer sessions.")
+	case "model":
+		b.sendPlain(ctx, c.id, "The model is "+b.opts.Model+". To use another, restart the bot with --model NAME (or set model in your config).")
 	case "compact":
 		b.startWork(ctx, c, from, func(ctx context.Context) { c.compact(ctx, arg) })
 	case "session":

@@ -216,6 +216,8 @@ func TestSessionCommands(t *testing.T) {
 	r.handled(t, id)
 	api.press(owner, kb["tg-42"])
 	waitFor(t, "the switch back", func() bool { return strings.Contains(lastText(api), "now in the session tg-42") })
+	api.text(owner, "/model")
+	waitFor(t, "the model", func() bool { return strings.Contains(lastText(api), "The model is test-model") })
 	api.text(owner, "/help")
 	waitFor(t, "the help", func() bool { return strings.Contains(lastText(api), "pincer -s tg-42") })
 	want := []string{"tg-42", "+tg-42", "refactor", "tg-42"}
