@@ -85,7 +85,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := New(ctx, Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{owner, 43}, Open: open,
-		Sessions:   func() ([]string, error) { return []string{"tg-42", "refactor"}, nil },
+		Sessions: func() ([]string, error) { return []string{"tg-42", "refactor"}, nil }, Model: "test-model",
 		OffsetFile: offsetFile, Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
 	if err != nil {
 		cancel()
