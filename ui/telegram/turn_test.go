@@ -1,13 +1,16 @@
 package telegram
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/safety"
 )
 
 func TestApprovalsByKind(t *testing.T) {
@@ -242,4 +245,32 @@ func TestCompactCommand(t *testing.T) {
 	}
 	api.text(owner, "/compact")
 	waitFor(t, "the compaction", func() bool { return strings.HasPrefix(lastText(api), "Compressed ") })
+}
+
+func TestAlwaysAllowCarriesTheRule(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New()
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	type result struct {
+		d   agent.Decision
+		err error
+	}
+	got := make(chan result, 1)
+	go func() {
+		d, err := r.bot.ask(context.Background(), owner, owner, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Confirm,
+			Command: "make test", Summary: "run_command make test", SuggestedRule: "make test*"})
+		got <- result{d, err}
+	}()
+	var kb map[string]string
+	waitFor(t, "the question", func() bool { kb = buttons(api, "Always allow make test*"); return kb != nil })
+	api.press(owner, kb["Always allow make test*"])
+	select {
+	case res := <-got:
+		if res.err != nil || !res.d.Allow || res.d.AllowRule != "make test*" {
+			t.Errorf("decision %+v, %v; want allowed with the rule", res.d, res.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no decision")
+	}
 }
