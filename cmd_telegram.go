@@ -12,6 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/checkpoint"
+	"pincer/rewind"
 	"pincer/session"
 	"pincer/ui/safetext"
 	"pincer/ui/telegram"
@@ -73,11 +75,30 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 	servers.Start()
 	defer servers.Close()
 
+	// The files are recorded around each turn, as on the screen, so a
+	// turn run from the phone can be rewound at the desk.
+	snaps, err := c.checkpointStore(p, p.root)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "pincer: warning: turns will not be recorded for /rewind: %s\n", safetext.LineOf(err.Error()))
+		snaps = nil
+	}
 	var mu sync.Mutex // one chat's agent is made at a time
+	var recorders []*rewind.Recorder
+	defer func() { // the snapshots of the last turns are taken before pincer ends
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range recorders {
+			r.Wait()
+		}
+	}()
 	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (telegram.Conversation, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		return c.openChat(p, st, name, fresh, agentSetup{approver: ap, mcp: servers})
+		a, rec, err := c.openChat(p, st, name, fresh, agentSetup{approver: ap, mcp: servers}, snaps)
+		if rec != nil {
+			recorders = append(recorders, rec)
+		}
+		return a, err
 	}
 	botID, _, _ := strings.Cut(token, ":")
 	b, err := telegram.New(ctx, telegram.Options{
@@ -108,11 +129,11 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 
 // openChat opens a chat's session (or, fresh, starts it anew, keeping the
 // old one under a dated name) and an agent over it.
-func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup) (*agent.Agent, error) {
+func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup, snaps *checkpoint.Store) (*agent.Agent, *rewind.Recorder, error) {
 	sess, err := st.Get(name)
 	if err == nil && fresh {
 		if err := st.Rename(name, name+"-"+time.Now().Format("20060102-150405")); err != nil {
-			return nil, fmt.Errorf("keep the old conversation: %w", err)
+			return nil, nil, fmt.Errorf("keep the old conversation: %w", err)
 		}
 		err = session.ErrNotFound
 	}
@@ -120,21 +141,26 @@ func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, s
 		sess, err = st.Create(session.Session{Name: name, Dir: p.root, Model: p.cfg.Model})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open session %s: %w", name, err)
+		return nil, nil, fmt.Errorf("open session %s: %w", name, err)
 	}
 	history, summary, through, err := agent.LoadSession(st, sess.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	id := sess.ID
 	setup.recorder = agent.SessionLog{Store: st, ID: id}
 	setup.store, setup.current = st, func() string { return id }
+	var rec *rewind.Recorder
+	if snaps != nil {
+		rec = rewind.NewRecorder(snaps, st, setup.current)
+		setup.checkpoints = rec
+	}
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a.Restore(history, summary, through)
-	return a, nil
+	return a, rec, nil
 }
 
 // safeFileName keeps letters and digits only.

@@ -121,4 +121,9 @@ func TestTelegramAnswersAndKeepsTheSession(t *testing.T) {
 	if !strings.Contains(res.stdout, "tg-42") {
 		t.Errorf("pincer sessions does not list tg-42:\n%s%s", res.stdout, res.stderr)
 	}
+	// The turn's files were recorded, so it can be rewound at the desk.
+	res = s.run("", "sessions", "checkpoints", "tg-42")
+	if res.code != 0 || !strings.Contains(res.stdout, "hi") || strings.Contains(res.stdout, "not recorded") {
+		t.Errorf("pincer sessions checkpoints tg-42 (exit %d):\n%s%s", res.code, res.stdout, res.stderr)
+	}
 }
