@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -124,7 +125,55 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	fmt.Fprintf(c.stderr, "pincer: the Telegram bot answers for %s (%d allowed user(s)); Ctrl+C stops it\n", safetext.LineOf(p.root), len(tc.AllowedUsers))
-	return b.Run(ctx)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	scheduled := c.telegramTasks(runCtx, p, st, b)
+	err = b.Run(runCtx)
+	stop()
+	<-scheduled
+	return err
+}
+
+// telegramTasks runs the scheduled tasks of the chats' sessions (tg-<chat
+// id>) in their chats, until ctx ends; the channel is closed then.
+func (c *cli) telegramTasks(ctx context.Context, p *project, st *session.Store, b *telegram.Bot) <-chan struct{} {
+	done := make(chan struct{})
+	runner, err := agent.NewTaskRunner(st, p.cfg.SchedulerInterval.Std(), nil)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "pincer: warning: scheduled tasks will not run: %v\n", err)
+		close(done)
+		return done
+	}
+	chatOf := func(t session.Task) (int64, bool) {
+		if t.Session == "" || t.Dir != p.root {
+			return 0, false
+		}
+		sess, err := st.Get(t.Session)
+		if err != nil {
+			return 0, false
+		}
+		id, err := strconv.ParseInt(strings.TrimPrefix(sess.Name, "tg-"), 10, 64)
+		return id, err == nil && strings.HasPrefix(sess.Name, "tg-")
+	}
+	go func() {
+		defer close(done)
+		for {
+			_, err := runner.RunDue(ctx, func(t session.Task) bool { _, ok := chatOf(t); return ok },
+				func(ctx context.Context, t session.Task) error {
+					id, _ := chatOf(t)
+					return b.RunTask(ctx, id, t)
+				})
+			if err != nil && ctx.Err() == nil {
+				fmt.Fprintf(c.stderr, "pincer: scheduled tasks: %s\n", safetext.LineOf(err.Error()))
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(runner.Interval()):
+			}
+		}
+	}()
+	return done
 }
 
 // openChat opens a chat's session (or, fresh, starts it anew, keeping the

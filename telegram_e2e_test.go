@@ -82,6 +82,7 @@ func TestTelegramRefusesToStartWithoutAllowedUsers(t *testing.T) {
 // tg-42 in the usual store, and the token never reaches the output.
 func TestTelegramAnswersAndKeepsTheSession(t *testing.T) {
 	model := agenttest.New(agenttest.Text("hello from pincer", 4))
+	model.SetFallback(agenttest.Text("the task ran", 4))
 	defer model.Close()
 	api := &miniBotAPI{}
 	srv := httptest.NewServer(api)
@@ -89,7 +90,7 @@ func TestTelegramAnswersAndKeepsTheSession(t *testing.T) {
 	s := newSandbox(t, model.BaseURL())
 	cfg := filepath.Join(s.home, ".config", "pincer", "config.json")
 	os.MkdirAll(filepath.Dir(cfg), 0o700)
-	os.WriteFile(cfg, []byte(`{"telegram": {"allowed_users": [42], "api_url": "`+srv.URL+`"}}`), 0o600)
+	os.WriteFile(cfg, []byte(`{"scheduler_interval": "1s", "telegram": {"allowed_users": [42], "api_url": "`+srv.URL+`"}}`), 0o600)
 	cmd := exec.Command(binary(t), "telegram")
 	cmd.Dir, cmd.Env = s.dir, append(s.env, "TELEGRAM_BOT_TOKEN="+e2eToken)
 	var out, errb bytes.Buffer
@@ -104,6 +105,17 @@ func TestTelegramAnswersAndKeepsTheSession(t *testing.T) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatalf("no answer; sent %q; stderr:\n%s", api.texts(), errb.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	// A task scheduled in the chat's session reports in the chat.
+	if res := s.run("", "tasks", "add", "-s", "tg-42", "--in", "1s", "check the build"); res.code != 0 {
+		t.Fatalf("tasks add: %s%s", res.stdout, res.stderr)
+	}
+	for !strings.Contains(strings.Join(api.texts(), "\n"), "the task ran") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the task did not report; sent %q; stderr:\n%s", api.texts(), errb.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -11,6 +11,7 @@ import (
 	"pincer/agent"
 	"pincer/agent/agenttest"
 	"pincer/safety"
+	"pincer/session"
 )
 
 func TestApprovalsByKind(t *testing.T) {
@@ -273,4 +274,27 @@ func TestAlwaysAllowCarriesTheRule(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("no decision")
 	}
+}
+
+func TestScheduledTaskAnswersInTheChat(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Text("the build is green", 5))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	err := r.bot.RunTask(context.Background(), owner, session.Task{ID: "t1", Prompt: "check the build"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sawText(api, "the build is green") {
+		t.Errorf("the result did not reach the chat: %q", api.texts())
+	}
+	if raw := string(model.Requests()[0].Raw); !strings.Contains(raw, "AUTOMATED BACKGROUND TASK") || !strings.Contains(raw, "check the build") {
+		t.Errorf("the model was not given the task: %s", raw)
+	}
+	// A chat that is answering is not interrupted by a task.
+	r.bot.chat(owner).begin(owner, func() {})
+	if err := r.bot.RunTask(context.Background(), owner, session.Task{ID: "t2", Prompt: "again"}); err != ErrChatBusy {
+		t.Errorf("err = %v, want ErrChatBusy", err)
+	}
+	r.bot.chat(owner).end()
 }
