@@ -155,6 +155,9 @@ func TestAllowedUserGetsAStreamedAnswer(t *testing.T) {
 	want := ToHTML(answer)
 	waitFor(t, "the whole answer", func() bool { return lastText(api) == want })
 	sends, edits := api.callsOf("sendMessage"), api.callsOf("editMessageText")
+	if len(edits) > 0 {
+		t.Logf("%d bytes in %d deltas: 1 message, %d edits over %s (one edit per EditEvery at most)", len(answer), (len(answer)+7)/8, len(edits), edits[len(edits)-1].At.Sub(sends[0].At).Round(time.Millisecond))
+	}
 	if len(sends) != 1 {
 		t.Errorf("%d messages sent, want the answer in 1", len(sends))
 	}
