@@ -148,7 +148,7 @@ func lastText(api *fakeAPI) string {
 func TestAllowedUserGetsAStreamedAnswer(t *testing.T) {
 	api := newFakeAPI(t)
 	answer := "Hello **world**. " + strings.Repeat("The build passes now. ", 12)
-	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(answer, 8, 10, 5), Piece: 40, Delay: 20 * time.Millisecond})
+	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(answer, 8, 10, 5), Piece: 40, Delay: 5 * time.Millisecond})
 	defer model.Close()
 	r := startBot(t, api, model, "")
 	api.text(owner, "how is the build?")
