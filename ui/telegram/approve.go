@@ -27,6 +27,81 @@ type pending struct {
 	text   string
 	labels map[string]string // button code → label
 	answer chan string
+	row    []models.InlineKeyboardButton // the answer buttons
+	nonce  string
+	// hunks are an edit's changes by hunk of its diff, when it has
+	// several; kept says which of them the person keeps.
+	hunks [][]udiff.Edit
+	kept  []bool
+}
+
+// keyboard is the question's buttons: the answers, and for an edit of
+// several hunks one toggle per hunk. Call with b.mu held or before the
+// question is shared.
+func (p *pending) keyboard() *models.InlineKeyboardMarkup {
+	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{p.row}}
+	var toggles []models.InlineKeyboardButton
+	for i, k := range p.kept {
+		mark := "✓"
+		if !k {
+			mark = "✗"
+		}
+		toggles = append(toggles, models.InlineKeyboardButton{Text: fmt.Sprintf("%s hunk %d", mark, i+1), CallbackData: fmt.Sprintf("p%s:h%d", p.nonce, i)})
+	}
+	for len(toggles) > 0 {
+		n := min(4, len(toggles))
+		kb.InlineKeyboard = append(kb.InlineKeyboard, toggles[:n])
+		toggles = toggles[n:]
+	}
+	return kb
+}
+
+// hunkEdits groups the line edits that turn before into after by the hunk
+// of the unified diff that shows them, or returns nil for fewer than two
+// hunks.
+func hunkEdits(before, after string) [][]udiff.Edit {
+	edits := udiff.Lines(before, after)
+	u, err := udiff.ToUnifiedDiff("a", "b", before, edits, 3)
+	if err != nil || len(u.Hunks) < 2 || len(u.Hunks) > 20 {
+		return nil
+	}
+	groups := make([][]udiff.Edit, len(u.Hunks))
+	for _, e := range edits {
+		line := strings.Count(before[:e.Start], "\n") + 1
+		i := 0
+		for j, h := range u.Hunks {
+			if h.FromLine <= line {
+				i = j
+			}
+		}
+		groups[i] = append(groups[i], e)
+	}
+	return groups
+}
+
+// partial is the decision for an edit of which only some hunks are kept.
+func (p *pending) partial(before string) agent.Decision {
+	var edits []udiff.Edit
+	var dropped []string
+	for i, k := range p.kept {
+		if k {
+			edits = append(edits, p.hunks[i]...)
+		} else {
+			dropped = append(dropped, strconv.Itoa(i+1))
+		}
+	}
+	switch {
+	case len(dropped) == 0:
+		return agent.Decision{Allow: true}
+	case len(edits) == 0:
+		return agent.Decision{}
+	}
+	content, err := udiff.Apply(before, edits)
+	if err != nil {
+		return agent.Decision{}
+	}
+	return agent.Decision{Allow: true, Content: []byte(content),
+		Note: fmt.Sprintf("The user applied the edit without hunk(s) %s of %d.", strings.Join(dropped, ", "), len(p.kept))}
 }
 
 // choice is one button of an approval.
@@ -62,8 +137,15 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 		row = append(row, models.InlineKeyboardButton{Text: ch.label, CallbackData: "p" + nonce + ":" + ch.code})
 		labels[ch.code] = ch.label
 	}
-	kb := &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}
-	p := &pending{chat: chat, owner: owner, text: text, labels: labels, answer: make(chan string, 1)}
+	p := &pending{chat: chat, owner: owner, text: text, labels: labels, answer: make(chan string, 1), row: row, nonce: nonce}
+	if a.Kind == agent.ApproveEdit && a.Change != nil && a.Step == 1 {
+		p.hunks = hunkEdits(string(a.Change.Before), string(a.Change.After))
+		p.kept = make([]bool, len(p.hunks))
+		for i := range p.kept {
+			p.kept[i] = true
+		}
+	}
+	kb := p.keyboard()
 	b.mu.Lock()
 	b.pending[nonce] = p
 	b.mu.Unlock()
@@ -88,6 +170,12 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 	case code := <-p.answer:
 		switch code {
 		case yes:
+			if len(p.hunks) > 0 {
+				b.mu.Lock()
+				d := p.partial(string(a.Change.Before))
+				b.mu.Unlock()
+				return d, nil
+			}
 			return agent.Decision{Allow: true}, nil
 		case always:
 			return agent.Decision{Allow: true, AllowRule: a.SuggestedRule}, nil
@@ -184,6 +272,10 @@ func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
 		return
 	}
 	nonce, code, _ := strings.Cut(strings.TrimPrefix(q.Data, "p"), ":")
+	if strings.HasPrefix(code, "h") {
+		b.toggleHunk(ctx, q, nonce, code[1:])
+		return
+	}
 	b.mu.Lock()
 	p := b.pending[nonce]
 	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID)
@@ -297,5 +389,36 @@ func (b *Bot) picked(ctx context.Context, q *models.CallbackQuery) {
 	})
 	if ok {
 		b.switchSession(ctx, b.chat(p.chat), p.names[i])
+	}
+}
+
+// toggleHunk keeps or drops one hunk of an edit in question.
+func (b *Bot) toggleHunk(ctx context.Context, q *models.CallbackQuery, nonce, index string) {
+	i, err := strconv.Atoi(index)
+	b.mu.Lock()
+	p := b.pending[nonce]
+	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID) && err == nil && i >= 0 && i < len(p.kept)
+	var kb *models.InlineKeyboardMarkup
+	var chat int64
+	var msg int
+	var text string
+	if ok {
+		p.kept[i] = !p.kept[i]
+		kb, chat, msg, text = p.keyboard(), p.chat, p.msg, p.text
+	}
+	b.mu.Unlock()
+	reply := ""
+	switch {
+	case p == nil:
+		reply = "This question has expired."
+	case !ok:
+		reply = "Only the person who sent the request can answer this."
+	}
+	b.retry(ctx, func() error {
+		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
+		return err
+	})
+	if ok && msg != 0 {
+		b.edit(ctx, chat, msg, text, text, kb)
 	}
 }

@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,4 +298,55 @@ func TestScheduledTaskAnswersInTheChat(t *testing.T) {
 		t.Errorf("err = %v, want ErrChatBusy", err)
 	}
 	r.bot.chat(owner).end()
+}
+
+func TestEditHunksCanBeDropped(t *testing.T) {
+	var before, after, want strings.Builder
+	for i := range 30 {
+		line := "line " + string(rune('A'+i%26)) + "\n"
+		before.WriteString(line)
+		if i == 1 {
+			want.WriteString("FIRST CHANGE\n")
+		} else {
+			want.WriteString(line)
+		}
+		switch i {
+		case 1:
+			after.WriteString("FIRST CHANGE\n")
+		case 27:
+			after.WriteString("SECOND CHANGE\n")
+		default:
+			after.WriteString(line)
+		}
+	}
+	args, _ := json.Marshal(map[string]string{"path": "f.txt", "content": after.String()})
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: string(args)}), agenttest.Text("edited", 5))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	os.WriteFile(filepath.Join(r.root, "f.txt"), []byte(before.String()), 0o644)
+	api.text(owner, "edit it")
+	var kb map[string]string
+	waitFor(t, "the hunk buttons", func() bool { kb = buttons(api, "✓ hunk 2"); return kb != nil })
+	if kb["✓ hunk 1"] == "" || kb["Apply"] == "" {
+		t.Fatalf("buttons %v", kb)
+	}
+	api.press(owner, kb["✓ hunk 2"])
+	waitFor(t, "the toggled button", func() bool {
+		for _, c := range api.callsOf("editMessageText") {
+			if strings.Contains(c.Form["reply_markup"], "✗ hunk 2") {
+				return true
+			}
+		}
+		return false
+	})
+	api.press(owner, kb["Apply"])
+	waitFor(t, "the end of the turn", func() bool { return sawText(api, "edited") })
+	got, _ := os.ReadFile(filepath.Join(r.root, "f.txt"))
+	if string(got) != want.String() {
+		t.Errorf("f.txt after keeping hunk 1 only:\n%s\nwant\n%s", got, want.String())
+	}
+	if raw := string(model.Requests()[1].Raw); !strings.Contains(raw, "without hunk(s) 2 of 2") {
+		t.Errorf("the model was not told which hunk was dropped: %s", raw)
+	}
 }
