@@ -108,6 +108,7 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 		AllowedUsers: tc.AllowedUsers,
 		Open:         open,
 		Model:        p.cfg.Model,
+		Tasks:        chatTasks{st: st, root: p.root},
 		Sessions: func() ([]string, error) {
 			all, err := st.List()
 			var names []string
@@ -220,4 +221,46 @@ func safeFileName(s string) string {
 		}
 		return -1
 	}, s)
+}
+
+// chatTasks schedules and lists the tasks of a chat's session.
+type chatTasks struct {
+	st   *session.Store
+	root string
+}
+
+func (t chatTasks) Schedule(name, spec string) (string, error) {
+	sess, err := t.st.Get(name)
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	prompt, next, every, err := agent.ParseSchedule(spec, now)
+	if err != nil {
+		return "", err
+	}
+	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every})
+	if err != nil {
+		return "", err
+	}
+	return agent.DescribeTask(task, now), nil
+}
+
+func (t chatTasks) List(name string) ([]string, error) {
+	sess, err := t.st.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	all, err := t.st.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	now := time.Now()
+	for _, task := range all {
+		if task.Session == sess.ID {
+			out = append(out, agent.DescribeTask(task, now))
+		}
+	}
+	return out, nil
 }

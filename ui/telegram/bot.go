@@ -45,6 +45,9 @@ type Options struct {
 	APIURL       string  // the Bot API server; "" means Telegram's
 	AllowedUsers []int64 // the only users the bot answers
 	Open         Opener
+	// Tasks, when set, schedules and lists the tasks of a session
+	// (/schedule, /tasks).
+	Tasks Tasks
 	// Model is the model's name, shown by /model.
 	Model string
 	// Sessions, when set, lists the sessions a chat may switch to
@@ -159,6 +162,8 @@ var commands = []models.BotCommand{
 	{Command: "compact", Description: "Summarise the older messages now"},
 	{Command: "sessions", Description: "Switch to another session"},
 	{Command: "session", Description: "Show the session, or switch: /session NAME"},
+	{Command: "schedule", Description: "Run a prompt later: /schedule in 30m PROMPT, every 1h PROMPT"},
+	{Command: "tasks", Description: "List this session's scheduled tasks"},
 	{Command: "model", Description: "Show the model"},
 	{Command: "help", Description: "What this bot does"},
 }
@@ -284,6 +289,8 @@ const helpText = `pincer works on the project it was started in. Send a message 
 /compact – summarise the older messages now
 /sessions – switch to another session
 /session NAME – switch to (or start) the session NAME
+/schedule in 30m PROMPT – run a prompt later here (also: every 1h …, at 2026-12-01T09:00:00Z …)
+/tasks – this session's scheduled tasks
 /model – show the model
 /help – this text
 
@@ -311,6 +318,8 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 		}
 		c.setConv(name, conv)
 		b.sendPlain(ctx, c.id, "New conversation. The previous one is kept in pincer sessions.")
+	case "schedule", "tasks":
+		b.tasks(ctx, c, name, arg)
 	case "model":
 		b.sendPlain(ctx, c.id, "The model is "+b.opts.Model+". To use another, restart the bot with --model NAME (or set model in your config).")
 	case "compact":

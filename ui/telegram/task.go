@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"pincer/agent"
 	"pincer/session"
@@ -57,4 +58,48 @@ func (b *Bot) RunTask(ctx context.Context, chatID int64, t session.Task) error {
 		return err
 	})
 	return runErr
+}
+
+// Tasks schedules and lists the tasks of a session, by the session's name.
+type Tasks interface {
+	// Schedule adds a task from a spec such as "in 30m check the build"
+	// and says when it runs.
+	Schedule(session, spec string) (string, error)
+	// List describes the session's tasks, one line each.
+	List(session string) ([]string, error)
+}
+
+// tasks runs /schedule and /tasks.
+func (b *Bot) tasks(ctx context.Context, c *chat, name, arg string) {
+	if b.opts.Tasks == nil {
+		b.sendPlain(ctx, c.id, "Scheduled tasks are not available here.")
+		return
+	}
+	// The session must exist before a task can name it.
+	if _, err := c.conversation(ctx); err != nil {
+		b.sendPlain(ctx, c.id, "Could not open this chat's session: "+err.Error())
+		return
+	}
+	if name == "schedule" {
+		if arg == "" {
+			b.sendPlain(ctx, c.id, "Say when and what: /schedule in 30m check the build (or every 1h …, at 2026-12-01T09:00:00Z …).")
+			return
+		}
+		said, err := b.opts.Tasks.Schedule(c.session(), arg)
+		if err != nil {
+			b.sendPlain(ctx, c.id, "Not scheduled: "+err.Error())
+			return
+		}
+		b.sendPlain(ctx, c.id, said)
+		return
+	}
+	lines, err := b.opts.Tasks.List(c.session())
+	switch {
+	case err != nil:
+		b.sendPlain(ctx, c.id, "Could not list the tasks: "+err.Error())
+	case len(lines) == 0:
+		b.sendPlain(ctx, c.id, "No tasks are scheduled in this session; /schedule in 30m PROMPT adds one.")
+	default:
+		b.sendPlain(ctx, c.id, strings.Join(lines, "\n"))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -348,5 +349,39 @@ func TestEditHunksCanBeDropped(t *testing.T) {
 	}
 	if raw := string(model.Requests()[1].Raw); !strings.Contains(raw, "without hunk(s) 2 of 2") {
 		t.Errorf("the model was not told which hunk was dropped: %s", raw)
+	}
+}
+
+type fakeTasks struct {
+	mu    sync.Mutex
+	specs []string
+}
+
+func (f *fakeTasks) Schedule(name, spec string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.specs = append(f.specs, name+": "+spec)
+	return "Scheduled: runs in 30m.", nil
+}
+
+func (f *fakeTasks) List(name string) ([]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.specs, nil
+}
+
+func TestScheduleAndTasksCommands(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New()
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	tasks := &fakeTasks{}
+	r.bot.opts.Tasks = tasks
+	api.text(owner, "/schedule in 30m check the build")
+	waitFor(t, "the confirmation", func() bool { return lastText(api) == "Scheduled: runs in 30m." })
+	api.text(owner, "/tasks")
+	waitFor(t, "the list", func() bool { return lastText(api) == "tg-42: in 30m check the build" })
+	if n := len(model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
 	}
 }
