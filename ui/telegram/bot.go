@@ -154,7 +154,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 	return b, nil
 }
 
-// Commands are the bot commands, registered with setMyCommands so
+// commands are the bot commands, registered with setMyCommands so
 // Telegram offers them as you type /.
 var commands = []models.BotCommand{
 	{Command: "new", Description: "Start a new conversation (the old one is kept)"},
