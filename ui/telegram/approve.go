@@ -125,6 +125,20 @@ func (c *chat) approver() agent.Approver {
 // ask sends an approval question and waits for its answer or for ctx to end.
 func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (agent.Decision, error) {
 	text, choices := question(a)
+	if len(text) > 3500 {
+		// Shown whole or not at all: a long command goes in a file.
+		what := a.Command
+		if what == "" {
+			what = a.Summary
+		}
+		if a.URL != "" {
+			what = a.URL
+		}
+		b.sendFile(ctx, chat, "command.txt", what)
+		short := a
+		short.Command, short.URL = "(too long for a message: the whole of it is in command.txt above)", ""
+		text, choices = question(short)
+	}
 	if a.Kind == agent.ApproveEdit && a.Change != nil && a.Step == 1 {
 		if doc := b.sendDiff(ctx, chat, a.Change); doc != "" {
 			text = doc + text
@@ -252,17 +266,24 @@ func (b *Bot) sendDiff(ctx context.Context, chat int64, ch *tools.Change) string
 	if len(diff) <= 3000 {
 		return head + "<pre>" + html.EscapeString(clean(diff)) + "</pre>\n"
 	}
-	name := strings.ReplaceAll(ch.Rel, "/", "_") + ".diff"
-	err := b.retry(ctx, func() error {
-		_, err := b.api.SendDocument(ctx, &tg.SendDocumentParams{ChatID: chat,
-			Document: &models.InputFileUpload{Filename: name, Data: strings.NewReader(diff)}})
-		return err
-	})
-	if err != nil {
-		b.logf("telegram: could not send the diff to chat %d: %v", chat, b.redact(err))
+	if !b.sendFile(ctx, chat, strings.ReplaceAll(ch.Rel, "/", "_")+".diff", diff) {
 		return head + "(the diff is too long to show here and could not be sent as a file)\n"
 	}
 	return head + "(the diff is in the file above)\n"
+}
+
+// sendFile sends content as a document named name.
+func (b *Bot) sendFile(ctx context.Context, chat int64, name, content string) bool {
+	err := b.retry(ctx, func() error {
+		_, err := b.api.SendDocument(ctx, &tg.SendDocumentParams{ChatID: chat,
+			Document: &models.InputFileUpload{Filename: name, Data: strings.NewReader(content)}})
+		return err
+	})
+	if err != nil {
+		b.logf("telegram: could not send %s to chat %d: %v", name, chat, b.redact(err))
+		return false
+	}
+	return true
 }
 
 // callback handles a button press.

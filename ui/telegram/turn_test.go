@@ -385,3 +385,31 @@ func TestScheduleAndTasksCommands(t *testing.T) {
 		t.Errorf("the model was asked %d times", n)
 	}
 }
+
+func TestLongCommandIsAskedWithAFile(t *testing.T) {
+	api := newFakeAPI(t)
+	long := "touch made && true " + strings.Repeat("a", 5000)
+	args, _ := json.Marshal(map[string]string{"command": long})
+	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: string(args)}), agenttest.Text("ok", 5))
+	defer model.Close()
+	startBot(t, api, model, "")
+	api.text(owner, "go")
+	var kb map[string]string
+	defer func() {
+		if t.Failed() {
+			for _, c := range api.calls {
+				t.Logf("%s %.300v", c.Method, c.Form)
+			}
+		}
+	}()
+	waitFor(t, "the question", func() bool { kb = buttons(api, "Deny"); return kb != nil })
+	docs := api.callsOf("sendDocument")
+	if len(docs) != 1 || docs[0].Form["document"] != "<file:command.txt>" {
+		t.Errorf("documents sent: %+v", docs)
+	}
+	if q := lastSentWith(api, "Deny"); !strings.Contains(q, "command.txt") {
+		t.Errorf("the question does not point at the file: %.200q", q)
+	}
+	api.press(owner, kb["Deny"])
+	waitFor(t, "the end", func() bool { return sawText(api, "ok") })
+}
