@@ -113,6 +113,7 @@ git diff | pincer run --json "review this change"`,
 	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
+	root.AddCommand(c.telegramCommand())
 	c.addFlags(root)
 	return root
 }
@@ -151,6 +152,7 @@ func (c *cli) addFlags(root *cobra.Command) {
 		{"sessions compact", []func(*cobra.Command){model}},
 		{"tasks run", []func(*cobra.Command){model, contain}},
 		{"tasks add", []func(*cobra.Command){named}},
+		{"telegram", []func(*cobra.Command){model, contain}},
 	} {
 		cmd, _, err := root.Find(strings.Fields(use.path))
 		if err != nil || (use.path != "" && cmd == root) {

@@ -61,6 +61,29 @@ type Config struct {
 	// MCP servers and their limit.
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema_description:"MCP servers whose tools the model may call, by name: {\"command\", \"args\", \"env\"} for a server over stdio, or {\"url\", \"headers\"} for streamable HTTP; header and env values may name ${VARIABLES}. Each may be \"disabled\", list \"hide_tools\", or be \"trusted\" (its read-only tools run unasked). Servers from every file are combined; a project's (here or in .mcp.json) start only once the project is trusted."`
 	MCPTimeout Duration             `json:"mcp_timeout" jsonschema_description:"Time limit of one MCP tool call, as \"60s\" or a number of seconds (default 60s)."`
+
+	// Telegram is the bot of pincer telegram.
+	Telegram Telegram `json:"telegram" jsonschema_description:"The bot of 'pincer telegram': {\"allowed_users\": [your numeric Telegram user id], \"token_env\": the variable holding the bot token (default TELEGRAM_BOT_TOKEN), \"api_url\": a self-hosted Bot API server (default Telegram's)}. Read from your user config file only: a project's .pincer.json may not set who can command pincer."`
+}
+
+// Telegram configures the bot of pincer telegram. The token itself is
+// never in a file: TokenEnv names the variable that holds it.
+type Telegram struct {
+	TokenEnv     string  `json:"token_env,omitempty" jsonschema_description:"The environment variable holding the bot token (default TELEGRAM_BOT_TOKEN)."`
+	AllowedUsers []int64 `json:"allowed_users,omitempty" jsonschema_description:"Numeric Telegram user ids the bot answers; everyone else is ignored. Required."`
+	APIURL       string  `json:"api_url,omitempty" jsonschema_description:"The Bot API server, for a self-hosted one (default https://api.telegram.org)."`
+}
+
+// DefaultTelegramTokenEnv is the variable that holds the bot token when
+// telegram.token_env is not set.
+const DefaultTelegramTokenEnv = "TELEGRAM_BOT_TOKEN"
+
+// TokenVariable is the variable that holds the bot token.
+func (t Telegram) TokenVariable() string {
+	if t.TokenEnv == "" {
+		return DefaultTelegramTokenEnv
+	}
+	return t.TokenEnv
 }
 
 // MCPServer is one MCP server in the configuration. Command (with Args and

@@ -46,6 +46,9 @@ type FileConfig struct {
 	// MCP servers and their limit.
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
 	MCPTimeout *Duration            `json:"mcp_timeout,omitempty"`
+
+	// Telegram is the bot of pincer telegram (user files only).
+	Telegram *Telegram `json:"telegram,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.

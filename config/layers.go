@@ -196,6 +196,14 @@ func (ld *loader) parseLayer(path string, kind SourceKind, data []byte, mode fs.
 			Message: fmt.Sprintf("config: api_key is set in %s (line %d), which is shared with the project and would be committed; remove it and put the key in %s or in the environment variable that api_key_env names",
 				ld.tilde(path), seen["api_key"], ld.tilde(ld.userPath))})
 	}
+	if kind == FromProjectFile && l.values.Telegram != nil {
+		// Who may command pincer from a phone is the person's choice, not
+		// a repository's.
+		l.values.Telegram = nil
+		delete(l.sources, "telegram")
+		ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets telegram (line %d), which pincer reads from your user config file only (%s); the project's value is ignored",
+			ld.tilde(path), seen["telegram"], ld.tilde(ld.userPath)))
+	}
 	if kind == FromUserFile && l.values.APIKey != nil && runtime.GOOS != "windows" && mode.Perm()&0o077 != 0 {
 		ld.warnings = append(ld.warnings, fmt.Sprintf("%s holds an API key and other users can read it; run chmod 600 %s", ld.tilde(path), path))
 	}

@@ -109,6 +109,8 @@ func TestPrecedence(t *testing.T) {
 			project: stage{json: `{"b": {"url": "http://p", "disabled": true}}`, want: map[string]MCPServer{"gh": {Command: "gh-mcp", Args: []string{"-v"}}, "b": {URL: "http://p", Disabled: true}}}},
 		{field: "mcp_timeout", def: Duration(60 * time.Second),
 			user: stage{json: `"2m"`, want: Duration(2 * time.Minute)}, project: stage{json: `30`, want: Duration(30 * time.Second)}},
+		{field: "telegram", def: Telegram{}, // a project file may not set it
+			user: stage{json: `{"allowed_users": [42, 7], "token_env": "MY_BOT"}`, want: Telegram{AllowedUsers: []int64{42, 7}, TokenEnv: "MY_BOT"}}},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
 	}

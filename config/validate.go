@@ -29,6 +29,18 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 	}
 
 	ld.validateBaseURL(c, fields, bad)
+	for _, id := range c.Telegram.AllowedUsers {
+		if id <= 0 {
+			bad(ErrInvalidValue, "telegram", fmt.Sprint(id), fmt.Sprintf("telegram.allowed_users holds %d%s, which is not a Telegram user id; "+
+				"list the positive numeric ids of people (message @userinfobot in Telegram to learn yours)", id, ld.from(fields["telegram"])))
+		}
+	}
+	if u := c.Telegram.APIURL; u != "" {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			bad(ErrInvalidValue, "telegram", fmt.Sprintf("%q", u), fmt.Sprintf("telegram.api_url %q%s is not an http:// or https:// URL; "+
+				"remove it to use Telegram's server, or give your Bot API server's address such as http://localhost:8081", u, ld.from(fields["telegram"])))
+		}
+	}
 	ld.validateModel(c, fields, bad)
 
 	if c.ContextWindow < 1000 {

@@ -322,7 +322,7 @@ func loadExample(t *testing.T, body string, env map[string]string) (config.Confi
 
 func TestConfigExamples(t *testing.T) {
 	n := 0
-	for _, page := range []string{"configuration.md", "providers.md", "safety.md", "mcp.md"} {
+	for _, page := range []string{"configuration.md", "providers.md", "safety.md", "mcp.md", "telegram.md"} {
 		for i, block := range codeBlocks(readDoc(t, page), "json") {
 			if _, err := loadExample(t, block, nil); err != nil {
 				t.Errorf("%s, JSON example %d is not a valid config file: %v\n%s", page, i+1, err, block)

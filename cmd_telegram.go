@@ -1,0 +1,266 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/checkpoint"
+	"pincer/rewind"
+	"pincer/session"
+	"pincer/ui/safetext"
+	"pincer/ui/telegram"
+)
+
+func (c *cli) telegramCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "telegram",
+		Short: "Answer from Telegram: a bot for this project, for the users you allow",
+		Long: `telegram runs a Telegram bot for the project in the current directory (or --cwd),
+with long polling, so no public address is needed. It answers only the numeric
+user ids in telegram.allowed_users of your user config file; everyone else gets
+no answer and is logged here once, with the id to add.
+
+The bot token is read from the variable telegram.token_env names (default
+TELEGRAM_BOT_TOKEN); it is never written to a file or printed.
+
+Each chat is a session named tg-<chat id> in the usual store: pincer -s tg-<id>
+opens it on the screen. Commands that change things ask with buttons in the
+chat, twice for dangerous ones. Ctrl+C stops the bot and the answer in progress.
+See docs/telegram.md for creating the bot and running it as a service.`,
+		Example: `  export TELEGRAM_BOT_TOKEN=123456:ABC...
+  pincer telegram
+  pincer telegram --cwd ~/src/project`,
+		Args: cobra.NoArgs,
+		RunE: c.runTelegram,
+	}
+}
+
+func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
+	p, err := c.loadProject(cmd)
+	if err != nil {
+		return err
+	}
+	tc := p.cfg.Telegram
+	if len(tc.AllowedUsers) == 0 {
+		return usageError(telegram.ErrNoUsers)
+	}
+	token := strings.TrimSpace(c.getenv(tc.TokenVariable()))
+	if token == "" {
+		return usageError(fmt.Errorf("no bot token: %s is empty; create a bot with @BotFather in Telegram and export %s=<the token it gives you> (or name another variable in telegram.token_env)",
+			tc.TokenVariable(), tc.TokenVariable()))
+	}
+	ctx := cmd.Context()
+	if err := p.pickModel(ctx); err != nil {
+		return err
+	}
+	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
+		return usageError(err)
+	}
+	st, err := c.openStore(p)
+	if err != nil {
+		return fmt.Errorf("the sessions of the chats are kept in the store, which could not be opened: %w", err)
+	}
+	if s := c.sandboxState(p); !s.Active && s.Mode != "off" {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", s.Note)
+	}
+	servers := c.mcpManager(p, nil)
+	servers.Start()
+	defer servers.Close()
+
+	// The files are recorded around each turn, as on the screen, so a
+	// turn run from the phone can be rewound at the desk.
+	snaps, err := c.checkpointStore(p, p.root)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "pincer: warning: turns will not be recorded for /rewind: %s\n", safetext.LineOf(err.Error()))
+		snaps = nil
+	}
+	var mu sync.Mutex // one chat's agent is made at a time
+	var recorders []*rewind.Recorder
+	defer func() { // the snapshots of the last turns are taken before pincer ends
+		mu.Lock()
+		defer mu.Unlock()
+		for _, r := range recorders {
+			r.Wait()
+		}
+	}()
+	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (telegram.Conversation, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		a, rec, err := c.openChat(p, st, name, fresh, agentSetup{approver: ap, mcp: servers}, snaps)
+		if rec != nil {
+			recorders = append(recorders, rec)
+		}
+		return a, err
+	}
+	botID, _, _ := strings.Cut(token, ":")
+	b, err := telegram.New(ctx, telegram.Options{
+		Token:        token,
+		APIURL:       tc.APIURL,
+		AllowedUsers: tc.AllowedUsers,
+		Open:         open,
+		Model:        p.cfg.Model,
+		Tasks:        chatTasks{st: st, root: p.root},
+		Sessions: func() ([]string, error) {
+			all, err := st.List()
+			var names []string
+			for _, s := range all {
+				if s.Name != "" && s.Dir == p.root {
+					names = append(names, s.Name)
+				}
+			}
+			return names, err
+		},
+		OffsetFile: filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
+		Log:        c.stderr,
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "pincer: the Telegram bot answers for %s (%d allowed user(s)); Ctrl+C stops it\n", safetext.LineOf(p.root), len(tc.AllowedUsers))
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	scheduled := c.telegramTasks(runCtx, p, st, b)
+	err = b.Run(runCtx)
+	stop()
+	<-scheduled
+	return err
+}
+
+// telegramTasks runs the scheduled tasks of the chats' sessions (tg-<chat
+// id>) in their chats, until ctx ends; the channel is closed then.
+func (c *cli) telegramTasks(ctx context.Context, p *project, st *session.Store, b *telegram.Bot) <-chan struct{} {
+	done := make(chan struct{})
+	runner, err := agent.NewTaskRunner(st, p.cfg.SchedulerInterval.Std(), nil)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "pincer: warning: scheduled tasks will not run: %v\n", err)
+		close(done)
+		return done
+	}
+	chatOf := func(t session.Task) (int64, bool) {
+		if t.Session == "" || t.Dir != p.root {
+			return 0, false
+		}
+		sess, err := st.Get(t.Session)
+		if err != nil {
+			return 0, false
+		}
+		id, err := strconv.ParseInt(strings.TrimPrefix(sess.Name, "tg-"), 10, 64)
+		return id, err == nil && strings.HasPrefix(sess.Name, "tg-")
+	}
+	go func() {
+		defer close(done)
+		for {
+			_, err := runner.RunDue(ctx, func(t session.Task) bool { _, ok := chatOf(t); return ok },
+				func(ctx context.Context, t session.Task) error {
+					id, _ := chatOf(t)
+					return b.RunTask(ctx, id, t)
+				})
+			if err != nil && ctx.Err() == nil {
+				fmt.Fprintf(c.stderr, "pincer: scheduled tasks: %s\n", safetext.LineOf(err.Error()))
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(runner.Interval()):
+			}
+		}
+	}()
+	return done
+}
+
+// openChat opens a chat's session (or, fresh, starts it anew, keeping the
+// old one under a dated name) and an agent over it.
+func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup, snaps *checkpoint.Store) (*agent.Agent, *rewind.Recorder, error) {
+	sess, err := st.Get(name)
+	if err == nil && fresh {
+		if err := st.Rename(name, name+"-"+time.Now().Format("20060102-150405")); err != nil {
+			return nil, nil, fmt.Errorf("keep the old conversation: %w", err)
+		}
+		err = session.ErrNotFound
+	}
+	if errors.Is(err, session.ErrNotFound) {
+		sess, err = st.Create(session.Session{Name: name, Dir: p.root, Model: p.cfg.Model})
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("open session %s: %w", name, err)
+	}
+	history, summary, through, err := agent.LoadSession(st, sess.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	id := sess.ID
+	setup.recorder = agent.SessionLog{Store: st, ID: id}
+	setup.store, setup.current = st, func() string { return id }
+	var rec *rewind.Recorder
+	if snaps != nil {
+		rec = rewind.NewRecorder(snaps, st, setup.current)
+		setup.checkpoints = rec
+	}
+	a, _, err := c.newAgent(p, setup)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.Restore(history, summary, through)
+	return a, rec, nil
+}
+
+// safeFileName keeps letters and digits only.
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return -1
+	}, s)
+}
+
+// chatTasks schedules and lists the tasks of a chat's session.
+type chatTasks struct {
+	st   *session.Store
+	root string
+}
+
+func (t chatTasks) Schedule(name, spec string) (string, error) {
+	sess, err := t.st.Get(name)
+	if err != nil {
+		return "", err
+	}
+	now := time.Now()
+	prompt, next, every, err := agent.ParseSchedule(spec, now)
+	if err != nil {
+		return "", err
+	}
+	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every})
+	if err != nil {
+		return "", err
+	}
+	return agent.DescribeTask(task, now), nil
+}
+
+func (t chatTasks) List(name string) ([]string, error) {
+	sess, err := t.st.Get(name)
+	if err != nil {
+		return nil, err
+	}
+	all, err := t.st.Tasks()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	now := time.Now()
+	for _, task := range all {
+		if task.Session == sess.ID {
+			out = append(out, agent.DescribeTask(task, now))
+		}
+	}
+	return out, nil
+}
