@@ -179,7 +179,22 @@ func (c *cli) telegramTasks(ctx context.Context, p *project, st *session.Store, 
 
 // openChat opens a chat's session (or, fresh, starts it anew, keeping the
 // old one under a dated name) and an agent over it.
-func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup, snaps *checkpoint.Store) (*agent.Agent, *rewind.Recorder, error) {
+// chatAgent is a chat's agent with its model client, so /model NAME can
+// switch the model and keep the choice with the session.
+type chatAgent struct {
+	*agent.Agent
+	client *agent.Client
+	st     *session.Store
+	id     string
+}
+
+// SetModel switches the chat's model and records it with its session.
+func (a chatAgent) SetModel(name string) error {
+	a.client.SetModel(name)
+	return a.st.SetModel(a.id, name)
+}
+
+func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, setup agentSetup, snaps *checkpoint.Store) (telegram.Conversation, *rewind.Recorder, error) {
 	sess, err := st.Get(name)
 	if err == nil && fresh {
 		if err := st.Rename(name, name+"-"+time.Now().Format("20060102-150405")); err != nil {
@@ -205,12 +220,12 @@ func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, s
 		rec = rewind.NewRecorder(snaps, st, setup.current)
 		setup.checkpoints = rec
 	}
-	a, _, err := c.newAgent(p, setup)
+	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return nil, nil, err
 	}
 	a.Restore(history, summary, through)
-	return a, rec, nil
+	return chatAgent{Agent: a, client: client, st: st, id: id}, rec, nil
 }
 
 // safeFileName keeps letters and digits only.

@@ -33,6 +33,12 @@ type Conversation interface {
 	Run(ctx context.Context, prompt string, sink func(agent.Event)) (agent.Result, error)
 }
 
+// ModelSwitcher is a Conversation whose model can be changed (/model NAME);
+// the change is kept with its session.
+type ModelSwitcher interface {
+	SetModel(name string) error
+}
+
 // Opener opens the conversation of a chat in the session called name,
 // asking its approvals through ap. fresh asks for a new, empty session
 // under that name (the command /new); the old one is kept under another
@@ -291,7 +297,7 @@ const helpText = `pincer works on the project it was started in. Send a message 
 /session NAME – switch to (or start) the session NAME
 /schedule in 30m PROMPT – run a prompt later here (also: every 1h …, at 2026-12-01T09:00:00Z …)
 /tasks – this session's scheduled tasks
-/model – show the model
+/model [NAME] – show the model, or switch this chat to another
 /help – this text
 
 This chat is in the session %s: on the computer, pincer -s %s opens it.`
@@ -321,7 +327,7 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 	case "schedule", "tasks":
 		b.tasks(ctx, c, name, arg)
 	case "model":
-		b.sendPlain(ctx, c.id, "The model is "+b.opts.Model+". To use another, restart the bot with --model NAME (or set model in your config).")
+		b.model(ctx, c, arg)
 	case "compact":
 		b.startWork(ctx, c, from, func(ctx context.Context) { c.compact(ctx, arg) })
 	case "session":
@@ -335,6 +341,35 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 	default:
 		b.sendPlain(ctx, c.id, "Unknown command /"+safetext.LineOf(name)+"; /help lists them.")
 	}
+}
+
+// model shows the chat's model, or switches it to name.
+func (b *Bot) model(ctx context.Context, c *chat, name string) {
+	current := c.modelName(b.opts.Model)
+	if name == "" {
+		b.sendPlain(ctx, c.id, "This chat uses "+safetext.LineOf(current)+"; /model NAME switches it.")
+		return
+	}
+	if c.busy() {
+		b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first, or switch when it is done.")
+		return
+	}
+	conv, err := c.conversation(ctx)
+	if err != nil {
+		b.sendPlain(ctx, c.id, "Could not open this chat's conversation: "+err.Error())
+		return
+	}
+	sw, ok := conv.(ModelSwitcher)
+	if !ok {
+		b.sendPlain(ctx, c.id, "The model cannot be switched here; restart the bot with --model NAME.")
+		return
+	}
+	if err := sw.SetModel(name); err != nil {
+		b.sendPlain(ctx, c.id, "Could not switch the model: "+err.Error())
+		return
+	}
+	c.setModelName(name)
+	b.sendPlain(ctx, c.id, "This chat now uses "+safetext.LineOf(name)+".")
 }
 
 // startTurn runs a prompt on the chat's agent, unless one runs already.

@@ -56,6 +56,17 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// switchable is a test conversation whose model /model can switch.
+type switchable struct {
+	*agent.Agent
+	client *agent.Client
+}
+
+func (s switchable) SetModel(name string) error {
+	s.client.SetModel(name)
+	return nil
+}
+
 // startBot runs a bot that answers owner, with the model's replies.
 func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile string) *running {
 	t.Helper()
@@ -81,7 +92,11 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 		if err != nil {
 			return nil, err
 		}
-		return agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Root: root, Approver: ap})
+		a, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Root: root, Approver: ap})
+		if err != nil {
+			return nil, err
+		}
+		return switchable{Agent: a, client: client}, nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := New(ctx, Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{owner, 43}, Open: open,

@@ -24,6 +24,7 @@ type chat struct {
 	mu      sync.Mutex
 	name    string // the session in use; "" means SessionName(id)
 	conv    Conversation
+	model   string // the model /model chose for this chat; "" for the default
 	running bool
 	owner   int64 // who sent the prompt of the turn in progress
 	cancel  context.CancelFunc
@@ -70,6 +71,27 @@ func (c *chat) cancelTurn() bool {
 func (c *chat) setConv(name string, conv Conversation) {
 	c.mu.Lock()
 	c.name, c.conv = name, conv
+	model := c.model
+	c.mu.Unlock()
+	// A model chosen with /model stays the chat's after /new or /session.
+	if sw, ok := conv.(ModelSwitcher); ok && model != "" {
+		_ = sw.SetModel(model)
+	}
+}
+
+// modelName is the model the chat uses: the one /model chose, else def.
+func (c *chat) modelName(def string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model != "" {
+		return c.model
+	}
+	return def
+}
+
+func (c *chat) setModelName(name string) {
+	c.mu.Lock()
+	c.model = name
 	c.mu.Unlock()
 }
 

@@ -223,7 +223,7 @@ func TestSessionCommands(t *testing.T) {
 	api.press(owner, kb["tg-42"])
 	waitFor(t, "the switch back", func() bool { return strings.Contains(lastText(api), "now in the session tg-42") })
 	api.text(owner, "/model")
-	waitFor(t, "the model", func() bool { return strings.Contains(lastText(api), "The model is test-model") })
+	waitFor(t, "the model", func() bool { return strings.Contains(lastText(api), "This chat uses test-model") })
 	api.text(owner, "/help")
 	waitFor(t, "the help", func() bool { return strings.Contains(lastText(api), "pincer -s tg-42") })
 	want := []string{"tg-42", "+tg-42", "refactor", "tg-42"}
@@ -412,4 +412,30 @@ func TestLongCommandIsAskedWithAFile(t *testing.T) {
 	}
 	api.press(owner, kb["Deny"])
 	waitFor(t, "the end", func() bool { return sawText(api, "ok") })
+}
+
+// TestModelCommandSwitches: /model NAME switches the chat's model; the
+// next request goes to it, and it stays the chat's after /new.
+func TestModelCommandSwitches(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Text("one", 5), agenttest.Text("two", 5))
+	defer model.Close()
+	startBot(t, api, model, "")
+	api.text(owner, "/model other-model")
+	waitFor(t, "the switch", func() bool { return strings.Contains(lastText(api), "This chat now uses other-model") })
+	api.text(owner, "hi")
+	waitFor(t, "the answer", func() bool { return sawText(api, "one") })
+	api.text(owner, "/new")
+	waitFor(t, "the new conversation", func() bool { return strings.HasPrefix(lastText(api), "New conversation") })
+	api.text(owner, "again")
+	waitFor(t, "the second answer", func() bool { return sawText(api, "two") })
+	reqs := model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Body["model"] != "other-model" {
+			t.Errorf("request %d went to %v, want other-model", i, r.Body["model"])
+		}
+	}
 }
