@@ -400,7 +400,11 @@ func (d *rewindDialog) View(width, height int, st themes.Styles) string {
 	if p.Mode != rewind.ConversationOnly {
 		line := "Files: nothing to change; they are as they were."
 		if n := len(d.files); n > 0 {
-			line = "Files: " + human.Plural(n, "file") + " go back to how they were when the turn started (" + kindCounts(d.files) + ")."
+			verb := " go back"
+			if n == 1 {
+				verb = " goes back"
+			}
+			line = "Files: " + human.Plural(n, "file") + verb + " to how they were when the turn started (" + kindCounts(d.files) + ")."
 		}
 		head = append(head, st.Text.Render(wrapText(line, inner)))
 		if len(p.Kept) > 0 {
