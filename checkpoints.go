@@ -113,10 +113,10 @@ func (tc turnCheckpoints) wait() {
 	}
 }
 
-// withNote appends note to notices when there is one.
-func withNote(notices []string, note string) []string {
-	if note == "" {
-		return notices
+// withNote appends note, when there is one, and more to notices.
+func withNote(notices []string, note string, more ...string) []string {
+	if note != "" {
+		notices = append(notices, note)
 	}
-	return append(notices, note)
+	return append(notices, more...)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/commands"
 	"pincer/ui/headless"
 	"pincer/ui/safetext"
 )
@@ -71,6 +72,17 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	p, err := c.loadProject(cmd)
 	if err != nil {
 		return err
+	}
+	// "/name args" runs one of the person's own commands.
+	custom, cmdWarnings := c.customCommands(p)
+	for _, w := range cmdWarnings {
+		fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(w))
+	}
+	if found, cmdArgs, ok := commands.Find(custom, prompt); ok {
+		prompt = found.Expand(cmdArgs)
+		if found.Model != "" && c.flags.model == "" {
+			p.cfg.Model = found.Model // the command asks for it; --model still wins
+		}
 	}
 	defer catchBrokenPipe()()
 	ctx, cancel := context.WithCancel(cmd.Context())

@@ -99,6 +99,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return usageError(err)
 	}
 	skills := in.AllSkills() // (warnings were shown when the agent was made)
+	custom, cmdWarnings := c.customCommands(p)
 	theme, auto, err := c.pickTheme(p.cfg.Theme)
 	if err != nil {
 		return usageError(err)
@@ -114,7 +115,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ThemeDir:          c.themeDir(),
 		SchedulerInterval: p.cfg.SchedulerInterval.Std(),
 		Skills:            skills,
-		Notices:           withNote(append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...), cps.note),
+		Notices:           withNote(append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...), cps.note, cmdWarnings...),
 		Agent:             a,
 		Root:              p.root,
 		Theme:             theme,
@@ -126,9 +127,9 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 		Alerts:            alerts,
-		Commands: []ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
+		Commands: append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
-		})},
+		})}, screenCommands(custom)...),
 	})
 	c.sayHowToResume(st, current)
 	return err

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -206,7 +207,13 @@ func New(o Options) *App {
 	a.commands = complete.New()
 	a.input = newInput()
 	a.input.SetPromptFunc(2, a.inputPrompt)
-	a.cmdList = append(builtinCommands(), o.Commands...)
+	a.cmdList = builtinCommands()
+	for _, c := range o.Commands {
+		// A built-in command keeps its name.
+		if !slices.ContainsFunc(a.cmdList, func(b Command) bool { return b.Name == c.Name }) {
+			a.cmdList = append(a.cmdList, c)
+		}
+	}
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {
 		a.loadHistory(o.History)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/agent"
 	"pincer/safety"
 	"pincer/ui/complete"
 )
@@ -121,4 +122,20 @@ func (a *App) runCommand(text string) tea.Cmd {
 	}
 	a.transcript.AddError(fmt.Sprintf("Unknown command /%s. Type / to see the commands, or // to send a message that starts with /.", name))
 	return nil
+}
+
+// PromptCommand is a slash command that sends a prompt made from its
+// arguments (the person's own commands): the transcript shows what was
+// typed, the model gets the prompt.
+func PromptCommand(name, args, help string, prompt func(args string) string) Command {
+	return Command{Name: name, Args: args, Help: help, Run: func(a *App, typed string) tea.Cmd {
+		text := prompt(typed)
+		if a.busy {
+			a.queue = append(a.queue, text)
+			a.transcript.SetQueued(a.queue)
+			return nil
+		}
+		shown := strings.TrimSpace("/" + name + " " + typed)
+		return a.startMessage(agent.Message{Role: agent.RoleUser, Content: text}, shown)
+	}}
 }

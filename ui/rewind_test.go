@@ -84,3 +84,26 @@ func TestRewindPreviewSaysRemoved(t *testing.T) {
 		t.Errorf("the preview of a removed file:\n%s", view)
 	}
 }
+
+// TestCustomCommandsKeepBuiltinNames: a custom command named like a
+// built-in one does not replace it; others join the list.
+func TestCustomCommandsKeepBuiltinNames(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	custom := []Command{
+		PromptCommand("help", "", "mine", func(string) string { return "x" }),
+		PromptCommand("review", "FILE", "review a file", func(args string) string { return "Review " + args }),
+	}
+	a2 := New(Options{Agent: a.agent, Root: a.opts.Root, Theme: a.theme, Commands: custom})
+	var helps, reviews int
+	for _, c := range a2.cmdList {
+		switch {
+		case c.Name == "help" && c.Help == "mine":
+			helps++
+		case c.Name == "review":
+			reviews++
+		}
+	}
+	if helps != 0 || reviews != 1 {
+		t.Errorf("custom help kept %d times, review %d times; want 0 and 1", helps, reviews)
+	}
+}

@@ -1,0 +1,218 @@
+// Package commands loads the person's own slash commands: Markdown files
+// whose text becomes the prompt when the command is typed. They live in
+// the user's config directory (commands/) and in the project
+// (.pincer/commands/, and .claude/commands/ so commands written for that
+// tool work unchanged); a project's command wins a name clash, and a
+// subfolder makes a "folder:name" command.
+//
+// A command only writes a prompt: what the model then does is asked
+// about like any other turn, so a project's commands need no trust.
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pincer/internal/safefile"
+)
+
+// Command is one custom slash command.
+type Command struct {
+	// Name is what follows the slash: "review", or "git:commit" for
+	// commands/git/commit.md.
+	Name string
+	// Description and ArgumentHint come from the front matter, for the
+	// completion list and help.
+	Description  string
+	ArgumentHint string
+	// Model, when set, is the model the front matter asks for.
+	Model string
+	// Body is the prompt, with $ARGUMENTS and $1… to fill in.
+	Body string
+	// Path is the file it came from, for lists.
+	Path string
+}
+
+// Dir is one place commands are read from.
+type Dir struct {
+	Path string
+	// Within, when set, is the directory the files must stay inside (the
+	// project): a link out of it is not followed.
+	Within string
+}
+
+// Dirs are the places commands are read from, lowest precedence first:
+// the user's, then the project's.
+func Dirs(configDir, root string) []Dir {
+	var out []Dir
+	if configDir != "" {
+		out = append(out, Dir{Path: filepath.Join(configDir, "commands")})
+	}
+	if root != "" {
+		out = append(out,
+			Dir{Path: filepath.Join(root, ".claude", "commands"), Within: root},
+			Dir{Path: filepath.Join(root, ".pincer", "commands"), Within: root})
+	}
+	return out
+}
+
+// maxCommands bounds how many files are read, so a huge tree cannot slow
+// the start.
+const maxCommands = 500
+
+// Load reads the commands in dirs; a later directory's command replaces
+// an earlier one of the same name. A file that cannot be read is left
+// out with a warning that names it.
+func Load(dirs []Dir) ([]Command, []string) {
+	byName := map[string]Command{}
+	var warnings []string
+	count := 0
+	for _, d := range dirs {
+		err := filepath.WalkDir(d.Path, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && p == d.Path {
+					return filepath.SkipAll
+				}
+				warnings = append(warnings, fmt.Sprintf("cannot read the commands in %s: %v", p, err))
+				return nil
+			}
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				return nil
+			}
+			if count++; count > maxCommands {
+				return filepath.SkipAll
+			}
+			rel, _ := filepath.Rel(d.Path, p)
+			name := strings.TrimSuffix(filepath.ToSlash(rel), ".md")
+			name = strings.ReplaceAll(name, "/", ":")
+			if !validName(name) {
+				warnings = append(warnings, fmt.Sprintf("left out the command file %s: a command name uses letters, digits, - and _ (and : for a folder)", p))
+				return nil
+			}
+			data, err := safefile.Read(p, safefile.Options{Within: d.Within, Limit: 256 << 10})
+			if err != nil {
+				warnings = append(warnings, fmt.Sprintf("left out the command %s: %v", name, err))
+				return nil
+			}
+			c := parse(string(data))
+			c.Name, c.Path = name, p
+			byName[name] = c
+			return nil
+		})
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("cannot read the commands in %s: %v", d.Path, err))
+		}
+	}
+	out := make([]Command, 0, len(byName))
+	for _, c := range byName {
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Command) int { return strings.Compare(a.Name, b.Name) })
+	return out, warnings
+}
+
+// validName keeps names a person can type after a slash.
+func validName(name string) bool {
+	if name == "" || strings.HasPrefix(name, ":") || strings.HasSuffix(name, ":") {
+		return false
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == ':'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// parse splits a command file into its front matter and body.
+func parse(text string) Command {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	var c Command
+	rest, ok := strings.CutPrefix(text, "---\n")
+	if !ok {
+		c.Body = strings.TrimSpace(text)
+		return c
+	}
+	head, body, found := strings.Cut(rest, "\n---")
+	if !found {
+		c.Body = strings.TrimSpace(text)
+		return c
+	}
+	c.Body = strings.TrimSpace(strings.TrimPrefix(body, "\n"))
+	for _, line := range strings.Split(head, "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		value = unquote(strings.TrimSpace(value))
+		switch strings.TrimSpace(key) {
+		case "description":
+			c.Description = value
+		case "argument-hint":
+			c.ArgumentHint = value
+		case "model":
+			c.Model = value
+		}
+	}
+	return c
+}
+
+// unquote drops the quotes YAML allows around a value.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		if u, err := strconv.Unquote(`"` + s[1:len(s)-1] + `"`); err == nil {
+			return u
+		}
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// Expand is the prompt the command makes with args: $ARGUMENTS becomes
+// all of them, $1 to $9 each word; without either placeholder the
+// arguments are added at the end.
+func (c Command) Expand(args string) string {
+	args = strings.TrimSpace(args)
+	words := strings.Fields(args)
+	body := c.Body
+	used := strings.Contains(body, "$ARGUMENTS")
+	body = strings.ReplaceAll(body, "$ARGUMENTS", args)
+	for i := 9; i >= 1; i-- {
+		ph := "$" + strconv.Itoa(i)
+		if !strings.Contains(body, ph) {
+			continue
+		}
+		used = true
+		v := ""
+		if i <= len(words) {
+			v = words[i-1]
+		}
+		body = strings.ReplaceAll(body, ph, v)
+	}
+	if !used && args != "" {
+		body += "\n\n" + args
+	}
+	return body
+}
+
+// Find returns the command that text ("/name args") calls, and its
+// arguments.
+func Find(cmds []Command, text string) (Command, string, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "/")
+	if !ok || strings.HasPrefix(rest, "/") {
+		return Command{}, "", false
+	}
+	name, args, _ := strings.Cut(rest, " ")
+	for _, c := range cmds {
+		if c.Name == name {
+			return c, strings.TrimSpace(args), true
+		}
+	}
+	return Command{}, "", false
+}

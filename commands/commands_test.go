@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLoad(t *testing.T) {
+	base := t.TempDir()
+	cfg, root := filepath.Join(base, "config"), filepath.Join(base, "project")
+	write(t, filepath.Join(cfg, "commands", "review.md"), "---\ndescription: \"review code\"\nargument-hint: PATH\nmodel: big\n---\nReview $ARGUMENTS carefully.\n")
+	write(t, filepath.Join(cfg, "commands", "mine.md"), "Only mine.")
+	write(t, filepath.Join(root, ".pincer", "commands", "review.md"), "---\ndescription: project review\n---\nProject review of $1 then $2.")
+	write(t, filepath.Join(root, ".claude", "commands", "git", "commit.md"), "Write a commit message.\r\n")
+	write(t, filepath.Join(root, ".pincer", "commands", "bad name.md"), "x")
+	write(t, filepath.Join(root, ".pincer", "commands", "notes.txt"), "not a command")
+	outside := filepath.Join(base, "secret.md")
+	write(t, outside, "secret")
+	if err := os.Symlink(outside, filepath.Join(root, ".pincer", "commands", "leak.md")); err != nil {
+		t.Fatal(err)
+	}
+	cmds, warnings := Load(Dirs(cfg, root))
+	var names []string
+	by := map[string]Command{}
+	for _, c := range cmds {
+		names = append(names, c.Name)
+		by[c.Name] = c
+	}
+	if got := strings.Join(names, " "); got != "git:commit mine review" {
+		t.Fatalf("commands %q", got)
+	}
+	if r := by["review"]; r.Description != "project review" || !strings.Contains(r.Body, "Project review") {
+		t.Errorf("the project's review does not win: %+v", r)
+	}
+	if c := by["git:commit"]; c.Body != "Write a commit message." {
+		t.Errorf("git:commit body %q", c.Body)
+	}
+	joined := strings.Join(warnings, "\n")
+	for _, want := range []string{"bad name.md", "leak"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no warning about %s in %q", want, joined)
+		}
+	}
+	// Front matter of the user's own command.
+	user, _ := Load(Dirs(cfg, ""))
+	for _, c := range user {
+		if c.Name == "review" && (c.Description != "review code" || c.ArgumentHint != "PATH" || c.Model != "big" || c.Body != "Review $ARGUMENTS carefully.") {
+			t.Errorf("front matter: %+v", c)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	for _, tc := range []struct{ body, args, want string }{
+		{"Review $ARGUMENTS now.", "a/b c", "Review a/b c now."},
+		{"From $1 to $2 ($3)", "x y", "From x to y ()"},
+		{"Summarise the diff.", "", "Summarise the diff."},
+		{"Summarise the diff.", "focus on tests", "Summarise the diff.\n\nfocus on tests"},
+		{"$1 and $10", "a", "a and a0"},
+	} {
+		if got := (Command{Body: tc.body}).Expand(tc.args); got != tc.want {
+			t.Errorf("Expand(%q, %q) = %q, want %q", tc.body, tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestFind(t *testing.T) {
+	cmds := []Command{{Name: "review"}, {Name: "git:commit"}}
+	for _, tc := range []struct {
+		text, name, args string
+		ok               bool
+	}{
+		{"/review internal/api", "review", "internal/api", true},
+		{"/git:commit", "git:commit", "", true},
+		{"/unknown x", "", "", false},
+		{"//review", "", "", false},
+		{"review", "", "", false},
+	} {
+		c, args, ok := Find(cmds, tc.text)
+		if ok != tc.ok || c.Name != tc.name || args != tc.args {
+			t.Errorf("Find(%q) = %q %q %v", tc.text, c.Name, args, ok)
+		}
+	}
+}
