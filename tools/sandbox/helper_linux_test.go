@@ -364,3 +364,35 @@ func TestLauncherBrokenHelper(t *testing.T) {
 		l.Close()
 	}
 }
+
+// TestKillAfterTheEndReachesNoOtherCommand: a Kill that comes after its
+// command ended (an Esc racing the end) does not stop the next command
+// the same helper runs.
+func TestKillAfterTheEndReachesNoOtherCommand(t *testing.T) {
+	dir := t.TempDir()
+	l := testLauncher(t, Spec{Writable: []string{dir}}, false)
+	null, _ := os.Open(os.DevNull)
+	defer null.Close()
+	start := func(script string) (*Process, *os.File) {
+		pr, pw, _ := os.Pipe()
+		p, err := l.Start(Request{Path: "/bin/sh", Argv: []string{"sh", "-c", script}, Dir: dir, Stdin: null, Stdout: pw, Stderr: pw})
+		pw.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, pr
+	}
+	first, out1 := start("true")
+	if _, err := first.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	out1.Close()
+	second, out2 := start("sleep 0.3; echo survived")
+	defer out2.Close()
+	first.Kill() // late: the first command is over
+	data, _ := io.ReadAll(out2)
+	exit, err := second.Wait()
+	if err != nil || exit != (Exit{}) || string(data) != "survived\n" {
+		t.Errorf("the second command: %q %+v %v; a late Kill of the first reached it", data, exit, err)
+	}
+}

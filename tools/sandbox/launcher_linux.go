@@ -75,6 +75,11 @@ type Process struct {
 	exit    Exit
 	err     error
 	killReq sync.Once
+	// ended is set, under mu, once the helper reported the end (or was
+	// lost): from then on the helper may serve another command, so Kill
+	// must not reach it.
+	mu    sync.Mutex
+	ended bool
 }
 
 // Warm starts a helper in the background, so the first command does not
@@ -144,6 +149,9 @@ func (p *Process) await() {
 	if err == nil && m.Op != "ended" {
 		err = fmt.Errorf("unexpected %q", m.Op)
 	}
+	p.mu.Lock()
+	p.ended = true
+	p.mu.Unlock()
 	if err != nil {
 		p.err = p.srv.lost(err)
 		p.srv.close()
@@ -172,15 +180,28 @@ func (p *Process) Wait() (Exit, error) {
 // not answer in time it is killed, and the command's group with it.
 func (p *Process) Kill() {
 	p.killReq.Do(func() {
-		if err := p.srv.send(message{Op: "kill"}); err == nil {
+		p.mu.Lock()
+		if p.ended {
+			p.mu.Unlock()
+			return
+		}
+		// Held while sending, so the helper cannot be handed to another
+		// command meanwhile; a kill it gets once idle is ignored.
+		err := p.srv.send(message{Op: "kill"})
+		p.mu.Unlock()
+		if err == nil {
 			select {
 			case <-p.done:
 				return
 			case <-time.After(killTimeout):
 			}
 		}
-		p.srv.close()
-		_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.ended {
+			p.srv.close()
+			_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+		}
 	})
 }
 
