@@ -384,6 +384,9 @@ func TestOpenRefusesAFreeListThatNamesAPageInUse(t *testing.T) {
 }
 
 func TestVerifyPagesNeverPanics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; go test without -short (or .ci/run) runs it")
+	}
 	path := filepath.Join(t.TempDir(), fileName)
 	filled(t, path)
 	raw := readFile(t, path)

@@ -87,6 +87,9 @@ func writeOldStore(t *testing.T, path string, sessions []oldSession) {
 }
 
 func TestMigrationIndexesExistingMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; go test without -short (or .ci/run) runs it")
+	}
 	sessions := oldSessions()
 	oldPath := filepath.Join(t.TempDir(), fileName)
 	writeOldStore(t, oldPath, sessions)

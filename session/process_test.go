@@ -183,6 +183,9 @@ func parseAck(t *testing.T, line string) ack {
 }
 
 func TestKillMidStreamLosesNothingAcknowledged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; go test without -short (or .ci/run) runs it")
+	}
 	if runtime.GOOS == "windows" {
 		t.Skip("SIGKILL exists only on Unix-like systems")
 	}
@@ -352,6 +355,9 @@ func TestTwoProcessesAppendAtOnce(t *testing.T) {
 }
 
 func TestWaitsForAnotherProcessAndSaysSo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; go test without -short (or .ci/run) runs it")
+	}
 	path := newTestStore(t).Path()
 	var mu sync.Mutex
 	var notices []string

@@ -111,6 +111,9 @@ func TestIgnoredPathsAloneReportNothing(t *testing.T) {
 }
 
 func TestManyChangesComeAsFewBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow; go test without -short (or .ci/run) runs it")
+	}
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "s"), 0o755)
 	w := newWatcher(t, root, Options{Quiet: 3 * time.Second, Longest: 20 * time.Second})
