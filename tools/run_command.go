@@ -352,14 +352,3 @@ func commandEnv(base, drop []string) []string {
 	}
 	return env
 }
-
-// setEnv sets one variable in env, replacing an earlier value.
-func setEnv(env []string, key, value string) []string {
-	out := make([]string, 0, len(env)+1)
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != key {
-			out = append(out, kv)
-		}
-	}
-	return append(out, key+"="+value)
-}

@@ -8,8 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"pincer/agent/agenttest"
 	"strconv"
 	"strings"
 	"syscall"
@@ -76,19 +76,6 @@ func TestRunCommandCapsOutput(t *testing.T) {
 	}
 }
 
-// alive reports whether pid is a running (not zombie) process.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	if data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil {
-		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
-		return len(fields) > 0 && fields[0] != "Z"
-	}
-	out, err := exec.Command("ps", "-o", "stat=", "-p", strconv.Itoa(pid)).Output()
-	return err == nil && !strings.HasPrefix(strings.TrimSpace(string(out)), "Z")
-}
-
 // readPID waits for a pid file the command writes and returns its pid.
 func readPID(t *testing.T, p string) int {
 	t.Helper()
@@ -110,7 +97,7 @@ func readPID(t *testing.T, p string) int {
 func waitDead(t *testing.T, pid int, what string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) {
+	for agenttest.Alive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("%s (pid %d) survived", what, pid)

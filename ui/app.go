@@ -597,12 +597,18 @@ func (a *App) submit(text string) tea.Cmd {
 	text = strings.TrimPrefix(text, "/") // "//x" sends "/x"
 	a.history = append(a.history, text)
 	a.historyPos = len(a.history)
+	return a.sendOrQueue(text, text)
+}
+
+// sendOrQueue starts a turn with the prompt text (the transcript shows
+// shown), or queues text while a turn runs.
+func (a *App) sendOrQueue(text, shown string) tea.Cmd {
 	if a.busy {
 		a.queue = append(a.queue, text)
 		a.transcript.SetQueued(a.queue)
 		return nil
 	}
-	return a.startTurn(text)
+	return a.startMessage(agent.Message{Role: agent.RoleUser, Content: a.expandPastes(text)}, shown)
 }
 
 // startTurn hands a prompt to the agent on its own goroutine.

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"pincer/agent"
 	"pincer/safety"
 	"pincer/ui/complete"
 )
@@ -129,13 +128,6 @@ func (a *App) runCommand(text string) tea.Cmd {
 // typed, the model gets the prompt.
 func PromptCommand(name, args, help string, prompt func(args string) string) Command {
 	return Command{Name: name, Args: args, Help: help, Run: func(a *App, typed string) tea.Cmd {
-		text := prompt(typed)
-		if a.busy {
-			a.queue = append(a.queue, text)
-			a.transcript.SetQueued(a.queue)
-			return nil
-		}
-		shown := strings.TrimSpace("/" + name + " " + typed)
-		return a.startMessage(agent.Message{Role: agent.RoleUser, Content: text}, shown)
+		return a.sendOrQueue(prompt(typed), strings.TrimSpace("/"+name+" "+typed))
 	}}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/ui/complete"
+	"pincer/ui/safetext"
 )
 
 // keyMap is the screen's own bindings; the transcript, the tree and the
@@ -322,7 +323,7 @@ func (a *App) helpLines() []string {
 		nameW = max(nameW, len(c.Name)+1)
 	}
 	for _, c := range a.cmdList {
-		cmdCells = append(cmdCells, st.Text.Render(fmt.Sprintf("%-*s", nameW, "/"+c.Name))+"  "+st.Muted.Render(c.Help))
+		cmdCells = append(cmdCells, st.Text.Render(fmt.Sprintf("%-*s", nameW, "/"+c.Name))+"  "+st.Muted.Render(safetext.LineOf(c.Help))) // a custom command's help is the project's text
 	}
 	var cmds strings.Builder
 	cmds.WriteString(st.Accent.Render("Commands"))

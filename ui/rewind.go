@@ -325,6 +325,8 @@ type rewindDialog struct {
 	diff   *diffview.Model
 	armed  bool // the first y was given and there are outside changes
 	opened time.Time
+	// sizedW and sizedH are the space the diff was last sized for.
+	sizedW, sizedH int
 }
 
 // pick selects file i and builds its diff.
@@ -333,7 +335,7 @@ func (d *rewindDialog) pick(i int) {
 		return
 	}
 	d.sel = max(0, min(i, len(d.files)-1))
-	d.diff = nil
+	d.diff, d.sizedW, d.sizedH = nil, 0, 0
 	if ch := d.files[d.sel].diff; ch != nil {
 		m := diffview.New(ch, d.app.theme)
 		d.diff = &m
@@ -373,6 +375,9 @@ func (d *rewindDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		if d.diff != nil {
 			m, cmd := d.diff.Update(msg)
 			d.diff = &m
+			if k == "v" { // another layout: another height
+				d.sizedW, d.sizedH = 0, 0
+			}
 			return false, cmd
 		}
 	}
@@ -451,9 +456,13 @@ func (d *rewindDialog) View(width, height int, st themes.Styles) string {
 	}
 	diffH := h - 4 - lipgloss.Height(body) - lipgloss.Height(keyLines) - 2
 	if d.diff != nil && diffH >= 3 {
-		// The content's height depends on the width: size it first.
-		d.diff.SetSize(inner, diffH)
-		d.diff.SetSize(inner, min(diffH, max(d.diff.ContentHeight(), 3)))
+		if d.sizedW != inner || d.sizedH != diffH {
+			// The content's height depends on the width: size it first.
+			// Sized again only when the space changes, not every frame.
+			d.sizedW, d.sizedH = inner, diffH
+			d.diff.SetSize(inner, diffH)
+			d.diff.SetSize(inner, min(diffH, max(d.diff.ContentHeight(), 3)))
+		}
 		body += "\n\n" + d.diff.View()
 	} else if len(d.files) > 0 && d.files[d.sel].diff == nil && diffH >= 1 {
 		body += "\n\n" + st.Muted.Render("(no diff to show: a link, or content that could not be read)")

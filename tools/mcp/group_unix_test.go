@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pincer/agent/agenttest"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,21 +35,10 @@ func TestCloseStopsWhatTheServerStarted(t *testing.T) {
 	var pid int
 	fmt.Sscan(strings.TrimSpace(string(data)), &pid)
 	m.Close()
-	for deadline := time.Now().Add(10 * time.Second); processAlive(pid); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); agenttest.Alive(pid); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("process %d started by the server outlived it", pid)
 		}
 	}
-}
-
-// processAlive reports whether pid runs (a zombie counts as gone).
-func processAlive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil { // no /proc here: a zombie then counts as alive
-		return syscall.Kill(pid, 0) == nil
-	}
-	s := string(data)
-	i := strings.LastIndex(s, ")")
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

@@ -177,7 +177,7 @@ func TestHelperKillsLeftovers(t *testing.T) {
 				t.Fatalf("pid file %q", data)
 			}
 			deadline := time.Now().Add(10 * time.Second)
-			for alive(pid) {
+			for agenttest.Alive(pid) {
 				if time.Now().After(deadline) {
 					syscall.Kill(pid, syscall.SIGKILL)
 					t.Fatalf("process %d outlived the command", pid)
@@ -186,17 +186,6 @@ func TestHelperKillsLeftovers(t *testing.T) {
 			}
 		})
 	}
-}
-
-// alive reports whether pid runs (a zombie counts as dead).
-func alive(pid int) bool {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(data)
-	i := strings.LastIndex(s, ")")
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 // TestHelperPassesOnACrash: a command that dies of a signal is reported
@@ -311,8 +300,8 @@ func TestLauncherKill(t *testing.T) {
 	if err != nil || exit.Signal != syscall.SIGKILL {
 		t.Errorf("exit %+v, %v; want killed", exit, err)
 	}
-	if left == 0 || alive(left) || alive(p.Pid) {
-		t.Errorf("after Kill: leftover %d alive %v, command alive %v", left, left != 0 && alive(left), alive(p.Pid))
+	if left == 0 || agenttest.Alive(left) || agenttest.Alive(p.Pid) {
+		t.Errorf("after Kill: leftover %d alive %v, command alive %v", left, left != 0 && agenttest.Alive(left), agenttest.Alive(p.Pid))
 	}
 	// The helper serves the next command.
 	if out, exit, err := runWith(t, l, "echo next"); err != nil || exit != (Exit{}) || out != "next\n" {

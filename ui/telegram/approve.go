@@ -306,17 +306,7 @@ func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
 		msg = p.msg
 	}
 	b.mu.Unlock()
-	reply := ""
-	switch {
-	case p == nil:
-		reply = "This question has expired."
-	case !ok:
-		reply = "Only the person who sent the request can answer this."
-	}
-	b.retry(ctx, func() error {
-		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
-		return err
-	})
+	b.answerPress(ctx, q, pressReply(p != nil, ok))
 	if !ok {
 		return
 	}
@@ -404,10 +394,7 @@ func (b *Bot) picked(ctx context.Context, q *models.CallbackQuery) {
 	case err != nil || i < 0 || i >= len(p.names):
 		reply, ok = "Unknown choice.", false
 	}
-	b.retry(ctx, func() error {
-		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
-		return err
-	})
+	b.answerPress(ctx, q, reply)
 	if ok {
 		b.switchSession(ctx, b.chat(p.chat), p.names[i])
 	}
@@ -428,18 +415,28 @@ func (b *Bot) toggleHunk(ctx context.Context, q *models.CallbackQuery, nonce, in
 		kb, chat, msg, text = p.keyboard(), p.chat, p.msg, p.text
 	}
 	b.mu.Unlock()
-	reply := ""
-	switch {
-	case p == nil:
-		reply = "This question has expired."
-	case !ok:
-		reply = "Only the person who sent the request can answer this."
-	}
-	b.retry(ctx, func() error {
-		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: reply})
-		return err
-	})
+	b.answerPress(ctx, q, pressReply(p != nil, ok))
 	if ok && msg != 0 {
 		b.edit(ctx, chat, msg, text, text, kb)
 	}
+}
+
+// pressReply is what a button press on a question is answered with: ""
+// when it counts, else why not.
+func pressReply(exists, ok bool) string {
+	switch {
+	case !exists:
+		return "This question has expired."
+	case !ok:
+		return "Only the person who sent the request can answer this."
+	}
+	return ""
+}
+
+// answerPress answers a button press (Telegram shows text as a toast).
+func (b *Bot) answerPress(ctx context.Context, q *models.CallbackQuery, text string) {
+	b.retry(ctx, func() error {
+		_, err := b.api.AnswerCallbackQuery(ctx, &tg.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: text})
+		return err
+	})
 }
