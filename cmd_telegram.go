@@ -78,8 +78,10 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 
 	// The files are recorded around each turn, as on the screen, so a
 	// turn run from the phone can be rewound at the desk.
-	snaps, err := c.checkpointStore(p, p.root)
-	if err != nil {
+	var snaps *checkpoint.Store
+	if why := unrecordable(p.root, agent.HomeDir()); why != "" && p.cfg.Checkpoints {
+		fmt.Fprintf(c.stderr, "pincer: turns will not be recorded for /rewind here (%s); run pincer telegram in a project directory\n", why)
+	} else if snaps, err = c.checkpointStore(p, p.root); err != nil {
 		fmt.Fprintf(c.stderr, "pincer: warning: turns will not be recorded for /rewind: %s\n", safetext.LineOf(err.Error()))
 		snaps = nil
 	}
