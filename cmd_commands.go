@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"path/filepath"
 
 	"pincer/commands"
@@ -27,7 +28,12 @@ func screenCommands(cmds []commands.Command) []ui.Command {
 		if help == "" {
 			help = "your command (" + filepath.Base(cmd.Path) + ")"
 		}
-		out = append(out, ui.PromptCommand(cmd.Name, cmd.ArgumentHint, help, cmd.Expand))
+		out = append(out, ui.PromptCommand(ui.CustomCommand{
+			Name: cmd.Name, Args: cmd.ArgumentHint, Help: help, Model: cmd.Model,
+			Render: func(ctx context.Context, args string, run func(context.Context, string) (string, error)) (string, error) {
+				return cmd.Render(ctx, args, run)
+			},
+		}))
 	}
 	return out
 }

@@ -78,8 +78,8 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	for _, w := range cmdWarnings {
 		fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(w))
 	}
-	if found, cmdArgs, ok := commands.Find(custom, prompt); ok {
-		prompt = found.Expand(cmdArgs)
+	found, cmdArgs, isCommand := commands.Find(custom, prompt)
+	if isCommand {
 		if found.Model != "" && c.flags.model == "" {
 			p.cfg.Model = found.Model // the command asks for it; --model still wins
 		}
@@ -153,6 +153,18 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 		printer.SetSession(opened.sess.ID, opened.sess.Name)
 		if opened.sess.Model == "" && p.cfg.Model != "" {
 			_ = st.SetModel(opened.sess.ID, p.cfg.Model)
+		}
+	}
+	if isCommand {
+		// Made now that its "!" lines can run through the approvals.
+		run := func(ctx context.Context, command string) (string, error) {
+			return a.RunShell(ctx, command, printer.Event)
+		}
+		if prompt, err = found.Render(ctx, cmdArgs, run); err != nil {
+			if code := printer.Finish(agent.Result{StopReason: "error"}, err); code != 0 {
+				return &exitError{code: code, silent: true}
+			}
+			return nil
 		}
 	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)

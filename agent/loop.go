@@ -102,6 +102,7 @@ type Agent struct {
 	lastPrompt int         // prompt tokens the server reported for the last request
 	lastSent   int         // messages in history when that request was built
 	recallNote string      // auto recall's notes for the turn in progress
+	turnModel  string      // the model this turn asks for ("" = the client's)
 	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
@@ -208,9 +209,23 @@ func (a *Agent) Run(ctx context.Context, prompt string, sink func(Event)) (Resul
 
 // RunMessage is Run with a prepared user message (a scheduled task, say).
 func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) (Result, error) {
+	return a.RunTurn(ctx, user, TurnOptions{}, sink)
+}
+
+// TurnOptions change one turn only.
+type TurnOptions struct {
+	// Model, when set, answers this turn instead of the client's model (a
+	// custom command's front matter asks for it).
+	Model string
+}
+
+// RunTurn is RunMessage with options for this turn only.
+func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink func(Event)) (Result, error) {
 	if sink == nil {
 		sink = func(Event) {}
 	}
+	a.turnModel = o.Model
+	defer func() { a.turnModel = "" }()
 	user.Role = RoleUser
 	var res Result
 	if err := a.checkFits(user); err != nil {
@@ -389,7 +404,7 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
 		return Request{}, err
 	}
-	req := Request{Messages: msgs}
+	req := Request{Messages: msgs, Model: a.turnModel}
 	for _, t := range a.toolList() {
 		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}

@@ -29,6 +29,9 @@ type Request struct {
 	// ToolChoice "none" keeps the tools listed (the history refers to them)
 	// but tells the model not to call any.
 	ToolChoice string
+	// Model, when set, is asked instead of the client's model for this
+	// request only.
+	Model string
 }
 
 // ToolSpec describes one tool to the model.
@@ -216,8 +219,12 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	}
 	st := &callState{sink: sink, reasoning: reasoning}
 	defer st.close()
+	model := c.ModelName()
+	if req.Model != "" {
+		model = req.Model
+	}
 	opts := []llms.CallOption{
-		llms.WithModel(c.ModelName()),
+		llms.WithModel(model),
 		// langchaingo parses a streamed answer only when a streaming
 		// function is set; the events themselves come from the transport.
 		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }),

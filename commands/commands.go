@@ -10,6 +10,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -215,4 +216,115 @@ func Find(cmds []Command, text string) (Command, string, bool) {
 		}
 	}
 	return Command{}, "", false
+}
+
+// RunFunc runs one shell command a command's text asks for and returns
+// what it printed; the caller decides how (the same checks and approvals
+// as the model's run_command).
+type RunFunc func(ctx context.Context, command string) (string, error)
+
+// Render is the prompt the command makes with args, with each shell part
+// replaced by what it printed: a line that starts with "!" is a command
+// (the rest of the line), and so is "!`command`" within a line, the form
+// other tools' command files use. Arguments are filled in first, so a
+// command can act on them. A command that fails to run (refused, or
+// cancelled) fails the whole render: a prompt missing what it was meant to
+// include is not sent.
+func (c Command) Render(ctx context.Context, args string, run RunFunc) (string, error) {
+	body := c.Expand(args)
+	if !hasShell(body) {
+		return body, nil
+	}
+	if run == nil {
+		return "", fmt.Errorf("/%s runs commands, which cannot run here", c.Name)
+	}
+	lines := strings.Split(body, "\n")
+	for i, line := range lines {
+		if cmd, ok := strings.CutPrefix(line, "!"); ok && !strings.HasPrefix(cmd, "`") {
+			cmd = strings.TrimSpace(cmd)
+			if cmd == "" {
+				continue
+			}
+			out, err := run(ctx, cmd)
+			if err != nil {
+				return "", fmt.Errorf("/%s was not sent: %w", c.Name, err)
+			}
+			lines[i] = shellBlock(cmd, out)
+			continue
+		}
+		rendered, err := renderInline(ctx, line, run)
+		if err != nil {
+			return "", fmt.Errorf("/%s was not sent: %w", c.Name, err)
+		}
+		lines[i] = rendered
+	}
+	return strings.Join(lines, "\n"), nil
+}
+
+// hasShell reports whether body has a shell part Render would run.
+func hasShell(body string) bool {
+	for line := range strings.SplitSeq(body, "\n") {
+		if cmd, ok := strings.CutPrefix(line, "!"); ok && strings.TrimSpace(cmd) != "" {
+			return true
+		}
+		if strings.Contains(line, "!`") {
+			return true
+		}
+	}
+	return false
+}
+
+// renderInline replaces each "!`command`" of line with its output; an
+// unclosed one is left as it is.
+func renderInline(ctx context.Context, line string, run RunFunc) (string, error) {
+	var b strings.Builder
+	for {
+		start := strings.Index(line, "!`")
+		if start < 0 {
+			b.WriteString(line)
+			return b.String(), nil
+		}
+		end := strings.IndexByte(line[start+2:], '`')
+		if end < 0 {
+			b.WriteString(line)
+			return b.String(), nil
+		}
+		cmd := strings.TrimSpace(line[start+2 : start+2+end])
+		b.WriteString(line[:start])
+		if cmd != "" {
+			out, err := run(ctx, cmd)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(inlineOutput(out))
+		}
+		line = line[start+2+end+1:]
+	}
+}
+
+// shellBlock is how a "!" line's output appears in the prompt: the
+// command, then what it printed, fenced so the model reads it as output.
+func shellBlock(cmd, out string) string {
+	fence := "```"
+	for strings.Contains(out, fence) {
+		fence += "`"
+	}
+	return "$ " + cmd + "\n" + fence + "\n" + strings.TrimRight(out, "\n") + "\n" + fence
+}
+
+// inlineOutput is what a "!`command`" part becomes: what it printed, on
+// its own, when it ended well (run_command's "[exit code 0]" trailer and
+// "(no output)" marker would break the sentence it sits in); otherwise all
+// of it, so the prompt says how the command failed.
+func inlineOutput(out string) string {
+	out = strings.TrimRight(out, "\n")
+	body, ok := strings.CutSuffix(out, "[exit code 0]")
+	if !ok {
+		return out
+	}
+	body = strings.TrimSpace(body)
+	if body == "(no output)" {
+		return ""
+	}
+	return body
 }

@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +93,67 @@ func TestFind(t *testing.T) {
 		c, args, ok := Find(cmds, tc.text)
 		if ok != tc.ok || c.Name != tc.name || args != tc.args {
 			t.Errorf("Find(%q) = %q %q %v", tc.text, c.Name, args, ok)
+		}
+	}
+}
+
+// fakeRun answers like run_command: output, a blank line, the status.
+func fakeRun(outputs map[string]string) RunFunc {
+	return func(_ context.Context, cmd string) (string, error) {
+		out, ok := outputs[cmd]
+		if !ok {
+			return "", errors.New("unexpected command " + cmd)
+		}
+		return out, nil
+	}
+}
+
+func TestRender(t *testing.T) {
+	outputs := map[string]string{
+		"git status": "clean\n\n[exit code 0]",
+		"date":       "Tue\n\n[exit code 0]",
+		"true":       "(no output)\n\n[exit code 0]",
+		"false":      "(no output)\n\n[exit code 1]",
+		"echo x":     "x\n\n[exit code 0]",
+		"cat fenced": "```go\nx\n```\n\n[exit code 0]",
+		"echo a b":   "a b\n\n[exit code 0]",
+	}
+	for _, tc := range []struct{ name, body, args, want string }{
+		{"no shell", "Plain $1.", "x", "Plain x."},
+		{"line", "Look:\n!git status\nthen fix", "", "Look:\n$ git status\n```\nclean\n\n[exit code 0]\n```\nthen fix"},
+		{"inline", "Today is !`date`, ok", "", "Today is Tue, ok"},
+		{"inline no output", "[!`true`]", "", "[]"},
+		{"inline failure keeps status", "[!`false`]", "", "[(no output)\n\n[exit code 1]]"},
+		{"two inline", "!`echo x` and !`date`", "", "x and Tue"},
+		{"unclosed inline", "odd !`echo x", "", "odd !`echo x"},
+		{"arguments first", "!echo $ARGUMENTS", "a b", "$ echo a b\n```\na b\n\n[exit code 0]\n```"},
+		{"fence grows", "!cat fenced", "", "$ cat fenced\n````\n```go\nx\n```\n\n[exit code 0]\n````"},
+		{"bang alone", "Wow\n!\nok", "", "Wow\n!\nok"},
+	} {
+		got, err := (Command{Name: "c", Body: tc.body}).Render(context.Background(), tc.args, fakeRun(outputs))
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s: Render = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestRenderFails: a command that cannot run fails the whole prompt, and
+// a body with shell parts but nothing to run them is an error, not a
+// prompt with the syntax left in.
+func TestRenderFails(t *testing.T) {
+	refused := errors.New(`"rm x" was refused`)
+	run := func(context.Context, string) (string, error) { return "", refused }
+	for _, body := range []string{"a\n!rm x\nb", "a !`rm x` b"} {
+		_, err := (Command{Name: "c", Body: body}).Render(context.Background(), "", run)
+		if !errors.Is(err, refused) || !strings.Contains(err.Error(), "/c was not sent") {
+			t.Errorf("Render(%q) error = %v, want the refusal, saying nothing was sent", body, err)
+		}
+		if _, err := (Command{Name: "c", Body: body}).Render(context.Background(), "", nil); err == nil {
+			t.Errorf("Render(%q) with no runner succeeded", body)
 		}
 	}
 }

@@ -158,7 +158,7 @@ type App struct {
 	spin          int
 	ticking       bool
 	answering     bool // an answer or reasoning is streaming into the transcript
-	queue         []string
+	queue         []queued
 	history       []string // prompts sent, for Up/Down
 	historyPos    int
 	draft         string // what was typed before browsing history
@@ -604,11 +604,34 @@ func (a *App) submit(text string) tea.Cmd {
 // shown), or queues text while a turn runs.
 func (a *App) sendOrQueue(text, shown string) tea.Cmd {
 	if a.busy {
-		a.queue = append(a.queue, text)
-		a.transcript.SetQueued(a.queue)
+		a.enqueue(queued{text: text})
 		return nil
 	}
 	return a.startMessage(agent.Message{Role: agent.RoleUser, Content: a.expandPastes(text)}, shown)
+}
+
+// queued is a prompt typed while a turn runs, sent when it ends.
+type queued struct {
+	// text is the prompt, or for a command what was typed ("/review x").
+	text string
+	// start, when set, runs the command again when its turn comes, so
+	// that what it includes is read then.
+	start func() tea.Cmd
+}
+
+// enqueue puts q behind the turn that runs, where the transcript shows it.
+func (a *App) enqueue(q queued) {
+	a.queue = append(a.queue, q)
+	a.transcript.SetQueued(a.queuedTexts())
+}
+
+// queuedTexts is the queue as the person typed it.
+func (a *App) queuedTexts() []string {
+	out := make([]string, len(a.queue))
+	for i, q := range a.queue {
+		out[i] = q.text
+	}
+	return out
 }
 
 // startTurn hands a prompt to the agent on its own goroutine.
@@ -734,8 +757,11 @@ func (a *App) nextWork(checkTasks bool) tea.Cmd {
 	if len(a.queue) > 0 {
 		next := a.queue[0]
 		a.queue = a.queue[1:]
-		a.transcript.SetQueued(a.queue)
-		return a.startTurn(next)
+		a.transcript.SetQueued(a.queuedTexts())
+		if next.start != nil {
+			return next.start()
+		}
+		return a.startTurn(next.text)
 	}
 	if checkTasks {
 		return a.checkTasks()
@@ -751,7 +777,14 @@ func (a *App) stopTurn() {
 	if len(a.queue) == 0 {
 		return
 	}
-	parts := append([]string(nil), a.queue...)
+	parts := make([]string, 0, len(a.queue)+1)
+	for _, q := range a.queue {
+		text := q.text
+		if q.start == nil && strings.HasPrefix(text, "/") {
+			text = "/" + text // a message, not a command, when sent again
+		}
+		parts = append(parts, text)
+	}
 	if typed := strings.TrimSpace(a.input.Value()); typed != "" {
 		parts = append(parts, typed)
 	}

@@ -344,7 +344,7 @@ func TestMessagesTypedWhileBusyAreQueued(t *testing.T) {
 	a.busy = true
 	typeText(a, "next thing")
 	press(a, "enter")
-	if len(a.queue) != 1 || a.queue[0] != "next thing" {
+	if len(a.queue) != 1 || a.queue[0].text != "next thing" {
 		t.Fatalf("queue %v", a.queue)
 	}
 	if !strings.Contains(screen(a), "next thing") || !strings.Contains(screen(a), "1 queued") {

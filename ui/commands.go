@@ -1,14 +1,17 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/agent"
 	"pincer/safety"
 	"pincer/ui/complete"
+	"pincer/ui/safetext"
 )
 
 // Command is a slash command: /name args.
@@ -123,11 +126,48 @@ func (a *App) runCommand(text string) tea.Cmd {
 	return nil
 }
 
+// CustomCommand is one of the person's own slash commands, as the screen
+// runs it.
+type CustomCommand struct {
+	Name, Args, Help string
+	// Model, when set, answers the command's turn instead of the session's
+	// model.
+	Model string
+	// Render makes the prompt from what was typed after the name; run
+	// runs a command the text asks for, through the approvals.
+	Render func(ctx context.Context, args string, run func(ctx context.Context, command string) (string, error)) (string, error)
+}
+
 // PromptCommand is a slash command that sends a prompt made from its
 // arguments (the person's own commands): the transcript shows what was
-// typed, the model gets the prompt.
-func PromptCommand(name, args, help string, prompt func(args string) string) Command {
-	return Command{Name: name, Args: args, Help: help, Run: func(a *App, typed string) tea.Cmd {
-		return a.sendOrQueue(prompt(typed), strings.TrimSpace("/"+name+" "+typed))
+// typed, the model gets the prompt. The prompt is made when its turn
+// starts (queued behind a running one, it waits), off the screen's loop,
+// since the commands it runs may ask for approval.
+func PromptCommand(c CustomCommand) Command {
+	return Command{Name: c.Name, Args: c.Args, Help: c.Help, Run: func(a *App, typed string) tea.Cmd {
+		shown := strings.TrimSpace("/" + c.Name + " " + typed)
+		start := func() tea.Cmd {
+			args := a.expandPastes(typed)
+			a.transcript.AddUser(shown)
+			if c.Model != "" {
+				a.transcript.AddNotice("This command asks for the model " + safetext.LineOf(c.Model) + ".")
+			}
+			return a.startWork(func(ctx context.Context) tea.Msg {
+				run := func(ctx context.Context, command string) (string, error) {
+					return a.agent.RunShell(ctx, command, a.bridge.event)
+				}
+				prompt, err := c.Render(ctx, args, run)
+				if err != nil {
+					return turnDoneMsg{err: err}
+				}
+				res, err := a.agent.RunTurn(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model}, a.bridge.event)
+				return turnDoneMsg{res: res, err: err}
+			})
+		}
+		if a.busy {
+			a.enqueue(queued{text: shown, start: start})
+			return nil
+		}
+		return start()
 	}}
 }

@@ -261,7 +261,7 @@ func TestEscDoesNotSendQueuedPrompts(t *testing.T) {
 		press(a, stopKey)
 		cmd := a.turnDone(turnDoneMsg{err: context.Canceled})
 		if a.busy || len(a.queue) != 0 {
-			t.Errorf("%s: busy %v, queue %q after stopping; want idle with nothing queued", stopKey, a.busy, a.queue)
+			t.Errorf("%s: busy %v, queue %q after stopping; want idle with nothing queued", stopKey, a.busy, a.queuedTexts())
 		}
 		_ = cmd
 		if v := a.input.Value(); v != "then do this\n\nand that" {
@@ -629,4 +629,37 @@ func lineStarts(text string, width int) []bool {
 		}
 	}
 	return starts
+}
+
+// TestQueuedCommandsComeBackAsTyped: a custom command typed during a turn
+// waits as what was typed (its "!" lines run when its turn comes), and
+// stopping puts it back as a command; a message that starts with "/"
+// comes back escaped so Enter sends it as a message again.
+func TestQueuedCommandsComeBackAsTyped(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	rendered := 0
+	a2 := New(Options{Agent: a.agent, Root: a.opts.Root, Theme: a.theme, Commands: []Command{PromptCommand(CustomCommand{
+		Name: "review", Args: "PATH",
+		Render: func(context.Context, string, func(context.Context, string) (string, error)) (string, error) {
+			rendered++
+			return "Review it", nil
+		},
+	})}})
+	a2.Update(tea.WindowSizeMsg{Width: 100, Height: 24})
+	a2.busy, a2.cancel = true, func() {}
+	typeText(a2, "/review api")
+	press(a2, "enter")
+	typeText(a2, "//etc is a dir")
+	press(a2, "enter")
+	if got := a2.queuedTexts(); len(got) != 2 || got[0] != "/review api" || got[1] != "/etc is a dir" {
+		t.Fatalf("queue %q, want the command as typed and the message", got)
+	}
+	if rendered != 0 {
+		t.Errorf("the queued command was made %d times before its turn", rendered)
+	}
+	press(a2, "esc")
+	a2.turnDone(turnDoneMsg{err: context.Canceled})
+	if v := a2.input.Value(); v != "/review api\n\n//etc is a dir" {
+		t.Errorf("input %q after stopping, want the command and the escaped message", v)
+	}
 }

@@ -90,8 +90,8 @@ func TestRewindPreviewSaysRemoved(t *testing.T) {
 func TestCustomCommandsKeepBuiltinNames(t *testing.T) {
 	a := newTestApp(t, 100, 30)
 	custom := []Command{
-		PromptCommand("help", "", "mine", func(string) string { return "x" }),
-		PromptCommand("review", "FILE", "review a file", func(args string) string { return "Review " + args }),
+		PromptCommand(CustomCommand{Name: "help", Help: "mine"}),
+		PromptCommand(CustomCommand{Name: "review", Args: "FILE", Help: "review a file"}),
 	}
 	a2 := New(Options{Agent: a.agent, Root: a.opts.Root, Theme: a.theme, Commands: custom})
 	var helps, reviews int
@@ -113,7 +113,7 @@ func TestCustomCommandsKeepBuiltinNames(t *testing.T) {
 func TestCustomCommandHelpIsSanitised(t *testing.T) {
 	a := newTestApp(t, 120, 50)
 	a2 := New(Options{Agent: a.agent, Root: a.opts.Root, Theme: a.theme,
-		Commands: []Command{PromptCommand("evil", "", "looks fine\x1b]52;c;aGk=\x07", func(string) string { return "" })}})
+		Commands: []Command{PromptCommand(CustomCommand{Name: "evil", Help: "looks fine\x1b]52;c;aGk=\x07"})}})
 	a2.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
 	a2.showHelp = true
 	view := a2.View().Content
