@@ -84,6 +84,14 @@ func Load(o LoadOptions) (Config, Sources, error) {
 		path := ProjectConfigPath(o.ProjectRoot)
 		if l, ok := ld.projectLayer(o.ProjectRoot); ok {
 			if o.DistrustProject {
+				if l.values.Hooks != nil {
+					// Said on its own: hooks are programs, not a setting.
+					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets hooks, commands the project chose to run around every turn; they do not run until you trust this project with 'pincer trust'",
+						ld.tilde(path)))
+					l.values.clear("hooks")
+					delete(l.sources, "hooks")
+					srcs.Ignored = append(srcs.Ignored, "hooks")
+				}
 				for _, f := range trustSensitiveFields() {
 					if _, set := l.sources[f]; set {
 						l.values.clear(f)
