@@ -230,3 +230,33 @@ func TestHangingHookIsStopped(t *testing.T) {
 		t.Errorf("the tool did not run after the hook timed out: %d requests", len(reqs))
 	}
 }
+
+// TestTUIHooks: on the screen, /hooks lists the hooks with the file each
+// came from, and the approval of a call a hook changed shows the changed
+// command, says a hook changed it, and runs what it showed.
+func TestTUIHooks(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command": "echo original > out.txt"}`}),
+		agenttest.Text("Wrote the file.", 5),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.writeUserConfig(hookConfig("PreToolUse", "run_command", updateHook, 0))
+	ts := newTmuxScreen(t, s, 120, 40, "-s", "hooks")
+	ts.waitFor("the screen", "Ask pincer")
+	ts.keys("/hooks", "Enter")
+	ts.waitFor("the list of hooks", "PreToolUse", "matcher run_command · timeout 60s · from user file ~/.config/pincer/config.json")
+
+	ts.keys("write a file", "Enter")
+	screen := ts.waitFor("the approval of the changed command", "Run this command?", "echo changed > out.txt", "changed this call's input")
+	if strings.Contains(screen, "echo original") && strings.Contains(screen, "Run this command?") && !strings.Contains(screen, "echo changed") {
+		t.Fatalf("the dialog shows the model's command:\n%s", screen)
+	}
+	time.Sleep(400 * time.Millisecond) // a new dialog ignores keys at first
+	ts.keys("y")
+	ts.waitFor("the answer", "Wrote the file.")
+	got, err := os.ReadFile(filepath.Join(s.dir, "out.txt"))
+	if err != nil || string(got) != "changed\n" {
+		t.Errorf("out.txt = %q (%v), want what the dialog showed", got, err)
+	}
+}

@@ -131,11 +131,11 @@ func describeHooks(p *project) string {
 		if timeout == 0 {
 			timeout = hooks.DefaultTimeout
 		}
-		fmt.Fprintf(&b, "\n  • %s", h.Command)
+		fmt.Fprintf(&b, "\n  • %s\n    ", h.Command)
 		if h.Event == hooks.PreToolUse || h.Event == hooks.PostToolUse || h.Event == hooks.SessionStart {
-			fmt.Fprintf(&b, "  (matcher %s)", matcher)
+			fmt.Fprintf(&b, "matcher %s · ", matcher)
 		}
-		fmt.Fprintf(&b, "  timeout %s, from %s", timeout, h.From)
+		fmt.Fprintf(&b, "timeout %ds · from %s", int(timeout.Seconds()), h.From)
 	}
 	if slices.Contains(p.srcs.Ignored, "hooks") {
 		b.WriteString("\nThe project's .pincer.json sets hooks too; they do not run until you trust this project with 'pincer trust'.")
