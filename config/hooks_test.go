@@ -30,6 +30,11 @@ func TestHooksOfAnUntrustedProjectAreLeftOut(t *testing.T) {
 		if warned != distrust || slices.Contains(s.Ignored, "hooks") != distrust {
 			t.Errorf("distrust=%v: warnings %q, ignored %v", distrust, s.Warnings, s.Ignored)
 		}
+		for _, w := range s.Warnings {
+			if strings.Contains(w, "which decide where your API key goes") {
+				t.Errorf("the warning about settings names the hooks too: %q", w)
+			}
+		}
 		if !distrust && !slices.Contains(s.ProjectSensitive(), "hooks") {
 			t.Errorf("ProjectSensitive %v lacks hooks, so pincer trust would not show them", s.ProjectSensitive())
 		}

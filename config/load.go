@@ -82,6 +82,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 			}
 		}
 		path := ProjectConfigPath(o.ProjectRoot)
+		hooksIgnored := false
 		if l, ok := ld.projectLayer(o.ProjectRoot); ok {
 			if o.DistrustProject {
 				if l.values.Hooks != nil {
@@ -90,7 +91,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 						ld.tilde(path)))
 					l.values.clear("hooks")
 					delete(l.sources, "hooks")
-					srcs.Ignored = append(srcs.Ignored, "hooks")
+					hooksIgnored = true
 				}
 				for _, f := range trustSensitiveFields() {
 					if _, set := l.sources[f]; set {
@@ -109,6 +110,9 @@ func Load(o LoadOptions) (Config, Sources, error) {
 			}
 			layers = append(layers, l)
 			srcs.Files = append(srcs.Files, path)
+		}
+		if hooksIgnored {
+			srcs.Ignored = append(srcs.Ignored, "hooks")
 		}
 		if mcpIgnored && !slices.Contains(srcs.Ignored, "mcp_servers") {
 			srcs.Ignored = append(srcs.Ignored, "mcp_servers")
