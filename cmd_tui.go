@@ -129,6 +129,8 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Alerts:            alerts,
 		Commands: append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
+		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {
+			return describeHooks(p)
 		})}, screenCommands(custom)...),
 	})
 	c.sayHowToResume(st, current)

@@ -102,7 +102,8 @@ func (c *cli) trustCommand() *cobra.Command {
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
 api_key_env), which commands run without asking (allow, unknown_commands),
 where sessions are kept (data_dir), which MCP servers start (mcp_servers,
-and the servers of a .mcp.json), and limits (context_window,
+and the servers of a .mcp.json), which commands run around every turn
+(hooks), and limits (context_window,
 max_iterations, max_retries, command_timeout, idle_timeout). A cloned
 repository controls that file, so pincer ignores those settings — limits
 only when they are looser than yours — and says so, until you trust the

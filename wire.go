@@ -227,6 +227,10 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Project: in.Project,
 		Env:     agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
 	})
+	hks, err := hookRunner(p, s.current)
+	if err != nil {
+		return nil, nil, err
+	}
 	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
@@ -242,6 +246,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
 		Checkpoints:   s.checkpoints,
 		DynamicTools:  mcpTools(s.mcp),
+		Hooks:         hks,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,

@@ -47,6 +47,9 @@ type Approval struct {
 	// command or a fetch's domain, or "" when none would be safe to
 	// suggest.
 	SuggestedRule string
+	// HookAsked says a PreToolUse hook asked for this approval: no session
+	// mode (accept edits) may answer it unasked.
+	HookAsked bool
 }
 
 // Decision is the person's answer.

@@ -55,6 +55,8 @@ type Options struct {
 	// agent lives (those of MCP servers that became ready); it is asked at
 	// every request and every call, and its tools follow the registry's.
 	DynamicTools func() []tools.Tool
+	// Hooks, when set, runs the person's hook commands (see hooks.go).
+	Hooks Hooks
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -110,6 +112,12 @@ type Agent struct {
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
+	// Hooks' state: whether SessionStart ran, what it and the prompt's
+	// UserPromptSubmit hooks added, and why a hook ended the turn.
+	hookStarted    bool
+	sessionContext string
+	promptContext  string
+	hookHalt       string
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -194,6 +202,7 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 		}
 	}
 	a.lastPrompt, a.lastSent = 0, 0
+	a.hookStarted, a.sessionContext = false, ""
 }
 
 // Classifier is the safety classifier in use, including rules added during
@@ -233,6 +242,11 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		res.StopReason = "error"
 		return res, err
 	}
+	if err := a.beforeTurn(ctx, user, sink); err != nil {
+		res.StopReason = "blocked"
+		return res, err
+	}
+	defer func() { a.promptContext, a.hookHalt = "", "" }()
 	if a.opts.Recall != nil && user.Kind == "" {
 		a.recallNote = a.opts.Recall(user.Content)
 		defer func() { a.recallNote = "" }()
@@ -257,6 +271,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			cp.TurnEnded(stored.Seq)
 		}()
 	}
+	stopContinues := 0
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
@@ -320,6 +335,16 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
+			if !final {
+				again, err := a.stopHook(ctx, &stopContinues, sink)
+				if err != nil {
+					res.StopReason = "error"
+					return res, err
+				}
+				if again {
+					continue
+				}
+			}
 			res.StopReason = "answer"
 			if final {
 				res.StopReason = "max_iterations"
@@ -333,6 +358,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r = tools.Result{Content: Cancelled, IsError: true}
 			case final:
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
+			case a.hookHalt != "":
+				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
 			default:
 				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
@@ -347,6 +374,11 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		if ctx.Err() != nil {
 			res.StopReason = "cancelled"
 			return res, ctx.Err()
+		}
+		if halt := a.takeHalt(); halt != "" {
+			sink(Notice{Text: "A hook ended the turn: " + halt})
+			res.StopReason = "hook"
+			return res, nil
 		}
 		if final {
 			res.StopReason = "max_iterations"
@@ -424,6 +456,9 @@ func (a *Agent) requestMessages() []Message {
 	}
 	if a.recallNote != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.recallNote})
+	}
+	if note := a.hookNote(); note != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: note})
 	}
 	rest := make([]Message, 0, len(a.history))
 	for _, m := range a.history[a.summaryStart():] {
@@ -522,7 +557,7 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 
 // runCall checks, approves and runs one tool call, returning what the model
 // will read.
-func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tools.Result {
+func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r tools.Result) {
 	if tc.Name == "" || tc.Name == unnamedCall {
 		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
@@ -530,6 +565,12 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
 	}
+	pre, blocked := a.preToolUse(ctx, &tc, sink)
+	if blocked != nil {
+		return *blocked
+	}
+	sink = pre.watch(sink)
+	defer func() { r = a.postToolUse(ctx, tc, pre, r, sink) }()
 	call, err := tool.Decode(tc.Arguments)
 	if err != nil {
 		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
@@ -542,13 +583,14 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		addrs, _ = fetch.Lookup(ctx) // a host that does not resolve is judged by its name; the fetch then fails
 		v = worse(v, a.classifier.Web(safety.WebAccess{URL: acc.URL, Addrs: addrs}))
 	}
+	v = pre.tighten(v)
 	if v.Denied {
 		text := fmt.Sprintf("Blocked by the user's deny rule %q; it was not run. Do not try to get around the rule; ask the user if it is needed.", v.Rule)
 		sink(Notice{Text: fmt.Sprintf("Blocked %s (deny rule %q).", call.Summary(), v.Rule)})
 		return tools.Result{Content: text, IsError: true}
 	}
 	if p, ok := call.(tools.Planner); ok {
-		return a.runEdit(ctx, tc, call, p, v, sink)
+		return a.runEdit(ctx, tc, call, p, v, pre.ask, sink)
 	}
 	action := tool.Mutates() && acc.Command == "" && len(acc.Writes) == 0 && acc.MCP == nil
 	if action && v.Tier < safety.Confirm {
@@ -557,11 +599,11 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		v.Tier = safety.Confirm
 		v.Reasons = append(v.Reasons, call.Summary()+": changes something outside the project files")
 	}
-	if !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call)) {
+	if pre.ask || !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call)) {
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
-			Tier: v.Tier, Reasons: v.Reasons,
+			Tier: v.Tier, Reasons: v.Reasons, HookAsked: pre.ask,
 		}
 		switch {
 		case acc.Command != "":
@@ -591,7 +633,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		a.awaitCheckpoint(sink)
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
-	r, err := call.Run(ctx)
+	r, err = call.Run(ctx)
 	if err == nil && len(r.SandboxBlocked) > 0 {
 		r, err = a.leaveSandbox(ctx, tc, call, v, r, sink)
 	}
@@ -640,7 +682,7 @@ func (a *Agent) leaveSandbox(ctx context.Context, tc ToolCall, call tools.Call, 
 
 // runEdit plans a file change, has the person review it, and applies what
 // they accepted. Every edit is reviewed: at least the confirm tier.
-func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p tools.Planner, v safety.Verdict, sink func(Event)) tools.Result {
+func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p tools.Planner, v safety.Verdict, hookAsked bool, sink func(Event)) tools.Result {
 	ch, err := p.Plan(ctx)
 	if err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}
@@ -652,7 +694,7 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{
 		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
-		Paths: []string{ch.Path}, Change: ch, Tier: tier, Reasons: v.Reasons,
+		Paths: []string{ch.Path}, Change: ch, Tier: tier, Reasons: v.Reasons, HookAsked: hookAsked,
 	})
 	if !d.Allow {
 		return tools.Result{Content: refusal(d), IsError: true}

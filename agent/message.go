@@ -24,6 +24,7 @@ const (
 	KindLimit       = "limit"       // the user message that asks for a wrap-up at the iteration limit
 	KindInterrupted = "interrupted" // a partial answer cut short by the person
 	KindTask        = "task"        // a user message sent by the scheduler
+	KindHook        = "hook"        // a user message a Stop hook sent to make the model go on
 )
 
 // Message is one message of the conversation as the agent keeps it.

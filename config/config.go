@@ -64,6 +64,9 @@ type Config struct {
 
 	// Telegram is the bot of pincer telegram.
 	Telegram Telegram `json:"telegram" jsonschema_description:"The bot of 'pincer telegram': {\"allowed_users\": [your numeric Telegram user id], \"token_env\": the variable holding the bot token (default TELEGRAM_BOT_TOKEN), \"api_url\": a self-hosted Bot API server (default Telegram's)}. Read from your user config file only: a project's .pincer.json may not set who can command pincer."`
+
+	// Hooks are the person's commands run around a turn.
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty" jsonschema_description:"Commands run at moments of a turn, by event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop): a list of {\"matcher\": a regular expression on the tool name, \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": seconds}]}, as in Claude Code's settings. Hooks from every file run; a project's run only once the project is trusted. See docs/hooks.md."`
 }
 
 // Telegram configures the bot of pincer telegram. The token itself is

@@ -49,6 +49,9 @@ type FileConfig struct {
 
 	// Telegram is the bot of pincer telegram (user files only).
 	Telegram *Telegram `json:"telegram,omitempty"`
+
+	// Hooks are the person's commands run around a turn.
+	Hooks map[string][]HookMatcher `json:"hooks,omitempty"`
 }
 
 // Ptr returns a pointer to v, for filling FileConfig fields.
@@ -101,6 +104,9 @@ func (f *FileConfig) applyTo(c *Config, name string) {
 		return
 	}
 	switch {
+	case name == "hooks":
+		// Hooks from every layer run: a higher layer's are added after.
+		dst.Set(reflect.ValueOf(mergeHooks(c.Hooks, f.Hooks)))
 	case src.Kind() == reflect.Map:
 		// MCP servers: a higher layer's server replaces one of the same name.
 		servers := map[string]MCPServer{}

@@ -189,6 +189,7 @@ func (ld *loader) parseLayer(path string, kind SourceKind, data []byte, mode fs.
 		}
 		l.sources[e.key] = src
 	}
+	tagHooks(l.values.Hooks, src)
 	if kind == FromProjectFile && l.values.APIKey != nil {
 		l.values.APIKey = nil
 		delete(l.sources, "api_key")

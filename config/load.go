@@ -82,8 +82,17 @@ func Load(o LoadOptions) (Config, Sources, error) {
 			}
 		}
 		path := ProjectConfigPath(o.ProjectRoot)
+		hooksIgnored := false
 		if l, ok := ld.projectLayer(o.ProjectRoot); ok {
 			if o.DistrustProject {
+				if l.values.Hooks != nil {
+					// Said on its own: hooks are programs, not a setting.
+					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets hooks, commands the project chose to run around every turn; they do not run until you trust this project with 'pincer trust'",
+						ld.tilde(path)))
+					l.values.clear("hooks")
+					delete(l.sources, "hooks")
+					hooksIgnored = true
+				}
 				for _, f := range trustSensitiveFields() {
 					if _, set := l.sources[f]; set {
 						l.values.clear(f)
@@ -101,6 +110,9 @@ func Load(o LoadOptions) (Config, Sources, error) {
 			}
 			layers = append(layers, l)
 			srcs.Files = append(srcs.Files, path)
+		}
+		if hooksIgnored {
+			srcs.Ignored = append(srcs.Ignored, "hooks")
 		}
 		if mcpIgnored && !slices.Contains(srcs.Ignored, "mcp_servers") {
 			srcs.Ignored = append(srcs.Ignored, "mcp_servers")

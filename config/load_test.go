@@ -111,6 +111,13 @@ func TestPrecedence(t *testing.T) {
 			user: stage{json: `"2m"`, want: Duration(2 * time.Minute)}, project: stage{json: `30`, want: Duration(30 * time.Second)}},
 		{field: "telegram", def: Telegram{}, // a project file may not set it
 			user: stage{json: `{"allowed_users": [42, 7], "token_env": "MY_BOT"}`, want: Telegram{AllowedUsers: []int64{42, 7}, TokenEnv: "MY_BOT"}}},
+		{field: "hooks", def: map[string][]HookMatcher(nil),
+			user: stage{json: `{"Stop": [{"hooks": [{"command": "u"}]}]}`, want: map[string][]HookMatcher{"Stop": {{Hooks: []HookCommand{{Command: "u"}}, From: Source{Kind: FromUserFile}}}}},
+			project: stage{json: `{"Stop": [{"hooks": [{"command": "p", "timeout": 5}]}], "PreToolUse": [{"matcher": "run_command", "hooks": [{"type": "command", "command": "q"}]}]}`,
+				want: map[string][]HookMatcher{
+					"Stop":       {{Hooks: []HookCommand{{Command: "u"}}, From: Source{Kind: FromUserFile}}, {Hooks: []HookCommand{{Command: "p", Timeout: 5}}, From: Source{Kind: FromProjectFile}}},
+					"PreToolUse": {{Matcher: "run_command", Hooks: []HookCommand{{Type: "command", Command: "q"}}, From: Source{Kind: FromProjectFile}}},
+				}}},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
 	}

@@ -81,9 +81,9 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // what they may reach, to move the person's sessions to a place the
 // project chose (data_dir), to turn off the checkpoints that let the
 // person undo what a turn did, or to start programs of its choosing as
-// MCP servers (mcp_servers).
+// MCP servers (mcp_servers) or as hooks (hooks).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file

@@ -146,6 +146,7 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		}
 	}
 	ld.validateKeyEnv(c, fields, bad)
+	ld.validateHooks(c, fields, bad)
 	if c.DataDir != "" && !filepath.IsAbs(c.DataDir) {
 		v := fmt.Sprintf("%q", c.DataDir)
 		bad(ErrInvalidValue, "data_dir", v, is("data_dir", v)+", not an absolute path; "+

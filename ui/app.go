@@ -290,6 +290,10 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "Iteration limit reached; the model was asked to sum up."})
 				continue
 			}
+			if m.Kind == agent.KindHook {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: m.Content})
+				continue
+			}
 			typed, files := agent.SplitAttachments(m.Content)
 			entries = append(entries, transcript.Entry{Kind: transcript.KindUser, Text: typed})
 			if len(files) > 0 {

@@ -499,6 +499,7 @@ func TestModesAnswerWithoutAsking(t *testing.T) {
 		{"auto-approve does not accept edits", true, false, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, true},
 		{"accept-edits accepts an edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks()}, false},
 		{"accept-edits still asks for a dangerous edit", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Dangerous, Change: twoHunks()}, true},
+		{"accept-edits asks for an edit a hook wants asked", false, true, agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: twoHunks(), HookAsked: true}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -37,7 +37,7 @@ func (a *App) ask(q question) tea.Cmd {
 // autoApproves reports whether a session mode answers the question without
 // asking: only accept-edits does, never for the dangerous tier.
 func (a *App) autoApproves(q agent.Approval) bool {
-	if q.Tier >= safety.Dangerous {
+	if q.Tier >= safety.Dangerous || q.HookAsked {
 		return false
 	}
 	if q.Kind == agent.ApproveEdit {
