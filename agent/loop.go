@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -55,6 +56,8 @@ type Options struct {
 	// agent lives (those of MCP servers that became ready); it is asked at
 	// every request and every call, and its tools follow the registry's.
 	DynamicTools func() []tools.Tool
+	// Mode is the starting mode; "" is ModeAsk.
+	Mode Mode
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -89,6 +92,8 @@ type Result struct {
 	Usage      Usage  // summed over the requests
 	// StopReason is "answer", "max_iterations", "cancelled" or "error".
 	StopReason string
+	// Planned is set when the answer was given in plan mode: Text is the plan.
+	Planned bool
 }
 
 // Agent is one conversation with the model and its tools. Run must not be
@@ -99,13 +104,15 @@ type Agent struct {
 	history    []Message
 	usedIDs    map[string]bool
 	summary    summaryState
-	lastPrompt int         // prompt tokens the server reported for the last request
-	lastSent   int         // messages in history when that request was built
-	recallNote string      // auto recall's notes for the turn in progress
-	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
-	callSeq    int         // the last key given to a tool call (see callKeys)
-	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
-	repairNote string      // what Restore repaired, said once at the next request
+	lastPrompt int                // prompt tokens the server reported for the last request
+	lastSent   int                // messages in history when that request was built
+	recallNote string             // auto recall's notes for the turn in progress
+	toolTokens int                // estimated tokens of the tool schemas; 0 until first needed
+	callSeq    int                // the last key given to a tool call (see callKeys)
+	auto       atomic.Bool        // approvals are auto (the screen may switch it while a turn runs)
+	mode       atomic.Value       // the Mode; the screen may switch it while a turn runs
+	strict     *safety.Classifier // without the person's rules: what plan mode lets run
+	repairNote string             // what Restore repaired, said once at the next request
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
@@ -133,8 +140,13 @@ func New(o Options) (*Agent, error) {
 		}
 	}
 	o.Own = resolveOwn(o.Own)
-	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
+	strict, err := safety.NewClassifier(safety.Rules{})
+	if err != nil {
+		return nil, fmt.Errorf("agent: plan mode's classifier: %w", err)
+	}
+	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}, strict: strict}
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
+	a.SetMode(o.Mode)
 	return a, nil
 }
 
@@ -259,6 +271,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			}
 			return res, err
 		}
+		res.Planned = a.Mode() == ModePlan
 		req, err := a.request(final, sink)
 		if err != nil {
 			res.StopReason = "error"
@@ -404,6 +417,9 @@ func (a *Agent) requestMessages() []Message {
 	if a.opts.System != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
 	}
+	if a.Mode() == ModePlan {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})
+	}
 	if a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
 	}
@@ -515,9 +531,16 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
 	}
+	plan := a.Mode() == ModePlan
+	if why := a.planRefusal(tc.Name, nil); plan && why != "" {
+		return tools.Result{Content: why, IsError: true}
+	}
 	call, err := tool.Decode(tc.Arguments)
 	if err != nil {
 		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
+	}
+	if why := a.planRefusal(tc.Name, call); plan && why != "" {
+		return tools.Result{Content: why, IsError: true}
 	}
 	acc := call.Access()
 	v := a.judge(acc)
@@ -577,7 +600,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	r, err := call.Run(ctx)
-	if err == nil && len(r.SandboxBlocked) > 0 {
+	if err == nil && len(r.SandboxBlocked) > 0 && !plan {
 		r, err = a.leaveSandbox(ctx, tc, call, v, r, sink)
 	}
 	if err != nil {
@@ -803,9 +826,13 @@ func (a *Agent) SetApprover(ap Approver) { a.opts.Approver = ap }
 func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }
 
 // toolList is the registry's tools followed by the dynamic ones, leaving
-// out any whose name is already taken.
+// out any whose name is already taken, and in plan mode those it does not
+// offer.
 func (a *Agent) toolList() []tools.Tool {
 	list := a.opts.Tools.List()
+	if a.Mode() == ModePlan {
+		return slices.DeleteFunc(list, func(t tools.Tool) bool { return !inPlan(t.Name()) })
+	}
 	if a.opts.DynamicTools == nil {
 		return list
 	}
