@@ -84,3 +84,78 @@ func TestRunPlanChangesNothing(t *testing.T) {
 		t.Errorf("the read-only command did not run: %q", results[2])
 	}
 }
+
+// TestTUIPlanMode drives the screen in tmux: shift+tab cycles the mode and
+// the status line shows it; in plan mode the request offers no writing
+// tool and a write_file call is refused with the file untouched; /plan
+// save writes the plan; /plan go goes back to ask and sends the plan; in
+// accept edits an edit lands without a dialog and its diff shows.
+func TestTUIPlanMode(t *testing.T) {
+	plan := "1. Rename greet to hello in greet.txt."
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "w1", Name: "write_file", Arguments: `{"path":"greet.txt","content":"overwritten"}`}),
+		agenttest.Text(plan, 8),
+		agenttest.Text("Carried out.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "e1", Name: "edit_file", Arguments: `{"path":"greet.txt","old_text":"greet","new_text":"hello"}`}),
+		agenttest.Text("Edited.", 6),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("greet.txt", "greet\n")
+	ts := newTmuxScreen(t, s, 110, 30, "-s", "plan-e2e")
+	ts.waitFor("the screen to open", "Ask pincer", " ask · idle")
+
+	ts.keys("BTab")
+	ts.waitFor("accept edits in the status line", " accept edits · idle")
+	ts.keys("BTab")
+	ts.waitFor("plan in the status line", " plan  · idle")
+
+	ts.keys("plan the rename", "Enter")
+	ts.waitFor("the plan", "Rename greet to hello", "Plan ready", "plan mode, which forbids write_file")
+	if data, _ := os.ReadFile(filepath.Join(s.dir, "greet.txt")); string(data) != "greet\n" {
+		t.Fatalf("greet.txt = %q after plan mode, want it untouched", data)
+	}
+
+	ts.keys("/plan save", "Enter")
+	ts.waitFor("the plan to be saved", "Saved the plan to PLAN.md")
+	if data, _ := os.ReadFile(filepath.Join(s.dir, "PLAN.md")); string(data) != plan+"\n" {
+		t.Errorf("PLAN.md = %q", data)
+	}
+
+	ts.keys("/plan go", "Enter")
+	ts.waitFor("the plan to be carried out", "Carried out.", " ask · idle")
+
+	ts.keys("BTab")
+	ts.waitFor("accept edits", " accept edits · idle")
+	ts.keys("now edit it", "Enter")
+	screen := ts.waitFor("the edit without a dialog", "Edited.", "+hello")
+	if strings.Contains(screen, "Review the edit") {
+		t.Errorf("accept edits opened the review:\n%s", screen)
+	}
+	if data, _ := os.ReadFile(filepath.Join(s.dir, "greet.txt")); string(data) != "hello\n" {
+		t.Errorf("greet.txt = %q after accept edits, want hello", data)
+	}
+
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
+	}
+	for i, r := range reqs {
+		if err := agenttest.CheckStrict(r.Raw); err != nil {
+			t.Errorf("request %d: %v", i, err)
+		}
+	}
+	for i := range 2 {
+		if offered := offeredTools(reqs[i]); slices.Contains(offered, "write_file") || slices.Contains(offered, "edit_file") {
+			t.Errorf("plan-mode request %d offers writing tools: %v", i, offered)
+		}
+	}
+	if offered := offeredTools(reqs[2]); !slices.Contains(offered, "edit_file") {
+		t.Errorf("after /plan go the request lacks edit_file: %v", offered)
+	}
+	msgs := reqs[2].Body["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)
+	if last["role"] != "user" || !strings.Contains(last["content"].(string), plan) {
+		t.Errorf("/plan go sent %v, want the plan as the user's message", last)
+	}
+}
