@@ -128,7 +128,7 @@ func (a *App) savePlan(args string) tea.Cmd {
 	}
 	path, err := planPath(a.opts.Root, name)
 	if err != nil {
-		a.transcript.AddError(err.Error())
+		a.transcript.AddError(sentence(err.Error()))
 		return nil
 	}
 	text := strings.TrimRight(a.plan, "\n") + "\n"
@@ -136,9 +136,9 @@ func (a *App) savePlan(args string) tea.Cmd {
 		rel, _ := filepath.Rel(a.opts.Root, path)
 		switch err := writeNew(path, []byte(text), force); {
 		case errors.Is(err, fs.ErrExist):
-			return noticeMsg{err: fmt.Errorf("%s already exists, so the plan was not saved; /plan save -f %s replaces it, or give another path", safetext.LineOf(rel), safetext.LineOf(rel))}
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("%s already exists, so the plan was not saved; /plan save -f %s replaces it, or give another path", safetext.LineOf(rel), safetext.LineOf(rel))))}
 		case err != nil:
-			return noticeMsg{err: fmt.Errorf("could not save the plan: %w", err)}
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("could not save the plan: %v", err)))}
 		}
 		return noticeMsg{text: "Saved the plan to " + safetext.LineOf(rel) + "."}
 	}
