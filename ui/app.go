@@ -726,6 +726,7 @@ func (a *App) endWork() []tea.Cmd {
 	a.state = stateIdle
 	a.cancel = nil
 	a.dialogs = nil // questions of finished work can no longer be answered
+	a.editDiffs = nil
 	return cmds
 }
 

@@ -87,20 +87,28 @@ func (a *App) planCommand(args string) tea.Cmd {
 // planGo leaves plan mode for ask and sends the plan back as the next
 // prompt, with what the person added after "go".
 func (a *App) planGo(extra string) tea.Cmd {
-	if a.plan == "" {
+	switch {
+	case a.plan == "":
 		a.transcript.AddError("There is no plan to carry out yet: switch to plan mode (Shift+Tab or /plan), ask for a plan, then /plan go.")
+		return nil
+	case a.busy:
+		a.transcript.AddError("The agent is still working: wait for the plan to finish, or press Esc, then /plan go.")
 		return nil
 	}
 	a.setMode(agent.ModeAsk, false)
 	a.transcript.AddNotice("Mode: ask. Carrying out the plan; edits and commands are approved as usual.")
+	shown := strings.TrimSpace("/plan go " + extra)
+	return a.sendOrQueue(goPrompt(a.plan, extra), shown)
+}
+
+// goPrompt is the message that carries a plan back to be carried out.
+func goPrompt(plan, extra string) string {
 	prompt := "Plan mode is over: carry out this plan now, step by step. Edits and commands are approved as usual.\n\n<plan>\n" +
-		strings.TrimSpace(a.plan) + "\n</plan>"
-	shown := "/plan go"
+		strings.TrimSpace(plan) + "\n</plan>"
 	if extra != "" {
 		prompt += "\n\n" + extra
-		shown += " " + extra
 	}
-	return a.sendOrQueue(prompt, shown)
+	return prompt
 }
 
 // savePlan writes the last plan to a file in the project: PLAN.md unless a

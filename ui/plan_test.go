@@ -146,14 +146,24 @@ func TestPlanGoSendsThePlanBack(t *testing.T) {
 		t.Fatalf("/plan go without a plan did something:\n%s", screen(a))
 	}
 	a.plan = "1. Rename main.\n2. Run go test."
-	a.busy = true // the prompt then waits in the queue, where it can be read
-	a.runCommand("/plan go and keep it short")
+	a.busy = true
+	a.runCommand("/plan go")
+	if a.agent.Mode() != agent.ModePlan || !strings.Contains(screen(a), "still working") {
+		t.Fatalf("/plan go while a turn runs did something:\n%s", screen(a))
+	}
+	a.busy = false
+	if cmd := a.runCommand("/plan go and keep it short"); cmd == nil || !a.busy {
+		t.Error("/plan go started no turn")
+	}
 	if a.agent.Mode() != agent.ModeAsk {
 		t.Errorf("mode after /plan go = %q, want ask", a.agent.Mode())
 	}
-	if len(a.queue) != 1 || !strings.Contains(a.queue[0], "1. Rename main.\n2. Run go test.") ||
-		!strings.Contains(a.queue[0], "carry out this plan") || !strings.HasSuffix(a.queue[0], "and keep it short") {
-		t.Errorf("queued %q, want the plan carried back", a.queue)
+	if got := screen(a); !strings.Contains(got, "/plan go and keep it short") {
+		t.Errorf("the transcript does not show what was typed:\n%s", got)
+	}
+	p := goPrompt(a.plan, "and keep it short")
+	if !strings.Contains(p, "<plan>\n1. Rename main.\n2. Run go test.\n</plan>") || !strings.Contains(p, "carry out this plan") || !strings.HasSuffix(p, "and keep it short") {
+		t.Errorf("the prompt does not carry the plan back:\n%s", p)
 	}
 }
 
