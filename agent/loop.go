@@ -104,18 +104,20 @@ type Agent struct {
 	history    []Message
 	usedIDs    map[string]bool
 	summary    summaryState
-	lastPrompt int                // prompt tokens the server reported for the last request
-	lastSent   int                // messages in history when that request was built
-	recallNote string             // auto recall's notes for the turn in progress
-	toolTokens int                // estimated tokens of the tool schemas; 0 until first needed
-	callSeq    int                // the last key given to a tool call (see callKeys)
-	auto       atomic.Bool        // approvals are auto (the screen may switch it while a turn runs)
-	mode       atomic.Value       // the Mode; the screen may switch it while a turn runs
-	strict     *safety.Classifier // without the person's rules: what plan mode lets run
-	repairNote string             // what Restore repaired, said once at the next request
+	lastPrompt int         // prompt tokens the server reported for the last request
+	lastSent   int         // messages in history when that request was built
+	recallNote string      // auto recall's notes for the turn in progress
+	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
+	callSeq    int         // the last key given to a tool call (see callKeys)
+	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
+	repairNote string      // what Restore repaired, said once at the next request
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
+	// mode holds the Mode; the screen may switch it while a turn runs.
+	mode atomic.Value
+	// strict classifies without the person's rules: what plan mode lets run.
+	strict *safety.Classifier
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -532,15 +534,17 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
 	}
 	plan := a.Mode() == ModePlan
-	if why := a.planRefusal(tc.Name, nil); plan && why != "" {
-		return tools.Result{Content: why, IsError: true}
+	if plan && !inPlan(tc.Name) {
+		return tools.Result{Content: a.planRefusal(tc.Name, nil), IsError: true}
 	}
 	call, err := tool.Decode(tc.Arguments)
 	if err != nil {
 		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
 	}
-	if why := a.planRefusal(tc.Name, call); plan && why != "" {
-		return tools.Result{Content: why, IsError: true}
+	if plan {
+		if why := a.planRefusal(tc.Name, call); why != "" {
+			return tools.Result{Content: why, IsError: true}
+		}
 	}
 	acc := call.Access()
 	v := a.judge(acc)
