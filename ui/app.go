@@ -182,10 +182,13 @@ type App struct {
 	quit     bool
 	previews map[string][]session.Message // session picker previews
 
-	autoApprove bool              // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
-	plan        string            // the last plan made in plan mode, for /plan save and /plan go
-	editDiffs   map[string]string // by call id: the diff of an edit applied without review
-	runningTask *session.Task     // the scheduled task the turn in progress runs
+	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
+	runningTask *session.Task // the scheduled task the turn in progress runs
+
+	// plan is the last plan made in plan mode, for /plan save and /plan go.
+	plan string
+	// editDiffs holds, by call id, the diff of an edit applied without review.
+	editDiffs map[string]string
 }
 
 // New builds the screen's model.
