@@ -159,3 +159,18 @@ func TestTUIPlanMode(t *testing.T) {
 		t.Errorf("/plan go sent %v, want the plan as the user's message", last)
 	}
 }
+
+// TestTUIStartsInPlanMode: pincer --plan opens the screen in plan mode,
+// and the first request offers only the read-only tools.
+func TestTUIStartsInPlanMode(t *testing.T) {
+	srv := agenttest.New(agenttest.Text("1. Look. 2. Change.", 6))
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	ts := newTmuxScreen(t, s, 100, 24, "--plan")
+	ts.waitFor("plan mode", "Ask pincer", " plan  · idle")
+	ts.keys("what would you do?", "Enter")
+	ts.waitFor("the plan", "1. Look. 2. Change.", "Plan ready")
+	if offered := offeredTools(srv.Requests()[0]); slices.Contains(offered, "write_file") {
+		t.Errorf("pincer --plan offered write_file: %v", offered)
+	}
+}
