@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -116,8 +117,10 @@ type Agent struct {
 	turnWait func() (string, error)
 	// mode holds the Mode; the screen may switch it while a turn runs.
 	mode atomic.Value
-	// strict classifies without the person's rules: what plan mode lets run.
-	strict *safety.Classifier
+	// strict classifies without the person's rules: what plan mode lets
+	// run. It is made when plan mode first needs it (about half a
+	// millisecond), not with every agent.
+	strict func() (*safety.Classifier, error)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -142,11 +145,8 @@ func New(o Options) (*Agent, error) {
 		}
 	}
 	o.Own = resolveOwn(o.Own)
-	strict, err := safety.NewClassifier(safety.Rules{})
-	if err != nil {
-		return nil, fmt.Errorf("agent: plan mode's classifier: %w", err)
-	}
-	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}, strict: strict}
+	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
+	a.strict = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
 	return a, nil

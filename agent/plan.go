@@ -126,7 +126,11 @@ func (a *Agent) planRefusal(name string, call tools.Call) string {
 	}
 	// The person's allow rules and unknown_commands do not count here: they
 	// say what may run unasked, not what changes nothing.
-	v := a.strict.Classify(acc.Command)
+	strict, err := a.strict()
+	if err != nil {
+		return fmt.Sprintf("Not run: pincer is in plan mode and could not judge the command (%v); nothing was changed.", err)
+	}
+	v := strict.Classify(acc.Command)
 	if v.Tier == safety.Safe {
 		return ""
 	}
