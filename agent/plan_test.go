@@ -209,3 +209,33 @@ func TestModeCycleAndParse(t *testing.T) {
 		t.Errorf("label %q", got)
 	}
 }
+
+// TestModeSwitchesWhileATurnRuns: the screen may switch the mode from its
+// own goroutine while a turn runs; the next request follows it.
+func TestModeSwitchesWhileATurnRuns(t *testing.T) {
+	h := newHarness(t, 30)
+	h.agent.SetMode(ModePlan)
+	first := true
+	h.srv.SetResponder(func(agenttest.Request) (agenttest.Reply, bool) {
+		if !first {
+			return agenttest.Reply{}, false
+		}
+		first = false
+		h.agent.SetMode(ModeAsk) // from the server's goroutine, as the screen would
+		return agenttest.Tools("", agenttest.Call{ID: "c1", Name: "tree_view", Arguments: `{}`}), true
+	})
+	h.srv.Add(agenttest.Text("done", 4))
+	res, err := h.run("look, then act")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Planned {
+		t.Error("the answer came after leaving plan mode, yet it is marked as a plan")
+	}
+	if got := requestTools(t, h.srv, 0); slices.Contains(got, "write_file") {
+		t.Errorf("the first request, in plan mode, offered write_file: %v", got)
+	}
+	if got := requestTools(t, h.srv, 1); !slices.Contains(got, "write_file") {
+		t.Errorf("the request after switching to ask lacks write_file: %v", got)
+	}
+}
