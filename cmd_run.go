@@ -24,6 +24,7 @@ type runFlags struct {
 	yes        bool
 	approveAll bool
 	auto       bool
+	plan       bool
 }
 
 func (c *cli) runCommand() *cobra.Command {
@@ -45,7 +46,9 @@ approval (ordinary commands and file edits, applied without review);
 --dangerously-approve-all approves dangerous commands too. Both approve inside
 the sandbox only: a command the sandbox blocks stays blocked (the model is told
 what was blocked) unless you pass --sandbox off. --auto runs ordinary commands
-without asking while the sandbox contains them.
+without asking while the sandbox contains them. --plan only plans: the model
+gets read-only tools, is asked for a step-by-step plan, and nothing is changed,
+whatever else is approved.
 
 Exit status: 0 when the model answered, 1 when the model or a tool failed, the
 iteration limit was reached, the prompt does not fit the context window, or the
@@ -53,6 +56,7 @@ session could not be saved, 2 for bad usage or configuration, 141 when the
 reader of the output went away (the run stops there, quietly).`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"
+  pincer run --plan "how would you split agent/loop.go?" > PLAN.md
   go test ./... 2>&1 | pincer run "explain these failures"
   pincer run --json "summarise README.md" | jq -r 'select(.type=="result").content'`,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.runHeadless(cmd, args, rf) },
@@ -61,6 +65,7 @@ reader of the output went away (the run stops there, quietly).`,
 	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits (without review)")
 	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
 	cmd.Flags().BoolVar(&rf.auto, "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
+	cmd.Flags().BoolVar(&rf.plan, "plan", false, "plan mode: read-only tools only; print a plan and change nothing")
 	return cmd
 }
 
@@ -143,6 +148,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
+	}
+	if rf.plan {
+		a.SetMode(agent.ModePlan)
 	}
 	if len(p.cfg.MCPServers) > 0 {
 		_ = servers.Wait(ctx)

@@ -94,6 +94,9 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	a.Restore(opened.history, opened.summary, opened.through)
+	if c.flags.plan {
+		a.SetMode(agent.ModePlan)
+	}
 	in, err := agent.LoadInstructions(docs.AgentMD, docs.SkillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root)
 	if err != nil {
 		return usageError(err)

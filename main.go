@@ -82,6 +82,7 @@ type globalFlags struct {
 	session       string
 	continueLast  bool
 	sandbox       string
+	plan          bool // the screen starts in plan mode
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -111,6 +112,7 @@ git diff | pincer run --json "review this change"`,
 	// Only --cwd concerns every command; the others are given to the
 	// commands that use them, so that each command's help lists its own.
 	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
+	root.Flags().BoolVar(&c.flags.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())

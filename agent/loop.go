@@ -7,8 +7,10 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +59,8 @@ type Options struct {
 	DynamicTools func() []tools.Tool
 	// Hooks, when set, runs the person's hook commands (see hooks.go).
 	Hooks Hooks
+	// Mode is the starting mode; "" is ModeAsk.
+	Mode Mode
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -91,6 +95,8 @@ type Result struct {
 	Usage      Usage  // summed over the requests
 	// StopReason is "answer", "max_iterations", "cancelled" or "error".
 	StopReason string
+	// Planned is set when the answer was given in plan mode: Text is the plan.
+	Planned bool
 }
 
 // Agent is one conversation with the model and its tools. Run must not be
@@ -118,6 +124,12 @@ type Agent struct {
 	sessionContext string
 	promptContext  string
 	hookHalt       string
+	// mode holds the Mode; the screen may switch it while a turn runs.
+	mode atomic.Value
+	// strict classifies without the person's rules: what plan mode lets
+	// run. It is made when plan mode first needs it (about half a
+	// millisecond), not with every agent.
+	strict func() (*safety.Classifier, error)
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -143,7 +155,9 @@ func New(o Options) (*Agent, error) {
 	}
 	o.Own = resolveOwn(o.Own)
 	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
+	a.strict = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
+	a.SetMode(o.Mode)
 	return a, nil
 }
 
@@ -289,6 +303,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			return res, err
 		}
+		res.Planned = a.Mode() == ModePlan
 		req, err := a.request(final, sink)
 		if err != nil {
 			res.StopReason = "error"
@@ -451,6 +466,9 @@ func (a *Agent) requestMessages() []Message {
 	if a.opts.System != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
 	}
+	if a.Mode() == ModePlan {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})
+	}
 	if a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
 	}
@@ -565,6 +583,10 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
 	}
+	plan := a.Mode() == ModePlan
+	if plan && !inPlan(tc.Name) {
+		return tools.Result{Content: a.planRefusal(tc.Name, nil), IsError: true}
+	}
 	pre, blocked := a.preToolUse(ctx, &tc, sink)
 	if blocked != nil {
 		return *blocked
@@ -574,6 +596,11 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	call, err := tool.Decode(tc.Arguments)
 	if err != nil {
 		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
+	}
+	if plan {
+		if why := a.planRefusal(tc.Name, call); why != "" {
+			return tools.Result{Content: why, IsError: true}
+		}
 	}
 	acc := call.Access()
 	v := a.judge(acc)
@@ -634,7 +661,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	r, err = call.Run(ctx)
-	if err == nil && len(r.SandboxBlocked) > 0 {
+	if err == nil && len(r.SandboxBlocked) > 0 && !plan {
 		r, err = a.leaveSandbox(ctx, tc, call, v, r, sink)
 	}
 	if err != nil {
@@ -860,9 +887,13 @@ func (a *Agent) SetApprover(ap Approver) { a.opts.Approver = ap }
 func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }
 
 // toolList is the registry's tools followed by the dynamic ones, leaving
-// out any whose name is already taken.
+// out any whose name is already taken, and in plan mode those it does not
+// offer.
 func (a *Agent) toolList() []tools.Tool {
 	list := a.opts.Tools.List()
+	if a.Mode() == ModePlan {
+		return slices.DeleteFunc(list, func(t tools.Tool) bool { return !inPlan(t.Name()) })
+	}
 	if a.opts.DynamicTools == nil {
 		return list
 	}

@@ -183,8 +183,12 @@ type App struct {
 	previews map[string][]session.Message // session picker previews
 
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
-	acceptEdits bool          // edits land without review (dangerous ones still ask)
 	runningTask *session.Task // the scheduled task the turn in progress runs
+
+	// plan is the last plan made in plan mode, for /plan save and /plan go.
+	plan string
+	// editDiffs holds, by call id, the diff of an edit applied without review.
+	editDiffs map[string]string
 }
 
 // New builds the screen's model.
@@ -541,7 +545,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.state, a.toolName = stateTool, e.Name
 			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
 		case agent.ToolResult:
-			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, e.Content, e.IsError)
+			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 				refresh = refresh || t.Kind != tools.TouchRead
@@ -666,6 +670,7 @@ func (a *App) turnDone(msg turnDoneMsg) tea.Cmd {
 		if msg.res.StopReason == "max_iterations" {
 			a.transcript.AddNotice(fmt.Sprintf("Stopped at the limit of %d model requests; say \"go on\" to continue.", msg.res.Iterations-1))
 		}
+		a.planFinished(msg.res)
 	case errors.Is(msg.err, context.Canceled):
 		// A command or a question stopped by Esc says so on its card; a
 		// second "(interrupted)" line would only repeat it.
@@ -751,6 +756,7 @@ func (a *App) endWork() []tea.Cmd {
 	a.state = stateIdle
 	a.cancel = nil
 	a.dialogs = nil // questions of finished work can no longer be answered
+	a.editDiffs = nil
 	return cmds
 }
 

@@ -477,8 +477,8 @@ func TestEditDialog(t *testing.T) {
 			if (got.Note != "") != tc.wantNote {
 				t.Errorf("note %q, want one: %v", got.Note, tc.wantNote)
 			}
-			if a.acceptEdits != tc.acceptAll {
-				t.Errorf("accept-edits mode = %v, want %v", a.acceptEdits, tc.acceptAll)
+			if got := a.mode() == agent.ModeAcceptEdits; got != tc.acceptAll {
+				t.Errorf("accept-edits mode = %v, want %v", got, tc.acceptAll)
 			}
 		})
 	}
@@ -504,7 +504,10 @@ func TestModesAnswerWithoutAsking(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newTestApp(t, 100, 30)
-			a.autoApprove, a.acceptEdits = tc.auto, tc.edits
+			a.autoApprove = tc.auto
+			if tc.edits {
+				a.setMode(agent.ModeAcceptEdits, false)
+			}
 			q := question{approval: tc.approval, reply: make(chan agent.Decision, 1)}
 			a.Update(eventsMsg{q})
 			if asked := a.topDialog() != nil; asked != tc.wantAsked {

@@ -20,6 +20,7 @@ import (
 // notifies the person when the terminal is not in front.
 func (a *App) ask(q question) tea.Cmd {
 	if a.autoApproves(q.approval) {
+		a.rememberDiff(q.approval)
 		q.reply <- agent.Decision{Allow: true}
 		return nil
 	}
@@ -35,13 +36,13 @@ func (a *App) ask(q question) tea.Cmd {
 }
 
 // autoApproves reports whether a session mode answers the question without
-// asking: only accept-edits does, never for the dangerous tier.
+// asking: only the accept-edits mode does, never for the dangerous tier.
 func (a *App) autoApproves(q agent.Approval) bool {
 	if q.Tier >= safety.Dangerous || q.HookAsked {
 		return false
 	}
 	if q.Kind == agent.ApproveEdit {
-		return a.acceptEdits
+		return a.mode() == agent.ModeAcceptEdits
 	}
 	// Auto approvals are the agent's to apply (only sandboxed commands run
 	// unasked); what reaches the screen is asked.

@@ -77,15 +77,15 @@ func builtinCommands() []Command {
 			}
 			return nil
 		}},
-		{Name: "accept-edits", Help: "toggle applying edits unreviewed", Run: func(a *App, _ string) tea.Cmd {
-			a.acceptEdits = !a.acceptEdits
-			if a.acceptEdits {
-				a.transcript.AddNotice("Accepting all edits without review for the rest of this session. /accept-edits turns it off.")
+		{Name: "accept-edits", Help: "toggle applying edits unreviewed (the accept edits mode)", Run: func(a *App, _ string) tea.Cmd {
+			if a.mode() == agent.ModeAcceptEdits {
+				a.setMode(agent.ModeAsk, true)
 			} else {
-				a.transcript.AddNotice("Edits are shown for review again.")
+				a.setMode(agent.ModeAcceptEdits, true)
 			}
 			return nil
 		}},
+		{Name: "plan", Args: "[off|save [-f] [PATH]|go]", Help: "plan mode: plan without changing anything; save the plan, or carry it out", Run: func(a *App, args string) tea.Cmd { return a.planCommand(args) }},
 	}
 }
 

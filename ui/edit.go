@@ -82,8 +82,7 @@ func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return d.accept()
 	case "A":
 		if d.q.approval.Tier < safety.Dangerous {
-			d.app.acceptEdits = true
-			d.app.transcript.AddNotice("Accepting all edits without review for the rest of this session. /accept-edits turns it off.")
+			d.app.setMode(agent.ModeAcceptEdits, true)
 		}
 		return d.accept()
 	case "n", "esc":

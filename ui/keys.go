@@ -22,7 +22,7 @@ type keyMap struct {
 	Cancel     key.Binding
 	Quit       key.Binding
 	Focus      key.Binding
-	FocusBack  key.Binding
+	Mode       key.Binding
 	ToggleTree key.Binding
 	Help       key.Binding
 	Copy       key.Binding
@@ -39,7 +39,7 @@ func defaultKeys() keyMap {
 		Cancel:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel the turn / close")),
 		Quit:       key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel; twice to quit")),
 		Focus:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		FocusBack:  key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Mode:       key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "mode: ask → accept edits → plan")),
 		ToggleTree: key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "show/hide the tree")),
 		Help:       key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "keys (in an empty input)")),
 		Copy:       key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy the focused message")),
@@ -89,8 +89,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Focus):
 		a.cycleFocus(1)
 		return nil
-	case key.Matches(msg, k.FocusBack):
-		a.cycleFocus(-1)
+	case key.Matches(msg, k.Mode):
+		a.cycleMode()
 		return nil
 	case key.Matches(msg, k.ToggleTree):
 		a.treeShown = !a.treeShown
@@ -294,7 +294,7 @@ func (a *App) helpLines() []string {
 		keys  []key.Binding
 	}{
 		{"Conversation", []key.Binding{k.Send, k.Newline, k.History, k.Cancel, k.Quit}},
-		{"Screen", []key.Binding{k.Focus, k.FocusBack, k.ToggleTree, k.PageUp, k.PageDown, k.Copy, k.CopyCode, k.Help}},
+		{"Screen · mode: " + a.mode().Label(), []key.Binding{k.Focus, k.Mode, k.ToggleTree, k.PageUp, k.PageDown, k.Copy, k.CopyCode, k.Help}},
 		{"Transcript (Tab to it)", []key.Binding{tk.LineUp, tk.LineDown, tk.Top, tk.Bottom, tk.PrevEntry, tk.NextEntry, tk.Toggle, tk.Unfocus}},
 		{"Tree (Tab to it)", flatten(rk.FullHelp())},
 	}

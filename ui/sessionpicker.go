@@ -257,6 +257,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 		return nil
 	}
 	a.agent.Restore(msg.history, msg.summary, msg.through)
+	a.plan = "" // the plan belongs to the session it was made in
 	a.agent.SetRecorder(agent.SessionLog{Store: a.opts.Store, ID: msg.sess.ID})
 	cleanup := a.dropIfEmpty(a.opts.SessionID)
 	a.opts.SessionID = msg.sess.ID

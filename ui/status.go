@@ -7,6 +7,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"pincer/agent"
 	"pincer/ui/safetext"
 )
 
@@ -18,7 +19,8 @@ const spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 func (a *App) statusLine() string {
 	st := a.styles
 	bar := st.StatusBar
-	var left []string
+	// The mode comes first, so a narrow screen drops everything else first.
+	left := []string{a.modeBadge()}
 	switch {
 	case a.notice != "":
 		left = append(left, st.Warning.Inherit(bar).Render(safetext.LineOf(a.notice)))
@@ -65,7 +67,7 @@ func (a *App) statusLine() string {
 		l := bar.Render(" ") + strings.Join(left, sep)
 		r := bar.Render(strings.Join(right, " · ") + " ")
 		gap := a.width - lipgloss.Width(l) - lipgloss.Width(r)
-		if gap >= 1 || (len(left) <= 1 && len(right) == 0) {
+		if gap >= 1 || (len(left) <= 2 && len(right) == 0) {
 			if gap < 0 {
 				return lipgloss.NewStyle().MaxWidth(a.width).Render(l + r)
 			}
@@ -76,7 +78,7 @@ func (a *App) statusLine() string {
 			left = left[:len(left)-1]
 		case len(right) > 0 && right[len(right)-1] == "? keys":
 			right = right[:len(right)-1]
-		case len(left) > 1:
+		case len(left) > 2:
 			left = left[:len(left)-1]
 		case len(right) > 0:
 			right = right[1:]
@@ -107,10 +109,21 @@ func (a *App) modes() []string {
 			m = append(m, "auto (asks: no sandbox)")
 		}
 	}
-	if a.acceptEdits {
-		m = append(m, "accept edits")
-	}
 	return m
+}
+
+// modeBadge is the mode for the status line: plan as a coloured badge,
+// accept edits as a caution, ask quietly.
+func (a *App) modeBadge() string {
+	st := a.styles
+	switch m := a.mode(); m {
+	case agent.ModePlan:
+		return st.Accent.Inherit(st.StatusBar).Reverse(true).Render(" plan ")
+	case agent.ModeAcceptEdits:
+		return st.Warning.Inherit(st.StatusBar).Render("accept edits")
+	default:
+		return st.Muted.Inherit(st.StatusBar).Render(m.Label())
+	}
 }
 
 // short writes a token count briefly: 950, 12.3k, 1.2M.
