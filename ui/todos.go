@@ -23,7 +23,7 @@ func (a *App) todoPaneHeight() int {
 	if a.treeWidth() == 0 {
 		return 0
 	}
-	return a.todos.PaneHeight(max(a.height-a.inputHeight()-1, 1))
+	return a.todos.PaneHeight(a.treeWidth(), max(a.height-a.inputHeight()-1, 1))
 }
 
 // todoBlockHeight is how many lines the task list takes above the input:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"pincer/tools/todo"
 	"pincer/ui/cells"
@@ -93,14 +94,19 @@ func (m *Model) Items() []todo.Item { return m.items }
 // Empty reports whether there is nothing to show.
 func (m *Model) Empty() bool { return len(m.items) == 0 }
 
-// PaneHeight is how many lines the pane section wants out of a pane room
-// lines tall: a rule, a title and the items, at most half the pane; 0 when
+// PaneHeight is how many lines the pane section wants in a pane width
+// cells wide and room lines tall: a rule, a title and the items (the one
+// in progress perhaps over several lines), at most half the pane; 0 when
 // the list is empty or the pane is too short to share.
-func (m *Model) PaneHeight(room int) int {
+func (m *Model) PaneHeight(width, room int) int {
 	if len(m.items) == 0 {
 		return 0
 	}
-	h := min(2+len(m.items), room/2)
+	want := 2 + len(m.items)
+	if it, ok := todo.Current(m.items); ok {
+		want += max(len(wrapped(cells.Sanitize(it.Content), width-2, maxWrap))-1, 0)
+	}
+	h := min(want, room/2)
 	if h < 4 || room-h < 6 {
 		return 0
 	}
@@ -133,7 +139,7 @@ func (m *Model) Pane(width, height int) string {
 		if height > 1 {
 			lines = append(lines, m.title(width, false))
 		}
-		lines = append(lines, m.itemLines(width, height-len(lines), 0)...)
+		lines = append(lines, m.itemLines(width, height-len(lines), 0, true, true)...)
 		for len(lines) < height {
 			lines = append(lines, cells.Spaces(width))
 		}
@@ -149,7 +155,7 @@ func (m *Model) Block(width, height int) string {
 	}
 	return m.cached([3]int{2, width, height}, func() string {
 		lines := []string{" " + m.title(width-1, height == 1)}
-		lines = append(lines, m.itemLines(width, height-1, 1)...)
+		lines = append(lines, m.itemLines(width, height-1, 1, false, false)...)
 		return strings.Join(lines, "\n")
 	})
 }
@@ -181,31 +187,83 @@ func (m *Model) title(width int, current bool) string {
 	return out + cells.Spaces(width-used)
 }
 
+// maxWrap is how many lines the item in progress may take in the pane,
+// where other items are cut to one line.
+const maxWrap = 3
+
 // itemLines draws up to rows items, each width cells, starting indent
 // cells in. When they do not all fit, the rows keep the item in progress
-// (or the first not completed) in view, and say how many are left out.
-func (m *Model) itemLines(width, rows, indent int) []string {
+// (or the first not completed) in view; with notes, a line above and below
+// says how many items are left out. With wrap, the item in progress takes
+// up to maxWrap lines, so the step at hand reads whole in a narrow pane.
+func (m *Model) itemLines(width, rows, indent int, notes, wrap bool) []string {
 	if rows <= 0 {
 		return nil
 	}
-	from, to, notes := window(m.items, rows)
+	var current []string
+	if wrap {
+		if it, ok := todo.Current(m.items); ok {
+			current = wrapped(cells.Sanitize(it.Content), width-indent-2, min(maxWrap, max(rows-2, 1)))
+		}
+	}
+	extra := max(len(current)-1, 0)
+	from, to, withNotes := window(m.items, rows-extra, notes)
 	var lines []string
-	if notes && from > 0 {
+	if withNotes && from > 0 {
 		lines = append(lines, m.note(width, indent, "… "+itoa(from)+" above"))
 	}
 	for _, it := range m.items[from:to] {
+		if it.Status == todo.InProgress && len(current) > 1 {
+			lines = append(lines, m.wrappedLines(current, width, indent)...)
+			current = nil // only the first item in progress wraps
+			continue
+		}
 		lines = append(lines, m.itemLine(it, width, indent))
 	}
-	if notes && to < len(m.items) {
+	if withNotes && to < len(m.items) {
 		lines = append(lines, m.note(width, indent, "… "+itoa(len(m.items)-to)+" more"))
 	}
 	return lines
 }
 
+// wrapped cuts plain text into at most n lines of width cells, the last
+// ending in "…" when the text goes on.
+func wrapped(text string, width, n int) []string {
+	if width <= 0 || n <= 0 {
+		return nil
+	}
+	lines := strings.Split(ansi.Wrap(text, width, ""), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	if len(lines) > n {
+		lines[n-1] = cells.Truncate(lines[n-1]+" "+strings.Join(lines[n:], " "), width)
+		lines = lines[:n]
+	}
+	return lines
+}
+
+// wrappedLines draws the item in progress over several lines.
+func (m *Model) wrappedLines(parts []string, width, indent int) []string {
+	room := width - indent - 2
+	out := make([]string, 0, len(parts))
+	for i, p := range parts {
+		p = cells.Truncate(p, room)
+		lead := m.styles.ActiveMark.Render(MarkInProgress) + " "
+		if i > 0 {
+			lead = "  "
+		}
+		out = append(out, cells.Spaces(indent)+lead+m.styles.Active.Render(p)+cells.Spaces(room-cells.Width(p)))
+	}
+	return out
+}
+
 // window picks the items [from, to) shown in rows lines. With notes, a
 // line above and a line below say how many items are left out there,
-// where any are; with fewer than 3 rows there is no room for notes.
-func window(items []todo.Item, rows int) (from, to int, notes bool) {
+// where any are (withNotes); with fewer than 3 rows there is no room for
+// them. Without, the rows show one item before the anchor, the anchor and
+// what follows.
+func window(items []todo.Item, rows int, notes bool) (from, to int, withNotes bool) {
 	n := len(items)
 	if n <= rows {
 		return 0, n, false
@@ -220,8 +278,11 @@ func window(items []todo.Item, rows int) (from, to int, notes bool) {
 	if i := indexOf(items, todo.InProgress); i >= 0 {
 		anchor = i
 	}
-	if rows < 3 {
-		from = min(anchor, n-rows)
+	if !notes || rows < 3 {
+		from = min(max(anchor-1, 0), n-rows)
+		if rows < 3 {
+			from = min(anchor, n-rows)
+		}
 		return from, from + rows, false
 	}
 	// One item before the anchor stays in view, for context, when the

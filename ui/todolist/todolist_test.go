@@ -38,13 +38,13 @@ func TestWindow(t *testing.T) {
 		{"xxxxxxxxx>", 1, 9, 10, false, false}, // one row: the current one
 	}
 	for _, tt := range tests {
-		from, to, notes := window(list(tt.statuses), tt.rows)
+		from, to, notes := window(list(tt.statuses), tt.rows, true)
 		if from != tt.from || to != tt.to || notes != tt.notes {
 			t.Errorf("window(%s, %d) = %d, %d, %v; want %d, %d, %v", tt.statuses, tt.rows, from, to, notes, tt.from, tt.to, tt.notes)
 		}
 		m := New()
 		m.Set(list(tt.statuses))
-		if got := len(m.itemLines(20, tt.rows, 0)); got > tt.rows {
+		if got := len(m.itemLines(20, tt.rows, 0, true, true)); got > tt.rows {
 			t.Errorf("%s in %d rows draws %d lines", tt.statuses, tt.rows, got)
 		}
 	}
@@ -86,10 +86,13 @@ func TestPaneAndBlock(t *testing.T) {
 	if n := strings.Count(block, "\n") + 1; n != h {
 		t.Errorf("block has %d lines, want %d:\n%s", n, h, block)
 	}
-	for _, want := range []string{"Tasks 3/10 done", "◐ fix"} {
+	for _, want := range []string{"Tasks 3/10 done", "☑ item 3", "◐ fix", "☐ item 5", "☐ item 6"} {
 		if !strings.Contains(block, want) {
 			t.Errorf("block lacks %q:\n%s", want, block)
 		}
+	}
+	if strings.Contains(block, "…") {
+		t.Errorf("the block spends its few lines on notes:\n%s", block)
 	}
 	m.Set(list("xx"))
 	if h := m.BlockHeight(40); h != 1 {
@@ -99,7 +102,7 @@ func TestPaneAndBlock(t *testing.T) {
 		t.Errorf("finished block %q", got)
 	}
 	m.Set(nil)
-	if m.BlockHeight(40) != 0 || m.PaneHeight(40) != 0 || m.Block(40, 1) != "" {
+	if m.BlockHeight(40) != 0 || m.PaneHeight(30, 40) != 0 || m.Block(40, 1) != "" {
 		t.Error("an empty list takes room")
 	}
 }
@@ -108,8 +111,35 @@ func TestPaneHeight(t *testing.T) {
 	m := New()
 	m.Set(list("x>."))
 	for _, tt := range []struct{ room, want int }{{40, 5}, {11, 5}, {10, 0}, {6, 0}} {
-		if got := m.PaneHeight(tt.room); got != tt.want {
+		if got := m.PaneHeight(30, tt.room); got != tt.want {
 			t.Errorf("PaneHeight(%d) = %d, want %d", tt.room, got, tt.want)
 		}
+	}
+}
+
+// TestPaneWrapsTheCurrentItem: in a narrow pane the item in progress
+// reads whole (up to three lines); the others are cut to one line.
+func TestPaneWrapsTheCurrentItem(t *testing.T) {
+	m := New()
+	m.Set([]todo.Item{
+		{Content: "Read the parser and its tests", Status: todo.Completed},
+		{Content: "Fix the panic in header parsing", Status: todo.InProgress},
+		{Content: "Update the changelog and the release notes", Status: todo.Pending},
+	})
+	h := m.PaneHeight(20, 40)
+	if h != 6 {
+		t.Fatalf("PaneHeight = %d, want 6 (rule, title, three items, one more line for the current one)", h)
+	}
+	got := strings.Split(ansi.Strip(m.Pane(20, h)), "\n")
+	want := []string{
+		strings.Repeat("─", 20),
+		"Tasks 1/3 done      ",
+		"☑ Read the parser a…",
+		"◐ Fix the panic in  ",
+		"  header parsing    ",
+		"☐ Update the change…",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pane\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -18,8 +18,10 @@ const previewLines = 4
 func (s *state) renderCard(it *item, w int) []string {
 	st := &s.styles
 	t := it.tool
-	if t.name == todo.Name && !t.isError {
-		return s.renderTodoCard(it, w)
+	if t.name == todo.Name {
+		if lines := s.renderTodoCard(it, w); lines != nil {
+			return lines
+		}
 	}
 	out := []string{cardHeader(t, w, st.ToolName, st.ToolArg, st.Muted)}
 	bar := st.ToolBorder.Render("│") + " "

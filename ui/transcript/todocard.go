@@ -1,6 +1,8 @@
 package transcript
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/tools/todo"
@@ -9,11 +11,23 @@ import (
 
 // renderTodoCard draws a todo_write call as what it did — "Updated tasks
 // 2/5 done" and the item in progress — rather than its JSON; expanded, it
-// lists every item. A call that failed keeps the ordinary card, whose
-// result says why.
+// lists every item. A call refused for its arguments says what was wrong
+// in a line; nil leaves the call to the ordinary card (one cancelled, say).
 func (s *state) renderTodoCard(it *item, w int) []string {
 	st := &s.styles
 	t := it.tool
+	if t.isError {
+		_, why, ok := strings.Cut(t.result, "invalid arguments for "+todo.Name+": ")
+		if !ok {
+			return nil
+		}
+		why, _, _ = strings.Cut(why, ". The task list was not changed")
+		head := st.ToolName.Render(ansi.Truncate("Task list not updated", w, "…"))
+		if it.expanded {
+			return s.appendResult([]string{head}, t, true, st.ToolBorder.Render("│")+" ", max(w-2, 1))
+		}
+		return []string{head, st.ToolBorder.Render("│") + " " + st.Error.Render(ansi.Truncate(sanitizeLine(why), max(w-2, 1), "…"))}
+	}
 	items, err := todo.Parse(t.args)
 	if err != nil {
 		// Still streaming, or refused before it ran.
