@@ -92,3 +92,55 @@ func TestTodoWriteHeadless(t *testing.T) {
 	}
 	show("after the rewind", "0/2 done", "- [ ] **Read the code** (in progress)")
 }
+
+// TestTodoWriteOnScreen: with the real binary in tmux, a todo_write call
+// shows its card and the list under the tree with its marks; a malformed
+// call says what was wrong and leaves the list; a resumed session on a
+// narrow screen shows the list above the input.
+func TestTodoWriteOnScreen(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Tools("Planning.", agenttest.Call{ID: "t1", Name: "todo_write", Arguments: e2eListA}),
+		agenttest.Text("Planned.", 4),
+		agenttest.Tools("", agenttest.Call{ID: "t2", Name: "todo_write", Arguments: `{"todos":[{"content":"Read the code","status":"later"}]}`}),
+		agenttest.Text("Still on it.", 4),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("main.go", "package main\n")
+	ts := newTmuxScreen(t, s, 110, 30, "-s", "todos")
+	ts.waitFor("the screen to open", "Ask pincer", "main.go")
+
+	ts.keys("plan the fix", "Enter")
+	screen := ts.waitFor("the list and the card", "Updated tasks  0/2 done", "Tasks 0/2 done", "◐ Read the code", "☐ Write the fix", "Planned.", "idle")
+	// The list is in the side pane: its lines start at the left edge,
+	// under the tree.
+	if !strings.Contains(screen, "\n◐ Read the code") || strings.Index(screen, "main.go") > strings.Index(screen, "\nTasks 0/2 done") {
+		t.Errorf("the list is not under the tree in the side pane:\n%s", screen)
+	}
+	if strings.Contains(screen, `"todos"`) {
+		t.Errorf("the card shows the raw JSON:\n%s", screen)
+	}
+
+	ts.keys("go on", "Enter")
+	screen = ts.waitFor("the refused call", "Task list not updated", `item 1 has the status "later"`, "Still on it.", "idle")
+	if !strings.Contains(screen, "Tasks 0/2 done") || !strings.Contains(screen, "◐ Read the code") {
+		t.Errorf("a refused call changed the list on screen:\n%s", screen)
+	}
+	ts.keys("C-c")
+	ts.keys("C-c")
+	ts.waitFor("pincer to exit", "[pincer exited]")
+
+	narrow := newTmuxScreen(t, s, 80, 24, "-s", "todos")
+	screen = narrow.waitFor("the resumed list", "Resumed session todos", " Tasks 0/2 done", " ◐ Read the code", " ☐ Write the fix")
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "›") && (i < 2 || !strings.Contains(lines[i-1], "☐ Write the fix")) {
+			t.Errorf("the list is not right above the input on a narrow screen:\n%s", screen)
+		}
+	}
+	for i, r := range srv.Requests() {
+		if r.Strict != nil {
+			t.Errorf("request %d: %v", i, r.Strict)
+		}
+	}
+}
