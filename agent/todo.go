@@ -65,6 +65,9 @@ func reportTodos(call ToolCall, isError bool, sink func(Event)) {
 // list; "" when the call is still among the messages sent, or there is
 // no list.
 func (a *Agent) todoNote() string {
+	if a.summary.text == "" {
+		return ""
+	}
 	items, at := lastTodos(a.history)
 	if at < 0 || at >= a.summaryStart() || len(items) == 0 {
 		return ""
