@@ -8,14 +8,12 @@ import (
 
 // description is what the model reads about the tool: what it is for,
 // when to use it and when not.
-const description = "Keep a task list for multi-step work; the user sees it beside the conversation. " +
-	"Each call sends the WHOLE list, which replaces the previous one (send [] to clear it). " +
-	"Use it when a task needs 3 or more distinct steps, or the user asks for several things: write the list before you start, " +
-	"mark an item in_progress when you begin it (normally one at a time), and mark it completed as soon as it is done, not in a batch at the end. " +
-	"Add steps you discover and remove ones that no longer apply. " +
-	"Do not use it for a single simple step, a question, or a conversation. " +
-	"Each item: content (one short imperative sentence, under 300 characters), status (pending, in_progress or completed) and an optional short id. At most 50 items. " +
-	"It changes no files and needs no approval."
+const description = "Keep a task list for multi-step work; the user sees it. " +
+	"Each call sends the WHOLE list, replacing the previous one ([] clears it). " +
+	"Use it when a task needs 3 or more steps or the user asks for several things: write the list before starting, " +
+	"mark an item in_progress when you begin it (one at a time) and completed as soon as it is done. " +
+	"Add steps you discover; drop ones that no longer apply. Skip it for a single simple step or a question. " +
+	"Items: content (a short imperative sentence, at most 300 characters), status (pending, in_progress, completed), optional short id; at most 50 items."
 
 // Tool returns the todo_write tool. It needs nothing of the project: a
 // call only checks the list and says it was saved; the list lives in the
@@ -36,26 +34,17 @@ func (tool) Parameters() map[string]any {
 		"properties": map[string]any{
 			"todos": map[string]any{
 				"type":        "array",
-				"description": "The whole task list in order; it replaces the previous list.",
+				"description": "The whole list, in order.",
 				"maxItems":    MaxItems,
 				"items": map[string]any{
 					"type": "object",
 					"properties": map[string]any{
-						"content": map[string]any{
-							"type":        "string",
-							"description": "The step, as one short imperative sentence.",
-							"minLength":   1,
-							"maxLength":   MaxContent,
-						},
+						"content": map[string]any{"type": "string", "maxLength": MaxContent},
 						"status": map[string]any{
 							"type": "string",
 							"enum": []any{string(Pending), string(InProgress), string(Completed)},
 						},
-						"id": map[string]any{
-							"type":        "string",
-							"description": "Optional short id, unique in the list.",
-							"maxLength":   MaxID,
-						},
+						"id": map[string]any{"type": "string", "maxLength": MaxID},
 					},
 					"required":             []any{"content", "status"},
 					"additionalProperties": false,
