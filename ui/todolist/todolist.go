@@ -6,6 +6,7 @@
 package todolist
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -87,9 +88,6 @@ func (m *Model) SetStyles(s Styles) {
 	m.styles = s
 	m.gen++
 }
-
-// Items returns the list.
-func (m *Model) Items() []todo.Item { return m.items }
 
 // Empty reports whether there is nothing to show.
 func (m *Model) Empty() bool { return len(m.items) == 0 }
@@ -210,7 +208,7 @@ func (m *Model) itemLines(width, rows, indent int, notes, wrap bool) []string {
 	from, to, withNotes := window(m.items, rows-extra, notes)
 	var lines []string
 	if withNotes && from > 0 {
-		lines = append(lines, m.note(width, indent, "… "+itoa(from)+" above"))
+		lines = append(lines, m.note(width, indent, "… "+strconv.Itoa(from)+" above"))
 	}
 	for _, it := range m.items[from:to] {
 		if it.Status == todo.InProgress && len(current) > 1 {
@@ -221,7 +219,7 @@ func (m *Model) itemLines(width, rows, indent int, notes, wrap bool) []string {
 		lines = append(lines, m.itemLine(it, width, indent))
 	}
 	if withNotes && to < len(m.items) {
-		lines = append(lines, m.note(width, indent, "… "+itoa(len(m.items)-to)+" more"))
+		lines = append(lines, m.note(width, indent, "… "+strconv.Itoa(len(m.items)-to)+" more"))
 	}
 	return lines
 }
@@ -330,12 +328,4 @@ func (m *Model) itemLine(it todo.Item, width, indent int) string {
 func (m *Model) note(width, indent int, text string) string {
 	text = cells.Truncate(text, max(width-indent, 0))
 	return cells.Spaces(indent) + m.styles.Count.Render(text) + cells.Spaces(width-indent-cells.Width(text))
-}
-
-func itoa(n int) string {
-	const digits = "0123456789"
-	if n < 10 {
-		return digits[n : n+1]
-	}
-	return itoa(n/10) + digits[n%10:n%10+1]
 }
