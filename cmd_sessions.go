@@ -15,6 +15,7 @@ import (
 
 	"pincer/agent"
 	"pincer/session"
+	"pincer/tools/todo"
 	"pincer/ui/headless"
 	"pincer/ui/human"
 	"pincer/ui/safetext"
@@ -141,6 +142,11 @@ func (c *cli) sessionsShow() *cobra.Command {
 			return exportTo(c.stdout, func(w io.Writer) error {
 				if err := st.Export(w, s.ID, session.FormatMarkdown); err != nil {
 					return err
+				}
+				if list := currentTodos(st, s.ID); len(list) > 0 {
+					if _, err := fmt.Fprintf(w, "\n%s", todo.Markdown(list)); err != nil {
+						return err
+					}
 				}
 				_, err := fmt.Fprintf(w, "\nResume it with: %s\n", safetext.LineOf(resumeHint(s)))
 				return err
@@ -328,6 +334,17 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// currentTodos is the task list the session's conversation left, nil
+// when it has none or its messages cannot be read (the transcript above
+// already says what is wrong then).
+func currentTodos(st *session.Store, id string) []todo.Item {
+	history, _, _, err := agent.LoadSession(st, id)
+	if err != nil {
+		return nil
+	}
+	return agent.Todos(history)
 }
 
 // exportTo runs write on out, through pincer's sanitiser when out is a

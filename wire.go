@@ -19,6 +19,7 @@ import (
 	"pincer/session"
 	"pincer/tools"
 	"pincer/tools/mcp"
+	"pincer/tools/todo"
 )
 
 // project is what a command that talks to the model needs: the directory,
@@ -192,7 +193,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
-	all := tools.Builtins(topts)
+	all := append(tools.Builtins(topts), todo.Tool())
 	var recall func(string) string
 	if s.store != nil {
 		current := s.current

@@ -10,6 +10,7 @@ import (
 
 	"pincer/docs"
 	"pincer/tools"
+	"pincer/tools/todo"
 )
 
 func writeFile(t *testing.T, dir, name, content string) {
@@ -127,7 +128,8 @@ func TestSystemPromptAssembly(t *testing.T) {
 // TestDefaultSkillsMatchTheTools checks SKILLS.md against the registry: every
 // tool it names exists, and every built-in tool is explained in it.
 func TestDefaultSkillsMatchTheTools(t *testing.T) {
-	reg, err := tools.NewRegistry(tools.Builtins(tools.Options{Root: t.TempDir()})...)
+	// main adds todo_write to the built-ins always.
+	reg, err := tools.NewRegistry(append(tools.Builtins(tools.Options{Root: t.TempDir()}), todo.Tool())...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -381,6 +381,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
 			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			reportTodos(call, r.IsError || saveErr != nil, sink)
 			if saveErr != nil {
 				res.StopReason = "error"
 				return res, saveErr
@@ -471,6 +472,9 @@ func (a *Agent) requestMessages() []Message {
 	}
 	if a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
+	}
+	if note := a.todoNote(); note != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: note})
 	}
 	if a.recallNote != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.recallNote})

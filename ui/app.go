@@ -29,6 +29,7 @@ import (
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/complete"
+	"pincer/ui/todolist"
 	"pincer/ui/transcript"
 	"pincer/ui/tree"
 	"pincer/ui/watch"
@@ -134,6 +135,7 @@ type App struct {
 
 	transcript transcript.Model
 	tree       tree.Model
+	todos      todolist.Model // the model's task list (todo_write)
 	input      textarea.Model
 	files      complete.Model
 	commands   complete.Model
@@ -207,6 +209,7 @@ func New(o Options) *App {
 	}
 	a.transcript = transcript.New(o.Theme)
 	a.tree = tree.New(o.Root)
+	a.todos = todolist.New()
 	a.files = complete.New()
 	a.commands = complete.New()
 	a.input = newInput()
@@ -221,6 +224,7 @@ func New(o Options) *App {
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {
 		a.loadHistory(o.History)
+		a.todos.Set(agent.Todos(o.History))
 	} else {
 		a.transcript.AddNotice(fmt.Sprintf("pincer with %s in %s. Ask for anything; @ mentions a file, / lists the commands, ? shows the keys.", o.Model, o.Root))
 	}
@@ -264,6 +268,7 @@ func (a *App) applyTheme(th themes.Theme) {
 		Cursor: st.Selected, CursorBlurred: st.Muted.Reverse(true),
 		Read: st.Muted, Changed: st.Warning, Created: st.OK,
 	})
+	a.todos.SetStyles(todoStyles(st))
 	cs := complete.Styles{Item: st.Text, Selected: st.Selected, Match: st.Accent, Detail: st.Muted}
 	a.files.SetStyles(cs)
 	a.commands.SetStyles(cs)
@@ -565,6 +570,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After
+		case agent.TodoList:
+			a.setTodos(e.Items)
 		}
 	}
 	if refresh {
@@ -836,7 +843,7 @@ func (a *App) layout() {
 	a.input.SetWidth(max(inputW-2, 10))
 	treeW := a.treeWidth()
 	if treeW > 0 {
-		a.tree.SetSize(treeW, a.bodyHeight())
+		a.tree.SetSize(treeW, a.bodyHeight()-a.todoPaneHeight())
 	}
 	a.transcript.SetSize(a.width-treeW-btoi(treeW > 0), a.bodyHeight())
 	a.transcript.SetOrigin(treeW+btoi(treeW > 0), 0)
@@ -856,7 +863,7 @@ func (a *App) treeWidth() int {
 
 // bodyHeight is the height of the transcript and the tree.
 func (a *App) bodyHeight() int {
-	return max(a.height-a.inputHeight()-1, 1)
+	return max(a.height-a.inputHeight()-1-a.todoBlockHeight(), 1)
 }
 
 // inputHeight is the input box with its top rule.
@@ -902,7 +909,11 @@ func (a *App) render() string {
 	}
 	body := a.transcript.View()
 	if tw := a.treeWidth(); tw > 0 {
-		body = joinPanes(a.tree.View(), a.styles.Faint.Render("│"), body)
+		left := a.tree.View()
+		if h := a.todoPaneHeight(); h > 0 {
+			left += "\n" + a.todos.Pane(tw, h)
+		}
+		body = joinPanes(left, a.styles.Faint.Render("│"), body)
 	}
 	if a.showHelp {
 		body = a.overlayCenter(body, a.helpView())
@@ -912,6 +923,9 @@ func (a *App) render() string {
 		body = a.overlayBottom(body, pop)
 	}
 	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
+	if h := a.todoBlockHeight(); h > 0 {
+		rule += "\n" + a.todos.Block(a.width, h)
+	}
 	return body + "\n" + rule + "\n" + a.input.View() + "\n" + a.statusLine()
 }
 

@@ -268,6 +268,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.queue = nil
 	a.transcript.Reset()
 	a.tree.ClearMarks() // the marks belong to the session left behind
+	a.todosFrom(msg.history)
 	if len(msg.history) > 0 {
 		a.loadHistory(msg.history)
 	} else if msg.after == "" {

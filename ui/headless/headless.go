@@ -17,6 +17,7 @@ import (
 
 	"pincer/agent"
 	"pincer/safety"
+	"pincer/tools/todo"
 	"pincer/ui/safetext"
 )
 
@@ -215,7 +216,35 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
+	case agent.TodoList:
+		p.todos(e.Items)
 	}
+}
+
+// todos prints the task list on the activity stream: a heading with the
+// progress, then one line per item with a mark that reads without colour.
+func (p *Printer) todos(items []todo.Item) {
+	if len(items) == 0 {
+		fmt.Fprintln(p.err, "tasks: cleared")
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "tasks: %s\n", todo.Count(items))
+	for _, it := range items {
+		fmt.Fprintf(&b, "  %s %s\n", todoMark(it.Status), safetext.LineOf(it.Content))
+	}
+	io.WriteString(p.err, b.String())
+}
+
+// todoMark is an item's mark in plain text.
+func todoMark(s todo.Status) string {
+	switch s {
+	case todo.Completed:
+		return "[x]"
+	case todo.InProgress:
+		return "[>]"
+	}
+	return "[ ]"
 }
 
 // writeAnswer writes a piece of the answer, sanitised for a terminal. A
@@ -306,6 +335,12 @@ type (
 		TokensAfter  int    `json:"tokens_after"`
 		Summary      string `json:"summary"`
 	}
+	todoLine struct {
+		Type      string      `json:"type"`
+		Items     []todo.Item `json:"items"`
+		Completed int         `json:"completed"`
+		Total     int         `json:"total"`
+	}
 	resultLine struct {
 		Type       string      `json:"type"`
 		Content    string      `json:"content"`
@@ -341,6 +376,12 @@ func (p *Printer) jsonEvent(ev agent.Event) {
 		p.line(messageLine{"notice", e.Text})
 	case agent.Compressed:
 		p.line(compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary})
+	case agent.TodoList:
+		items := e.Items
+		if items == nil {
+			items = []todo.Item{}
+		}
+		p.line(todoLine{"todo", items, todo.Count(items).Completed, len(items)})
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/tools/todo"
 )
 
 // previewLines is how many lines of a tool's result a collapsed card shows.
@@ -16,6 +18,11 @@ const previewLines = 4
 func (s *state) renderCard(it *item, w int) []string {
 	st := &s.styles
 	t := it.tool
+	if t.name == todo.Name {
+		if lines := s.renderTodoCard(it, w); lines != nil {
+			return lines
+		}
+	}
 	out := []string{cardHeader(t, w, st.ToolName, st.ToolArg, st.Muted)}
 	bar := st.ToolBorder.Render("│") + " "
 	inner := max(w-2, 1)
