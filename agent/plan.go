@@ -91,6 +91,8 @@ func inPlan(name string) bool {
 	switch name {
 	case "tree_view", "read_file", "grep", "glob", "read_web", "recall":
 		return true
+	case "todo_write": // the task list changes nothing outside the session
+		return true
 	case "run_command":
 		return true
 	}
