@@ -47,6 +47,9 @@ type Approval struct {
 	// command or a fetch's domain, or "" when none would be safe to
 	// suggest.
 	SuggestedRule string
+	// Agent names the sub-agent that asks, and its task ("sub-agent
+	// explorer (find the loader)"); "" when the main agent asks.
+	Agent string
 }
 
 // Decision is the person's answer.

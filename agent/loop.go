@@ -55,6 +55,9 @@ type Options struct {
 	// agent lives (those of MCP servers that became ready); it is asked at
 	// every request and every call, and its tools follow the registry's.
 	DynamicTools func() []tools.Tool
+	// SubAgents, when set, offers the task tool, which hands a job to a
+	// sub-agent (see subagent.go).
+	SubAgents *SubAgents
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -109,6 +112,8 @@ type Agent struct {
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
+	subs     *subSetup // the task tool and the agent definitions; nil without
+	role     *subRole  // set when this agent is itself a sub-agent
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -135,6 +140,9 @@ func New(o Options) (*Agent, error) {
 	o.Own = resolveOwn(o.Own)
 	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
+	if err := a.setupSubAgents(); err != nil {
+		return nil, fmt.Errorf("agent: set up sub-agents: %w", err)
+	}
 	return a, nil
 }
 
@@ -321,7 +329,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			default:
 				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
-			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
+			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: a.takeSteps(call.ID)}, sink)
 			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 			if saveErr != nil {
@@ -519,6 +527,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 	if err != nil {
 		return tools.Result{Content: fmt.Sprintf("The arguments for %s were not valid, so it was not run: %v", tc.Name, err), IsError: true}
 	}
+	if t, ok := call.(*taskCall); ok && a.subs != nil {
+		return a.runTask(ctx, tc, t, sink)
+	}
 	acc := call.Access()
 	v := a.judge(acc)
 	fetch, _ := call.(tools.Fetcher)
@@ -531,6 +542,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) tool
 		text := fmt.Sprintf("Blocked by the user's deny rule %q; it was not run. Do not try to get around the rule; ask the user if it is needed.", v.Rule)
 		sink(Notice{Text: fmt.Sprintf("Blocked %s (deny rule %q).", call.Summary(), v.Rule)})
 		return tools.Result{Content: text, IsError: true}
+	}
+	if why := a.restricted(acc, v); why != "" {
+		return tools.Result{Content: why, IsError: true}
 	}
 	if p, ok := call.(tools.Planner); ok {
 		return a.runEdit(ctx, tc, call, p, v, sink)
@@ -806,6 +820,9 @@ func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }
 // out any whose name is already taken.
 func (a *Agent) toolList() []tools.Tool {
 	list := a.opts.Tools.List()
+	if a.subs != nil {
+		list = append(list, a.subs.tool)
+	}
 	if a.opts.DynamicTools == nil {
 		return list
 	}
@@ -826,6 +843,9 @@ func (a *Agent) toolList() []tools.Tool {
 func (a *Agent) lookup(name string) (tools.Tool, bool) {
 	if t, ok := a.opts.Tools.Get(name); ok {
 		return t, true
+	}
+	if a.subs != nil && name == TaskToolName {
+		return a.subs.tool, true
 	}
 	if a.opts.DynamicTools != nil {
 		for _, t := range a.opts.DynamicTools() {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,9 @@ type Request struct {
 	// ToolChoice "none" keeps the tools listed (the history refers to them)
 	// but tells the model not to call any.
 	ToolChoice string
+	// Model, when set, is asked for instead of the client's model (a
+	// sub-agent whose definition names one).
+	Model string
 }
 
 // ToolSpec describes one tool to the model.
@@ -217,7 +221,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	st := &callState{sink: sink, reasoning: reasoning}
 	defer st.close()
 	opts := []llms.CallOption{
-		llms.WithModel(c.ModelName()),
+		llms.WithModel(cmp.Or(req.Model, c.ModelName())),
 		// langchaingo parses a streamed answer only when a streaming
 		// function is set; the events themselves come from the transport.
 		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }),
