@@ -175,6 +175,7 @@ type App struct {
 	notice     string
 
 	usage       agent.Usage // session total
+	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request
 
 	dialogs  []dialog
@@ -307,7 +308,7 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindTool, ToolID: c.ID, ToolName: c.Name, ToolArgs: c.Arguments})
 			}
 		case agent.RoleTool:
-			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError})
+			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError, Steps: subSteps(m.Steps)})
 			for _, t := range m.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 			}
@@ -557,6 +558,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After
+		case agent.SubEvent:
+			refresh = a.subEvent(e) || refresh
 		}
 	}
 	if refresh {
