@@ -299,7 +299,7 @@ func TestTUITask(t *testing.T) {
 	ts.keys("C-c", "C-c")
 	ts.waitFor("pincer to exit", "[pincer exited]")
 	again := newTmuxScreen(t, s, 110, 32, "-s", "subs")
-	again.waitFor("the resumed session", "Resumed session subs", "task · survey the notes", "1 step · REPORT: the notes say milk.")
+	again.waitFor("the resumed session", "Resumed session subs", "task · survey the notes", "1 step · REPORT: the notes say milk.", "sub 12.")
 }
 
 // readFile reads a file of the sandbox's project.

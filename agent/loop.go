@@ -329,7 +329,8 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 			default:
 				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
-			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: a.takeSteps(call.ID)}, sink)
+			steps, subUsage := a.takeSteps(call.ID)
+			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 			if saveErr != nil {

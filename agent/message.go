@@ -45,7 +45,8 @@ type Message struct {
 	// resumed session marks them in the tree again.
 	Touched []tools.Touch `json:"touched,omitempty"`
 	// Steps are the tool calls of the sub-agent a task call ran, kept with
-	// its result so a resumed session shows them.
+	// its result so a resumed session shows them; the result's Usage is
+	// then the tokens that sub-agent used.
 	Steps []SubStep `json:"steps,omitempty"`
 }
 

@@ -61,7 +61,7 @@ type subSetup struct {
 	defs  []AgentDef
 	tool  tools.Tool
 	notes []string
-	steps map[string][]SubStep // by task call id, until the result is stored
+	steps map[string]*stepLog // by task call id, until the result is stored
 }
 
 // subRole marks an agent that is itself a sub-agent.
@@ -80,7 +80,7 @@ func (a *Agent) setupSubAgents() error {
 	if so == nil {
 		return nil
 	}
-	s := &subSetup{opts: *so, notes: append([]string(nil), so.Warnings...), steps: map[string][]SubStep{}}
+	s := &subSetup{opts: *so, notes: append([]string(nil), so.Warnings...), steps: map[string]*stepLog{}}
 	if s.opts.MaxIterations <= 0 {
 		s.opts.MaxIterations = DefaultSubIterations
 	}
@@ -251,7 +251,7 @@ func (a *Agent) runTask(ctx context.Context, tc ToolCall, t *taskCall, sink func
 		sink(SubEvent{ID: tc.ID, Agent: def.Name, Event: ev})
 	})
 	a.classifier = sub.classifier // rules the person added in its dialogs
-	a.subs.steps[tc.ID] = steps.steps
+	a.subs.steps[tc.ID] = steps
 	r := tools.Result{Content: res.Text, Touched: steps.touched}
 	switch {
 	case runErr != nil && ctx.Err() != nil:
@@ -271,15 +271,20 @@ func (a *Agent) runTask(ctx context.Context, tc ToolCall, t *taskCall, sink func
 	return r
 }
 
-// takeSteps returns, once, the steps of the task call id for storing with
-// its result.
-func (a *Agent) takeSteps(id string) []SubStep {
-	if a.subs == nil {
-		return nil
+// takeSteps returns, once, the steps of the task call id and the tokens
+// its sub-agent used, for storing with its result: the session's token
+// totals then include what sub-agents spent.
+func (a *Agent) takeSteps(id string) ([]SubStep, *Usage) {
+	if a.subs == nil || a.subs.steps[id] == nil {
+		return nil, nil
 	}
-	s := a.subs.steps[id]
+	l := a.subs.steps[id]
 	delete(a.subs.steps, id)
-	return s
+	if l.usage == (Usage{}) {
+		return l.steps, nil
+	}
+	u := l.usage
+	return l.steps, &u
 }
 
 // newSubAgent makes the agent that runs def, sharing this agent's model,
@@ -420,6 +425,7 @@ type stepLog struct {
 	steps   []SubStep
 	keys    []string // the sub-agent's key of each step
 	touched []tools.Touch
+	usage   Usage
 }
 
 func (l *stepLog) see(ev Event) {
@@ -450,6 +456,8 @@ func (l *stepLog) see(ev Event) {
 			l.steps[i].IsError = e.IsError
 		}
 		l.touched = append(l.touched, e.Touched...)
+	case Usage:
+		l.usage = l.usage.plus(e)
 	}
 }
 

@@ -184,11 +184,16 @@ func TestTaskRunsSubAgent(t *testing.T) {
 	// Recorded: the main conversation only, the steps with the result.
 	var roles []string
 	var steps []SubStep
+	var subUsage *Usage
 	for _, m := range h.records {
 		roles = append(roles, string(m.Role))
 		if m.Role == RoleTool {
-			steps = m.Steps
+			steps, subUsage = m.Steps, m.Usage
 		}
+	}
+	// The sub-agent's two requests: 100+20 and 10+5 tokens.
+	if subUsage == nil || subUsage.PromptTokens != 110 || subUsage.CompletionTokens != 25 {
+		t.Errorf("the task's result is stored with usage %+v, want the sub-agent's 110/25", subUsage)
 	}
 	if got := strings.Join(roles, " "); got != "user assistant tool assistant" {
 		t.Errorf("recorded %q, want the main conversation only", got)

@@ -308,6 +308,7 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindTool, ToolID: c.ID, ToolName: c.Name, ToolArgs: c.Arguments})
 			}
 		case agent.RoleTool:
+			a.countSubUsage(m)
 			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError, Steps: subSteps(m.Steps)})
 			for _, t := range m.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"time"
+
 	"pincer/agent"
 	"pincer/tools"
 	"pincer/ui/safetext"
@@ -38,6 +41,8 @@ func (a *App) subEvent(e agent.SubEvent) (refresh bool) {
 		a.subUsage.CompletionTokens += ev.CompletionTokens
 	case agent.Notice:
 		a.transcript.AddNotice("Sub-agent: " + ev.Text)
+	case agent.Retrying:
+		a.transcript.AddRetry(fmt.Sprintf("Sub-agent: request failed (%v); retrying in %s (attempt %d).", ev.Err, ev.Wait.Round(100*time.Millisecond), ev.Attempt+1))
 	}
 	return refresh
 }
@@ -61,4 +66,18 @@ func askedBy(q agent.Approval, title string) string {
 		return title
 	}
 	return title + " · asked by " + safetext.LineOf(q.Agent)
+}
+
+// countSubUsage moves the tokens a stored task result's sub-agent used
+// from the session's total, which includes them, to the sub-agents' own
+// count, so a resumed session's status line splits them as the live one
+// does.
+func (a *App) countSubUsage(m agent.Message) {
+	if m.Usage == nil || m.ToolName != agent.TaskToolName {
+		return
+	}
+	a.subUsage.PromptTokens += m.Usage.PromptTokens
+	a.subUsage.CompletionTokens += m.Usage.CompletionTokens
+	a.usage.PromptTokens = max(a.usage.PromptTokens-m.Usage.PromptTokens, 0)
+	a.usage.CompletionTokens = max(a.usage.CompletionTokens-m.Usage.CompletionTokens, 0)
 }

@@ -67,3 +67,23 @@ func TestSubAgentApprovalSaysWhoAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestResumedSessionSplitsSubAgentTokens: the session's total includes
+// what sub-agents spent (stored with each task's result); the resumed
+// status line shows it apart again.
+func TestResumedSessionSplitsSubAgentTokens(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	a.usage = agent.Usage{PromptTokens: 13000, CompletionTokens: 400}
+	a.loadHistory([]agent.Message{
+		{Role: agent.RoleUser, Content: "survey"},
+		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "call_1", Name: "task", Arguments: `{"description":"survey","prompt":"p"}`}}},
+		{Role: agent.RoleTool, ToolCallID: "call_1", ToolName: "task", Content: "Report.", Usage: &agent.Usage{PromptTokens: 12000, CompletionTokens: 300},
+			Steps: []agent.SubStep{{Tool: "read_file", Summary: "read_file a.go"}}},
+	})
+	got := screen(a)
+	for _, want := range []string{"↑1.0k ↓100", "sub 12.3k", "task · survey", "1 step · Report."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("resumed screen lacks %q:\n%s", want, got)
+		}
+	}
+}
