@@ -17,6 +17,9 @@ import (
 // sub-agent.
 const TaskToolName = "task"
 
+// kindJob marks the job a sub-agent is given; it is never stored.
+const kindJob = "job"
+
 // DefaultSubIterations is how many model requests a sub-agent may make
 // before it is asked to report what it has.
 const DefaultSubIterations = 15
@@ -246,7 +249,10 @@ func (a *Agent) runTask(ctx context.Context, tc ToolCall, t *taskCall, sink func
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: t.Summary()})
 	steps := &stepLog{}
-	res, runErr := sub.Run(ctx, t.args.Prompt, func(ev Event) {
+	// The job is the model's text, not the person's: its @words attach
+	// nothing.
+	job := Message{Role: RoleUser, Kind: kindJob, Content: t.args.Prompt}
+	res, runErr := sub.RunMessage(ctx, job, func(ev Event) {
 		steps.see(ev)
 		sink(SubEvent{ID: tc.ID, Agent: def.Name, Event: ev})
 	})

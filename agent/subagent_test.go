@@ -126,7 +126,7 @@ func TestTaskRunsSubAgent(t *testing.T) {
 	h.script(
 		[]agenttest.Reply{
 			agenttest.Tools("Delegating.", agenttest.Call{ID: "call_1", Name: "task", Arguments: args(map[string]any{
-				"description": "find the answer", "prompt": "Read notes.txt and report the answer."})}),
+				"description": "find the answer", "prompt": "Read @notes.txt and report the answer."})}),
 			agenttest.Text("The answer is 42.", 5),
 		},
 		[]agenttest.Reply{
@@ -156,7 +156,8 @@ func TestTaskRunsSubAgent(t *testing.T) {
 		t.Errorf("the main agent is offered %v, want the task tool with the others", got)
 	}
 	first := messagesOf(h.subReqs[0])
-	if len(first) != 2 || first[1]["role"] != "user" || first[1]["content"] != "Read notes.txt and report the answer." {
+	// The job's @notes.txt attaches nothing: the model wrote it.
+	if len(first) != 2 || first[1]["role"] != "user" || first[1]["content"] != "Read @notes.txt and report the answer." {
 		t.Errorf("the sub-agent's first request is %v, want its system prompt and the job alone", first)
 	}
 	sys := first[0]["content"].(string)
