@@ -286,7 +286,7 @@ func TestTUITask(t *testing.T) {
 	ts.waitFor("the sub-agent's review", "Review the edit · asked by sub-agent scribe", "NOTE.md")
 	settle()
 	ts.keys("n")
-	ts.waitFor("the answer", "Left it.", "idle")
+	ts.waitFor("the answer", "Left it.", "idle", "task · write the note (scribe)")
 	if _, err := readFile(s, "NOTE.md"); err == nil {
 		t.Error("the refused write landed")
 	}

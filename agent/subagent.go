@@ -146,7 +146,15 @@ type taskArgs struct {
 // it needs the approver, the safety policy and the event sink.
 type taskCall struct{ args taskArgs }
 
-func (c *taskCall) Summary() string      { return TaskToolName + " " + oneLine(c.args.Description, 80) }
+// Summary is "task DESCRIPTION", and the agent's name when one is named.
+func (c *taskCall) Summary() string {
+	s := TaskToolName + " " + oneLine(c.args.Description, 80)
+	if c.args.Agent != "" {
+		s += " (" + c.args.Agent + ")"
+	}
+	return s
+}
+
 func (c *taskCall) Access() tools.Access { return tools.Access{} }
 func (c *taskCall) Run(context.Context) (tools.Result, error) {
 	return tools.Result{}, errors.New("a task call runs through its agent, not on its own")
