@@ -151,6 +151,9 @@ func (a *Agent) SetApprovals(m safety.ApprovalMode) { a.auto.Store(m == safety.A
 
 // Approvals is the approval mode in effect.
 func (a *Agent) Approvals() safety.ApprovalMode {
+	if a.role != nil {
+		return a.role.approvals()
+	}
 	if a.auto.Load() {
 		return safety.ApprovalsAuto
 	}

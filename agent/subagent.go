@@ -72,6 +72,18 @@ type subRole struct {
 	// safeOnly refuses, unasked, every command the safety policy does not
 	// rate safe (the read-only default agent).
 	safeOnly bool
+	// parent is the agent that started it, whose approval mode it
+	// follows while it runs (the person may switch /auto meanwhile).
+	parent *Agent
+}
+
+// approvals is a sub-agent's approval mode: always ask for the read-only
+// default, else whatever the main agent's mode is now.
+func (r *subRole) approvals() safety.ApprovalMode {
+	if r.safeOnly {
+		return safety.ApprovalsAsk
+	}
+	return r.parent.Approvals()
 }
 
 // setupSubAgents checks the agent definitions against the tools there are
@@ -360,10 +372,6 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 			return parent.Approve(ctx, q)
 		})
 	}
-	approvals := a.Approvals()
-	if readOnly {
-		approvals = safety.ApprovalsAsk
-	}
 	sub, err := New(Options{
 		Model:         model,
 		Tools:         reg,
@@ -376,13 +384,12 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		MaxIterations: a.subs.opts.MaxIterations,
 		Budget:        a.opts.Budget,
 		Now:           a.opts.Now,
-		Approvals:     approvals,
 		DynamicTools:  dynamic,
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	sub.role = &subRole{safeOnly: readOnly}
+	sub.role = &subRole{safeOnly: readOnly, parent: a}
 	return sub, mutates, nil
 }
 

@@ -437,3 +437,26 @@ func TestSubAgentCannotStartSubAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestSubAgentFollowsTheApprovalMode: a sub-agent with its own tools
+// follows the main agent's approval mode as it changes (the person turns
+// /auto off while it runs); the read-only default always asks.
+func TestSubAgentFollowsTheApprovalMode(t *testing.T) {
+	h := newSubHarness(t, SubAgents{}, safety.ApprovalsAuto)
+	a := h.agent
+	named, _, err := a.newSubAgent(AgentDef{Name: "doer", Tools: []string{"run_command"}}, "do")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readOnly, _, err := a.newSubAgent(AgentDef{}, "look")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if named.Approvals() != safety.ApprovalsAuto || readOnly.Approvals() != safety.ApprovalsAsk {
+		t.Errorf("with auto on: named %v, read-only %v", named.Approvals(), readOnly.Approvals())
+	}
+	a.SetApprovals(safety.ApprovalsAsk)
+	if named.Approvals() != safety.ApprovalsAsk {
+		t.Error("a running sub-agent kept auto approvals after the person turned them off")
+	}
+}
