@@ -138,11 +138,7 @@ func TestTaskRunsSubAgent(t *testing.T) {
 	if err != nil || res.Text != "The answer is 42." {
 		t.Fatalf("run: %+v, %v", res, err)
 	}
-	for i, r := range h.srv.Requests() {
-		if r.Strict != nil {
-			t.Errorf("request %d breaks strict provider rules: %v", i, r.Strict)
-		}
-	}
+	h.checkStrict()
 	if len(h.subReqs) != 2 || len(h.mainReqs) != 2 {
 		t.Fatalf("%d sub requests and %d main requests, want 2 and 2", len(h.subReqs), len(h.mainReqs))
 	}
@@ -273,6 +269,7 @@ func TestTaskCancelledWithItsParent(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("cancelling the turn did not stop the sub-agent")
 	}
+	h.checkStrict()
 	last := h.records[len(h.records)-1]
 	if last.Role != RoleTool || !strings.HasPrefix(last.Content, Cancelled) {
 		t.Errorf("the task's result is %+v, want it cancelled", last)
@@ -299,6 +296,7 @@ func TestTaskUserDefinedAgent(t *testing.T) {
 	if _, err := h.run("note it"); err != nil {
 		t.Fatal(err)
 	}
+	h.checkStrict()
 	if len(h.subReqs) != 2 {
 		t.Fatalf("%d sub requests, want 2", len(h.subReqs))
 	}
@@ -352,6 +350,7 @@ func TestReadOnlySubAgentRunsOnlySafeCommands(t *testing.T) {
 	if _, err := h.run("poke"); err != nil {
 		t.Fatal(err)
 	}
+	h.checkStrict()
 	if len(h.asked) != 0 {
 		t.Errorf("asked %+v; a read-only sub-agent's command is refused unasked", h.asked)
 	}
@@ -428,6 +427,7 @@ func TestSubAgentCannotStartSubAgents(t *testing.T) {
 	if _, err := h.run("go"); err != nil {
 		t.Fatal(err)
 	}
+	h.checkStrict()
 	if len(h.subReqs) != 2 {
 		t.Fatalf("%d sub requests; a nested sub-agent started?", len(h.subReqs))
 	}
