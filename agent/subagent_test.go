@@ -460,3 +460,44 @@ func TestSubAgentFollowsTheApprovalMode(t *testing.T) {
 		t.Error("a running sub-agent kept auto approvals after the person turned them off")
 	}
 }
+
+// TestTaskResultWhenTheSubAgentFallsShort: a failing server, an empty
+// answer and the iteration limit each give the main agent a result that
+// says so.
+func TestTaskResultWhenTheSubAgentFallsShort(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		maxIter int
+		sub     []agenttest.Reply
+		want    string
+		isError bool
+	}{
+		{"server error", 0, []agenttest.Reply{agenttest.Error(400, "bad request: context too long")}, "The sub-agent failed: ", true},
+		{"empty answer", 0, []agenttest.Reply{agenttest.Text("", 5)}, "The sub-agent finished without a report.", true},
+		{"iteration limit", 1, []agenttest.Reply{
+			agenttest.Tools("", agenttest.Call{ID: "c1", Name: "glob", Arguments: `{"pattern":"*"}`}),
+			agenttest.Text("Partial: found nothing yet.", 5),
+		}, "Partial: found nothing yet.\n\n(The sub-agent used all 1 of its model requests; this report may be incomplete.)", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newSubHarness(t, SubAgents{MaxIterations: tc.maxIter}, safety.ApprovalsAsk)
+			h.script([]agenttest.Reply{
+				agenttest.Tools("", agenttest.Call{ID: "call_1", Name: "task", Arguments: `{"description":"d","prompt":"p"}`}),
+				agenttest.Text("ok", 5),
+			}, tc.sub)
+			if _, err := h.run("go"); err != nil {
+				t.Fatal(err)
+			}
+			h.checkStrict()
+			var got Message
+			for _, m := range h.records {
+				if m.Role == RoleTool {
+					got = m
+				}
+			}
+			if !strings.HasPrefix(got.Content, tc.want) || got.IsError != tc.isError {
+				t.Errorf("result %q (error %v), want %q (error %v)", got.Content, got.IsError, tc.want, tc.isError)
+			}
+		})
+	}
+}
