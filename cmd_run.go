@@ -152,6 +152,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if rf.plan {
 		a.SetMode(agent.ModePlan)
 	}
+	for _, n := range a.SubAgentNotes() {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", safetext.LineOf(n))
+	}
 	if len(p.cfg.MCPServers) > 0 {
 		_ = servers.Wait(ctx)
 		warnMCP(c.stderr, servers.Servers())

@@ -118,7 +118,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ThemeDir:          c.themeDir(),
 		SchedulerInterval: p.cfg.SchedulerInterval.Std(),
 		Skills:            skills,
-		Notices:           withNote(append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...), cps.note, cmdWarnings...),
+		Notices:           withNote(append(append(append([]string(nil), p.srcs.Warnings...), in.Warnings...), opened.notes...), cps.note, append(cmdWarnings, a.SubAgentNotes()...)...),
 		Agent:             a,
 		Root:              p.root,
 		Theme:             theme,
@@ -134,6 +134,8 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
 		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {
 			return describeHooks(p)
+		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
+			return describeAgents(a, agent.HomeDir())
 		})}, screenCommands(custom)...),
 	})
 	c.sayHowToResume(st, current)

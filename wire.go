@@ -222,16 +222,18 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 	if err != nil {
 		return nil, nil, err
 	}
+	env := agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now())
 	system := agent.SystemPrompt(agent.PromptParts{
 		Agent:   in.Agent,
 		Skills:  in.Skills,
 		Project: in.Project,
-		Env:     agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now()),
+		Env:     env,
 	})
 	hks, err := hookRunner(p, s.current)
 	if err != nil {
 		return nil, nil, err
 	}
+	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
 	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
@@ -248,6 +250,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Checkpoints:   s.checkpoints,
 		DynamicTools:  mcpTools(s.mcp),
 		Hooks:         hks,
+		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -255,6 +258,15 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		},
 	})
 	return a, client, err
+}
+
+// configDir is the directory of the person's config file, where their
+// own commands and agents live; "" when it cannot be known.
+func (c *cli) configDir() string {
+	if path := config.UserConfigPath(c.getenv); path != "" {
+		return filepath.Dir(path)
+	}
+	return ""
 }
 
 // ownFiles are pincer's own locations, which the path policy keeps the

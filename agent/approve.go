@@ -50,6 +50,9 @@ type Approval struct {
 	// HookAsked says a PreToolUse hook asked for this approval: no session
 	// mode (accept edits) may answer it unasked.
 	HookAsked bool
+	// Agent names the sub-agent that asks, and its task ("sub-agent
+	// explorer (find the loader)"); "" when the main agent asks.
+	Agent string
 }
 
 // Decision is the person's answer.

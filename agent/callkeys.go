@@ -87,10 +87,14 @@ func (k *callKeys) assign(calls []ToolCall) []string {
 }
 
 // withCall returns a sink that stamps the events of one running call
-// (ToolStarted) with its key.
+// (ToolStarted, and a task's SubEvent) with its key.
 func withCall(sink func(Event), key string) func(Event) {
 	return func(ev Event) {
-		if s, ok := ev.(ToolStarted); ok {
+		switch s := ev.(type) {
+		case ToolStarted:
+			s.Call = key
+			ev = s
+		case SubEvent:
 			s.Call = key
 			ev = s
 		}

@@ -92,7 +92,9 @@ func (a *Agent) hook(ctx context.Context, in HookInput, sink func(Event)) HookOu
 // UserPromptSubmit hooks for a prompt the person typed. The error, which
 // wraps ErrPromptBlocked, says why the prompt was not sent.
 func (a *Agent) beforeTurn(ctx context.Context, user Message, sink func(Event)) error {
-	if a.opts.Hooks == nil {
+	if a.opts.Hooks == nil || a.role != nil {
+		// A sub-agent's job is the model's text, not the person's prompt:
+		// only the tool hooks apply to it.
 		return nil
 	}
 	if !a.hookStarted {
@@ -227,7 +229,7 @@ func (a *Agent) postToolUse(ctx context.Context, tc ToolCall, p *preTool, r tool
 // blocks sends the model back to work with its reason, at most
 // maxStopContinues times a turn; again reports that it did.
 func (a *Agent) stopHook(ctx context.Context, continues *int, sink func(Event)) (again bool, err error) {
-	if a.opts.Hooks == nil || ctx.Err() != nil {
+	if a.opts.Hooks == nil || a.role != nil || ctx.Err() != nil {
 		return false, nil
 	}
 	out := a.hook(ctx, HookInput{Event: HookStop, StopHookActive: *continues > 0}, sink)

@@ -137,8 +137,9 @@ func TestDefaultSkillsMatchTheTools(t *testing.T) {
 	for _, n := range reg.Names() {
 		names[n] = true
 	}
-	// The agent's own tools are added by main when the store is open.
-	for _, n := range []string{"recall", "schedule_task"} {
+	// The agent's own tools are added by main when the store is open;
+	// the task tool by the agent itself.
+	for _, n := range []string{"recall", "schedule_task", TaskToolName} {
 		names[n] = true
 	}
 	// Argument names look like tool names; they may be mentioned too.

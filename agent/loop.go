@@ -61,6 +61,9 @@ type Options struct {
 	Hooks Hooks
 	// Mode is the starting mode; "" is ModeAsk.
 	Mode Mode
+	// SubAgents, when set, offers the task tool, which hands a job to a
+	// sub-agent (see subagent.go).
+	SubAgents *SubAgents
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -130,6 +133,8 @@ type Agent struct {
 	// run. It is made when plan mode first needs it (about half a
 	// millisecond), not with every agent.
 	strict func() (*safety.Classifier, error)
+	subs   *subSetup // the task tool and the agent definitions; nil without
+	role   *subRole  // set when this agent is itself a sub-agent
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -158,6 +163,9 @@ func New(o Options) (*Agent, error) {
 	a.strict = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
+	if err := a.setupSubAgents(); err != nil {
+		return nil, fmt.Errorf("agent: set up sub-agents: %w", err)
+	}
 	return a, nil
 }
 
@@ -166,6 +174,9 @@ func (a *Agent) SetApprovals(m safety.ApprovalMode) { a.auto.Store(m == safety.A
 
 // Approvals is the approval mode in effect.
 func (a *Agent) Approvals() safety.ApprovalMode {
+	if a.role != nil {
+		return a.role.approvals()
+	}
 	if a.auto.Load() {
 		return safety.ApprovalsAuto
 	}
@@ -378,7 +389,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			default:
 				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
 			}
-			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched}, sink)
+			steps, subUsage := a.takeSteps(call.ID)
+			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
 			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 			reportTodos(call, r.IsError || saveErr != nil, sink)
@@ -606,6 +618,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 			return tools.Result{Content: why, IsError: true}
 		}
 	}
+	if t, ok := call.(*taskCall); ok && a.subs != nil {
+		return a.runTask(ctx, tc, t, sink)
+	}
 	acc := call.Access()
 	v := a.judge(acc)
 	fetch, _ := call.(tools.Fetcher)
@@ -619,6 +634,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		text := fmt.Sprintf("Blocked by the user's deny rule %q; it was not run. Do not try to get around the rule; ask the user if it is needed.", v.Rule)
 		sink(Notice{Text: fmt.Sprintf("Blocked %s (deny rule %q).", call.Summary(), v.Rule)})
 		return tools.Result{Content: text, IsError: true}
+	}
+	if why := a.restricted(acc, v); why != "" {
+		return tools.Result{Content: why, IsError: true}
 	}
 	if p, ok := call.(tools.Planner); ok {
 		return a.runEdit(ctx, tc, call, p, v, pre.ask, sink)
@@ -895,6 +913,9 @@ func (a *Agent) SetRecorder(r Recorder) { a.opts.Recorder = r }
 // offer.
 func (a *Agent) toolList() []tools.Tool {
 	list := a.opts.Tools.List()
+	if a.subs != nil {
+		list = append(list, a.subs.tool)
+	}
 	if a.Mode() == ModePlan {
 		return slices.DeleteFunc(list, func(t tools.Tool) bool { return !inPlan(t.Name()) })
 	}
@@ -918,6 +939,9 @@ func (a *Agent) toolList() []tools.Tool {
 func (a *Agent) lookup(name string) (tools.Tool, bool) {
 	if t, ok := a.opts.Tools.Get(name); ok {
 		return t, true
+	}
+	if a.subs != nil && name == TaskToolName {
+		return a.subs.tool, true
 	}
 	if a.opts.DynamicTools != nil {
 		for _, t := range a.opts.DynamicTools() {

@@ -45,6 +45,10 @@ type Message struct {
 	// Touched lists the files a tool result read or changed, kept so a
 	// resumed session marks them in the tree again.
 	Touched []tools.Touch `json:"touched,omitempty"`
+	// Steps are the tool calls of the sub-agent a task call ran, kept with
+	// its result so a resumed session shows them; the result's Usage is
+	// then the tokens that sub-agent used.
+	Steps []SubStep `json:"steps,omitempty"`
 }
 
 // ToolCall is one complete call the model asked for. Arguments is the JSON

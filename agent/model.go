@@ -29,8 +29,8 @@ type Request struct {
 	// ToolChoice "none" keeps the tools listed (the history refers to them)
 	// but tells the model not to call any.
 	ToolChoice string
-	// Model, when set, is asked instead of the client's model for this
-	// request only.
+	// Model, when set, is asked for instead of the client's model, for
+	// this request only (a custom command's or a sub-agent's model).
 	Model string
 }
 

@@ -75,6 +75,9 @@ func (a *Agent) SetMode(m Mode) {
 
 // Mode is the mode in effect.
 func (a *Agent) Mode() Mode {
+	if a.role != nil && a.role.parent != nil {
+		return a.role.parent.Mode() // a sub-agent follows the screen's mode live
+	}
 	if m, ok := a.mode.Load().(Mode); ok {
 		return m
 	}
@@ -92,6 +95,8 @@ func inPlan(name string) bool {
 	case "tree_view", "read_file", "grep", "glob", "read_web", "recall":
 		return true
 	case "todo_write": // the task list changes nothing outside the session
+		return true
+	case "task": // its sub-agent runs in plan mode too
 		return true
 	case "run_command":
 		return true

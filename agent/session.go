@@ -63,6 +63,9 @@ func toStored(m Message) session.Message {
 	for _, t := range m.Touched {
 		out.Touched = append(out.Touched, session.Touch{Path: t.Path, Kind: t.Kind.String()})
 	}
+	for _, s := range m.Steps {
+		out.Steps = append(out.Steps, session.Step(s))
+	}
 	if u := m.Usage; u != nil {
 		out.Usage = &session.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,
 			ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
@@ -89,6 +92,9 @@ func fromStored(m session.Message) Message {
 		if k := tools.ParseTouchKind(t.Kind); k != 0 {
 			out.Touched = append(out.Touched, tools.Touch{Path: t.Path, Kind: k})
 		}
+	}
+	for _, s := range m.Steps {
+		out.Steps = append(out.Steps, SubStep(s))
 	}
 	if u := m.Usage; u != nil {
 		out.Usage = &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens,

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pincer/internal/frontmatter"
 	"pincer/internal/safefile"
 )
 
@@ -133,46 +134,8 @@ func validName(name string) bool {
 
 // parse splits a command file into its front matter and body.
 func parse(text string) Command {
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	var c Command
-	rest, ok := strings.CutPrefix(text, "---\n")
-	if !ok {
-		c.Body = strings.TrimSpace(text)
-		return c
-	}
-	head, body, found := strings.Cut(rest, "\n---")
-	if !found {
-		c.Body = strings.TrimSpace(text)
-		return c
-	}
-	c.Body = strings.TrimSpace(strings.TrimPrefix(body, "\n"))
-	for _, line := range strings.Split(head, "\n") {
-		key, value, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		value = unquote(strings.TrimSpace(value))
-		switch strings.TrimSpace(key) {
-		case "description":
-			c.Description = value
-		case "argument-hint":
-			c.ArgumentHint = value
-		case "model":
-			c.Model = value
-		}
-	}
-	return c
-}
-
-// unquote drops the quotes YAML allows around a value.
-func unquote(s string) string {
-	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
-		if u, err := strconv.Unquote(`"` + s[1:len(s)-1] + `"`); err == nil {
-			return u
-		}
-		return s[1 : len(s)-1]
-	}
-	return s
+	m, body := frontmatter.Parse(text)
+	return Command{Description: m.Get("description"), ArgumentHint: m.Get("argument-hint"), Model: m.Get("model"), Body: body}
 }
 
 // Expand is the prompt the command makes with args: $ARGUMENTS becomes

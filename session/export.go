@@ -157,6 +157,28 @@ func writeMessage(w *bufio.Writer, m Message) {
 		fmt.Fprintf(w, "\n**Tool call** `%s` (`%s`)\n\n", c.Name, c.ID)
 		writeFenced(w, "json", c.Arguments)
 	}
+	if len(m.Steps) > 0 {
+		w.WriteString("\n**Sub-agent steps**\n\n")
+		writeFenced(w, "text", stepLines(m.Steps))
+	}
+}
+
+// stepLines lists a sub-agent's steps one a line: a mark, then the call's
+// summary, or its tool and arguments when it never ran.
+func stepLines(steps []Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		mark := "✓"
+		if s.IsError {
+			mark = "✗"
+		}
+		what := s.Summary
+		if what == "" {
+			what = strings.TrimSpace(s.Tool + " " + s.Args)
+		}
+		fmt.Fprintf(&b, "%s %s\n", mark, strings.ReplaceAll(what, "\n", " "))
+	}
+	return b.String()
 }
 
 // rewoundMark is the suffix of the heading of a message a rewind dropped.

@@ -59,6 +59,14 @@ type messageRecord struct {
 	Time       time.Time        `json:"time"`
 	Usage      *usageRecord     `json:"usage,omitempty"`
 	Touched    []touchRecord    `json:"touched,omitempty"`
+	Steps      []stepRecord     `json:"steps,omitempty"`
+}
+
+type stepRecord struct {
+	Tool    string `json:"tool"`
+	Summary string `json:"summary,omitempty"`
+	Args    string `json:"args,omitempty"`
+	IsError bool   `json:"is_error,omitempty"`
 }
 
 type touchRecord struct {
@@ -134,6 +142,9 @@ func toMessageRecord(m Message) messageRecord {
 	for _, t := range m.Touched {
 		r.Touched = append(r.Touched, touchRecord(t))
 	}
+	for _, s := range m.Steps {
+		r.Steps = append(r.Steps, stepRecord(s))
+	}
 	return r
 }
 
@@ -158,6 +169,9 @@ func (r messageRecord) message() Message {
 	}
 	for _, t := range r.Touched {
 		m.Touched = append(m.Touched, Touch(t))
+	}
+	for _, s := range r.Steps {
+		m.Steps = append(m.Steps, Step(s))
 	}
 	return m
 }

@@ -68,6 +68,9 @@ type Message struct {
 	// Touched lists the files a tool result read or changed, so a resumed
 	// session can mark them again.
 	Touched []Touch `json:"touched,omitempty"`
+	// Steps are the tool calls of the sub-agent a task call ran, kept
+	// with its result so a resumed session can show them.
+	Steps []Step `json:"steps,omitempty"`
 	// Rewound marks a message a rewind took out of the conversation: it is
 	// kept for the history but no longer sent to the model. It is not
 	// stored with the message; reading derives it from the session's
@@ -80,6 +83,15 @@ type Message struct {
 type Touch struct {
 	Path string `json:"path"`
 	Kind string `json:"kind"`
+}
+
+// Step is one tool call of a sub-agent: the tool, the call's summary
+// once it ran, its arguments (cut short) and whether it failed.
+type Step struct {
+	Tool    string `json:"tool"`
+	Summary string `json:"summary,omitempty"`
+	Args    string `json:"args,omitempty"`
+	IsError bool   `json:"is_error,omitempty"`
 }
 
 // Session describes one conversation: where it ran, with which model, and

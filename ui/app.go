@@ -177,6 +177,7 @@ type App struct {
 	notice     string
 
 	usage       agent.Usage // session total
+	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request
 
 	dialogs  []dialog
@@ -320,7 +321,8 @@ func (a *App) loadHistory(msgs []agent.Message) {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindTool, ToolID: c.ID, ToolName: c.Name, ToolArgs: c.Arguments})
 			}
 		case agent.RoleTool:
-			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError})
+			a.countSubUsage(m)
+			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError, Steps: subSteps(m.Steps)})
 			for _, t := range m.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 			}
@@ -572,6 +574,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.lastContext = e.After
 		case agent.TodoList:
 			a.setTodos(e.Items)
+		case agent.SubEvent:
+			refresh = a.subEvent(e) || refresh
 		}
 	}
 	if refresh {

@@ -209,6 +209,7 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	default:
 		title = "Run this command?"
 	}
+	title = askedBy(q, title)
 
 	if d.blockFor == nil || d.blockWidth != inner {
 		b := d.block(inner, st)

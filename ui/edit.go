@@ -172,5 +172,6 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 			title = "⚠ Second confirmation of the edit"
 		}
 	}
+	title = askedBy(q, title)
 	return frame(st, w, title, titleStyle, body, keyLines, border)
 }

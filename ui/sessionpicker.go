@@ -263,6 +263,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.opts.SessionID = msg.sess.ID
 	a.opts.Session = msg.sess.Label()
 	a.usage = agent.Usage{PromptTokens: msg.sess.Usage.PromptTokens, CompletionTokens: msg.sess.Usage.CompletionTokens}
+	a.subUsage = agent.Usage{}
 	a.lastContext = 0
 	a.history = nil
 	a.queue = nil

@@ -53,6 +53,9 @@ func (a *App) statusLine() string {
 		right = append(right, fmt.Sprintf("ctx %d%%", a.lastContext*100/w))
 	}
 	right = append(right, fmt.Sprintf("↑%s ↓%s", short(a.usage.PromptTokens), short(a.usage.CompletionTokens)))
+	if n := a.subUsage.PromptTokens + a.subUsage.CompletionTokens; n > 0 {
+		right = append(right, "sub "+short(n))
+	}
 	if a.busy {
 		right = append(right, elapsed(a.now.Sub(a.turnStart)))
 	}

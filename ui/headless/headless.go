@@ -66,6 +66,9 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			if a.Kind == agent.ApproveEdit && a.Change != nil {
 				what = "edit of " + safetext.LineOf(a.Change.Rel)
 			}
+			if a.Agent != "" {
+				what += " asked by " + safetext.LineOf(a.Agent)
+			}
 			reason := ""
 			if len(a.Reasons) > 0 {
 				reason = " (" + safetext.LineOf(strings.Join(a.Reasons, "; ")) + ")"
@@ -95,7 +98,8 @@ type Printer struct {
 	col      int  // column of the answer on the terminal, for tab stops
 	heldCR   bool // a "\r" that ended a delta, until the next shows whether "\n" follows
 	enc      *json.Encoder
-	lastByte byte // last byte of answer text written to out
+	subUsage agent.Usage // summed over the sub-agents of the run
+	lastByte byte        // last byte of answer text written to out
 	wrote    bool
 	session  sessionRef
 }
@@ -218,6 +222,8 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:
 		p.todos(e.Items)
+	case agent.SubEvent:
+		p.subEvent(e)
 	}
 }
 
@@ -348,41 +354,56 @@ type (
 		Iterations int         `json:"iterations"`
 		IsError    bool        `json:"is_error"`
 		Usage      agent.Usage `json:"usage"`
-		Session    *sessionRef `json:"session,omitempty"`
+		// SubUsage sums the tokens of the sub-agents (task calls), which
+		// Usage leaves out.
+		SubUsage *agent.Usage `json:"sub_usage,omitempty"`
+		Session  *sessionRef  `json:"session,omitempty"`
 	}
 )
 
 func (p *Printer) jsonEvent(ev agent.Event) {
+	if s, ok := ev.(agent.SubEvent); ok {
+		p.subEvent(s)
+		return
+	}
+	if l := lineOf(ev); l != nil {
+		p.line(l)
+	}
+}
+
+// lineOf is the JSON line of an event, or nil for one not printed.
+func lineOf(ev agent.Event) any {
 	switch e := ev.(type) {
 	case agent.TextDelta:
-		p.line(textLine{"text", e.Text})
+		return textLine{"text", e.Text}
 	case agent.ReasoningDelta:
-		p.line(textLine{"reasoning", e.Text})
+		return textLine{"reasoning", e.Text}
 	case agent.AssistantMessage:
 		calls := make([]callLine, 0, len(e.Message.ToolCalls))
 		for _, c := range e.Message.ToolCalls {
 			calls = append(calls, callLine{c.ID, c.Name, parsedArgs(c.Arguments)})
 		}
-		p.line(assistantLine{"assistant", e.Message.Content, e.Message.Reasoning, calls, e.FinishReason})
+		return assistantLine{"assistant", e.Message.Content, e.Message.Reasoning, calls, e.FinishReason}
 	case agent.ToolStarted:
-		p.line(toolStartLine{"tool_start", e.ID, e.Name, e.Summary})
+		return toolStartLine{"tool_start", e.ID, e.Name, e.Summary}
 	case agent.ToolResult:
-		p.line(toolResultLine{"tool_result", e.ID, e.Name, e.Content, e.IsError})
+		return toolResultLine{"tool_result", e.ID, e.Name, e.Content, e.IsError}
 	case agent.Usage:
-		p.line(usageLine{"usage", e})
+		return usageLine{"usage", e}
 	case agent.Retrying:
-		p.line(retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()})
+		return retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()}
 	case agent.Notice:
-		p.line(messageLine{"notice", e.Text})
+		return messageLine{"notice", e.Text}
 	case agent.Compressed:
-		p.line(compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary})
+		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
 	case agent.TodoList:
 		items := e.Items
 		if items == nil {
 			items = []todo.Item{}
 		}
-		p.line(todoLine{"todo", items, todo.Count(items).Completed, len(items)})
+		return todoLine{"todo", items, todo.Count(items).Completed, len(items)}
 	}
+	return nil
 }
 
 // parsedArgs is the arguments as a JSON value when they parse, else the
@@ -423,7 +444,11 @@ func (p *Printer) Finish(res agent.Result, err error) int {
 		if p.session.ID != "" {
 			sess = &p.session
 		}
-		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage, sess})
+		var sub *agent.Usage
+		if p.subUsage != (agent.Usage{}) {
+			sub = &p.subUsage
+		}
+		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage, sub, sess})
 		return code
 	}
 	p.endLine()

@@ -26,6 +26,9 @@ func (s *state) renderCard(it *item, w int) []string {
 	out := []string{cardHeader(t, w, st.ToolName, st.ToolArg, st.Muted)}
 	bar := st.ToolBorder.Render("│") + " "
 	inner := max(w-2, 1)
+	if t.sub != nil || t.name == taskTool {
+		return s.renderTaskCard(it, out, bar, inner)
+	}
 	switch {
 	case t.done:
 		out = s.appendResult(out, t, it.expanded, bar, inner)
@@ -44,9 +47,13 @@ func cardHeader(t *toolState, w int, nameStyle, argStyle, muted lipgloss.Style) 
 	name = ansi.Truncate(sanitizeLine(name), w, "…")
 	arg := cardArgument(t)
 	head := nameStyle.Render(name)
-	room := w - ansi.StringWidth(name) - 2
+	sep := "  "
+	if t.name == taskTool {
+		sep = " · " // task · what the sub-agent does
+	}
+	room := w - ansi.StringWidth(name) - ansi.StringWidth(sep)
 	if arg != "" && room > 0 {
-		head += "  " + argStyle.Render(ansi.Truncate(arg, room, "…"))
+		head += sep + argStyle.Render(ansi.Truncate(arg, room, "…"))
 	} else if arg == "" && !t.done && !t.running && room > 0 {
 		head += "  " + muted.Render("…")
 	}
@@ -60,6 +67,8 @@ func cardArgument(t *toolState) string {
 	arg := ""
 	if t.summary != "" {
 		arg = strings.TrimPrefix(t.summary, t.name+" ")
+	} else if t.name == taskTool {
+		arg = stringField(t.args, "description")
 	} else if _, v, ok := keyArgument(t.args); ok {
 		arg = v
 	}

@@ -23,7 +23,8 @@ const (
 //     KindRetry: Text (markdown for KindAssistant). Interrupted marks an
 //     answer that was cut short.
 //   - KindTool: ToolID, ToolName and ToolArgs (the JSON arguments).
-//   - KindToolResult: ToolID, ToolName, Text (the result) and IsError.
+//   - KindToolResult: ToolID, ToolName, Text (the result) and IsError;
+//     Steps for a task call's sub-agent.
 //   - KindCompressed: Text (the summary) and Count (messages replaced).
 type Entry struct {
 	Kind        Kind
@@ -34,6 +35,7 @@ type Entry struct {
 	ToolArgs    string
 	IsError     bool
 	Count       int
+	Steps       []Step
 }
 
 // toolState is what a tool card shows.
@@ -45,6 +47,7 @@ type toolState struct {
 	done     bool
 	result   string
 	isError  bool
+	sub      *subSteps // a task call's sub-agent; nil for other tools
 }
 
 // item is one entry as the transcript keeps it.

@@ -157,6 +157,9 @@ func (m *Model) Load(entries ...Entry) {
 			card := s.card(e.ToolID, e.ToolName)
 			t := card.tool
 			t.done, t.result, t.isError = true, e.Text, e.IsError
+			if len(e.Steps) > 0 {
+				t.sub = loadSteps(e.Steps)
+			}
 			card.invalidate()
 			continue
 		case KindTool:

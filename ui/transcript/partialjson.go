@@ -26,6 +26,17 @@ func keyArgument(args string) (name, value string, ok bool) {
 	return "", "", false
 }
 
+// stringField is the value of the top-level string field key of a JSON
+// object that may still be streaming, as far as it has arrived.
+func stringField(args, key string) string {
+	for _, f := range partialStringFields(args) {
+		if f.key == key {
+			return f.value
+		}
+	}
+	return ""
+}
+
 // jsonField is a top-level string field of a JSON object.
 type jsonField struct {
 	key, value string
