@@ -236,6 +236,12 @@ func question(a agent.Approval) (string, []choice) {
 	for _, r := range a.Reasons {
 		b.WriteString("\n• " + html.EscapeString(safetext.LineOf(r)))
 	}
+	if a.Agent != "" {
+		b.WriteString("\n<i>asked by " + html.EscapeString(safetext.LineOf(a.Agent)) + "</i>")
+	}
+	if a.HookAsked {
+		b.WriteString("\n<i>a hook asked for this approval</i>")
+	}
 	switch {
 	case a.Step == 2:
 		return b.String(), []choice{{yes, "Yes, run it"}, {no, "Cancel"}}
