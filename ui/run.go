@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
-
 	"pincer/tools"
+	"pincer/ui/termscreen"
 	"pincer/ui/watch"
 )
 
@@ -28,8 +27,7 @@ func Run(ctx context.Context, o Options) error {
 	} // without a watcher the tree still refreshes after every tool run
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
-	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithFPS(screenFPS))
-	_, err = p.Run()
+	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)
 	app.cancelTurn()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the screen failed: %w", err)
