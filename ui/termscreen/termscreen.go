@@ -13,12 +13,14 @@
 package termscreen
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"image/color"
 	"os"
 	"os/signal"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -26,6 +28,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
@@ -47,11 +50,24 @@ func (realClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
 type Options struct {
 	// FPS caps the frames a second while changes keep coming (0: 30).
 	FPS int
-	// Console is the terminal; nil is the process's own (standard input
-	// and output, or the controlling terminal when they are not one).
-	Console uv.Console
+	// Input and Output are the terminal; nil is the process's own
+	// (standard input and output, or the controlling terminal when they
+	// are not one).
+	Input, Output uv.File
+	// Env is the environment the terminal is known by (TERM and so on);
+	// nil is the process's.
+	Env []string
 	// Clock measures the frame cap; nil is the real clock.
 	Clock Clock
+}
+
+// ScrollArea is what a model tells the program when its view has a
+// region that scrolls as a block beside parts that stay put (a
+// transcript beside a side pane): when the region's lines have moved up,
+// the program moves them with the terminal's own scrolling and writes
+// only what is new, instead of writing the whole region again.
+type ScrollArea interface {
+	ScrollArea() uv.Rectangle
 }
 
 // Program runs one model on one terminal.
@@ -64,8 +80,15 @@ type Program struct {
 	errs     chan error
 	done     chan struct{}
 
-	term      *uv.Terminal
-	scr       *uv.TerminalScreen
+	in, out uv.File
+	env     uv.Environ
+	rend    *uv.TerminalRenderer
+	buf     bytes.Buffer     // what the next write sends
+	cells   uv.ScreenBuffer  // the frame being drawn
+	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
+	scratch *uv.RenderBuffer
+	sync    bool // the terminal takes synchronized output (mode 2026)
+
 	width     int
 	height    int
 	last      time.Time // when the last frame was written
@@ -116,37 +139,59 @@ type frameMsg struct{}
 // process is asked to terminate. It returns the final model.
 func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	defer close(p.done)
-	con := p.opts.Console
-	if con == nil {
-		if con, err = processConsole(); err != nil {
-			return p.model, err
-		}
+	if err := p.open(); err != nil {
+		return p.model, err
 	}
-	p.term = uv.NewTerminal(con, nil)
-	p.scr = p.term.Screen()
-	w, h, err := p.term.GetSize()
+	w, h, err := term.GetSize(p.out.Fd())
 	if err != nil {
 		return p.model, fmt.Errorf("read the terminal's size: %w", err)
 	}
-	if err := p.term.Start(); err != nil {
+	state, err := term.MakeRaw(p.in.Fd())
+	if err != nil {
 		return p.model, fmt.Errorf("set up the terminal: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	input, err := p.readInput(ctx)
+	if err != nil {
+		_ = term.Restore(p.in.Fd(), state)
+		return p.model, err
 	}
 	defer func() {
 		// A terminal that has gone (a closed window) cannot be put back;
 		// that is no reason to report an error.
 		p.restore()
+		input.stop()
+		_ = term.Restore(p.in.Fd(), state)
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the screen stopped on a bug: %v\n%s", r, debug.Stack())
 		}
 	}()
-	if !overSSH(con) {
+	p.rend = uv.NewTerminalRenderer(&p.buf, p.env)
+	p.rend.SetColorProfile(colorprofile.Detect(p.out, p.env))
+	p.rend.SetRelativeCursor(true)
+	p.rend.SetFullscreen(false)
+	p.rend.SetTabStops(-1)
+	p.rend.SetBackspace(true)
+	p.rend.SetMapNewline(false)
+	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
+	p.cells = uv.NewScreenBuffer(w, h)
+	p.shown = uv.NewRenderBuffer(w, h)
+	p.scratch = uv.NewRenderBuffer(w, h)
+	if !overSSH(p.env) {
 		// Synchronized output (mode 2026) keeps a frame from tearing;
 		// the answer, if any, turns it on.
-		_, _ = p.scr.WriteString(ansi.RequestModeSynchronizedOutput)
+		p.buf.WriteString(ansi.RequestModeSynchronizedOutput)
 	}
+	// Wide characters: the answer to this query says whether the
+	// terminal measures them by grapheme cluster.
+	p.buf.WriteString(ansi.RequestModeUnicodeCore)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
 
 	// The first frame goes out before the model's start-up commands
 	// (listing the project, reading the store) compete with it.
@@ -163,7 +208,11 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 			return p.model, nil
 		case err := <-p.errs:
 			return p.model, err
-		case ev := <-p.term.Events():
+		case <-winch:
+			if w, h, err := term.GetSize(p.out.Fd()); err == nil {
+				msg = tea.WindowSizeMsg{Width: w, Height: h}
+			}
+		case ev := <-input.events:
 			msg = translate(ev)
 		case msg = <-p.msgs:
 		}
@@ -173,23 +222,68 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	}
 }
 
-// processConsole is the process's terminal.
-func processConsole() (uv.Console, error) {
+// open settles which terminal the program runs on.
+func (p *Program) open() error {
+	p.env = uv.Environ(p.opts.Env)
+	if p.opts.Env == nil {
+		p.env = uv.Environ(os.Environ())
+	}
+	p.in, p.out = p.opts.Input, p.opts.Output
+	if p.in != nil && p.out != nil {
+		return nil
+	}
 	if term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) {
-		return uv.DefaultConsole(), nil
+		p.in, p.out = os.Stdin, os.Stdout
+		return nil
 	}
-	con, err := uv.ControllingConsole()
+	in, out, err := uv.OpenTTY()
 	if err != nil {
-		return nil, fmt.Errorf("open the terminal: %w", err)
+		return fmt.Errorf("open the terminal: %w", err)
 	}
-	return con, nil
+	p.in, p.out = in, out
+	return nil
+}
+
+// input is the terminal's decoded input.
+type input struct {
+	events chan uv.Event
+	cancel func() bool
+	done   chan struct{}
+}
+
+// readInput decodes the terminal's input into events until stopped. It
+// sleeps while no key is pressed: the decoder sets a timer only to tell
+// a lone Esc from the start of a sequence.
+func (p *Program) readInput(ctx context.Context) (*input, error) {
+	cr, err := uv.NewCancelReader(p.in)
+	if err != nil {
+		return nil, fmt.Errorf("read the terminal: %w", err)
+	}
+	in := &input{events: make(chan uv.Event), cancel: cr.Cancel, done: make(chan struct{})}
+	drv := uv.NewTerminalReader(cr, p.env.Getenv("TERM"))
+	go func() {
+		defer close(in.done)
+		defer cr.Close()
+		_ = drv.StreamEvents(ctx, in.events)
+	}()
+	return in, nil
+}
+
+// stop ends the reading; a read the system cannot cancel is left behind
+// after half a second rather than holding up the exit.
+func (in *input) stop() {
+	in.cancel()
+	select {
+	case <-in.done:
+	case <-time.After(500 * time.Millisecond):
+	}
 }
 
 // overSSH reports a session over SSH, where a query's answer may come
 // too late to be told from typing.
-func overSSH(con uv.Console) bool {
-	_, tty := con.LookupEnv("SSH_TTY")
-	_, conn := con.LookupEnv("SSH_CONNECTION")
+func overSSH(env uv.Environ) bool {
+	_, tty := env.LookupEnv("SSH_TTY")
+	_, conn := env.LookupEnv("SSH_CONNECTION")
 	return tty || conn
 }
 
@@ -230,8 +324,15 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		}
 		p.resize(m.Width, m.Height)
 	case tea.ModeReportMsg:
-		if m.Mode == ansi.ModeSynchronizedOutput && m.Value == ansi.ModeReset {
-			p.scr.SetSynchronizedUpdates(true)
+		switch {
+		case m.Mode == ansi.ModeSynchronizedOutput && m.Value == ansi.ModeReset:
+			p.sync = true
+		case m.Mode == ansi.ModeUnicodeCore && (m.Value.IsSet() || m.Value == ansi.ModeReset):
+			if p.cells.Method != ansi.GraphemeWidth {
+				p.buf.WriteString(ansi.SetModeUnicodeCore)
+				p.cells.Method = ansi.GraphemeWidth
+				p.lastView.Content = "" // measured anew
+			}
 		}
 	}
 	switch reflect.TypeOf(msg) {
@@ -318,13 +419,27 @@ func (p *Program) recoverCmd() {
 
 // write sends a sequence to the terminal at once, outside any frame.
 func (p *Program) write(seq string) {
-	_, _ = p.scr.WriteString(seq)
-	_ = p.scr.Flush()
+	p.buf.WriteString(seq)
+	p.flush()
+}
+
+// flush writes what is waiting in one write.
+func (p *Program) flush() {
+	if p.buf.Len() == 0 {
+		return
+	}
+	_, _ = p.out.Write(p.buf.Bytes())
+	p.buf.Reset()
 }
 
 func (p *Program) resize(w, h int) {
 	p.width, p.height = w, h
-	p.scr.Resize(w, h)
+	p.cells.Resize(w, h)
+	p.shown.Resize(w, h)
+	p.scratch.Resize(w, h)
+	p.rend.Resize(w, h)
+	p.rend.Erase()
+	p.lastView.Content = "" // drawn anew
 }
 
 // frame draws now, unless a frame went out less than the cap's interval
@@ -348,92 +463,265 @@ func (p *Program) draw() {
 	if p.drawn && sameView(p.lastView, v) {
 		return
 	}
+	var frame bytes.Buffer
 	p.apply(v)
-	if v.Cursor != nil {
-		p.scr.SetCursorPosition(v.Cursor.X, v.Cursor.Y)
-		if !p.scr.CursorVisible() {
-			p.scr.ShowCursor()
-		}
-	} else if p.scr.CursorVisible() {
-		p.scr.HideCursor()
+	p.cells.Clear()
+	uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+	for _, line := range p.cells.Lines {
+		blendSpaces(line)
 	}
-	_ = p.scr.Display(uv.NewStyledString(v.Content))
+	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen {
+		p.scroll(sa.ScrollArea())
+	}
+	p.rend.Render(p.cells.RenderBuffer)
+	if v.Cursor != nil {
+		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
+	}
+	_ = p.rend.Flush()
+	for y, line := range p.cells.Lines {
+		copy(p.shown.Lines[y], line)
+	}
+	cursorWas := p.drawn && p.lastView.Cursor != nil
+	if p.sync && p.buf.Len() > 0 {
+		frame.WriteString(ansi.SetModeSynchronizedOutput)
+	}
+	switch {
+	case v.Cursor == nil && (cursorWas || !p.drawn):
+		frame.WriteString(ansi.HideCursor)
+	case v.Cursor != nil && cursorWas && !p.sync:
+		frame.WriteString(ansi.HideCursor) // not seen jumping about while drawn
+	}
+	frame.Write(p.buf.Bytes())
+	if v.Cursor != nil {
+		frame.WriteString(ansi.ShowCursor)
+	}
+	if p.sync && p.buf.Len() > 0 {
+		frame.WriteString(ansi.ResetModeSynchronizedOutput)
+	}
+	p.buf.Reset()
+	_, _ = p.out.Write(frame.Bytes())
 	p.lastView = v
 	p.drawn = true
 	p.last = p.clock.Now()
 	p.frames.Add(1)
 }
 
+// scroll finds whether the lines of area have moved up since the last
+// frame and, when most of them have, first renders the last frame moved
+// up by as many lines: the renderer finds whole lines that moved and
+// sends the terminal a scroll instead of the lines, and the real frame
+// after it only writes what is new (and the columns beside the area that
+// moved with the scroll).
+func (p *Program) scroll(area uv.Rectangle) {
+	area = area.Intersect(p.cells.Bounds())
+	rows := area.Dy()
+	if rows < 4 || area.Dx() <= 0 {
+		return
+	}
+	same := func(y, from int) bool {
+		a, b := p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X]
+		for x := range a {
+			if !a[x].Equal(&b[x]) {
+				return false
+			}
+		}
+		return true
+	}
+	count := func(k int) (n int) {
+		for y := area.Min.Y; y < area.Max.Y-k; y++ {
+			if same(y, y+k) {
+				n++
+			}
+		}
+		return n
+	}
+	best, matched := 0, count(0)
+	for k := 1; k < rows-1; k++ {
+		if n := count(k); n > matched {
+			best, matched = k, n
+		}
+	}
+	if best == 0 || matched < (rows-best)/2 || matched < 2 {
+		return
+	}
+	for y := range p.scratch.Lines {
+		from := y
+		if y >= area.Min.Y && y < area.Max.Y {
+			from = y + best
+		}
+		if from < area.Max.Y || y < area.Min.Y || y >= area.Max.Y {
+			copy(p.scratch.Lines[y], p.shown.Lines[from])
+		} else {
+			for x := range p.scratch.Lines[y] {
+				p.scratch.Lines[y][x] = uv.EmptyCell
+			}
+		}
+		p.scratch.TouchLine(0, y, p.width)
+	}
+	p.rend.Render(p.scratch)
+}
+
+// blendSpaces gives each run of spaces between two other cells the style
+// of a neighbour, where that cannot change how the spaces look: a space
+// shows its background, underline, strike-through and reverse video, but
+// not its foreground colour, boldness or slant. Highlighted code colours
+// every blank between two words; without this, each of them costs the
+// terminal two colour changes for nothing.
+func blendSpaces(line uv.Line) {
+	for x := 0; x < len(line); {
+		if !plainSpace(&line[x]) || x == 0 {
+			x++
+			continue
+		}
+		end := x
+		for end < len(line) && plainSpace(&line[end]) {
+			end++
+		}
+		if end == len(line) {
+			return // trailing blanks stay as drawn, for erasing to the end
+		}
+		var style *uv.Style
+		switch prev, next := &line[x-1], &line[end]; {
+		case showsOnlyInk(prev):
+			style = &prev.Style
+		case showsOnlyInk(next):
+			style = &next.Style
+		}
+		if style != nil {
+			for i := x; i < end; i++ {
+				line[i].Style = *style
+			}
+		}
+		x = end
+	}
+}
+
+// plainSpace reports a blank whose style does not show.
+func plainSpace(c *uv.Cell) bool {
+	return c.Content == " " && c.Width == 1 && c.Link.URL == "" && showsOnlyInk(c)
+}
+
+// showsOnlyInk reports a style that changes nothing about a blank.
+func showsOnlyInk(c *uv.Cell) bool {
+	return c.Style.Bg == nil && c.Style.Underline == 0 && c.Link.URL == "" &&
+		c.Style.Attrs&(uv.AttrReverse|uv.AttrStrikethrough|uv.AttrConceal) == 0
+}
+
 // apply sets the terminal's modes the view asks for, where they changed.
 func (p *Program) apply(v tea.View) {
 	first := !p.drawn
 	old := p.lastView
-	s := p.scr
+	b := &p.buf
 	if first || v.AltScreen != old.AltScreen {
 		if v.AltScreen {
-			s.EnterAltScreen()
+			if !first {
+				b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+				p.keyboards = false
+			}
+			b.WriteString(ansi.SetModeAltScreenSaveCursor)
+			p.rend.SaveCursor()
+			p.rend.SetFullscreen(true)
+			p.rend.SetRelativeCursor(false)
+			p.rend.Erase()
 		} else if !first {
-			s.ExitAltScreen()
+			b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+			p.keyboards = false
+			p.rend.Erase()
+			p.rend.SetRelativeCursor(true)
+			p.rend.SetFullscreen(false)
+			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
+			p.rend.RestoreCursor()
 		}
 	}
 	if !p.keyboards {
 		// Keys such as Shift+Enter need the terminal to tell them apart:
 		// modifyOtherKeys where that is what it speaks, the kitty
 		// protocol where it speaks that.
-		_, _ = s.WriteString(ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(kittyFlags(v.KeyboardEnhancements)) + ansi.RequestKittyKeyboard)
+		b.WriteString(ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(kittyFlags(v.KeyboardEnhancements)) + ansi.RequestKittyKeyboard)
 		p.keyboards = true
 	}
 	if first || v.DisableBracketedPasteMode != old.DisableBracketedPasteMode {
 		if !v.DisableBracketedPasteMode {
-			s.EnableBracketedPaste()
+			b.WriteString(ansi.SetModeBracketedPaste)
 		} else if !first {
-			s.DisableBracketedPaste()
+			b.WriteString(ansi.ResetModeBracketedPaste)
 		}
 	}
 	if first || v.ReportFocus != old.ReportFocus {
 		if v.ReportFocus {
-			_, _ = s.WriteString(ansi.SetModeFocusEvent)
+			b.WriteString(ansi.SetModeFocusEvent)
 		} else if !first {
-			_, _ = s.WriteString(ansi.ResetModeFocusEvent)
+			b.WriteString(ansi.ResetModeFocusEvent)
 		}
 	}
 	if first || v.MouseMode != old.MouseMode {
+		if !first {
+			b.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent)
+		}
 		switch v.MouseMode {
 		case tea.MouseModeCellMotion:
-			s.SetMouseMode(uv.MouseModeNone)
-			s.SetMouseMode(uv.MouseModeDrag)
-			s.SetMouseEncoding(uv.MouseEncodingSGR)
+			b.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
 		case tea.MouseModeAllMotion:
-			s.SetMouseMode(uv.MouseModeNone)
-			s.SetMouseMode(uv.MouseModeMotion)
-			s.SetMouseEncoding(uv.MouseEncodingSGR)
+			b.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
 		default:
 			if !first {
-				s.SetMouseMode(uv.MouseModeNone)
-				s.SetMouseEncoding(uv.MouseEncodingLegacy)
+				b.WriteString(ansi.ResetModeMouseExtSgr)
 			}
 		}
 	}
 	if (first && v.WindowTitle != "") || (!first && v.WindowTitle != old.WindowTitle) {
-		s.SetWindowTitle(v.WindowTitle)
+		b.WriteString(ansi.SetWindowTitle(v.WindowTitle))
 	}
 	if !sameColor(v.ForegroundColor, old.ForegroundColor) || (first && v.ForegroundColor != nil) {
-		s.SetForegroundColor(v.ForegroundColor)
+		_ = uv.EncodeForegroundColor(b, v.ForegroundColor)
 	}
 	if !sameColor(v.BackgroundColor, old.BackgroundColor) || (first && v.BackgroundColor != nil) {
-		s.SetBackgroundColor(v.BackgroundColor)
+		_ = uv.EncodeBackgroundColor(b, v.BackgroundColor)
 	}
 }
 
 // restore puts the terminal back as it was found.
 func (p *Program) restore() {
-	if p.drawn && p.lastView.ReportFocus {
-		_, _ = p.scr.WriteString(ansi.ResetModeFocusEvent)
+	if p.rend == nil {
+		return
 	}
+	v := p.lastView
+	b := &p.buf
 	if p.keyboards {
-		_, _ = p.scr.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+		b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 	}
-	_ = p.term.Stop()
+	if p.drawn {
+		p.rend.MoveTo(0, p.height-1)
+		_ = p.rend.Flush()
+		if v.AltScreen {
+			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		} else {
+			b.WriteString(ansi.EraseScreenBelow)
+		}
+		b.WriteString(ansi.ShowCursor)
+		if !v.DisableBracketedPasteMode {
+			b.WriteString(ansi.ResetModeBracketedPaste)
+		}
+		if v.ReportFocus {
+			b.WriteString(ansi.ResetModeFocusEvent)
+		}
+		if v.MouseMode != tea.MouseModeNone {
+			b.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+		}
+		if v.WindowTitle != "" {
+			b.WriteString(ansi.SetWindowTitle(""))
+		}
+		if v.BackgroundColor != nil {
+			b.WriteString(ansi.ResetBackgroundColor)
+		}
+		if v.ForegroundColor != nil {
+			b.WriteString(ansi.ResetForegroundColor)
+		}
+	}
+	if p.cells.Method == ansi.GraphemeWidth {
+		b.WriteString(ansi.ResetModeUnicodeCore)
+	}
+	p.flush()
 }
 
 func kittyFlags(ke tea.KeyboardEnhancements) int {

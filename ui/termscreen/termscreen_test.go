@@ -3,6 +3,8 @@ package termscreen
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"image"
 	"os"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
 )
 
@@ -98,7 +101,7 @@ type terminal struct {
 	out    bytes.Buffer
 }
 
-func newTerminal(t *testing.T) (*terminal, uv.Console) {
+func newTerminal(t *testing.T) (*terminal, Options) {
 	t.Helper()
 	master, tty, err := pty.Open()
 	if err != nil {
@@ -121,7 +124,7 @@ func newTerminal(t *testing.T) (*terminal, uv.Console) {
 		}
 	}()
 	t.Cleanup(func() { master.Close(); tty.Close() })
-	return term, uv.NewConsole(tty, tty, []string{"TERM=xterm-256color"})
+	return term, Options{Input: tty, Output: tty, Env: []string{"TERM=xterm-256color"}}
 }
 
 // waitFor waits until the terminal has been sent want.
@@ -140,8 +143,9 @@ func (term *terminal) waitFor(t *testing.T, want string) {
 
 func start(t *testing.T, m tea.Model, clock Clock) (*Program, *terminal, <-chan struct{}) {
 	t.Helper()
-	term, con := newTerminal(t)
-	p := New(m, Options{FPS: 10, Console: con, Clock: clock})
+	term, o := newTerminal(t)
+	o.FPS, o.Clock = 10, clock
+	p := New(m, o)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run(ctx) }()
@@ -258,8 +262,8 @@ func TestUnchangedViewWritesNothing(t *testing.T) {
 // Quit ends Run.
 func TestCommandsRun(t *testing.T) {
 	m := &seqModel{}
-	_, con := newTerminal(t)
-	p := New(m, Options{Console: con})
+	_, o := newTerminal(t)
+	p := New(m, o)
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(context.Background()); done <- err }()
 	select {
@@ -291,3 +295,101 @@ func (m *seqModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *seqModel) View() tea.View { return tea.NewView(strings.Join(m.got, " ")) }
+
+// paneModel is a side pane of fixed lines beside a region that scrolls,
+// like the tree beside the transcript.
+type paneModel struct {
+	first int // the number of the region's top line
+}
+
+func (m *paneModel) Init() tea.Cmd { return nil }
+
+func (m *paneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(string); ok {
+		m.first++
+	}
+	return m, nil
+}
+
+func (m *paneModel) View() tea.View {
+	var b strings.Builder
+	for y := range 9 {
+		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d of a long answer that streams", y, m.first+y)
+		b.WriteByte('\n')
+	}
+	b.WriteString("status")
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}
+
+func (m *paneModel) ScrollArea() image.Rectangle { return image.Rect(8, 0, 60, 9) }
+
+// TestRegionBesideAPaneScrolls: when the region beside the pane moves up
+// a line, the terminal is told to scroll and gets the new line, not
+// every line of the region again.
+func TestRegionBesideAPaneScrolls(t *testing.T) {
+	clock := newFakeClock()
+	m := &paneModel{}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "line 008")
+	term.mu.Lock()
+	before := term.out.Len()
+	term.mu.Unlock()
+	clock.advance(time.Second)
+	p.Send("next")
+	waitFrames(t, p, 2)
+	time.Sleep(50 * time.Millisecond) // the frame's bytes are read
+	term.mu.Lock()
+	frame := term.out.String()[before:]
+	term.mu.Unlock()
+	if !strings.Contains(frame, ansi.SetTopBottomMargins(1, 9)) {
+		t.Errorf("the region was not scrolled: %q", frame)
+	}
+	// One new line of the region is about 45 bytes; the region written
+	// again would be about 9 of them.
+	if len(frame) > 200 {
+		t.Errorf("a one-line scroll wrote %d bytes, want at most 200: %q", len(frame), frame)
+	}
+}
+
+func TestBlendSpaces(t *testing.T) {
+	red := uv.Style{Fg: ansi.Red}
+	green := uv.Style{Fg: ansi.Green}
+	onBlue := uv.Style{Fg: ansi.Red, Bg: ansi.Blue}
+	under := uv.Style{Fg: ansi.Red, Underline: uv.UnderlineSingle}
+	cell := func(s string, st uv.Style) uv.Cell { return uv.Cell{Content: s, Width: 1, Style: st} }
+	for _, tc := range []struct {
+		name string
+		line uv.Line
+		want []uv.Style // the style of each cell after
+	}{
+		{"a blank between words takes the word before",
+			uv.Line{cell("a", red), cell(" ", green), cell("b", green)},
+			[]uv.Style{red, red, green}},
+		{"a blank after a background takes the word after",
+			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", green)},
+			[]uv.Style{onBlue, green, green}},
+		{"a blank with a background keeps it",
+			uv.Line{cell("a", red), cell(" ", onBlue), cell("b", green)},
+			[]uv.Style{red, onBlue, green}},
+		{"an underlined blank keeps its style",
+			uv.Line{cell("a", red), cell(" ", under), cell("b", green)},
+			[]uv.Style{red, under, green}},
+		{"leading and trailing blanks stay",
+			uv.Line{cell(" ", green), cell("a", red), cell(" ", green)},
+			[]uv.Style{green, red, green}},
+		{"neither neighbour fits",
+			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", onBlue)},
+			[]uv.Style{onBlue, red, onBlue}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blendSpaces(tc.line)
+			for i, want := range tc.want {
+				if !tc.line[i].Style.Equal(&want) {
+					t.Errorf("cell %d: style %+v, want %+v", i, tc.line[i].Style, want)
+				}
+			}
+		})
+	}
+}
