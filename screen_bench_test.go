@@ -180,15 +180,25 @@ func longAnswer() string {
 
 // BenchmarkScreenBytes streams a 35 KB answer into the real screen behind
 // a byte-counting pty and reports the bytes written to the terminal per
-// byte of answer (term-bytes/answer-byte) while it streamed.
+// byte of answer (term-bytes/answer-byte) while it streamed: 120 columns
+// show the project tree beside the transcript, 80 leave it out.
 func BenchmarkScreenBytes(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		cols uint16
+	}{{"tree", 120}, {"notree", 80}} {
+		b.Run(size.name, func(b *testing.B) { benchScreenBytes(b, size.cols) })
+	}
+}
+
+func benchScreenBytes(b *testing.B, cols uint16) {
 	answer := longAnswer()
 	var ratio float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		srv := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(answer, 24, 10, 10), Piece: 1500, Delay: 30 * time.Millisecond})
 		s := benchSandbox(b, srv.BaseURL())
-		ps := startPTYScreen(b, s, 120, 40)
+		ps := startPTYScreen(b, s, cols, 40)
 		at := ps.waitFor(b, 0, inputPrompt)
 		time.Sleep(300 * time.Millisecond) // let the tree and the first frames settle
 		b.StartTimer()

@@ -88,6 +88,7 @@ type Program struct {
 	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
 	scratch *uv.RenderBuffer
 	sync    bool // the terminal takes synchronized output (mode 2026)
+	profile colorprofile.Profile
 
 	width     int
 	height    int
@@ -168,7 +169,8 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 		}
 	}()
 	p.rend = uv.NewTerminalRenderer(&p.buf, p.env)
-	p.rend.SetColorProfile(colorprofile.Detect(p.out, p.env))
+	p.profile = colorprofile.Detect(p.out, p.env)
+	p.rend.SetColorProfile(p.profile)
 	p.rend.SetRelativeCursor(true)
 	p.rend.SetFullscreen(false)
 	p.rend.SetTabStops(-1)
@@ -467,7 +469,11 @@ func (p *Program) draw() {
 	p.apply(v)
 	p.cells.Clear()
 	uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+	fg, bg := p.convert(v.ForegroundColor), p.convert(v.BackgroundColor)
 	for _, line := range p.cells.Lines {
+		if fg != nil || bg != nil {
+			p.useDefaults(line, fg, bg)
+		}
 		blendSpaces(line)
 	}
 	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen {
@@ -559,6 +565,30 @@ func (p *Program) scroll(area uv.Rectangle) {
 		p.scratch.TouchLine(0, y, p.width)
 	}
 	p.rend.Render(p.scratch)
+}
+
+// useDefaults draws cells in the colours the view made the terminal's
+// default ones (View.ForegroundColor and BackgroundColor, already in the
+// terminal's colour profile) without colour codes: the terminal shows
+// them the same, and a line of body text then costs no colour change.
+func (p *Program) useDefaults(line uv.Line, fg, bg color.Color) {
+	for x := range line {
+		c := &line[x].Style
+		if fg != nil && c.Fg != nil && sameColor(p.convert(c.Fg), fg) {
+			c.Fg = nil
+		}
+		if bg != nil && c.Bg != nil && sameColor(p.convert(c.Bg), bg) {
+			c.Bg = nil
+		}
+	}
+}
+
+// convert is c as the terminal will show it; nil stays nil.
+func (p *Program) convert(c color.Color) color.Color {
+	if c == nil {
+		return nil
+	}
+	return p.profile.Convert(c)
 }
 
 // blendSpaces gives each run of spaces between two other cells the style

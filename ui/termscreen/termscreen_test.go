@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"os"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/creack/pty"
@@ -391,5 +393,32 @@ func TestBlendSpaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDefaultColoursNeedNoCodes: text in the colours the view made the
+// terminal's defaults is drawn without colour codes; other colours stay.
+func TestDefaultColoursNeedNoCodes(t *testing.T) {
+	fg, bg := color.RGBA{0xd4, 0xd4, 0xd8, 0xff}, color.RGBA{0x18, 0x18, 0x1b, 0xff}
+	other := color.RGBA{0xff, 0x00, 0x00, 0xff}
+	for _, tc := range []struct {
+		profile        colorprofile.Profile
+		cellFg, cellBg color.Color
+		wantFg, wantBg color.Color
+	}{
+		{colorprofile.TrueColor, fg, bg, nil, nil},
+		{colorprofile.TrueColor, other, bg, other, nil},
+		{colorprofile.TrueColor, fg, other, nil, other},
+		// In 256 colours the theme's foreground and the nearest palette
+		// entry are one colour to the terminal.
+		{colorprofile.ANSI256, ansi.IndexedColor(188), nil, nil, nil},
+		{colorprofile.ANSI256, ansi.IndexedColor(189), nil, ansi.IndexedColor(189), nil},
+	} {
+		p := &Program{profile: tc.profile}
+		line := uv.Line{{Content: "a", Width: 1, Style: uv.Style{Fg: tc.cellFg, Bg: tc.cellBg}}}
+		p.useDefaults(line, p.convert(fg), p.convert(bg))
+		if got := line[0].Style; !sameColor(got.Fg, tc.wantFg) || !sameColor(got.Bg, tc.wantBg) {
+			t.Errorf("%v: fg %v bg %v became %v %v, want %v %v", tc.profile, tc.cellFg, tc.cellBg, got.Fg, got.Bg, tc.wantFg, tc.wantBg)
+		}
 	}
 }
