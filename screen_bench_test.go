@@ -135,6 +135,14 @@ func benchSandbox(b *testing.B, baseURL string) *sandbox {
 		"PINCER_BASE_URL=" + baseURL,
 		"PINCER_MODEL=test-model",
 	}
+	// A project with enough files to fill the tree pane.
+	for _, dir := range []string{".", "cmd", "internal/store", "internal/web", "docs"} {
+		for i := range 24 {
+			p := filepath.Join(s.dir, dir, fmt.Sprintf("file%02d.go", i))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte("package x\n"), 0o644)
+		}
+	}
 	return s
 }
 
