@@ -9,11 +9,11 @@ import (
 	"pincer/ui/watch"
 )
 
-// screenFPS caps how often the screen is redrawn. Bubble Tea's renderer
-// wakes at this rate even when nothing changes, and on the machines pincer
-// was measured on each wake costs about 0.025% of a core: 30 frames a
-// second idled at 0.75%, 15 at 0.35%. Fifteen frames a second still echo a
-// keystroke within 67 ms and stream text smoothly.
+// screenFPS caps how often the screen is redrawn while changes keep
+// coming (an answer streaming). A change after a quiet spell, a keystroke
+// at the idle prompt say, is drawn at once, and a screen where nothing
+// moves is not redrawn at all (see ui/termscreen); fifteen frames a second
+// stream text smoothly and keep what a slow link carries down.
 const screenFPS = 15
 
 // Run shows the screen until the person quits. It returns when they do.

@@ -162,6 +162,7 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 		// A terminal that has gone (a closed window) cannot be put back;
 		// that is no reason to report an error.
 		p.restore()
+		cancel()
 		input.stop()
 		_ = term.Restore(p.in.Fd(), state)
 		if r := recover(); r != nil {
@@ -333,6 +334,8 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 			if p.cells.Method != ansi.GraphemeWidth {
 				p.buf.WriteString(ansi.SetModeUnicodeCore)
 				p.cells.Method = ansi.GraphemeWidth
+				p.rend.SetWidthMethod(ansi.GraphemeWidth)
+				p.rend.SetGraphemeWidth(true)
 				p.lastView.Content = "" // measured anew
 			}
 		}
