@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -136,6 +137,9 @@ func (p *Program) Send(msg tea.Msg) {
 // frameMsg says a frame held back by the cap is due.
 type frameMsg struct{}
 
+// profileMsg says the terminal shows more colours than first thought.
+type profileMsg struct{ profile colorprofile.Profile }
+
 // Run shows the model until it quits (tea.Quit), ctx ends, or the
 // process is asked to terminate. It returns the final model.
 func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
@@ -170,8 +174,17 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 		}
 	}()
 	p.rend = uv.NewTerminalRenderer(&p.buf, p.env)
-	p.profile = colorprofile.Detect(p.out, p.env)
+	p.profile = colorprofile.Detect(p.out, withoutTmux(p.env))
 	p.rend.SetColorProfile(p.profile)
+	if _, ok := p.env.LookupEnv("TMUX"); ok {
+		// Whether tmux passes true colour through takes running `tmux
+		// info`; the first frame does not wait for it.
+		go func(env []string, had colorprofile.Profile) {
+			if tp := colorprofile.Tmux(env); tp > had {
+				p.Send(profileMsg{tp})
+			}
+		}(p.env, p.profile)
+	}
 	p.rend.SetRelativeCursor(true)
 	p.rend.SetFullscreen(false)
 	p.rend.SetTabStops(-1)
@@ -282,6 +295,18 @@ func (in *input) stop() {
 	}
 }
 
+// withoutTmux is env without TMUX, so detecting the colour profile does
+// not run tmux.
+func withoutTmux(env uv.Environ) []string {
+	out := make([]string, 0, len(env))
+	for _, e := range env {
+		if !strings.HasPrefix(e, "TMUX=") {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // overSSH reports a session over SSH, where a query's answer may come
 // too late to be told from typing.
 func overSSH(env uv.Environ) bool {
@@ -308,6 +333,13 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 	case frameMsg:
 		p.pending = false
 		p.draw()
+		return false, nil
+	case profileMsg:
+		p.profile = m.profile
+		p.rend.SetColorProfile(m.profile)
+		p.rend.Erase()
+		p.lastView.Content = "" // drawn anew in the new colours
+		p.frame()
 		return false, nil
 	case tea.QuitMsg:
 		return true, nil
