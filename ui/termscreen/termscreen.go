@@ -511,7 +511,9 @@ func (p *Program) draw() {
 		}
 		blendSpaces(line)
 	}
-	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen {
+	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen && p.lastView.Content != "" {
+		// After a resize or a change of colours (the last view emptied)
+		// the whole screen is drawn anew: there is nothing to scroll.
 		p.scroll(sa.ScrollArea())
 	}
 	p.rend.Render(p.cells.RenderBuffer)
