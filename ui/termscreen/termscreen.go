@@ -22,7 +22,6 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -174,16 +173,18 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 		}
 	}()
 	p.rend = uv.NewTerminalRenderer(&p.buf, p.env)
-	p.profile = colorprofile.Detect(p.out, withoutTmux(p.env))
+	// The first frame goes out in the colours the environment names;
+	// reading the terminfo database and asking tmux whether it passes
+	// true colour through happen beside it, and a terminal that shows
+	// more colours is repainted once they answer.
+	p.profile = colorprofile.Env(p.env)
 	p.rend.SetColorProfile(p.profile)
-	if _, ok := p.env.LookupEnv("TMUX"); ok {
-		// Whether tmux passes true colour through takes running `tmux
-		// info`; the first frame does not wait for it.
-		go func(env []string, had colorprofile.Profile) {
-			if tp := colorprofile.Tmux(env); tp > had {
-				p.Send(profileMsg{tp})
+	if p.profile >= colorprofile.ANSI && p.profile < colorprofile.TrueColor && p.env.Getenv("NO_COLOR") == "" {
+		go func(term string, env []string, had colorprofile.Profile) {
+			if full := max(colorprofile.Terminfo(term), colorprofile.Tmux(env)); full > had {
+				p.Send(profileMsg{full})
 			}
-		}(p.env, p.profile)
+		}(p.env.Getenv("TERM"), p.env, p.profile)
 	}
 	p.rend.SetRelativeCursor(true)
 	p.rend.SetFullscreen(false)
@@ -293,18 +294,6 @@ func (in *input) stop() {
 	case <-in.done:
 	case <-time.After(500 * time.Millisecond):
 	}
-}
-
-// withoutTmux is env without TMUX, so detecting the colour profile does
-// not run tmux.
-func withoutTmux(env uv.Environ) []string {
-	out := make([]string, 0, len(env))
-	for _, e := range env {
-		if !strings.HasPrefix(e, "TMUX=") {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // overSSH reports a session over SSH, where a query's answer may come
