@@ -4,17 +4,16 @@ import (
 	"context"
 	"fmt"
 
-	tea "charm.land/bubbletea/v2"
-
 	"pincer/tools"
+	"pincer/ui/termscreen"
 	"pincer/ui/watch"
 )
 
-// screenFPS caps how often the screen is redrawn. Bubble Tea's renderer
-// wakes at this rate even when nothing changes, and on the machines pincer
-// was measured on each wake costs about 0.025% of a core: 30 frames a
-// second idled at 0.75%, 15 at 0.35%. Fifteen frames a second still echo a
-// keystroke within 67 ms and stream text smoothly.
+// screenFPS caps how often the screen is redrawn while changes keep
+// coming (an answer streaming). A change after a quiet spell, a keystroke
+// at the idle prompt say, is drawn at once, and a screen where nothing
+// moves is not redrawn at all (see ui/termscreen); fifteen frames a second
+// stream text smoothly and keep what a slow link carries down.
 const screenFPS = 15
 
 // Run shows the screen until the person quits. It returns when they do.
@@ -28,8 +27,7 @@ func Run(ctx context.Context, o Options) error {
 	} // without a watcher the tree still refreshes after every tool run
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
-	p := tea.NewProgram(app, tea.WithContext(ctx), tea.WithFPS(screenFPS))
-	_, err = p.Run()
+	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)
 	app.cancelTurn()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the screen failed: %w", err)

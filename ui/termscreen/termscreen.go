@@ -1,0 +1,871 @@
+// Package termscreen runs a Bubble Tea model on the terminal and draws a frame
+// only when something changed: the first frame goes out at once, so does
+// the first frame after a quiet spell, and while changes keep coming the
+// frames are capped at a rate. With nothing changing nothing wakes: no
+// frame ticker, no polls.
+//
+// Bubble Tea's own Program writes frames from a ticker that runs for the
+// life of the program, so its first frame waits for a tick and an idle
+// screen still wakes at the frame rate. This package drives the same
+// tea.Model (Init, Update, View, commands) on ultraviolet's terminal:
+// input decoding, raw mode, window size, and the cell diffing that keeps
+// what is written to the terminal small.
+package termscreen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image/color"
+	"os"
+	"os/signal"
+	"reflect"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
+)
+
+// Clock is the time the frame cap is measured in; tests pass a fake one.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f once after d, on a goroutine of its own.
+	AfterFunc(d time.Duration, f func())
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                      { return time.Now() }
+func (realClock) AfterFunc(d time.Duration, f func()) { time.AfterFunc(d, f) }
+
+// Options configure a Program.
+type Options struct {
+	// FPS caps the frames a second while changes keep coming (0: 30).
+	FPS int
+	// Input and Output are the terminal; nil is the process's own
+	// (standard input and output, or the controlling terminal when they
+	// are not one).
+	Input, Output uv.File
+	// Env is the environment the terminal is known by (TERM and so on);
+	// nil is the process's.
+	Env []string
+	// Clock measures the frame cap; nil is the real clock.
+	Clock Clock
+}
+
+// ScrollArea is what a model tells the program when its view has a
+// region that scrolls as a block beside parts that stay put (a
+// transcript beside a side pane): when the region's lines have moved up,
+// the program moves them with the terminal's own scrolling and writes
+// only what is new, instead of writing the whole region again.
+type ScrollArea interface {
+	ScrollArea() uv.Rectangle
+}
+
+// Program runs one model on one terminal.
+type Program struct {
+	model    tea.Model
+	opts     Options
+	clock    Clock
+	interval time.Duration
+	msgs     chan tea.Msg
+	errs     chan error
+	done     chan struct{}
+
+	in, out uv.File
+	env     uv.Environ
+	rend    *uv.TerminalRenderer
+	buf     bytes.Buffer     // what the next write sends
+	cells   uv.ScreenBuffer  // the frame being drawn
+	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
+	scratch *uv.RenderBuffer
+	sync    bool // the terminal takes synchronized output (mode 2026)
+	profile colorprofile.Profile
+
+	width     int
+	height    int
+	last      time.Time // when the last frame was written
+	pending   bool      // a frame is due when the cap allows
+	drawn     bool      // a frame has been written
+	lastView  tea.View
+	frames    atomic.Int64
+	keyboards bool // the keyboard protocols were pushed
+}
+
+// New makes a program for m.
+func New(m tea.Model, o Options) *Program {
+	fps := o.FPS
+	if fps <= 0 {
+		fps = 30
+	}
+	clock := o.Clock
+	if clock == nil {
+		clock = realClock{}
+	}
+	return &Program{
+		model:    m,
+		opts:     o,
+		clock:    clock,
+		interval: time.Second / time.Duration(fps),
+		msgs:     make(chan tea.Msg, 64),
+		errs:     make(chan error, 1),
+		done:     make(chan struct{}),
+	}
+}
+
+// Frames is how many frames have been written, for tests and benchmarks.
+func (p *Program) Frames() int { return int(p.frames.Load()) }
+
+// Send hands msg to the model as if a command had returned it. It never
+// blocks once the program has ended.
+func (p *Program) Send(msg tea.Msg) {
+	select {
+	case p.msgs <- msg:
+	case <-p.done:
+	}
+}
+
+// frameMsg says a frame held back by the cap is due.
+type frameMsg struct{}
+
+// profileMsg says the terminal shows more colours than first thought.
+type profileMsg struct{ profile colorprofile.Profile }
+
+// Run shows the model until it quits (tea.Quit), ctx ends, or the
+// process is asked to terminate. It returns the final model.
+func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
+	defer close(p.done)
+	if err := p.open(); err != nil {
+		return p.model, err
+	}
+	w, h, err := term.GetSize(p.out.Fd())
+	if err != nil {
+		return p.model, fmt.Errorf("read the terminal's size: %w", err)
+	}
+	state, err := term.MakeRaw(p.in.Fd())
+	if err != nil {
+		return p.model, fmt.Errorf("set up the terminal: %w", err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	input, err := p.readInput(ctx)
+	if err != nil {
+		_ = term.Restore(p.in.Fd(), state)
+		return p.model, err
+	}
+	defer func() {
+		// A terminal that has gone (a closed window) cannot be put back;
+		// that is no reason to report an error.
+		p.restore()
+		cancel()
+		input.stop()
+		_ = term.Restore(p.in.Fd(), state)
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the screen stopped on a bug: %v\n%s", r, debug.Stack())
+		}
+	}()
+	p.rend = uv.NewTerminalRenderer(&p.buf, p.env)
+	// The first frame goes out in the colours the environment names;
+	// reading the terminfo database and asking tmux whether it passes
+	// true colour through happen beside it, and a terminal that shows
+	// more colours is repainted once they answer.
+	p.profile = colorprofile.Env(p.env)
+	p.rend.SetColorProfile(p.profile)
+	if p.profile >= colorprofile.ANSI && p.profile < colorprofile.TrueColor && p.env.Getenv("NO_COLOR") == "" {
+		go func(term string, env []string, had colorprofile.Profile) {
+			if full := max(colorprofile.Terminfo(term), colorprofile.Tmux(env)); full > had {
+				p.Send(profileMsg{full})
+			}
+		}(p.env.Getenv("TERM"), p.env, p.profile)
+	}
+	p.rend.SetRelativeCursor(true)
+	p.rend.SetFullscreen(false)
+	p.rend.SetTabStops(-1)
+	p.rend.SetBackspace(true)
+	p.rend.SetMapNewline(false)
+	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
+	p.cells = uv.NewScreenBuffer(w, h)
+	p.shown = uv.NewRenderBuffer(w, h)
+	p.scratch = uv.NewRenderBuffer(w, h)
+	if !overSSH(p.env) {
+		// Synchronized output (mode 2026) keeps a frame from tearing;
+		// the answer, if any, turns it on.
+		p.buf.WriteString(ansi.RequestModeSynchronizedOutput)
+	}
+	// Wide characters: the answer to this query says whether the
+	// terminal measures them by grapheme cluster.
+	p.buf.WriteString(ansi.RequestModeUnicodeCore)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+
+	// The first frame goes out before the model's start-up commands
+	// (listing the project, reading the store) compete with it.
+	initCmd := p.model.Init()
+	p.resize(w, h)
+	p.update(tea.WindowSizeMsg{Width: w, Height: h})
+	p.run(initCmd)
+	for {
+		var msg tea.Msg
+		select {
+		case <-ctx.Done():
+			return p.model, nil
+		case <-sigs:
+			return p.model, nil
+		case err := <-p.errs:
+			return p.model, err
+		case <-winch:
+			if w, h, err := term.GetSize(p.out.Fd()); err == nil {
+				msg = tea.WindowSizeMsg{Width: w, Height: h}
+			}
+		case ev := <-input.events:
+			msg = translate(ev)
+		case msg = <-p.msgs:
+		}
+		if quit, err := p.handle(msg); quit {
+			return p.model, err
+		}
+	}
+}
+
+// open settles which terminal the program runs on.
+func (p *Program) open() error {
+	p.env = uv.Environ(p.opts.Env)
+	if p.opts.Env == nil {
+		p.env = uv.Environ(os.Environ())
+	}
+	p.in, p.out = p.opts.Input, p.opts.Output
+	if p.in != nil && p.out != nil {
+		return nil
+	}
+	if term.IsTerminal(os.Stdin.Fd()) && term.IsTerminal(os.Stdout.Fd()) {
+		p.in, p.out = os.Stdin, os.Stdout
+		return nil
+	}
+	in, out, err := uv.OpenTTY()
+	if err != nil {
+		return fmt.Errorf("open the terminal: %w", err)
+	}
+	p.in, p.out = in, out
+	return nil
+}
+
+// input is the terminal's decoded input.
+type input struct {
+	events chan uv.Event
+	cancel func() bool
+	done   chan struct{}
+}
+
+// readInput decodes the terminal's input into events until stopped. It
+// sleeps while no key is pressed: the decoder sets a timer only to tell
+// a lone Esc from the start of a sequence.
+func (p *Program) readInput(ctx context.Context) (*input, error) {
+	cr, err := uv.NewCancelReader(p.in)
+	if err != nil {
+		return nil, fmt.Errorf("read the terminal: %w", err)
+	}
+	in := &input{events: make(chan uv.Event), cancel: cr.Cancel, done: make(chan struct{})}
+	drv := uv.NewTerminalReader(cr, p.env.Getenv("TERM"))
+	go func() {
+		defer close(in.done)
+		defer cr.Close()
+		_ = drv.StreamEvents(ctx, in.events)
+	}()
+	return in, nil
+}
+
+// stop ends the reading; a read the system cannot cancel is left behind
+// after half a second rather than holding up the exit.
+func (in *input) stop() {
+	in.cancel()
+	select {
+	case <-in.done:
+	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// overSSH reports a session over SSH, where a query's answer may come
+// too late to be told from typing.
+func overSSH(env uv.Environ) bool {
+	_, tty := env.LookupEnv("SSH_TTY")
+	_, conn := env.LookupEnv("SSH_CONNECTION")
+	return tty || conn
+}
+
+// The requests Bubble Tea's commands make of the program arrive as
+// messages of unexported types; they are told apart by their type.
+var (
+	sequenceType  = reflect.TypeOf(tea.Sequence(func() tea.Msg { return nil }, func() tea.Msg { return nil })())
+	clipboardType = reflect.TypeOf(tea.SetClipboard("")())
+	backgroundReq = reflect.TypeOf(tea.RequestBackgroundColor())
+	foregroundReq = reflect.TypeOf(tea.RequestForegroundColor())
+	cmdSliceType  = reflect.TypeOf([]tea.Cmd(nil))
+)
+
+// handle deals with one message; quit says the program ends.
+func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
+	switch m := msg.(type) {
+	case nil:
+		return false, nil
+	case frameMsg:
+		p.pending = false
+		p.draw()
+		return false, nil
+	case profileMsg:
+		p.profile = m.profile
+		p.rend.SetColorProfile(m.profile)
+		p.rend.Erase()
+		p.lastView.Content = "" // drawn anew in the new colours
+		p.frame()
+		return false, nil
+	case tea.QuitMsg:
+		return true, nil
+	case tea.InterruptMsg:
+		return true, tea.ErrInterrupted
+	case tea.BatchMsg:
+		for _, c := range m {
+			p.run(c)
+		}
+		return false, nil
+	case tea.RawMsg:
+		p.write(fmt.Sprint(m.Msg))
+		return false, nil
+	case tea.WindowSizeMsg:
+		if m.Width == p.width && m.Height == p.height {
+			return false, nil // the size the model already has
+		}
+		p.resize(m.Width, m.Height)
+	case tea.ModeReportMsg:
+		switch {
+		case m.Mode == ansi.ModeSynchronizedOutput && m.Value == ansi.ModeReset:
+			p.sync = true
+		case m.Mode == ansi.ModeUnicodeCore && (m.Value.IsSet() || m.Value == ansi.ModeReset):
+			if p.cells.Method != ansi.GraphemeWidth {
+				p.buf.WriteString(ansi.SetModeUnicodeCore)
+				p.cells.Method = ansi.GraphemeWidth
+				p.rend.SetWidthMethod(ansi.GraphemeWidth)
+				p.rend.SetGraphemeWidth(true)
+				p.lastView.Content = "" // measured anew
+			}
+		}
+	}
+	switch reflect.TypeOf(msg) {
+	case sequenceType:
+		cmds := reflect.ValueOf(msg).Convert(cmdSliceType).Interface().([]tea.Cmd)
+		go p.sequence(cmds)
+		return false, nil
+	case clipboardType:
+		p.write(ansi.SetSystemClipboard(reflect.ValueOf(msg).String()))
+		return false, nil
+	case backgroundReq:
+		p.write(ansi.RequestBackgroundColor)
+		return false, nil
+	case foregroundReq:
+		p.write(ansi.RequestForegroundColor)
+		return false, nil
+	}
+	p.update(msg)
+	return false, nil
+}
+
+// update hands msg to the model and asks for a frame.
+func (p *Program) update(msg tea.Msg) {
+	var cmd tea.Cmd
+	p.model, cmd = p.model.Update(msg)
+	p.run(cmd)
+	p.frame()
+}
+
+// run runs a command off the event loop and sends what it returns.
+func (p *Program) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		defer p.recoverCmd()
+		p.Send(cmd())
+	}()
+}
+
+// sequence runs commands one after another, each one's message handled
+// before the next starts (as tea.Sequence promises).
+func (p *Program) sequence(cmds []tea.Cmd) {
+	defer p.recoverCmd()
+	for _, c := range cmds {
+		if c == nil {
+			continue
+		}
+		msg := c()
+		if reflect.TypeOf(msg) == sequenceType {
+			p.sequence(reflect.ValueOf(msg).Convert(cmdSliceType).Interface().([]tea.Cmd))
+			continue
+		}
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var wg sync.WaitGroup
+			for _, c := range b {
+				if c == nil {
+					continue
+				}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer p.recoverCmd()
+					p.Send(c())
+				}()
+			}
+			wg.Wait()
+			continue
+		}
+		p.Send(msg)
+	}
+}
+
+// recoverCmd turns a command's panic into the program's end, so the
+// terminal is put back before the panic is told.
+func (p *Program) recoverCmd() {
+	if r := recover(); r != nil {
+		select {
+		case p.errs <- fmt.Errorf("the screen stopped on a bug: %v\n%s", r, debug.Stack()):
+		default:
+		}
+	}
+}
+
+// write sends a sequence to the terminal at once, outside any frame.
+func (p *Program) write(seq string) {
+	p.buf.WriteString(seq)
+	p.flush()
+}
+
+// flush writes what is waiting in one write.
+func (p *Program) flush() {
+	if p.buf.Len() == 0 {
+		return
+	}
+	_, _ = p.out.Write(p.buf.Bytes())
+	p.buf.Reset()
+}
+
+func (p *Program) resize(w, h int) {
+	p.width, p.height = w, h
+	p.cells.Resize(w, h)
+	p.shown.Resize(w, h)
+	p.scratch.Resize(w, h)
+	p.rend.Resize(w, h)
+	p.rend.Erase()
+	p.lastView.Content = "" // drawn anew
+}
+
+// frame draws now, unless a frame went out less than the cap's interval
+// ago: then one is drawn when the interval is up (only one is ever
+// waiting, so a burst of changes costs one frame).
+func (p *Program) frame() {
+	if p.pending {
+		return
+	}
+	if wait := p.last.Add(p.interval).Sub(p.clock.Now()); p.drawn && wait > 0 {
+		p.pending = true
+		p.clock.AfterFunc(wait, func() { p.Send(frameMsg{}) })
+		return
+	}
+	p.draw()
+}
+
+// draw writes the model's view, when it differs from the last one.
+func (p *Program) draw() {
+	v := p.model.View()
+	if p.drawn && sameView(p.lastView, v) {
+		return
+	}
+	var frame bytes.Buffer
+	p.apply(v)
+	p.cells.Clear()
+	uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+	fg, bg := p.convert(v.ForegroundColor), p.convert(v.BackgroundColor)
+	for _, line := range p.cells.Lines {
+		if fg != nil || bg != nil {
+			p.useDefaults(line, fg, bg)
+		}
+		blendSpaces(line)
+	}
+	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen && p.lastView.Content != "" {
+		// After a resize or a change of colours (the last view emptied)
+		// the whole screen is drawn anew: there is nothing to scroll.
+		p.scroll(sa.ScrollArea())
+	}
+	p.rend.Render(p.cells.RenderBuffer)
+	if v.Cursor != nil {
+		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
+	}
+	_ = p.rend.Flush()
+	for y, line := range p.cells.Lines {
+		copy(p.shown.Lines[y], line)
+	}
+	cursorWas := p.drawn && p.lastView.Cursor != nil
+	if p.sync && p.buf.Len() > 0 {
+		frame.WriteString(ansi.SetModeSynchronizedOutput)
+	}
+	switch {
+	case v.Cursor == nil && (cursorWas || !p.drawn):
+		frame.WriteString(ansi.HideCursor)
+	case v.Cursor != nil && cursorWas && !p.sync:
+		frame.WriteString(ansi.HideCursor) // not seen jumping about while drawn
+	}
+	frame.Write(p.buf.Bytes())
+	if v.Cursor != nil {
+		frame.WriteString(ansi.ShowCursor)
+	}
+	if p.sync && p.buf.Len() > 0 {
+		frame.WriteString(ansi.ResetModeSynchronizedOutput)
+	}
+	p.buf.Reset()
+	_, _ = p.out.Write(frame.Bytes())
+	p.lastView = v
+	p.drawn = true
+	p.last = p.clock.Now()
+	p.frames.Add(1)
+}
+
+// scroll finds whether the lines of area have moved up since the last
+// frame and, when most of them have, first renders the last frame moved
+// up by as many lines: the renderer finds whole lines that moved and
+// sends the terminal a scroll instead of the lines, and the real frame
+// after it only writes what is new (and the columns beside the area that
+// moved with the scroll).
+func (p *Program) scroll(area uv.Rectangle) {
+	area = area.Intersect(p.cells.Bounds())
+	rows := area.Dy()
+	if rows < 4 || area.Dx() <= 0 {
+		return
+	}
+	same := func(y, from int) bool {
+		a, b := p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X]
+		for x := range a {
+			if !a[x].Equal(&b[x]) {
+				return false
+			}
+		}
+		return true
+	}
+	count := func(k int) (n int) {
+		for y := area.Min.Y; y < area.Max.Y-k; y++ {
+			if same(y, y+k) {
+				n++
+			}
+		}
+		return n
+	}
+	best, matched := 0, count(0)
+	for k := 1; k < rows-1; k++ {
+		if n := count(k); n > matched {
+			best, matched = k, n
+		}
+	}
+	if best == 0 || matched < (rows-best)/2 || matched < 2 {
+		return
+	}
+	for y := range p.scratch.Lines {
+		from := y
+		if y >= area.Min.Y && y < area.Max.Y {
+			from = y + best
+		}
+		if from < area.Max.Y || y < area.Min.Y || y >= area.Max.Y {
+			copy(p.scratch.Lines[y], p.shown.Lines[from])
+		} else {
+			for x := range p.scratch.Lines[y] {
+				p.scratch.Lines[y][x] = uv.EmptyCell
+			}
+		}
+		p.scratch.TouchLine(0, y, p.width)
+	}
+	p.rend.Render(p.scratch)
+}
+
+// useDefaults draws cells in the colours the view made the terminal's
+// default ones (View.ForegroundColor and BackgroundColor, already in the
+// terminal's colour profile) without colour codes: the terminal shows
+// them the same, and a line of body text then costs no colour change.
+func (p *Program) useDefaults(line uv.Line, fg, bg color.Color) {
+	for x := range line {
+		c := &line[x].Style
+		if fg != nil && c.Fg != nil && sameColor(p.convert(c.Fg), fg) {
+			c.Fg = nil
+		}
+		if bg != nil && c.Bg != nil && sameColor(p.convert(c.Bg), bg) {
+			c.Bg = nil
+		}
+	}
+}
+
+// convert is c as the terminal will show it; nil stays nil.
+func (p *Program) convert(c color.Color) color.Color {
+	if c == nil {
+		return nil
+	}
+	return p.profile.Convert(c)
+}
+
+// blendSpaces gives each run of spaces between two other cells the style
+// of a neighbour, where that cannot change how the spaces look: a space
+// shows its background, underline, strike-through and reverse video, but
+// not its foreground colour, boldness or slant. Highlighted code colours
+// every blank between two words; without this, each of them costs the
+// terminal two colour changes for nothing.
+func blendSpaces(line uv.Line) {
+	for x := 0; x < len(line); {
+		if !plainSpace(&line[x]) || x == 0 {
+			x++
+			continue
+		}
+		end := x
+		for end < len(line) && plainSpace(&line[end]) {
+			end++
+		}
+		if end == len(line) {
+			return // trailing blanks stay as drawn, for erasing to the end
+		}
+		var style *uv.Style
+		switch prev, next := &line[x-1], &line[end]; {
+		case showsOnlyInk(prev):
+			style = &prev.Style
+		case showsOnlyInk(next):
+			style = &next.Style
+		}
+		if style != nil {
+			for i := x; i < end; i++ {
+				line[i].Style = *style
+			}
+		}
+		x = end
+	}
+}
+
+// plainSpace reports a blank whose style does not show.
+func plainSpace(c *uv.Cell) bool {
+	return c.Content == " " && c.Width == 1 && c.Link.URL == "" && showsOnlyInk(c)
+}
+
+// showsOnlyInk reports a style that changes nothing about a blank.
+func showsOnlyInk(c *uv.Cell) bool {
+	return c.Style.Bg == nil && c.Style.Underline == 0 && c.Link.URL == "" &&
+		c.Style.Attrs&(uv.AttrReverse|uv.AttrStrikethrough|uv.AttrConceal) == 0
+}
+
+// apply sets the terminal's modes the view asks for, where they changed.
+func (p *Program) apply(v tea.View) {
+	first := !p.drawn
+	old := p.lastView
+	b := &p.buf
+	if first || v.AltScreen != old.AltScreen {
+		if v.AltScreen {
+			if !first {
+				b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+				p.keyboards = false
+			}
+			b.WriteString(ansi.SetModeAltScreenSaveCursor)
+			p.rend.SaveCursor()
+			p.rend.SetFullscreen(true)
+			p.rend.SetRelativeCursor(false)
+			p.rend.Erase()
+		} else if !first {
+			b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+			p.keyboards = false
+			p.rend.Erase()
+			p.rend.SetRelativeCursor(true)
+			p.rend.SetFullscreen(false)
+			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
+			p.rend.RestoreCursor()
+		}
+	}
+	if !p.keyboards {
+		// Keys such as Shift+Enter need the terminal to tell them apart:
+		// modifyOtherKeys where that is what it speaks, the kitty
+		// protocol where it speaks that.
+		b.WriteString(ansi.SetModifyOtherKeys2 + ansi.PushKittyKeyboard(kittyFlags(v.KeyboardEnhancements)) + ansi.RequestKittyKeyboard)
+		p.keyboards = true
+	}
+	if first || v.DisableBracketedPasteMode != old.DisableBracketedPasteMode {
+		if !v.DisableBracketedPasteMode {
+			b.WriteString(ansi.SetModeBracketedPaste)
+		} else if !first {
+			b.WriteString(ansi.ResetModeBracketedPaste)
+		}
+	}
+	if first || v.ReportFocus != old.ReportFocus {
+		if v.ReportFocus {
+			b.WriteString(ansi.SetModeFocusEvent)
+		} else if !first {
+			b.WriteString(ansi.ResetModeFocusEvent)
+		}
+	}
+	if first || v.MouseMode != old.MouseMode {
+		if !first {
+			b.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent)
+		}
+		switch v.MouseMode {
+		case tea.MouseModeCellMotion:
+			b.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+		case tea.MouseModeAllMotion:
+			b.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+		default:
+			if !first {
+				b.WriteString(ansi.ResetModeMouseExtSgr)
+			}
+		}
+	}
+	if (first && v.WindowTitle != "") || (!first && v.WindowTitle != old.WindowTitle) {
+		b.WriteString(ansi.SetWindowTitle(v.WindowTitle))
+	}
+	if !sameColor(v.ForegroundColor, old.ForegroundColor) || (first && v.ForegroundColor != nil) {
+		_ = uv.EncodeForegroundColor(b, v.ForegroundColor)
+	}
+	if !sameColor(v.BackgroundColor, old.BackgroundColor) || (first && v.BackgroundColor != nil) {
+		_ = uv.EncodeBackgroundColor(b, v.BackgroundColor)
+	}
+}
+
+// restore puts the terminal back as it was found.
+func (p *Program) restore() {
+	if p.rend == nil {
+		return
+	}
+	v := p.lastView
+	b := &p.buf
+	if p.keyboards {
+		b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
+	}
+	if p.drawn {
+		p.rend.MoveTo(0, p.height-1)
+		_ = p.rend.Flush()
+		if v.AltScreen {
+			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
+		} else {
+			b.WriteString(ansi.EraseScreenBelow)
+		}
+		b.WriteString(ansi.ShowCursor)
+		if !v.DisableBracketedPasteMode {
+			b.WriteString(ansi.ResetModeBracketedPaste)
+		}
+		if v.ReportFocus {
+			b.WriteString(ansi.ResetModeFocusEvent)
+		}
+		if v.MouseMode != tea.MouseModeNone {
+			b.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+		}
+		if v.WindowTitle != "" {
+			b.WriteString(ansi.SetWindowTitle(""))
+		}
+		if v.BackgroundColor != nil {
+			b.WriteString(ansi.ResetBackgroundColor)
+		}
+		if v.ForegroundColor != nil {
+			b.WriteString(ansi.ResetForegroundColor)
+		}
+	}
+	if p.cells.Method == ansi.GraphemeWidth {
+		b.WriteString(ansi.ResetModeUnicodeCore)
+	}
+	p.flush()
+}
+
+func kittyFlags(ke tea.KeyboardEnhancements) int {
+	flags := ansi.KittyDisambiguateEscapeCodes
+	if ke.ReportEventTypes {
+		flags |= ansi.KittyReportEventTypes
+	}
+	if ke.ReportAlternateKeys {
+		flags |= ansi.KittyReportAlternateKeys
+	}
+	if ke.ReportAllKeysAsEscapeCodes {
+		flags |= ansi.KittyReportAllKeysAsEscapeCodes
+	}
+	if ke.ReportAssociatedText {
+		flags |= ansi.KittyReportAssociatedKeys
+	}
+	return flags
+}
+
+func sameColor(a, b color.Color) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	r1, g1, b1, a1 := a.RGBA()
+	r2, g2, b2, a2 := b.RGBA()
+	return r1 == r2 && g1 == g2 && b1 == b2 && a1 == a2
+}
+
+// sameView reports whether drawing b after a would change nothing.
+func sameView(a, b tea.View) bool {
+	if a.Content != b.Content || a.AltScreen != b.AltScreen || a.MouseMode != b.MouseMode ||
+		a.ReportFocus != b.ReportFocus || a.DisableBracketedPasteMode != b.DisableBracketedPasteMode ||
+		a.WindowTitle != b.WindowTitle || !sameColor(a.ForegroundColor, b.ForegroundColor) ||
+		!sameColor(a.BackgroundColor, b.BackgroundColor) {
+		return false
+	}
+	if (a.Cursor == nil) != (b.Cursor == nil) {
+		return false
+	}
+	return a.Cursor == nil || (a.Cursor.X == b.Cursor.X && a.Cursor.Y == b.Cursor.Y)
+}
+
+// translate turns a terminal event into the message Bubble Tea models
+// expect.
+func translate(e uv.Event) tea.Msg {
+	switch e := e.(type) {
+	case uv.ClipboardEvent:
+		return tea.ClipboardMsg(e)
+	case uv.ForegroundColorEvent:
+		return tea.ForegroundColorMsg(e)
+	case uv.BackgroundColorEvent:
+		return tea.BackgroundColorMsg(e)
+	case uv.CursorColorEvent:
+		return tea.CursorColorMsg(e)
+	case uv.CursorPositionEvent:
+		return tea.CursorPositionMsg(e)
+	case uv.FocusEvent:
+		return tea.FocusMsg(e)
+	case uv.BlurEvent:
+		return tea.BlurMsg(e)
+	case uv.KeyPressEvent:
+		return tea.KeyPressMsg(e)
+	case uv.KeyReleaseEvent:
+		return tea.KeyReleaseMsg(e)
+	case uv.MouseClickEvent:
+		return tea.MouseClickMsg(e)
+	case uv.MouseMotionEvent:
+		return tea.MouseMotionMsg(e)
+	case uv.MouseReleaseEvent:
+		return tea.MouseReleaseMsg(e)
+	case uv.MouseWheelEvent:
+		return tea.MouseWheelMsg(e)
+	case uv.PasteEvent:
+		return tea.PasteMsg(e)
+	case uv.PasteStartEvent:
+		return tea.PasteStartMsg(e)
+	case uv.PasteEndEvent:
+		return tea.PasteEndMsg(e)
+	case uv.WindowSizeEvent:
+		return tea.WindowSizeMsg(e)
+	case uv.CapabilityEvent:
+		return tea.CapabilityMsg(e)
+	case uv.TerminalVersionEvent:
+		return tea.TerminalVersionMsg(e)
+	case uv.KeyboardEnhancementsEvent:
+		return tea.KeyboardEnhancementsMsg(e)
+	case uv.ModeReportEvent:
+		return tea.ModeReportMsg(e)
+	}
+	return e
+}

@@ -1,0 +1,424 @@
+package termscreen
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/creack/pty"
+)
+
+// fakeClock is a clock that moves only when the test says so.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []fakeTimer
+	armed  int // AfterFunc calls so far
+}
+
+type fakeTimer struct {
+	at time.Time
+	f  func()
+}
+
+func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_000_000, 0)} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.armed++
+	c.timers = append(c.timers, fakeTimer{at: c.now.Add(d), f: f})
+}
+
+// advance moves the clock and fires the timers that fell due.
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if !t.at.After(c.now) {
+			due = append(due, t.f)
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	c.timers = kept
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+func (c *fakeClock) counts() (armed, waiting int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.armed, len(c.timers)
+}
+
+// textModel shows its text; a string message replaces it.
+type textModel struct {
+	text    string
+	updates int
+}
+
+func (m *textModel) Init() tea.Cmd { return nil }
+
+func (m *textModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.updates++
+	if s, ok := msg.(string); ok {
+		m.text = s
+	}
+	return m, nil
+}
+
+func (m *textModel) View() tea.View {
+	v := tea.NewView(m.text)
+	v.AltScreen = true
+	return v
+}
+
+// terminal is a pseudo-terminal the program draws on; out collects what
+// it writes.
+type terminal struct {
+	master *os.File
+	mu     sync.Mutex
+	out    bytes.Buffer
+}
+
+func newTerminal(t *testing.T) (*terminal, Options) {
+	t.Helper()
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	if err := pty.Setsize(master, &pty.Winsize{Rows: 10, Cols: 40}); err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{master: master}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := master.Read(buf)
+			term.mu.Lock()
+			term.out.Write(buf[:n])
+			term.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { master.Close(); tty.Close() })
+	return term, Options{Input: tty, Output: tty, Env: []string{"TERM=xterm-256color"}}
+}
+
+// waitFor waits until the terminal has been sent want.
+func (term *terminal) waitFor(t *testing.T, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		term.mu.Lock()
+		got := term.out.String()
+		term.mu.Unlock()
+		if strings.Contains(got, want) {
+			return
+		}
+	}
+	t.Fatalf("the terminal was never sent %q", want)
+}
+
+func start(t *testing.T, m tea.Model, clock Clock) (*Program, *terminal, <-chan struct{}) {
+	t.Helper()
+	term, o := newTerminal(t)
+	o.FPS, o.Clock = 10, clock
+	p := New(m, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); p.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return p, term, done
+}
+
+// waitFrames waits until the program has drawn n frames.
+func waitFrames(t *testing.T, p *Program, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if p.Frames() >= n {
+			return
+		}
+	}
+	t.Fatalf("%d frames drawn, want %d", p.Frames(), n)
+}
+
+// TestFirstFrameNeedsNoTick: the first frame reaches the terminal while
+// the clock stands still; a renderer that writes from a ticker would
+// never show it.
+func TestFirstFrameNeedsNoTick(t *testing.T) {
+	clock := newFakeClock()
+	_, term, _ := start(t, &textModel{text: "first frame"}, clock)
+	term.waitFor(t, "first frame")
+	if armed, _ := clock.counts(); armed != 0 {
+		t.Errorf("%d timers were set before the first frame, want none", armed)
+	}
+}
+
+// TestIdleWakesNothing: once drawn, a screen where nothing changes sets
+// no timer and draws no frame, however long the clock runs.
+func TestIdleWakesNothing(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "still"}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "still")
+	for range 100 {
+		clock.advance(time.Second)
+	}
+	time.Sleep(50 * time.Millisecond) // room for a stray wake-up to show
+	if n := p.Frames(); n != 1 {
+		t.Errorf("%d frames after 100 idle seconds, want 1", n)
+	}
+	if armed, waiting := clock.counts(); armed != 0 || waiting != 0 {
+		t.Errorf("an idle screen set %d timers (%d waiting), want none", armed, waiting)
+	}
+}
+
+// TestFramesAreCappedWhileChangesKeepComing: a change right after a frame
+// waits for the cap; a burst of changes costs one frame; after a quiet
+// spell a change is drawn at once again.
+func TestFramesAreCappedWhileChangesKeepComing(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "one"}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "one")
+
+	for _, s := range []string{"two", "three", "four"} {
+		p.Send(s)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if armed, _ := clock.counts(); armed > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a change right after a frame set no timer")
+		}
+	}
+	time.Sleep(20 * time.Millisecond) // let the rest of the burst arrive
+	if n := p.Frames(); n != 1 {
+		t.Fatalf("%d frames before the cap's interval was up, want 1", n)
+	}
+	clock.advance(100 * time.Millisecond)
+	waitFrames(t, p, 2)
+	term.waitFor(t, "four")
+	if armed, _ := clock.counts(); armed != 1 {
+		t.Errorf("a burst of 3 changes set %d timers, want 1", armed)
+	}
+
+	clock.advance(time.Second) // a quiet spell
+	p.Send("five")
+	waitFrames(t, p, 3)
+	term.waitFor(t, "five")
+	if armed, _ := clock.counts(); armed != 1 {
+		t.Errorf("a change after a quiet spell waited for a timer (%d set), want it drawn at once", armed)
+	}
+}
+
+// TestUnchangedViewWritesNothing: an update that leaves the view as it
+// was draws no frame.
+func TestUnchangedViewWritesNothing(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "same"}
+	p, term, done := start(t, m, clock)
+	term.waitFor(t, "same")
+	clock.advance(time.Second)
+	p.Send("same")
+	p.Send(tea.Quit()) // handled after "same": the program ends
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not quit")
+	}
+	if m.updates != 2 {
+		t.Fatalf("%d updates, want 2 (the size, then the unchanged text)", m.updates)
+	}
+	if n := p.Frames(); n != 1 {
+		t.Errorf("%d frames for an unchanged view, want 1", n)
+	}
+}
+
+// TestCommandsRun: Batch and Sequence commands run, Sequence in order, and
+// Quit ends Run.
+func TestCommandsRun(t *testing.T) {
+	m := &seqModel{}
+	_, o := newTerminal(t)
+	p := New(m, o)
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(context.Background()); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the program did not quit")
+	}
+	if got := strings.Join(m.got, " "); got != "a b c" {
+		t.Errorf("sequence ran as %q, want %q", got, "a b c")
+	}
+}
+
+type seqModel struct{ got []string }
+
+func say(s string) tea.Cmd { return func() tea.Msg { return s } }
+
+func (m *seqModel) Init() tea.Cmd {
+	return tea.Batch(tea.Sequence(say("a"), tea.Batch(say("b")), say("c"), tea.Quit))
+}
+
+func (m *seqModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if s, ok := msg.(string); ok {
+		m.got = append(m.got, s)
+	}
+	return m, nil
+}
+
+func (m *seqModel) View() tea.View { return tea.NewView(strings.Join(m.got, " ")) }
+
+// paneModel is a side pane of fixed lines beside a region that scrolls,
+// like the tree beside the transcript.
+type paneModel struct {
+	first int // the number of the region's top line
+}
+
+func (m *paneModel) Init() tea.Cmd { return nil }
+
+func (m *paneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(string); ok {
+		m.first++
+	}
+	return m, nil
+}
+
+func (m *paneModel) View() tea.View {
+	var b strings.Builder
+	for y := range 9 {
+		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d of a long answer that streams", y, m.first+y)
+		b.WriteByte('\n')
+	}
+	b.WriteString("status")
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	return v
+}
+
+func (m *paneModel) ScrollArea() image.Rectangle { return image.Rect(8, 0, 60, 9) }
+
+// TestRegionBesideAPaneScrolls: when the region beside the pane moves up
+// a line, the terminal is told to scroll and gets the new line, not
+// every line of the region again.
+func TestRegionBesideAPaneScrolls(t *testing.T) {
+	clock := newFakeClock()
+	m := &paneModel{}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "line 008")
+	term.mu.Lock()
+	before := term.out.Len()
+	term.mu.Unlock()
+	clock.advance(time.Second)
+	p.Send("next")
+	waitFrames(t, p, 2)
+	time.Sleep(50 * time.Millisecond) // the frame's bytes are read
+	term.mu.Lock()
+	frame := term.out.String()[before:]
+	term.mu.Unlock()
+	if !strings.Contains(frame, ansi.SetTopBottomMargins(1, 9)) {
+		t.Errorf("the region was not scrolled: %q", frame)
+	}
+	// One new line of the region is about 45 bytes; the region written
+	// again would be about 9 of them.
+	if len(frame) > 200 {
+		t.Errorf("a one-line scroll wrote %d bytes, want at most 200: %q", len(frame), frame)
+	}
+}
+
+func TestBlendSpaces(t *testing.T) {
+	red := uv.Style{Fg: ansi.Red}
+	green := uv.Style{Fg: ansi.Green}
+	onBlue := uv.Style{Fg: ansi.Red, Bg: ansi.Blue}
+	under := uv.Style{Fg: ansi.Red, Underline: uv.UnderlineSingle}
+	cell := func(s string, st uv.Style) uv.Cell { return uv.Cell{Content: s, Width: 1, Style: st} }
+	for _, tc := range []struct {
+		name string
+		line uv.Line
+		want []uv.Style // the style of each cell after
+	}{
+		{"a blank between words takes the word before",
+			uv.Line{cell("a", red), cell(" ", green), cell("b", green)},
+			[]uv.Style{red, red, green}},
+		{"a blank after a background takes the word after",
+			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", green)},
+			[]uv.Style{onBlue, green, green}},
+		{"a blank with a background keeps it",
+			uv.Line{cell("a", red), cell(" ", onBlue), cell("b", green)},
+			[]uv.Style{red, onBlue, green}},
+		{"an underlined blank keeps its style",
+			uv.Line{cell("a", red), cell(" ", under), cell("b", green)},
+			[]uv.Style{red, under, green}},
+		{"leading and trailing blanks stay",
+			uv.Line{cell(" ", green), cell("a", red), cell(" ", green)},
+			[]uv.Style{green, red, green}},
+		{"neither neighbour fits",
+			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", onBlue)},
+			[]uv.Style{onBlue, red, onBlue}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			blendSpaces(tc.line)
+			for i, want := range tc.want {
+				if !tc.line[i].Style.Equal(&want) {
+					t.Errorf("cell %d: style %+v, want %+v", i, tc.line[i].Style, want)
+				}
+			}
+		})
+	}
+}
+
+// TestDefaultColoursNeedNoCodes: text in the colours the view made the
+// terminal's defaults is drawn without colour codes; other colours stay.
+func TestDefaultColoursNeedNoCodes(t *testing.T) {
+	fg, bg := color.RGBA{0xd4, 0xd4, 0xd8, 0xff}, color.RGBA{0x18, 0x18, 0x1b, 0xff}
+	other := color.RGBA{0xff, 0x00, 0x00, 0xff}
+	for _, tc := range []struct {
+		profile        colorprofile.Profile
+		cellFg, cellBg color.Color
+		wantFg, wantBg color.Color
+	}{
+		{colorprofile.TrueColor, fg, bg, nil, nil},
+		{colorprofile.TrueColor, other, bg, other, nil},
+		{colorprofile.TrueColor, fg, other, nil, other},
+		// In 256 colours the theme's foreground and the nearest palette
+		// entry are one colour to the terminal.
+		{colorprofile.ANSI256, ansi.IndexedColor(188), nil, nil, nil},
+		{colorprofile.ANSI256, ansi.IndexedColor(189), nil, ansi.IndexedColor(189), nil},
+	} {
+		p := &Program{profile: tc.profile}
+		line := uv.Line{{Content: "a", Width: 1, Style: uv.Style{Fg: tc.cellFg, Bg: tc.cellBg}}}
+		p.useDefaults(line, p.convert(fg), p.convert(bg))
+		if got := line[0].Style; !sameColor(got.Fg, tc.wantFg) || !sameColor(got.Bg, tc.wantBg) {
+			t.Errorf("%v: fg %v bg %v became %v %v, want %v %v", tc.profile, tc.cellFg, tc.cellBg, got.Fg, got.Bg, tc.wantFg, tc.wantBg)
+		}
+	}
+}
