@@ -56,6 +56,15 @@ type Hit struct {
 	Score float64
 	// Rewound marks a message a rewind took out of its conversation.
 	Rewound bool
+	// Relevance, set by Recall only, is the share of the prompt's weight
+	// the message matches, from 0 to 1 (see Recall).
+	Relevance float64
+	// Terms, set by Recall only, is how many of the prompt's distinct
+	// search terms the message holds.
+	Terms int
+	// NoteID is set on a hit that is a note of the project's memory
+	// (Kind KindNote) rather than a message; its Snippet is the whole note.
+	NoteID uint64
 }
 
 // Search finds the stored messages that best match the words of query,
@@ -303,13 +312,17 @@ func mergeScores(out, a, b []scored) []scored {
 
 // collector turns scored messages into hits, best first.
 type collector struct {
-	tx       *bolt.Tx
-	ix       indexBuckets
-	idf      map[string]float64
-	since    time.Time
-	limit    int
-	sessions map[uint32]*sessionRecord // nil value: the session is gone
-	taken    map[uint32]int            // hits so far per session
+	tx    *bolt.Tx
+	ix    indexBuckets
+	idf   map[string]float64
+	since time.Time
+	limit int
+	// perSession is the most hits of one session; 0 means hitsPerSession.
+	perSession int
+	// countTerms fills in Hit.Terms.
+	countTerms bool
+	sessions   map[uint32]*sessionRecord // nil value: the session is gone
+	taken      map[uint32]int            // hits so far per session
 	// rewinds caches each session's rewinds; a session whose rewinds
 	// cannot be read has none here, so one damaged record does not fail
 	// a search (Messages reports it).
@@ -325,7 +338,11 @@ func (c *collector) collect(scores []scored) ([]Hit, error) {
 	var hits []Hit
 	for len(ranked) > 0 && len(hits) < c.limit {
 		d := heap.Pop(&ranked).(scored)
-		if c.taken[d.id.num] >= hitsPerSession {
+		perSession := c.perSession
+		if perSession == 0 {
+			perSession = hitsPerSession
+		}
+		if c.taken[d.id.num] >= perSession {
 			continue
 		}
 		if !c.since.IsZero() {
@@ -377,6 +394,15 @@ func (c *collector) hit(d scored) (Hit, bool, error) {
 		return Hit{}, false, fmt.Errorf("read message %d of session %s: %w", d.id.seq, rec.ID, err)
 	}
 	text, _ := indexedText(m)
+	terms := 0
+	if c.countTerms {
+		tf, _ := analyse(text)
+		for t := range c.idf {
+			if tf[t] > 0 {
+				terms++
+			}
+		}
+	}
 	rewinds, ok := c.rewinds[d.id.num]
 	if !ok {
 		rewinds, _ = readRewinds(c.tx, rec.ID)
@@ -394,6 +420,7 @@ func (c *collector) hit(d scored) (Hit, bool, error) {
 		Time:        m.Time,
 		Snippet:     snippet(text, c.idf),
 		Score:       d.score,
+		Terms:       terms,
 	}, true, nil
 }
 
