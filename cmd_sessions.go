@@ -92,6 +92,7 @@ pincer sessions rm refactor-alt --yes`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "also list the sessions of pincer run (without -s)")
+	cmd.AddCommand(c.sessionsPrivate())
 	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact(),
 		c.sessionsCheckpoints(), c.sessionsRewind())
 	return cmd

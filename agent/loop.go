@@ -220,7 +220,7 @@ func (a *Agent) RunMessage(ctx context.Context, user Message, sink func(Event)) 
 		return res, err
 	}
 	if a.opts.Recall != nil && user.Kind == "" {
-		if notes := a.opts.Recall.Recall(user.Content, a.inContext()); len(notes) > 0 {
+		if notes := a.opts.Recall.Recall(user.Content, a.inContext(user.Content)); len(notes) > 0 {
 			a.recallNote = RecallText(notes)
 			sink(Recalled{Notes: notes, Text: a.recallNote})
 		}
@@ -850,15 +850,17 @@ func mcpQuestion(m *tools.MCPUse) string {
 }
 
 // inContext returns a test of whether a text is already in what the model
-// is given (the summary and the messages after it), so recall does not
-// give it twice. Whitespace is compared loosely, as snippets are on one
+// is given (the summary, the messages after it and the prompt), so recall
+// does not give it twice: an earlier session's same question, say. Whitespace is compared loosely, as snippets are on one
 // line.
-func (a *Agent) inContext() func(string) bool {
+func (a *Agent) inContext(prompt string) func(string) bool {
 	var ctx string
 	built := false
 	return func(text string) bool {
 		if !built {
 			var b strings.Builder
+			b.WriteString(strings.Join(strings.Fields(prompt), " "))
+			b.WriteString("\n")
 			b.WriteString(strings.Join(strings.Fields(a.summary.text), " "))
 			for _, m := range a.history[a.summaryStart():] {
 				b.WriteString("\n")

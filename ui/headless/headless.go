@@ -213,6 +213,8 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
+	case agent.Recalled:
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	}
@@ -306,6 +308,11 @@ type (
 		TokensAfter  int    `json:"tokens_after"`
 		Summary      string `json:"summary"`
 	}
+	recallLine struct {
+		Type  string               `json:"type"`
+		Notes []agent.RecalledNote `json:"notes"`
+		Text  string               `json:"text"`
+	}
 	resultLine struct {
 		Type       string      `json:"type"`
 		Content    string      `json:"content"`
@@ -339,6 +346,8 @@ func (p *Printer) jsonEvent(ev agent.Event) {
 		p.line(retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()})
 	case agent.Notice:
 		p.line(messageLine{"notice", e.Text})
+	case agent.Recalled:
+		p.line(recallLine{"recall", e.Notes, e.Text})
 	case agent.Compressed:
 		p.line(compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary})
 	}
