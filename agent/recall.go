@@ -116,7 +116,7 @@ const (
 
 // Auto recall's policy. A candidate must match at least minRelevance of the
 // prompt's weight (see session.Store.Recall); the threshold was tuned on
-// agent/testdata/recall_set.json, where the facts asked about score 0.29
+// agent/testdata/recall_set.json, where the facts asked about score 0.37
 // to 1 and unrelated requests at most 0.15 (greetings and thanks have no
 // words to look up at all). Beyond the first, a note must also come
 // within relevanceMargin of the best, so a strong match does not drag weak

@@ -76,6 +76,9 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		if err != nil {
 			return err
 		}
+		if err := useKnownForms(ix, t, terms, weights); err != nil {
+			return err
+		}
 		terms, weights = mostSpecific(terms, weights, maxRecallTerms)
 		total := 0.0
 		var present []string
@@ -292,4 +295,66 @@ func isChatWord(t string) bool {
 		return true
 	}
 	return false
+}
+
+// useKnownForms replaces each term the index lacks by another form of the
+// word that it has ("listen" by "listens", "migrations" by "migration"),
+// since the index keeps words as written: a question seldom uses the same
+// inflection as the message that answers it.
+func useKnownForms(ix indexBuckets, t totals, terms []string, w []termWeight) error {
+	for i, term := range terms {
+		if w[i].df > 0 {
+			continue
+		}
+		forms := wordForms(term)
+		if len(forms) == 0 {
+			continue
+		}
+		fw, err := termWeights(ix, t, forms)
+		if err != nil {
+			return err
+		}
+		for j, f := range forms {
+			if fw[j].df > 0 && !slices.Contains(terms, f) {
+				terms[i], w[i] = f, fw[j]
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// wordForms are the other English inflections of a word worth trying:
+// plural and singular, and the -ed and -ing forms.
+func wordForms(t string) []string {
+	if len(t) < 4 || !isASCIIWord(t) {
+		return nil
+	}
+	var out []string
+	switch {
+	case strings.HasSuffix(t, "ies"):
+		out = append(out, t[:len(t)-3]+"y")
+	case strings.HasSuffix(t, "es"):
+		out = append(out, t[:len(t)-2], t[:len(t)-1])
+	case strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss"):
+		out = append(out, t[:len(t)-1])
+	case strings.HasSuffix(t, "ing"):
+		out = append(out, t[:len(t)-3], t[:len(t)-3]+"e", t[:len(t)-3]+"s")
+	case strings.HasSuffix(t, "ed"):
+		out = append(out, t[:len(t)-2], t[:len(t)-1], t[:len(t)-2]+"s")
+	case strings.HasSuffix(t, "y"):
+		out = append(out, t[:len(t)-1]+"ies", t+"s")
+	default:
+		out = append(out, t+"s", t+"es", t+"ed", t+"ing")
+	}
+	return out
+}
+
+func isASCIIWord(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

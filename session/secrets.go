@@ -22,8 +22,8 @@ var secretPatterns = []*regexp.Regexp{
 	regexp.MustCompile(`\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}`),
 	regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`),
 	regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`),
-	regexp.MustCompile(`(?i)\b(bearer|token)\s+[A-Za-z0-9_\-\.=+/]{16,}`),
-	regexp.MustCompile(`(?i)[a-z_\-]*(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?\s*[:=]\s*["']?[^\s"',;]{6,}`),
+	regexp.MustCompile(`(?i)\b(bearer|token)[ \t]+[A-Za-z0-9_\-\.=+/]{16,}`),
+	regexp.MustCompile(`(?i)[a-z_\-]*(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
 	regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@`),
 }
 
