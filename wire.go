@@ -207,7 +207,11 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		if err != nil {
 			return nil, nil, err
 		}
-		all = append(all, rt, sched)
+		remember, err := agent.RememberTool(s.store, p.root)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, rt, sched, remember)
 		if mode := agent.RecallMode(p.cfg.AutoRecall); mode != agent.RecallOff {
 			recall = agent.StoreRecall{Store: s.store, Mode: mode, Dir: p.root, AllProjects: p.cfg.RecallScope == "all", Current: current}
 		}

@@ -136,7 +136,7 @@ func TestDefaultSkillsMatchTheTools(t *testing.T) {
 		names[n] = true
 	}
 	// The agent's own tools are added by main when the store is open.
-	for _, n := range []string{"recall", "schedule_task"} {
+	for _, n := range []string{"recall", "schedule_task", "remember"} {
 		names[n] = true
 	}
 	// Argument names look like tool names; they may be mentioned too.
