@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/agent/agenttest"
 )
@@ -188,5 +189,51 @@ func TestRememberedNotesWithTheBinary(t *testing.T) {
 	}
 	if out := w.cli("memory", "list"); !strings.Contains(out, "No notes") {
 		t.Errorf("memory list after rm:\n%s", out)
+	}
+}
+
+// TestTUIRememberAndRecall: /remember on the screen saves a note; a
+// question about it shows the recall line, which expands (Tab, [, enter)
+// to exactly what the model was given; /memory lists the recall and the
+// note; and a new session's related question gets the note too.
+func TestTUIRememberAndRecall(t *testing.T) {
+	t.Parallel()
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("Noted.", 4))
+	s := newSandbox(t, srv.BaseURL())
+	ts := newTmuxScreen(t, s, 110, 40, "-s", "mem-e2e")
+	ts.waitFor("the screen to open", "Ask pincer", "mem-e2e")
+
+	ts.keys("/remember The release branch is cut every second Tuesday.", "Enter")
+	ts.waitFor("the note to be saved", "Remembered as note #1")
+	ts.keys("when is the release branch cut?", "Enter")
+	ts.waitFor("the recall line and the answer", "recalled 1 note from saved memory", "Noted.", "idle")
+	ts.keys("Tab", "[", "[", "Enter")
+	ts.waitFor("the expanded recall", "Notes recalled automatically", "Saved note #1")
+	// Esc drops the entry's focus, Esc again goes back to the input; each
+	// alone, so the terminal does not read Esc and the next key as one
+	// Alt chord.
+	for range 2 {
+		time.Sleep(300 * time.Millisecond)
+		ts.keys("Escape")
+	}
+	time.Sleep(300 * time.Millisecond)
+	ts.keys("/memory", "Enter")
+	ts.waitFor("the memory listing", "Recalled in this session", "Saved notes for this project")
+	reqs := srv.Requests()
+	if len(reqs) == 0 || !strings.Contains(recallNoteOf(t, reqs[len(reqs)-1]), "second Tuesday") {
+		t.Fatalf("the screen's request has no recall note of the saved note")
+	}
+	ts.keys("C-c")
+	ts.keys("C-c")
+	ts.waitFor("pincer to exit", "[pincer exited]")
+
+	before := len(srv.Requests())
+	if r := s.run("", "run", "which day is the release branch cut on?"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	if note := recallNoteOf(t, srv.Requests()[before]); !strings.Contains(note, "second Tuesday") {
+		t.Errorf("a new session's related question lacks the remembered note:\n%q", note)
 	}
 }

@@ -185,6 +185,9 @@ type App struct {
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	acceptEdits bool          // edits land without review (dangerous ones still ask)
 	runningTask *session.Task // the scheduled task the turn in progress runs
+
+	// recalled is what auto recall added in this session, for /memory.
+	recalled []agent.Recalled
 }
 
 // New builds the screen's model.
@@ -452,6 +455,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.opts.Session = msg.name
 		a.transcript.AddNotice("This session is now named " + msg.name + ".")
 		return a, nil
+	case memoryMsg:
+		if msg.err != nil {
+			a.transcript.AddError("/memory: " + msg.err.Error())
+		} else {
+			a.transcript.AddNotice(a.recalledText(msg.notes))
+		}
+		return a, nil
 	case noticeMsg:
 		if msg.err != nil {
 			a.transcript.AddError(msg.err.Error())
@@ -554,6 +564,9 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddRetry(fmt.Sprintf("Request failed (%v); retrying in %s (attempt %d).", e.Err, e.Wait.Round(100*time.Millisecond), e.Attempt+1))
 		case agent.Notice:
 			a.transcript.AddNotice(e.Text)
+		case agent.Recalled:
+			a.recalled = append(a.recalled, e)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now())+" (enter on it shows what the model was given)", e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After

@@ -111,10 +111,10 @@ func TestCustomCommandsKeepBuiltinNames(t *testing.T) {
 // TestCustomCommandHelpIsSanitised: a project's command description can
 // hold escape sequences; the help screen shows them as pictures.
 func TestCustomCommandHelpIsSanitised(t *testing.T) {
-	a := newTestApp(t, 120, 50)
+	a := newTestApp(t, 120, 60)
 	a2 := New(Options{Agent: a.agent, Root: a.opts.Root, Theme: a.theme,
 		Commands: []Command{PromptCommand("evil", "", "looks fine\x1b]52;c;aGk=\x07", func(string) string { return "" })}})
-	a2.Update(tea.WindowSizeMsg{Width: 120, Height: 50})
+	a2.Update(tea.WindowSizeMsg{Width: 120, Height: 60})
 	a2.showHelp = true
 	view := a2.View().Content
 	if strings.Contains(view, "\x1b]52") || !strings.Contains(view, "␛]52") {
