@@ -14,9 +14,12 @@ import (
 // specific words are looked up (a pasted log would otherwise cost a lookup
 // per word), and a few candidates are enough for a note of a few lines.
 const (
-	maxRecallTerms     = 16
+	maxRecallTerms     = 10
 	defaultRecallLimit = 8
 	recallPerSession   = 2
+	// maxRecallDF is the most messages a term may be in for recall to
+	// look it up (see dropCommon).
+	maxRecallDF = 2000
 	// noteBoost lifts the notes people asked to remember above old
 	// messages that match as well.
 	noteBoost = 1.25
@@ -79,13 +82,19 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		if err := useKnownForms(ix, t, terms, weights); err != nil {
 			return err
 		}
+		terms, weights = dropCommon(terms, weights)
 		terms, weights = mostSpecific(terms, weights, maxRecallTerms)
+		if len(terms) == 0 {
+			return nil
+		}
 		total := 0.0
 		var present []string
+		var presentDF []uint64
 		for i, w := range weights {
 			total += w.idf
 			if w.df > 0 {
 				present = append(present, terms[i])
+				presentDF = append(presentDF, w.df)
 			}
 		}
 		if total <= 0 {
@@ -96,12 +105,12 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 			if err != nil {
 				return err
 			}
-			scores, idf, err := scoreDocs(ix, present, sel)
+			scores, idf, err := scoreDocs(ix, present, presentDF, sel)
 			if err != nil {
 				return err
 			}
 			if len(scores) > 0 {
-				c := collector{tx: tx, ix: ix, idf: idf, limit: limit, perSession: recallPerSession, countTerms: true,
+				c := collector{tx: tx, ix: ix, idf: idf, limit: limit, perSession: recallPerSession,
 					sessions: map[uint32]*sessionRecord{}, taken: map[uint32]int{}, rewinds: map[uint32][]rewindRecord{}}
 				found, err := c.collect(scores)
 				if err != nil {
@@ -195,6 +204,20 @@ func termWeights(ix indexBuckets, t totals, terms []string) ([]termWeight, error
 		out[i].idf = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return out, nil
+}
+
+// dropCommon leaves out the terms of more than maxRecallDF messages: their
+// postings would cost milliseconds to score on a large store, and words
+// that common weigh little in a match anyway.
+func dropCommon(terms []string, w []termWeight) ([]string, []termWeight) {
+	var outT []string
+	var outW []termWeight
+	for i, t := range terms {
+		if w[i].df <= maxRecallDF {
+			outT, outW = append(outT, t), append(outW, w[i])
+		}
+	}
+	return outT, outW
 }
 
 // mostSpecific keeps the limit terms with the highest idf, in their order.
@@ -302,23 +325,28 @@ func isChatWord(t string) bool {
 // since the index keeps words as written: a question seldom uses the same
 // inflection as the message that answers it.
 func useKnownForms(ix indexBuckets, t totals, terms []string, w []termWeight) error {
+	var all []string
+	forms := make([][]string, len(terms))
 	for i, term := range terms {
-		if w[i].df > 0 {
-			continue
+		if w[i].df == 0 {
+			forms[i] = wordForms(term)
+			all = append(all, forms[i]...)
 		}
-		forms := wordForms(term)
-		if len(forms) == 0 {
-			continue
-		}
-		fw, err := termWeights(ix, t, forms)
-		if err != nil {
-			return err
-		}
-		for j, f := range forms {
-			if fw[j].df > 0 && !slices.Contains(terms, f) {
-				terms[i], w[i] = f, fw[j]
-				break
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	fw, err := termWeights(ix, t, all)
+	if err != nil {
+		return err
+	}
+	k := 0
+	for i := range terms {
+		for _, f := range forms[i] {
+			if w[i].df == 0 && fw[k].df > 0 && !slices.Contains(terms, f) {
+				terms[i], w[i] = f, fw[k]
 			}
+			k++
 		}
 	}
 	return nil
