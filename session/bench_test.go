@@ -238,14 +238,23 @@ func BenchmarkRecall(b *testing.B) {
 			"It started after the merge of the lexer branch; the cache and the session store were changed there too. Can you look at the stack and the recent diff and tell me which change broke it?",
 	}
 	var times []time.Duration
+	each := make([][]time.Duration, len(prompts))
 	i := 0
 	for b.Loop() {
 		start := time.Now()
 		if _, err := s.Recall(prompts[i%len(prompts)], RecallOptions{Dir: dir}); err != nil {
 			b.Fatal(err)
 		}
-		times = append(times, time.Since(start))
+		took := time.Since(start)
+		times = append(times, took)
+		each[i%len(prompts)] = append(each[i%len(prompts)], took)
 		i++
+	}
+	for j, ts := range each {
+		if len(ts) > 0 {
+			slices.Sort(ts)
+			b.Logf("median %6.2f ms  %.40q", float64(ts[len(ts)/2])/float64(time.Millisecond), prompts[j])
+		}
 	}
 	slices.Sort(times)
 	at := func(p float64) float64 {

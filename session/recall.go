@@ -14,7 +14,8 @@ import (
 // specific words are looked up (a pasted log would otherwise cost a lookup
 // per word), and a few candidates are enough for a note of a few lines.
 const (
-	maxRecallTerms     = 10
+	maxRecallTerms     = 8
+	maxPromptTerms     = 8
 	defaultRecallLimit = 8
 	recallPerSession   = 2
 	// maxRecallDF is the most messages a term may be in for recall to
@@ -57,6 +58,13 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	if len(terms) > maxPromptTerms {
+		// A pasted log or a long explanation: every term looked up costs
+		// a read of each index segment, so only the longest words, which
+		// tend to be the specific ones, are.
+		slices.SortStableFunc(terms, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+		terms = terms[:maxPromptTerms]
+	}
 	limit := o.Limit
 	if limit <= 0 {
 		limit = defaultRecallLimit
@@ -79,11 +87,11 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		if err != nil {
 			return err
 		}
+		terms, weights = mostSpecific(terms, weights, maxRecallTerms)
 		if err := useKnownForms(ix, t, terms, weights); err != nil {
 			return err
 		}
 		terms, weights = dropCommon(terms, weights)
-		terms, weights = mostSpecific(terms, weights, maxRecallTerms)
 		if len(terms) == 0 {
 			return nil
 		}
@@ -182,12 +190,14 @@ func termWeights(ix indexBuckets, t totals, terms []string) ([]termWeight, error
 	if err != nil {
 		return nil, err
 	}
+	index := make(map[string]int, len(terms))
+	for i, t := range terms {
+		index[t] = i
+	}
 	err = ix.pending.ForEach(func(_, v []byte) error {
 		_, err := eachPendingTerm(v, func(term []byte, _ uint64) {
-			for i, q := range terms {
-				if string(term) == q {
-					out[i].df++
-				}
+			if i, ok := index[string(term)]; ok {
+				out[i].df++
 			}
 		})
 		return err
@@ -367,13 +377,13 @@ func wordForms(t string) []string {
 	case strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss"):
 		out = append(out, t[:len(t)-1])
 	case strings.HasSuffix(t, "ing"):
-		out = append(out, t[:len(t)-3], t[:len(t)-3]+"e", t[:len(t)-3]+"s")
+		out = append(out, t[:len(t)-3], t[:len(t)-3]+"e")
 	case strings.HasSuffix(t, "ed"):
-		out = append(out, t[:len(t)-2], t[:len(t)-1], t[:len(t)-2]+"s")
+		out = append(out, t[:len(t)-2], t[:len(t)-1])
 	case strings.HasSuffix(t, "y"):
-		out = append(out, t[:len(t)-1]+"ies", t+"s")
+		out = append(out, t[:len(t)-1]+"ies")
 	default:
-		out = append(out, t+"s", t+"es", t+"ed", t+"ing")
+		out = append(out, t+"s", t+"es")
 	}
 	return out
 }

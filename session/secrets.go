@@ -23,7 +23,7 @@ var secretPatterns = []secretPattern{
 	{regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), []string{"npm_"}},
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), []string{"eyj"}},
 	{regexp.MustCompile(`(?i)\b(bearer|token)[ \t]+[A-Za-z0-9_\-\.=+/]{16,}`), []string{"bearer", "token"}},
-	{regexp.MustCompile(`(?i)[a-z_\-]*(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
+	{regexp.MustCompile(`(?i)(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
 		[]string{"password", "passwd", "pwd", "secret", "token", "key", "credential"}},
 	{regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@`), []string{"://"}},
 }
