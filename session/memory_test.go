@@ -274,3 +274,18 @@ func putRaw(b *bolt.Bucket, seq uint64, m messageRecord) error {
 func sortTerms(ts []termFreq) {
 	slices.SortFunc(ts, func(a, b termFreq) int { return strings.Compare(a.term, b.term) })
 }
+
+// TestNotesMatchOtherWordForms: a note says "Deploys … Fridays", the
+// question "deploy on friday"; neither word is in any message.
+func TestNotesMatchOtherWordForms(t *testing.T) {
+	s := newTestStore(t)
+	sess := mustCreate(t, s, "x", "/p")
+	say(t, s, sess.ID, "unrelated talk about the parser")
+	if _, err := s.AddNote("/p", "Deploys go out on Thursdays only, never on Fridays."); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Recall("can I deploy on friday?", RecallOptions{Dir: "/p"})
+	if err != nil || len(hits) != 1 || hits[0].NoteID != 1 || hits[0].Relevance < 0.5 {
+		t.Errorf("Recall = %+v, %v; want the note, strongly", hits, err)
+	}
+}

@@ -277,6 +277,12 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeigh
 		score, matched := 0.0, 0
 		for i, term := range terms {
 			n := tf[term]
+			for _, f := range wordForms(term) {
+				if n > 0 {
+					break
+				}
+				n = tf[f]
+			}
 			if n == 0 {
 				continue
 			}
@@ -381,7 +387,7 @@ func wordForms(t string) []string {
 	case strings.HasSuffix(t, "ed"):
 		out = append(out, t[:len(t)-2], t[:len(t)-1])
 	case strings.HasSuffix(t, "y"):
-		out = append(out, t[:len(t)-1]+"ies")
+		out = append(out, t+"s", t[:len(t)-1]+"ies")
 	default:
 		out = append(out, t+"s", t+"es")
 	}
