@@ -124,7 +124,7 @@ const (
 // all are added.
 const (
 	minRelevance    = 0.25
-	relevanceMargin = 0.6
+	relevanceMargin = 0.5
 	maxRecalled     = 3
 	recallTokens    = 600
 	recallNoteRunes = 600

@@ -289,3 +289,17 @@ func TestNotesMatchOtherWordForms(t *testing.T) {
 		t.Errorf("Recall = %+v, %v; want the note, strongly", hits, err)
 	}
 }
+
+// TestRecallPrefersStatementsToQuestions: an earlier question with the
+// same words ranks below the statement that answers it.
+func TestRecallPrefersStatementsToQuestions(t *testing.T) {
+	s := newTestStore(t)
+	a := mustCreate(t, s, "fact", "/p")
+	say(t, s, a.ID, "Our staging database runs on port 5433 because the old cluster still holds 5432.", "ok", "hi", "ok")
+	b := mustCreate(t, s, "asked", "/p")
+	say(t, s, b.ID, "which port does the staging database listen on?", "ok")
+	hits, err := s.Recall("what port is the staging database on?", RecallOptions{Dir: "/p"})
+	if err != nil || len(hits) != 2 || hits[0].SessionName != "fact" {
+		t.Errorf("Recall = %+v, %v; want the statement first", hits, err)
+	}
+}

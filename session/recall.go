@@ -24,6 +24,11 @@ const (
 	// noteBoost lifts the notes people asked to remember above old
 	// messages that match as well.
 	noteBoost = 1.25
+	// questionWeight scales the relevance of an earlier question of the
+	// person's: what was said about a subject is worth recalling, what was
+	// asked about it much less, and a short question matches a new one
+	// better than the longer statement that answers it.
+	questionWeight = 0.5
 	// singleWordRelevance is the share of a prompt's weight one word
 	// must carry for a message that holds only that word to be recalled.
 	singleWordRelevance = 0.5
@@ -129,6 +134,9 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 						continue // taken out of its own conversation; not worth bringing back
 					}
 					h.Relevance = min(1, h.Score/total)
+					if isQuestion(h) {
+						h.Relevance *= questionWeight
+					}
 					hits = append(hits, h)
 				}
 			}
@@ -401,4 +409,10 @@ func isASCIIWord(t string) bool {
 		}
 	}
 	return true
+}
+
+// isQuestion reports whether h is a question the person asked.
+func isQuestion(h Hit) bool {
+	text := strings.TrimSpace(strings.ReplaceAll(h.Snippet, snippetMark, ""))
+	return h.Role == RoleUser && strings.HasSuffix(text, "?")
 }
