@@ -39,11 +39,11 @@ func TestCutHistoryIsSaid(t *testing.T) {
 			t.Fatal(r.stderr)
 		}
 	}
-	r := s.run("", "run", "-s", "long", "--context-window", "4000", "and now?")
+	r := s.run("", "run", "-s", "long", "--context-window", "6000", "and now?")
 	if r.code != 0 || !strings.Contains(r.stderr, "note: Left out the 3 oldest messages") {
 		t.Errorf("exit %d, stderr %q; want a note saying what was left out", r.code, r.stderr)
 	}
-	r = s.run("", "run", "-s", "long", "--context-window", "4000", "--json", "and again?")
+	r = s.run("", "run", "-s", "long", "--context-window", "6000", "--json", "and again?")
 	if r.code != 0 || !strings.Contains(r.stdout, `"type":"notice"`) || !strings.Contains(r.stdout, "oldest messages") {
 		t.Errorf("--json: exit %d, stdout %q", r.code, r.stdout)
 	}

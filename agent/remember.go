@@ -12,7 +12,7 @@ import (
 
 // rememberArgs are the arguments of the remember tool.
 type rememberArgs struct {
-	Text string `json:"text" jsonschema_description:"The fact, decision or preference to remember, in one or two self-contained sentences (it will be read later without this conversation)."`
+	Text string `json:"text" jsonschema_description:"The fact or decision, self-contained."`
 }
 
 // RememberTool is the remember tool: the model saves a note to the
@@ -22,8 +22,7 @@ type rememberArgs struct {
 func RememberTool(st *session.Store, dir string) (tools.Tool, error) {
 	return tools.New(tools.Spec[rememberArgs]{
 		Name: "remember",
-		Description: "Save a note to this project's memory so that later sessions are reminded of it when it is relevant. " +
-			"Use it when the user asks you to remember something, or for a durable fact or decision about the project the user stated (not for things in the code or the docs). The user approves each note.",
+		Description: "Save a note to this project's memory; later sessions are reminded of it when relevant. Use it when the user asks you to remember something.",
 		Mutates: true,
 		Example: rememberArgs{Text: "The staging database listens on port 5433, not 5432."},
 		Check: func(a *rememberArgs) error {
