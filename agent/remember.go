@@ -21,10 +21,10 @@ type rememberArgs struct {
 // first and the dialog shows the exact text.
 func RememberTool(st *session.Store, dir string) (tools.Tool, error) {
 	return tools.New(tools.Spec[rememberArgs]{
-		Name: "remember",
+		Name:        "remember",
 		Description: "Save a note to this project's memory; later sessions are reminded of it when relevant. Use it when the user asks you to remember something.",
-		Mutates: true,
-		Example: rememberArgs{Text: "The staging database listens on port 5433, not 5432."},
+		Mutates:     true,
+		Example:     rememberArgs{Text: "The staging database listens on port 5433, not 5432."},
 		Check: func(a *rememberArgs) error {
 			if strings.TrimSpace(a.Text) == "" {
 				return errors.New(`"text" is empty; give the note to remember`)
