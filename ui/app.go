@@ -566,7 +566,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddNotice(e.Text)
 		case agent.Recalled:
 			a.recalled = append(a.recalled, e)
-			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now())+" (enter on it shows what the model was given)", e.Text)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After

@@ -93,11 +93,11 @@ func (s *state) renderCompressed(it *item, w int) []string {
 
 func (s *state) renderRecalled(it *item, w int) []string {
 	st := &s.styles
-	mark := "▸ "
+	line := "▸ " + it.label + " (enter shows what the model was given)"
 	if it.expanded {
-		mark = "▾ "
+		line = "▾ " + it.label
 	}
-	out := styleLines(wrapPlain(mark+it.label, w), st.Faint)
+	out := styleLines(wrapPlain(line, w), st.Faint)
 	if it.expanded {
 		for _, l := range wrapPlain(it.text, max(w-2, 1)) {
 			out = append(out, "  "+st.Muted.Render(l))
