@@ -85,6 +85,12 @@ pincer sessions rm refactor-alt --yes`,
 				if s.Headless {
 					title = "(pincer run) " + title
 				}
+				switch {
+				case s.Private:
+					title = "(private) " + title
+				case s.Forgotten:
+					title = "(forgotten) " + title
+				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.LineOf(s.Label()), safetext.LineOf(human.Tilde(s.Dir, home)), human.Ago(now, s.Updated), s.MessageCount, safetext.LineOf(title))
 			}
 			return tw.Flush()

@@ -116,6 +116,9 @@ func TestRecallWithTheBinary(t *testing.T) {
 	}
 
 	w.cli("memory", "forget", "db-migration")
+	if list := w.cli("sessions"); !strings.Contains(list, "(forgotten) Remember: the staging") {
+		t.Errorf("pincer sessions does not mark the forgotten session:\n%s", list)
+	}
 	if note, _ := w.ask("which port does the staging database listen on?"); strings.Contains(note, "5433") {
 		t.Errorf("a forgotten session was recalled:\n%s", note)
 	}
@@ -139,6 +142,9 @@ func TestRecallKeepsPrivateSessionsAndSecretsOut(t *testing.T) {
 	}
 	if note, _ := w.ask("when does the heron cache warm up with cron?"); note != "" {
 		t.Errorf("a session marked private was recalled:\n%s", note)
+	}
+	if list := w.cli("sessions"); !strings.Contains(list, "(private) The heron cache") || !strings.Contains(list, "(private) The pelican") {
+		t.Errorf("pincer sessions does not mark the private sessions:\n%s", list)
 	}
 
 	const token = "ghp_Zx8KqP2mW9vT4nR7sL1cY6bH3jD5fG0aE2uQ"
