@@ -86,6 +86,12 @@ pincer sessions rm refactor-alt --yes`,
 				if s.Headless {
 					title = "(pincer run) " + title
 				}
+				switch {
+				case s.Private:
+					title = "(private) " + title
+				case s.Forgotten:
+					title = "(forgotten) " + title
+				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", safetext.LineOf(s.Label()), safetext.LineOf(human.Tilde(s.Dir, home)), human.Ago(now, s.Updated), s.MessageCount, safetext.LineOf(title))
 			}
 			return tw.Flush()
@@ -93,6 +99,7 @@ pincer sessions rm refactor-alt --yes`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the sessions as JSON")
 	cmd.Flags().BoolVar(&all, "all", false, "also list the sessions of pincer run (without -s)")
+	cmd.AddCommand(c.sessionsPrivate())
 	cmd.AddCommand(c.sessionsShow(), c.sessionsRename(), c.sessionsRemove(), c.sessionsExport(), c.sessionsFork(), c.sessionsCompact(),
 		c.sessionsCheckpoints(), c.sessionsRewind())
 	return cmd

@@ -83,6 +83,7 @@ type globalFlags struct {
 	continueLast  bool
 	sandbox       string
 	plan          bool // the screen starts in plan mode
+	private       bool
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -116,6 +117,7 @@ git diff | pincer run --json "review this change"`,
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())
+	root.AddCommand(c.memoryCommand())
 	c.addFlags(root)
 	return root
 }
@@ -140,6 +142,9 @@ func (c *cli) addFlags(root *cobra.Command) {
 	latest := func(cmd *cobra.Command) {
 		cmd.Flags().BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
 	}
+	private := func(cmd *cobra.Command) {
+		cmd.Flags().BoolVar(&c.flags.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
+	}
 	contain := func(cmd *cobra.Command) {
 		cmd.Flags().StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")
 	}
@@ -147,8 +152,8 @@ func (c *cli) addFlags(root *cobra.Command) {
 		path  string
 		flags []func(*cobra.Command)
 	}{
-		{"", []func(*cobra.Command){model, theme, named, latest, contain}},
-		{"run", []func(*cobra.Command){model, named, latest, contain}},
+		{"", []func(*cobra.Command){model, theme, named, latest, contain, private}},
+		{"run", []func(*cobra.Command){model, named, latest, contain, private}},
 		{"config", []func(*cobra.Command){model, theme, contain}},
 		{"sandbox", []func(*cobra.Command){contain}},
 		{"sessions compact", []func(*cobra.Command){model}},

@@ -72,7 +72,7 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		case err == nil:
 			resumed = true
 		case errors.Is(err, session.ErrNotFound):
-			sess, err = st.Create(session.Session{Name: c.flags.session, Dir: p.root, Model: p.cfg.Model})
+			sess, err = st.Create(session.Session{Name: c.flags.session, Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
 			if errors.Is(err, session.ErrNameTaken) { // another pincer created it meanwhile
 				sess, err = st.Get(c.flags.session)
 				resumed = err == nil
@@ -85,15 +85,20 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		sess, err = st.Latest(p.root)
 		if errors.Is(err, session.ErrNotFound) {
 			notes = append(notes, fmt.Sprintf("There is no earlier session in %s to continue; this is a new one.", p.root))
-			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
 		} else {
 			resumed = err == nil
 		}
 	default:
-		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model})
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
 	}
 	if err != nil {
 		return nil, err
+	}
+	if c.flags.private && !sess.Private {
+		if sess, err = st.SetPrivate(sess.ID, true); err != nil {
+			return nil, err
+		}
 	}
 	o := &openedSession{sess: sess, resumed: resumed, notes: notes}
 	if !resumed {

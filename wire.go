@@ -194,7 +194,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
 	all := append(tools.Builtins(topts), todo.Tool())
-	var recall func(string) string
+	var recall agent.Recaller
 	if s.store != nil {
 		current := s.current
 		if current == nil {
@@ -208,10 +208,13 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		if err != nil {
 			return nil, nil, err
 		}
-		all = append(all, rt, sched)
-		if p.cfg.AutoRecall {
-			st := s.store
-			recall = func(prompt string) string { return agent.RecallNote(st, p.root, current(), prompt) }
+		remember, err := agent.RememberTool(s.store, p.root)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, rt, sched, remember)
+		if mode := agent.RecallMode(p.cfg.AutoRecall); mode != agent.RecallOff {
+			recall = agent.StoreRecall{Store: s.store, Mode: mode, Dir: p.root, AllProjects: p.cfg.RecallScope == "all", Current: current}
 		}
 	}
 	reg, err := tools.NewRegistry(all...)

@@ -91,6 +91,16 @@ type Compressed struct {
 	After    int // estimated tokens after
 }
 
+// Recalled says which notes auto recall added before the prompt, and Text
+// is exactly the system message the model was given with them. It comes
+// before the turn's first request; it is not stored, and later turns do
+// not repeat it.
+type Recalled struct {
+	Notes []RecalledNote
+	Text  string
+}
+
+func (Recalled) isEvent()         {}
 func (TextDelta) isEvent()        {}
 func (ReasoningDelta) isEvent()   {}
 func (ToolCallDelta) isEvent()    {}

@@ -43,9 +43,10 @@ type Options struct {
 	// Budget configures context compression; the zero value turns it off.
 	Budget Budget
 	// Recall, when set (auto_recall), is asked for notes from earlier
-	// sessions about each prompt; they go to the model as a hidden system
-	// message for that turn.
-	Recall func(prompt string) string
+	// sessions about each prompt; they go to the model as a system message
+	// before the prompt for that turn only, and a Recalled event shows
+	// them.
+	Recall Recaller
 	Now    func() time.Time
 	// Approvals is the starting approval mode: with safety.ApprovalsAuto,
 	// confirm-tier commands that run inside a sandbox run without asking.
@@ -273,7 +274,10 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 	}
 	defer func() { a.promptContext, a.hookHalt = "", "" }()
 	if a.opts.Recall != nil && user.Kind == "" {
-		a.recallNote = a.opts.Recall(user.Content)
+		if notes := a.opts.Recall.Recall(user.Content, a.inContext(user.Content)); len(notes) > 0 {
+			a.recallNote = RecallText(notes)
+			sink(Recalled{Notes: notes, Text: a.recallNote})
+		}
 		defer func() { a.recallNote = "" }()
 	}
 	if user.Kind == "" || user.Kind == KindTask {
@@ -489,6 +493,8 @@ func (a *Agent) requestMessages() []Message {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: note})
 	}
 	if a.recallNote != "" {
+		// With the leading system messages, where every server's chat
+		// template accepts one.
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.recallNote})
 	}
 	if note := a.hookNote(); note != "" {
@@ -957,4 +963,28 @@ func (a *Agent) lookup(name string) (tools.Tool, bool) {
 // server, the tool and the arguments as formatted JSON, whole.
 func mcpQuestion(m *tools.MCPUse) string {
 	return fmt.Sprintf("MCP server: %s\ntool: %s\narguments:\n%s", m.Server, m.Tool, m.Arguments)
+}
+
+// inContext returns a test of whether a text is already in what the model
+// is given (the summary, the messages after it and the prompt), so recall
+// does not give it twice: an earlier session's same question, say. Whitespace is compared loosely, as snippets are on one
+// line.
+func (a *Agent) inContext(prompt string) func(string) bool {
+	var ctx string
+	built := false
+	return func(text string) bool {
+		if !built {
+			var b strings.Builder
+			b.WriteString(strings.Join(strings.Fields(prompt), " "))
+			b.WriteString("\n")
+			b.WriteString(strings.Join(strings.Fields(a.summary.text), " "))
+			for _, m := range a.history[a.summaryStart():] {
+				b.WriteString("\n")
+				b.WriteString(strings.Join(strings.Fields(m.Content), " "))
+			}
+			ctx, built = b.String(), true
+		}
+		text = strings.TrimSuffix(strings.TrimPrefix(text, "…"), "…")
+		return strings.Contains(ctx, strings.TrimSpace(text))
+	}
 }

@@ -472,13 +472,15 @@ func newRegistryWith(ts []tools.Tool, more ...tools.Tool) (*tools.Registry, erro
 func TestAutoRecallAddsAHiddenNote(t *testing.T) {
 	h := newHarness(t, 30, agenttest.Text("ok", 10), agenttest.Text("ok", 10))
 	asked := []string{}
-	h.agent.opts.Recall = func(prompt string) string {
+	note := RecalledNote{SessionName: "before", Role: "user", Text: "NOTES FROM BEFORE", Relevance: 1}
+	h.agent.opts.Recall = recallFunc(func(prompt string, _ func(string) bool) []RecalledNote {
 		asked = append(asked, prompt)
 		if prompt == "first" {
-			return "NOTES FROM BEFORE"
+			return []RecalledNote{note}
 		}
-		return ""
-	}
+		return nil
+	})
+	sent := RecallText([]RecalledNote{note})
 	for _, p := range []string{"first", "second"} {
 		if _, err := h.run(p); err != nil {
 			t.Fatal(err)
@@ -486,7 +488,7 @@ func TestAutoRecallAddsAHiddenNote(t *testing.T) {
 	}
 	has := func(i int) bool {
 		for _, m := range h.srv.Requests()[i].Body["messages"].([]any) {
-			if c, _ := m.(map[string]any)["content"].(string); c == "NOTES FROM BEFORE" {
+			if c, _ := m.(map[string]any)["content"].(string); c == sent {
 				return m.(map[string]any)["role"] == "system"
 			}
 		}
@@ -498,8 +500,17 @@ func TestAutoRecallAddsAHiddenNote(t *testing.T) {
 	if has(1) {
 		t.Error("the note of the first turn was sent again in the second")
 	}
+	var events []Recalled
+	for _, ev := range h.events {
+		if r, ok := ev.(Recalled); ok {
+			events = append(events, r)
+		}
+	}
+	if len(events) != 1 || events[0].Text != sent || len(events[0].Notes) != 1 || events[0].Notes[0].Text != "NOTES FROM BEFORE" {
+		t.Errorf("Recalled events %+v, want one with exactly the note sent", events)
+	}
 	for _, m := range h.agent.History() {
-		if m.Content == "NOTES FROM BEFORE" {
+		if strings.Contains(m.Content, "NOTES FROM BEFORE") {
 			t.Error("the recall note was stored in the history")
 		}
 	}
@@ -507,4 +518,11 @@ func TestAutoRecallAddsAHiddenNote(t *testing.T) {
 		t.Errorf("recall asked about %v", asked)
 	}
 	h.checkStrict()
+}
+
+// recallFunc is a Recaller from a function.
+type recallFunc func(string, func(string) bool) []RecalledNote
+
+func (f recallFunc) Recall(prompt string, inContext func(string) bool) []RecalledNote {
+	return f(prompt, inContext)
 }

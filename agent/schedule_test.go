@@ -217,8 +217,9 @@ func TestRecallTool(t *testing.T) {
 	if _, err := tool.Decode(`{"query":"  "}`); err == nil {
 		t.Error("an empty query was accepted")
 	}
-	if note := RecallNote(st, "/p", current, "tokenizer panics"); !strings.Contains(note, "parser-fix") || !strings.Contains(note, "earlier sessions") {
-		t.Errorf("RecallNote = %q", note)
+	r := StoreRecall{Store: st, Mode: RecallAlways, Dir: "/p", Current: func() string { return current }}
+	if notes := r.Recall("tokenizer panics", nil); len(notes) == 0 || notes[0].SessionName != "parser-fix" {
+		t.Errorf("StoreRecall.Recall = %+v, want parser-fix first", notes)
 	}
 }
 

@@ -130,6 +130,8 @@ func wantFor(field string) string {
 	switch {
 	case t == reflect.TypeFor[*Duration]():
 		return `a duration such as "90s" or "2m", or a number of seconds`
+	case t == reflect.TypeFor[*RecallMode]():
+		return `"auto", "off" or "always"`
 	case t.Kind() == reflect.Slice:
 		return `a list of strings such as ["go test ./..."]`
 	case t.Kind() == reflect.Map:
@@ -157,6 +159,8 @@ func kindMatches(field string, raw []byte) bool {
 	switch {
 	case t == reflect.TypeFor[*Duration]():
 		return k == "a string" || k == "a number"
+	case t == reflect.TypeFor[*RecallMode]():
+		return k == "a string" || k == "true/false"
 	case t.Kind() == reflect.Slice:
 		return k == "a list"
 	case t.Kind() == reflect.Map:

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -125,7 +126,7 @@ func TestWrongTypes(t *testing.T) {
 		{`{"max_iterations": "30"}`, `max_iterations in PROJECT (line 1) is "30", a string; write a whole number`},
 		{`{"max_iterations": 2.5}`, `max_iterations in PROJECT (line 1) is 2.5; write a whole number`},
 		{`{"model": 4}`, `model in PROJECT (line 1) is 4, a number; write a string in double quotes`},
-		{`{"auto_recall": "yes"}`, `is "yes", a string; write true or false`},
+		{`{"auto_recall": 1}`, `is 1, a number; write "auto", "off" or "always"`},
 		{`{"allow": "git push"}`, `is "git push", a string; write a list of strings such as ["go test ./..."]`},
 		{`{"deny": [1, 2]}`, `is [1,2]; write a list of strings`},
 		{`{"command_timeout": "2 minutes"}`, `command_timeout in PROJECT (line 1) is "2 minutes"; write a duration such as "90s" or "2m", or a number of seconds`},
@@ -213,5 +214,38 @@ func TestMisspeltKeyFieldDoesNotCarryTheKey(t *testing.T) {
 	}
 	if !strings.Contains(ps[0].Message, `did you mean "api_key"?`) {
 		t.Errorf("message %q", ps[0].Message)
+	}
+}
+
+func TestAutoRecallModes(t *testing.T) {
+	tests := []struct {
+		json string
+		want RecallMode
+		err  string
+	}{
+		{`"auto"`, RecallAuto, ""},
+		{`"off"`, RecallOff, ""},
+		{`"always"`, RecallAlways, ""},
+		{`true`, RecallAlways, ""},
+		{`false`, RecallOff, ""},
+		{`"yes"`, "", `auto_recall is "yes" (from PROJECT); set "auto_recall" in PROJECT to "auto" (strong matches only, the default), "always" or "off"`},
+		{`"Auto"`, "", `auto_recall is "Auto"`},
+	}
+	for _, tt := range tests {
+		w := newWorld(t)
+		w.writeUser(t, `{"provider": "openai"}`)
+		w.writeProject(t, `{"auto_recall": `+tt.json+`}`)
+		cfg, _, err := w.load(Overrides{})
+		if tt.err != "" {
+			ps := problemsOf(t, err)
+			msg := strings.ReplaceAll(fmt.Sprint(err), w.projectPath(), "PROJECT")
+			if len(ps) != 1 || !errors.Is(ps[0], ErrInvalidValue) || !strings.Contains(msg, tt.err) {
+				t.Errorf("%s: error %v, want one invalid value saying %q", tt.json, msg, tt.err)
+			}
+			continue
+		}
+		if err != nil || cfg.AutoRecall != tt.want {
+			t.Errorf("%s: auto_recall = %q, %v; want %q", tt.json, cfg.AutoRecall, err, tt.want)
+		}
 	}
 }

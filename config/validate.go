@@ -122,6 +122,16 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 			}
 		}
 	}
+	if !c.AutoRecall.valid() {
+		v := fmt.Sprintf("%q", c.AutoRecall)
+		bad(ErrInvalidValue, "auto_recall", v, is("auto_recall", v)+"; "+
+			ld.fix("auto_recall", fields["auto_recall"], `"auto" (strong matches only, the default), "always" or "off"`))
+	}
+	if c.RecallScope != "project" && c.RecallScope != "all" {
+		v := fmt.Sprintf("%q", c.RecallScope)
+		bad(ErrInvalidValue, "recall_scope", v, is("recall_scope", v)+"; "+
+			ld.fix("recall_scope", fields["recall_scope"], `"project" (this project's sessions, the default) or "all" (every project's)`))
+	}
 	if c.Sandbox != "workspace" && c.Sandbox != "read-only" && c.Sandbox != "off" {
 		v := fmt.Sprintf("%q", c.Sandbox)
 		bad(ErrInvalidValue, "sandbox", v, is("sandbox", v)+"; "+

@@ -51,6 +51,9 @@ func indexSessions(tx *bolt.Tx, ids []string) error {
 	var batch []indexedDoc
 	docs, length := int64(0), int64(0)
 	for _, id := range ids {
+		if rec, err := loadSession(tx.Bucket([]byte(bucketSessions)), id); err == nil && rec.unrecalled() {
+			continue
+		}
 		msgs, err := messageBucket(tx, id)
 		if err != nil {
 			return err

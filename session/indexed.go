@@ -35,8 +35,20 @@ const (
 )
 
 // indexedText returns the text of the message that the search index reads
-// and the weight of its terms; "" means the message is not indexed.
+// and the weight of its terms; "" means the message is not indexed. Text
+// that looks like a secret (a key, a token, a password) is left out, so it
+// can never be recalled into another conversation or shown in a snippet.
 func indexedText(m messageRecord) (string, int) {
+	text, weight := rawIndexedText(m)
+	if text == "" {
+		return "", 0
+	}
+	text, _ = redactSecrets(text)
+	return text, weight
+}
+
+// rawIndexedText is indexedText before secrets are taken out.
+func rawIndexedText(m messageRecord) (string, int) {
 	switch m.Role {
 	case RoleUser:
 		return head(m.Content, maxIndexedText), weightFull

@@ -49,8 +49,10 @@ func (s *Store) Append(id string, m Message) (uint64, error) {
 		if err := msgs.Put(seqKey(seq), raw); err != nil {
 			return fmt.Errorf("store message %d of session %s: %w", seq, id, err)
 		}
-		if err := indexMessage(tx, id, seq, mrec); err != nil {
-			return fmt.Errorf("index message %d of session %s: %w", seq, id, err)
+		if !rec.unrecalled() {
+			if err := indexMessage(tx, id, seq, mrec); err != nil {
+				return fmt.Errorf("index message %d of session %s: %w", seq, id, err)
+			}
 		}
 		rec.MessageCount++
 		rec.Updated = now.UTC()

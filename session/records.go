@@ -37,7 +37,13 @@ type sessionRecord struct {
 	MessageCount   int         `json:"message_count"`
 	ForkOf         string      `json:"fork_of,omitempty"`
 	Headless       bool        `json:"headless,omitempty"`
+	Private        bool        `json:"private,omitempty"`
+	Forgotten      bool        `json:"forgotten,omitempty"`
 }
+
+// unrecalled reports whether the session is kept out of the search index:
+// private, or forgotten by recall.
+func (r sessionRecord) unrecalled() bool { return r.Private || r.Forgotten }
 
 type toolCallRecord struct {
 	ID        string `json:"id"`
@@ -97,6 +103,8 @@ func toSessionRecord(s Session) sessionRecord {
 		MessageCount:   s.MessageCount,
 		ForkOf:         s.ForkOf,
 		Headless:       s.Headless,
+		Private:        s.Private,
+		Forgotten:      s.Forgotten,
 	}
 }
 
@@ -116,6 +124,8 @@ func (r sessionRecord) session() Session {
 		MessageCount:   r.MessageCount,
 		ForkOf:         r.ForkOf,
 		Headless:       r.Headless,
+		Private:        r.Private,
+		Forgotten:      r.Forgotten,
 	}
 }
 

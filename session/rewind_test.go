@@ -651,8 +651,8 @@ func TestMigrationFromSchema3KeepsEverything(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Open of a schema 3 store: %v", err)
 	}
-	if got := schemaOf(t, path); got != 4 || len(migrations) != 4 {
-		t.Errorf("schema after Open = %d (of %d), want 4", got, len(migrations))
+	if got := schemaOf(t, path); got != 5 || len(migrations) != 5 {
+		t.Errorf("schema after Open = %d (of %d), want 5", got, len(migrations))
 	}
 	got, err := s.Get("kept")
 	if err != nil || got.ID != sess.ID || got.Summary != "the parser was read" || got.SummaryThrough != 4 || got.MessageCount != len(conversation) {

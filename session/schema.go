@@ -30,10 +30,11 @@ type migration func(tx *bolt.Tx) error
 // len(migrations). Version 0 is a file with no buckets at all. Append new
 // steps; never change a released one.
 var migrations = []migration{
-	createLayout,     // 0 → 1
-	buildSearchIndex, // 1 → 2
-	createTasks,      // 2 → 3
-	createRewind,     // 3 → 4
+	createLayout,           // 0 → 1
+	buildSearchIndex,       // 1 → 2
+	createTasks,            // 2 → 3
+	createRewind,           // 3 → 4
+	createMemoryAndReindex, // 4 → 5
 }
 
 // createLayout creates the buckets of the first release.

@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -56,6 +57,15 @@ type Hit struct {
 	Score float64
 	// Rewound marks a message a rewind took out of its conversation.
 	Rewound bool
+	// Relevance, set by Recall only, is the share of the prompt's weight
+	// the message matches, from 0 to 1 (see Recall).
+	Relevance float64
+	// Terms is how many of the query's distinct search terms the message
+	// holds (of its first 32).
+	Terms int
+	// NoteID is set on a hit that is a note of the project's memory
+	// (Kind KindNote) rather than a message; its Snippet is the whole note.
+	NoteID uint64
 }
 
 // Search finds the stored messages that best match the words of query,
@@ -94,7 +104,7 @@ func (s *Store) Search(query string, o SearchOptions) ([]Hit, error) {
 		if err != nil {
 			return err
 		}
-		scores, idf, err := scoreDocs(ix, terms, sel)
+		scores, idf, err := scoreDocs(ix, terms, nil, sel)
 		if err != nil || len(scores) == 0 {
 			return err
 		}
@@ -162,7 +172,10 @@ func newSelector(tx *bolt.Tx, ix indexBuckets, dir, exclude string) (selector, e
 // scores. Within a segment each term's postings are in message order, so
 // their scores are summed by merging sorted lists; a message is in one
 // segment or in pending only, so the segments' results are simply joined.
-func scoreDocs(ix indexBuckets, terms []string, sel selector) ([]scored, map[string]float64, error) {
+//
+// known, when not nil, holds each term's document frequency already
+// counted (by termWeights), which saves the first pass over the segments.
+func scoreDocs(ix indexBuckets, terms []string, known []uint64, sel selector) ([]scored, map[string]float64, error) {
 	t := ix.totals()
 	if t.docs == 0 {
 		return nil, nil, nil
@@ -191,6 +204,9 @@ func scoreDocs(ix indexBuckets, terms []string, sel selector) ([]scored, map[str
 	}
 	df := make([]uint64, len(terms))
 	for _, b := range segs {
+		if known != nil {
+			break
+		}
 		for i, k := range keys {
 			if v := b.Get(k); v != nil {
 				n, err := postCount(v)
@@ -230,6 +246,9 @@ func scoreDocs(ix indexBuckets, terms []string, sel selector) ([]scored, map[str
 	if err != nil {
 		return nil, nil, err
 	}
+	if known != nil {
+		copy(df, known)
+	}
 
 	idf := map[string]float64{}
 	weights := make([]float64, len(terms))
@@ -252,7 +271,7 @@ func scoreDocs(ix indexBuckets, terms []string, sel selector) ([]scored, map[str
 			parts = parts[:0]
 			err := decodePosts(v, func(p post) {
 				if sel.allows(p.num) {
-					parts = append(parts, scored{docID{p.num, p.seq}, weights[i] * bm25(p.wtf, p.length)})
+					parts = append(parts, scored{docID{p.num, p.seq}, weights[i] * bm25(p.wtf, p.length), termBit(i)})
 				}
 			})
 			if err != nil {
@@ -271,8 +290,9 @@ func scoreDocs(ix indexBuckets, terms []string, sel selector) ([]scored, map[str
 		score := weights[m.term] * bm25(m.wtf, m.length)
 		if n := len(all); n > fromPending && all[n-1].id == m.id {
 			all[n-1].score += score
+			all[n-1].terms |= termBit(m.term)
 		} else {
-			all = append(all, scored{m.id, score})
+			all = append(all, scored{m.id, score, termBit(m.term)})
 		}
 	}
 	return all, idf, nil
@@ -286,7 +306,7 @@ func mergeScores(out, a, b []scored) []scored {
 	for i < len(a) && j < len(b) {
 		switch x, y := a[i].id, b[j].id; {
 		case x == y:
-			out = append(out, scored{x, a[i].score + b[j].score})
+			out = append(out, scored{x, a[i].score + b[j].score, a[i].terms | b[j].terms})
 			i++
 			j++
 		case x.num < y.num || (x.num == y.num && x.seq < y.seq):
@@ -303,13 +323,15 @@ func mergeScores(out, a, b []scored) []scored {
 
 // collector turns scored messages into hits, best first.
 type collector struct {
-	tx       *bolt.Tx
-	ix       indexBuckets
-	idf      map[string]float64
-	since    time.Time
-	limit    int
-	sessions map[uint32]*sessionRecord // nil value: the session is gone
-	taken    map[uint32]int            // hits so far per session
+	tx    *bolt.Tx
+	ix    indexBuckets
+	idf   map[string]float64
+	since time.Time
+	limit int
+	// perSession is the most hits of one session; 0 means hitsPerSession.
+	perSession int
+	sessions   map[uint32]*sessionRecord // nil value: the session is gone
+	taken      map[uint32]int            // hits so far per session
 	// rewinds caches each session's rewinds; a session whose rewinds
 	// cannot be read has none here, so one damaged record does not fail
 	// a search (Messages reports it).
@@ -325,7 +347,11 @@ func (c *collector) collect(scores []scored) ([]Hit, error) {
 	var hits []Hit
 	for len(ranked) > 0 && len(hits) < c.limit {
 		d := heap.Pop(&ranked).(scored)
-		if c.taken[d.id.num] >= hitsPerSession {
+		perSession := c.perSession
+		if perSession == 0 {
+			perSession = hitsPerSession
+		}
+		if c.taken[d.id.num] >= perSession {
 			continue
 		}
 		if !c.since.IsZero() {
@@ -394,13 +420,24 @@ func (c *collector) hit(d scored) (Hit, bool, error) {
 		Time:        m.Time,
 		Snippet:     snippet(text, c.idf),
 		Score:       d.score,
+		Terms:       bits.OnesCount32(d.terms),
 	}, true, nil
 }
 
-// scored is a message with its score.
+// scored is a message with its score and which of the query's terms it
+// holds (bit i for term i, the first 32 terms only).
 type scored struct {
 	id    docID
 	score float64
+	terms uint32
+}
+
+// termBit is the bit of query term i in scored.terms.
+func termBit(i int) uint32 {
+	if i >= 32 {
+		return 0
+	}
+	return 1 << i
 }
 
 // ranking is a heap of scored messages, best first; among equal scores the

@@ -239,7 +239,7 @@ func TestSearchHitDescribesTheMessage(t *testing.T) {
 	}
 	h := hits[0]
 	want := Hit{SessionID: sess.ID, SessionName: "fix-login", Dir: "/work/app", Title: "Why does login fail?", Seq: 2,
-		Role: RoleSystem, Kind: KindSummary, Time: when, Snippet: "The login handler rejected expired **tokens**."}
+		Role: RoleSystem, Kind: KindSummary, Time: when, Snippet: "The login handler rejected expired **tokens**.", Terms: 1}
 	h.Score = 0
 	if !h.Time.Equal(want.Time) {
 		t.Errorf("Time = %v, want %v", h.Time, want.Time)

@@ -15,7 +15,7 @@ import (
 )
 
 // Create starts a new session from sess.Name, sess.Dir, sess.Model and
-// sess.Headless; the other fields are ignored. It assigns the id and the times and returns the
+// sess.Headless and sess.Private; the other fields are ignored. It assigns the id and the times and returns the
 // stored session. A name must be unique (ErrNameTaken) and valid
 // (ErrInvalidName); the directory is required.
 func (s *Store) Create(sess Session) (Session, error) {
@@ -33,7 +33,7 @@ func (s *Store) Create(sess Session) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
-	rec := toSessionRecord(Session{ID: id, Name: sess.Name, Dir: dir, Model: sess.Model, Created: now, Updated: now, Headless: sess.Headless})
+	rec := toSessionRecord(Session{ID: id, Name: sess.Name, Dir: dir, Model: sess.Model, Created: now, Updated: now, Headless: sess.Headless, Private: sess.Private})
 	err = s.update(func(tx *bolt.Tx) error {
 		if err := claimName(tx, rec.Name, rec.ID); err != nil {
 			return err

@@ -127,6 +127,13 @@ type Session struct {
 	// so one-off runs do not bury the sessions a person works in. Naming,
 	// forking or opening it on the screen clears the mark.
 	Headless bool `json:"headless,omitempty"`
+	// Private marks a session that is never indexed, so neither search nor
+	// automatic recall ever brings its messages into another conversation.
+	Private bool `json:"private,omitempty"`
+	// Forgotten marks a session taken out of search and recall without
+	// being deleted (pincer memory forget); its messages are not indexed
+	// until it is remembered again.
+	Forgotten bool `json:"forgotten,omitempty"`
 }
 
 // Label is how a person names the session: its name, or the start of its

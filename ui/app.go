@@ -192,6 +192,8 @@ type App struct {
 	plan string
 	// editDiffs holds, by call id, the diff of an edit applied without review.
 	editDiffs map[string]string
+	// recalled is what auto recall added in this session, for /memory.
+	recalled []agent.Recalled
 }
 
 // New builds the screen's model.
@@ -467,6 +469,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.opts.Session = msg.name
 		a.transcript.AddNotice("This session is now named " + msg.name + ".")
 		return a, nil
+	case memoryMsg:
+		if msg.err != nil {
+			a.transcript.AddError("/memory: " + msg.err.Error())
+		} else {
+			a.transcript.AddNotice(a.recalledText(msg.notes))
+		}
+		return a, nil
 	case noticeMsg:
 		if msg.err != nil {
 			a.transcript.AddError(msg.err.Error())
@@ -569,6 +578,9 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddRetry(fmt.Sprintf("Request failed (%v); retrying in %s (attempt %d).", e.Err, e.Wait.Round(100*time.Millisecond), e.Attempt+1))
 		case agent.Notice:
 			a.transcript.AddNotice(e.Text)
+		case agent.Recalled:
+			a.recalled = append(a.recalled, e)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After

@@ -57,6 +57,8 @@ func builtinCommands() []Command {
 		{Name: "theme", Args: "[NAME]", Help: "switch the colour theme", Run: func(a *App, args string) tea.Cmd { return a.openThemePicker(args) }},
 		{Name: "schedule", Args: "in|every|at WHEN PROMPT", Help: "run a prompt later, or repeatedly", Run: func(a *App, args string) tea.Cmd { return a.scheduleCommand(args) }},
 		{Name: "tasks", Help: "list and cancel scheduled tasks", Run: func(a *App, _ string) tea.Cmd { return a.openTasks() }},
+		{Name: "remember", Args: "TEXT", Help: "save a note that later sessions of this project are reminded of", Run: func(a *App, args string) tea.Cmd { return a.rememberCommand(args) }},
+		{Name: "memory", Help: "show what was recalled in this session, and the saved notes", Run: func(a *App, _ string) tea.Cmd { return a.memoryCommand() }},
 		{Name: "skills", Help: "list the composite skills", Run: func(a *App, _ string) tea.Cmd { return a.showSkills() }},
 		{Name: "auto", Help: "toggle running ordinary commands unasked inside the sandbox", Run: func(a *App, _ string) tea.Cmd {
 			a.autoApprove = !a.autoApprove

@@ -267,6 +267,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.lastContext = 0
 	a.history = nil
 	a.queue = nil
+	a.recalled = nil
 	a.transcript.Reset()
 	a.tree.ClearMarks() // the marks belong to the session left behind
 	a.todosFrom(msg.history)

@@ -218,6 +218,8 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
+	case agent.Recalled:
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:
@@ -347,6 +349,11 @@ type (
 		Completed int         `json:"completed"`
 		Total     int         `json:"total"`
 	}
+	recallLine struct {
+		Type  string               `json:"type"`
+		Notes []agent.RecalledNote `json:"notes"`
+		Text  string               `json:"text"`
+	}
 	resultLine struct {
 		Type       string      `json:"type"`
 		Content    string      `json:"content"`
@@ -394,6 +401,8 @@ func lineOf(ev agent.Event) any {
 		return retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()}
 	case agent.Notice:
 		return messageLine{"notice", e.Text}
+	case agent.Recalled:
+		return recallLine{"recall", e.Notes, e.Text}
 	case agent.Compressed:
 		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
 	case agent.TodoList:

@@ -14,6 +14,7 @@ const (
 	KindError                  // an error, in red
 	KindRetry                  // a request being retried
 	KindCompressed             // the marker where older messages were summarised
+	KindRecalled               // what auto recall gave the model: a line, expandable to the note
 )
 
 // Entry is one entry of a resumed session for Load. Which fields count
@@ -58,6 +59,9 @@ type item struct {
 	doc  *streamDoc   // the answer's markdown (KindAssistant)
 	tool *toolState   // KindTool
 	n    int          // KindCompressed: messages replaced
+	// label is the line a KindRecalled entry shows collapsed; text is
+	// then the note the model was given.
+	label string
 
 	interrupted bool
 	expanded    bool // collapsible entries: shown in full
@@ -71,7 +75,7 @@ type item struct {
 // collapsible reports whether enter on the entry changes what it shows.
 func (it *item) collapsible() bool {
 	switch it.kind {
-	case KindReasoning, KindCompressed:
+	case KindReasoning, KindCompressed, KindRecalled:
 		return true
 	case KindTool:
 		return it.tool.done

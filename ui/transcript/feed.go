@@ -146,6 +146,13 @@ func (m *Model) AddCompressed(summary string, n int) {
 	m.s.push(&item{kind: KindCompressed, text: summary, n: n, gen: -1})
 }
 
+// AddRecalled appends the line that says what auto recall added before the
+// prompt ("recalled 2 notes from 'db-migration', 3 days ago"); expanding it
+// shows note, exactly what the model was given.
+func (m *Model) AddRecalled(label, note string) {
+	m.s.push(&item{kind: KindRecalled, label: label, text: note, gen: -1})
+}
+
 // Load appends the entries of a resumed session. Nothing is rendered until
 // it comes into view, so loading costs little however long the session.
 // KindToolResult entries complete the KindTool entry with the same ToolID.

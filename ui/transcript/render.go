@@ -50,6 +50,8 @@ func (s *state) render(it *item) []string {
 		return styleLines(wrapPlain(it.text, w), st.Warning)
 	case KindCompressed:
 		return s.renderCompressed(it, w)
+	case KindRecalled:
+		return s.renderRecalled(it, w)
 	}
 	return nil
 }
@@ -85,6 +87,21 @@ func (s *state) renderCompressed(it *item, w int) []string {
 	if it.expanded {
 		out = append(out, "")
 		out = append(out, styleLines(wrapPlain(it.text, w), st.Muted)...)
+	}
+	return out
+}
+
+func (s *state) renderRecalled(it *item, w int) []string {
+	st := &s.styles
+	line := "▸ " + it.label + " (enter shows what the model was given)"
+	if it.expanded {
+		line = "▾ " + it.label
+	}
+	out := styleLines(wrapPlain(line, w), st.Faint)
+	if it.expanded {
+		for _, l := range wrapPlain(it.text, max(w-2, 1)) {
+			out = append(out, "  "+st.Muted.Render(l))
+		}
 	}
 	return out
 }

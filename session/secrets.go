@@ -1,0 +1,125 @@
+package session
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// secretPatterns match text that looks like a credential: the prefixes
+// well-known services give their keys and tokens, private key blocks, JSON
+// web tokens, "password = …" style assignments and bearer headers. What
+// they match is never indexed, so it can never be recalled into another
+// conversation or shown as a search snippet.
+var secretPatterns = []secretPattern{
+	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`), []string{"private key"}},
+	{regexp.MustCompile(`\b(sk|pk|rk)-(proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{16,}`), []string{"sk-", "pk-", "rk-"}},
+	{regexp.MustCompile(`\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+	{regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`), []string{"glpat-"}},
+	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"akia", "asia"}},
+	{regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`), []string{"aiza"}},
+	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), []string{"xox"}},
+	{regexp.MustCompile(`\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}`), []string{"_live_", "_test_"}},
+	{regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), []string{"npm_"}},
+	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), []string{"eyj"}},
+	{regexp.MustCompile(`(?i)\b(bearer|token)[ \t]+[A-Za-z0-9_\-\.=+/]{16,}`), []string{"bearer", "token"}},
+	{regexp.MustCompile(`(?i)(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
+		[]string{"password", "passwd", "pwd", "secret", "token", "key", "credential"}},
+	{regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@`), []string{"://"}},
+}
+
+// secretPattern is a pattern and the literals (lower case) one of which
+// any match contains, so that the pattern runs only on text that has one:
+// most messages have none, and indexing and every search snippet pass
+// through here.
+type secretPattern struct {
+	re       *regexp.Regexp
+	literals []string
+}
+
+// redactSecrets returns text with everything that looks like a secret
+// blanked out, and whether there was any.
+func redactSecrets(text string) (string, bool) {
+	found := false
+	lower := strings.ToLower(text)
+	for _, p := range secretPatterns {
+		if !containsAny(lower, p.literals) {
+			continue
+		}
+		if p.re.MatchString(text) {
+			found = true
+			text = p.re.ReplaceAllString(text, " ")
+			lower = strings.ToLower(text)
+		}
+	}
+	if out, ok := redactRandomTokens(text); ok {
+		return out, true
+	}
+	return text, found
+}
+
+// redactRandomTokens blanks words of 32 or more characters that mix upper
+// case, lower case and digits, as generated keys do; hashes (hex, one
+// case) and identifiers (no digits) are left alone.
+func redactRandomTokens(text string) (string, bool) {
+	var b strings.Builder
+	found := false
+	start := -1
+	flush := func(end int) {
+		word := text[start:end]
+		if looksRandom(word) {
+			found = true
+			b.WriteString(" ")
+		} else {
+			b.WriteString(word)
+		}
+		start = -1
+	}
+	for i, r := range text {
+		keyRune := r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '+' || r == '/' || r == '=')
+		switch {
+		case keyRune && start < 0:
+			start = i
+		case !keyRune && start >= 0:
+			flush(i)
+			b.WriteRune(r)
+		case !keyRune:
+			b.WriteRune(r)
+		}
+	}
+	if start >= 0 {
+		flush(len(text))
+	}
+	if !found {
+		return text, false
+	}
+	return b.String(), true
+}
+
+// looksRandom reports whether word looks like a generated key.
+func looksRandom(word string) bool {
+	if len(word) < 32 || strings.Contains(word, "/") && strings.Count(word, "/") > 2 {
+		return false
+	}
+	var upper, lower, digit int
+	for _, r := range word {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			upper++
+		case r >= 'a' && r <= 'z':
+			lower++
+		case r >= '0' && r <= '9':
+			digit++
+		}
+	}
+	return upper >= 3 && lower >= 3 && digit >= 3
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
