@@ -31,27 +31,13 @@ type AgentDef struct {
 }
 
 // AgentDir is one place agent files are read from.
-type AgentDir struct {
-	Path string
-	// Within, when set, is the directory the files must stay inside (the
-	// project): a link out of it is not followed.
-	Within string
-}
+type AgentDir = frontmatter.Dir
 
 // AgentDirs are the places agent files are read from, lowest precedence
 // first: the person's (agents/ beside the config file), then the
 // project's .claude/agents and .pincer/agents.
 func AgentDirs(configDir, root string) []AgentDir {
-	var out []AgentDir
-	if configDir != "" {
-		out = append(out, AgentDir{Path: filepath.Join(configDir, "agents")})
-	}
-	if root != "" {
-		out = append(out,
-			AgentDir{Path: filepath.Join(root, ".claude", "agents"), Within: root},
-			AgentDir{Path: filepath.Join(root, ".pincer", "agents"), Within: root})
-	}
-	return out
+	return frontmatter.Dirs(configDir, root, "agents")
 }
 
 // Limits of agent files, so a huge or hostile directory cannot slow the

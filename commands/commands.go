@@ -41,27 +41,11 @@ type Command struct {
 }
 
 // Dir is one place commands are read from.
-type Dir struct {
-	Path string
-	// Within, when set, is the directory the files must stay inside (the
-	// project): a link out of it is not followed.
-	Within string
-}
+type Dir = frontmatter.Dir
 
 // Dirs are the places commands are read from, lowest precedence first:
 // the user's, then the project's.
-func Dirs(configDir, root string) []Dir {
-	var out []Dir
-	if configDir != "" {
-		out = append(out, Dir{Path: filepath.Join(configDir, "commands")})
-	}
-	if root != "" {
-		out = append(out,
-			Dir{Path: filepath.Join(root, ".claude", "commands"), Within: root},
-			Dir{Path: filepath.Join(root, ".pincer", "commands"), Within: root})
-	}
-	return out
-}
+func Dirs(configDir, root string) []Dir { return frontmatter.Dirs(configDir, root, "commands") }
 
 // maxCommands bounds how many files are read, so a huge tree cannot slow
 // the start.
