@@ -70,7 +70,7 @@ func (t Theme) Glamour() ansi.StyleConfig {
 				StylePrimitive: ansi.StylePrimitive{Color: fg},
 				Margin:         uintp(2),
 			},
-			Theme: t.ChromaStyle,
+			Theme: codeStyle(t),
 		},
 		Table: ansi.StyleTable{
 			StyleBlock:      ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Color: fg}},
