@@ -3,6 +3,7 @@ package telegram
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/agent"
 	"pincer/safety"
@@ -33,5 +34,32 @@ func TestQuestionSaysWhoAsks(t *testing.T) {
 				t.Errorf("%s: %q holds %q", tc.name, text, n)
 			}
 		}
+	}
+}
+
+// TestRecalledMessage: a chat is told what auto recall gave the model —
+// the summary, and exactly the text, escaped for Telegram's HTML,
+// sanitised and capped.
+func TestRecalledMessage(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	e := agent.Recalled{
+		Notes: []agent.RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour), Text: "goose runs <migrations>"}},
+		Text:  "Notes recalled: goose runs <migrations>\x1b]52;c;aGk=\x07",
+	}
+	htmlText, plain := recalledMessage(e, now)
+	for _, want := range []string{"Recalled 1 note from &#39;db-migration&#39;, 3 days ago", "<blockquote expandable>", "goose runs &lt;migrations&gt;"} {
+		if !strings.Contains(htmlText, want) {
+			t.Errorf("html %q lacks %q", htmlText, want)
+		}
+	}
+	if strings.Contains(htmlText+plain, "\x1b") {
+		t.Errorf("an escape sequence reached the chat: %q", htmlText)
+	}
+	if !strings.Contains(plain, "goose runs <migrations>") {
+		t.Errorf("plain %q lacks the note", plain)
+	}
+	long := agent.Recalled{Notes: e.Notes, Text: strings.Repeat("x", 5000)}
+	if h, _ := recalledMessage(long, now); len(h) > 3300 {
+		t.Errorf("a long recall makes a %d-byte message; want it capped", len(h))
 	}
 }

@@ -257,7 +257,29 @@ func (s *stream) event(ev agent.Event) {
 		s.bot.sendPlain(s.ctx, s.chat, "Note: "+e.Text)
 	case agent.Compressed:
 		s.bot.sendPlain(s.ctx, s.chat, fmt.Sprintf("Compressed %d older messages into a summary.", e.Messages))
+	case agent.Recalled:
+		s.finishText(s.ctx)
+		htmlText, plain := recalledMessage(e, time.Now())
+		s.bot.send(s.ctx, s.chat, htmlText, plain, nil)
 	}
+}
+
+// recalledMessage is how a chat learns what auto recall gave the model:
+// the one-line summary, then exactly what was added (capped), folded in
+// an expandable quote so it does not fill the chat.
+func recalledMessage(e agent.Recalled, now time.Time) (htmlText, plain string) {
+	head := agent.RecallSummary(e.Notes, now)
+	if head == "" {
+		head = "recalled notes from earlier sessions"
+	}
+	head = strings.ToUpper(head[:1]) + head[1:]
+	body := safetext.Sanitize(e.Text, safetext.Exact)
+	if r := []rune(body); len(r) > 3000 {
+		body = string(r[:3000]) + "…"
+	}
+	plain = head + "\n\n" + body
+	htmlText = "<i>" + html.EscapeString(safetext.LineOf(head)) + "</i>\n<blockquote expandable>" + html.EscapeString(body) + "</blockquote>"
+	return htmlText, plain
 }
 
 // finishText shows the answer so far in full and starts a new one: what
