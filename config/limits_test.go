@@ -85,6 +85,24 @@ func TestUntrustedProjectCannotSetDataDir(t *testing.T) {
 	}
 }
 
+// TestUntrustedProjectCannotWidenRecall: a cloned project's .pincer.json
+// cannot have automatic recall bring the person's other projects' notes
+// and sessions into its own sessions.
+func TestUntrustedProjectCannotWidenRecall(t *testing.T) {
+	w := newWorld(t)
+	w.writeProject(t, `{"recall_scope": "all"}`)
+	c, s := loadWithin(t, w, true)
+	if c.RecallScope != "project" {
+		t.Fatalf("recall_scope = %q from an untrusted project", c.RecallScope)
+	}
+	if !slices.Contains(s.Ignored, "recall_scope") || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "recall_scope") {
+		t.Fatalf("ignored %v, warnings %q; want recall_scope named", s.Ignored, s.Warnings)
+	}
+	if c, _ := loadWithin(t, w, false); c.RecallScope != "all" {
+		t.Errorf("trusted: recall_scope = %q", c.RecallScope)
+	}
+}
+
 func limitValue(c Config, field string) any {
 	switch field {
 	case "idle_timeout":

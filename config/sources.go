@@ -80,10 +80,11 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // API key somewhere else, to let commands run without asking, to widen
 // what they may reach, to move the person's sessions to a place the
 // project chose (data_dir), to turn off the checkpoints that let the
-// person undo what a turn did, or to start programs of its choosing as
-// MCP servers (mcp_servers) or as hooks (hooks).
+// person undo what a turn did, to start programs of its choosing as MCP
+// servers (mcp_servers) or as hooks (hooks), or to have automatic recall
+// bring the person's other projects into its sessions (recall_scope).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file
