@@ -122,6 +122,7 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 			return names, err
 		},
 		OffsetFile: filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
+		ChatsFile:  filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".chats.json"),
 		Log:        c.stderr,
 	})
 	if err != nil {

@@ -341,6 +341,7 @@ func (b *Bot) switchSession(ctx context.Context, c *chat, name string) {
 		return
 	}
 	c.setConv(name, conv)
+	b.rememberSession(c.id, name)
 	b.sendPlain(ctx, c.id, "This chat is now in the session "+name+".")
 }
 

@@ -9,9 +9,11 @@ package telegram
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -62,6 +64,10 @@ type Options struct {
 	// OffsetFile keeps the id of the last update handled, so a restart
 	// does not answer anything twice. "" keeps it in memory only.
 	OffsetFile string
+	// ChatsFile keeps the session each chat switched to (/session,
+	// /sessions), so a restart leaves the chat where it was. "" keeps it
+	// in memory only.
+	ChatsFile string
 	// Log receives one line per stranger and per fault (no token, ever).
 	Log io.Writer
 	// EditEvery is the least time between two edits of a streaming
@@ -81,12 +87,14 @@ func SessionName(chatID int64) string { return "tg-" + strconv.FormatInt(chatID,
 
 // Bot is a running bot. Create one with New and call Run.
 type Bot struct {
-	opts   Options
-	api    *tg.Bot
-	me     *models.User
-	mu     sync.Mutex
-	chats  map[int64]*chat
-	logged map[int64]bool // strangers already logged
+	opts  Options
+	api   *tg.Bot
+	me    *models.User
+	mu    sync.Mutex
+	chats map[int64]*chat
+	// sessions are the sessions chats switched to, as ChatsFile keeps them.
+	sessions map[int64]string
+	logged   map[int64]bool // strangers already logged
 	// pending are the approvals waiting for a button, by nonce.
 	pending map[string]*pending
 	pickers map[string]*picker // /sessions lists, by nonce
@@ -121,6 +129,7 @@ func New(ctx context.Context, o Options) (*Bot, error) {
 		o.Log = io.Discard
 	}
 	b := &Bot{opts: o, chats: map[int64]*chat{}, logged: map[int64]bool{}, pending: map[string]*pending{}, pickers: map[string]*picker{}}
+	b.sessions = b.loadSessions()
 	client := o.HTTPClient
 	if client == nil {
 		client = &http.Client{}
@@ -282,10 +291,56 @@ func (b *Bot) chat(id int64) *chat {
 	defer b.mu.Unlock()
 	c, ok := b.chats[id]
 	if !ok {
-		c = &chat{id: id, bot: b}
+		c = &chat{id: id, bot: b, name: b.sessions[id]}
 		b.chats[id] = c
 	}
 	return c
+}
+
+// loadSessions reads ChatsFile; a missing file is no switch yet, and an
+// unreadable one is said in the log and starts every chat in its own
+// session.
+func (b *Bot) loadSessions() map[int64]string {
+	out := map[int64]string{}
+	if b.opts.ChatsFile == "" {
+		return out
+	}
+	data, err := os.ReadFile(b.opts.ChatsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out
+	}
+	var byID map[string]string
+	if err == nil {
+		err = json.Unmarshal(data, &byID)
+	}
+	if err != nil {
+		b.logf("telegram: ignoring %s (each chat starts in its own session): %v", b.opts.ChatsFile, err)
+		return out
+	}
+	for k, name := range byID {
+		if id, err := strconv.ParseInt(k, 10, 64); err == nil && name != "" {
+			out[id] = name
+		}
+	}
+	return out
+}
+
+// rememberSession records that chat id switched to the session name.
+func (b *Bot) rememberSession(id int64, name string) {
+	b.mu.Lock()
+	b.sessions[id] = name
+	byID := make(map[string]string, len(b.sessions))
+	for k, v := range b.sessions {
+		byID[strconv.FormatInt(k, 10)] = v
+	}
+	b.mu.Unlock()
+	if b.opts.ChatsFile == "" {
+		return
+	}
+	data, _ := json.MarshalIndent(byID, "", "  ")
+	if err := writeAtomic(b.opts.ChatsFile, append(data, '\n')); err != nil {
+		b.logf("telegram: could not record the chat's session in %s (after a restart it starts in its own): %v", b.opts.ChatsFile, err)
+	}
 }
 
 const helpText = `pincer works on the project it was started in. Send a message and it answers, reading files and running commands as it goes; anything that changes things asks you first, with buttons.
@@ -445,23 +500,29 @@ func (b *Bot) saveOffset(id int64) {
 	if b.opts.OffsetFile == "" {
 		return
 	}
-	dir := filepath.Dir(b.opts.OffsetFile)
-	f, err := os.CreateTemp(dir, ".offset-*")
-	if err == nil {
-		_, err = f.WriteString(strconv.FormatInt(id, 10) + "\n")
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), b.opts.OffsetFile)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-	}
-	if err != nil {
+	if err := writeAtomic(b.opts.OffsetFile, []byte(strconv.FormatInt(id, 10)+"\n")); err != nil {
 		b.logf("telegram: could not record the last update handled in %s (a restart may answer it again): %v", b.opts.OffsetFile, err)
 	}
+}
+
+// writeAtomic writes data to path through a temporary file and a rename,
+// so a crash leaves the old content or the new, never half of it.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // retry calls f until it succeeds, waiting out Telegram's 429 (its

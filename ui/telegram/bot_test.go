@@ -101,7 +101,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := New(ctx, Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{owner, 43}, Open: open,
 		Sessions: func() ([]string, error) { return []string{"tg-42", "refactor"}, nil }, Model: "test-model",
-		OffsetFile: offsetFile, Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
+		OffsetFile: offsetFile, ChatsFile: chatsFileFor(offsetFile), Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -441,5 +441,58 @@ func TestTokenIsNotInErrors(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), testToken) || strings.Contains(err.Error(), "TEST-token") {
 		t.Errorf("the error shows the token: %v", err)
+	}
+}
+
+// chatsFileFor keeps the chats' sessions beside the offset file, so a
+// test that restarts the bot keeps both.
+func chatsFileFor(offsetFile string) string {
+	if offsetFile == "" {
+		return ""
+	}
+	return offsetFile + ".chats.json"
+}
+
+// TestRestartKeepsTheChatsSession: a chat that switched sessions is in
+// that session after a restart; a damaged record is said in the log and
+// the chat starts in its own session.
+func TestRestartKeepsTheChatsSession(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Text("first", 5), agenttest.Text("second", 5), agenttest.Text("third", 5))
+	defer model.Close()
+	offsets := filepath.Join(t.TempDir(), "telegram-offset")
+	r := startBot(t, api, model, offsets)
+	id := api.text(owner, "/session refactor")
+	waitFor(t, "the switch", func() bool { return strings.Contains(lastText(api), "now in the session refactor") })
+	r.handled(t, id)
+	r.stop()
+
+	r = startBot(t, api, model, offsets)
+	id = api.text(owner, "hello again")
+	waitFor(t, "the answer", func() bool { return lastText(api) == "first" })
+	r.handled(t, id)
+	r.mu.Lock()
+	opens := append([]string(nil), r.opens...)
+	r.mu.Unlock()
+	if len(opens) != 1 || opens[0] != "refactor" {
+		t.Errorf("after a restart the chat opened %q, want the session it switched to", opens)
+	}
+	r.stop()
+
+	if err := os.WriteFile(chatsFileFor(offsets), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = startBot(t, api, model, offsets)
+	id = api.text(owner, "and again")
+	waitFor(t, "the answer", func() bool { return lastText(api) == "second" })
+	r.handled(t, id)
+	r.mu.Lock()
+	opens = append([]string(nil), r.opens...)
+	r.mu.Unlock()
+	if len(opens) != 1 || opens[0] != SessionName(owner) {
+		t.Errorf("with a damaged record the chat opened %q, want its own session", opens)
+	}
+	if !strings.Contains(r.log.String(), "ignoring") {
+		t.Errorf("the damaged record was not logged: %q", r.log.String())
 	}
 }
