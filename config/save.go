@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 
+	"pincer/internal/atomicfile"
 	"pincer/internal/safefile"
 )
 
@@ -159,41 +160,11 @@ func encodeObject(keys []string, raws map[string]json.RawMessage) ([]byte, error
 	return buf.Bytes(), nil
 }
 
-// writeFileAtomic replaces path with data through a temporary file in the
-// same directory, so a crash leaves either the old file or the new one.
+// writeFileAtomic replaces path with data (mode 0600), creating its
+// directory, so a crash leaves either the old file or the new one.
 func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".config-*.json.tmp")
-	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if err := tmp.Chmod(0o600); err != nil {
-		return fmt.Errorf("set mode: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("write: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("close: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		done = true
-		return fmt.Errorf("replace: %w", err)
-	}
-	done = true
-	return nil
+	return atomicfile.Write(path, data, 0o600)
 }

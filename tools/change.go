@@ -5,9 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 )
 
 // ErrChangedOnDisk is returned by Apply when the file no longer holds what it
@@ -80,39 +77,6 @@ func Apply(ch *Change, content []byte) error {
 		return writeError(ch.Rel, err)
 	}
 	ch.log.Saw(ch.Path, content)
-	return nil
-}
-
-// writeAtomic writes data to a temporary file next to path and renames it
-// over path, so readers see the old or the new content, never a mix.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pincer-*")
-	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
-	}
-	name := tmp.Name()
-	fail := func(err error) error {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(fmt.Errorf("write temporary file: %w", err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return fail(fmt.Errorf("sync temporary file: %w", err))
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(fmt.Errorf("set mode of temporary file: %w", err))
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("close temporary file: %w", err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("rename temporary file into place: %w", err)
-	}
 	return nil
 }
 

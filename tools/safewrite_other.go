@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"pincer/internal/atomicfile"
 )
 
 // write replaces the file at t.real with data after check approves what is
@@ -32,7 +33,7 @@ func (t judgedPath) write(data []byte, check checkFunc) error {
 	} else if err := os.MkdirAll(filepath.Dir(t.real), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(t.real, data, mode)
+	return atomicfile.Write(t.real, data, mode)
 }
 
 // openJudged opens for reading the file at abs, whose links were resolved

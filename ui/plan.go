@@ -12,6 +12,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"pincer/agent"
+	"pincer/internal/atomicfile"
 	"pincer/ui/safetext"
 )
 
@@ -142,7 +143,7 @@ func (a *App) savePlan(args string) tea.Cmd {
 	text := strings.TrimRight(a.plan, "\n") + "\n"
 	return func() tea.Msg {
 		rel, _ := filepath.Rel(a.opts.Root, path)
-		switch err := writeNew(path, []byte(text), force); {
+		switch err := writePlan(path, []byte(text), force); {
 		case errors.Is(err, fs.ErrExist):
 			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("%s already exists, so the plan was not saved; /plan save -f %s replaces it, or give another path", safetext.LineOf(rel), safetext.LineOf(rel))))}
 		case err != nil:
@@ -183,43 +184,6 @@ func planPath(root, name string) (string, error) {
 	return full, nil
 }
 
-// writeNew writes data to path atomically: readers see the old file or
-// the whole new one. Without force it fails with fs.ErrExist when path
-// exists, also when the file appears while it writes.
-func writeNew(path string, data []byte, force bool) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".pincer-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	defer os.Remove(name) // after a rename or a link, only the spare name goes
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, 0o644)
-	}
-	if err != nil {
-		return err
-	}
-	if force {
-		return os.Rename(name, path)
-	}
-	// A hard link never replaces an existing file.
-	if err := os.Link(name, path); err == nil || errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	// The file system has no hard links: check, then rename.
-	if _, err := os.Lstat(path); err == nil {
-		return fs.ErrExist
-	}
-	return os.Rename(name, path)
-}
-
 // rememberDiff keeps the unified diff of an edit applied without review,
 // so its card shows what changed.
 func (a *App) rememberDiff(q agent.Approval) {
@@ -255,4 +219,13 @@ func (a *App) shownResult(e agent.ToolResult) string {
 	}
 	first, _, _ := strings.Cut(e.Content, "\n")
 	return strings.TrimRight(diff, "\n") + "\n" + first
+}
+
+// writePlan writes the plan atomically; without force an existing file
+// is kept and the error is fs.ErrExist.
+func writePlan(path string, data []byte, force bool) error {
+	if force {
+		return atomicfile.Write(path, data, 0o644)
+	}
+	return atomicfile.WriteNew(path, data, 0o644)
 }

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +26,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"pincer/agent"
+	"pincer/internal/atomicfile"
 	"pincer/ui/safetext"
 )
 
@@ -338,7 +338,7 @@ func (b *Bot) rememberSession(id int64, name string) {
 		return
 	}
 	data, _ := json.MarshalIndent(byID, "", "  ")
-	if err := writeAtomic(b.opts.ChatsFile, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(b.opts.ChatsFile, append(data, '\n'), 0o600); err != nil {
 		b.logf("telegram: could not record the chat's session in %s (after a restart it starts in its own): %v", b.opts.ChatsFile, err)
 	}
 }
@@ -500,29 +500,9 @@ func (b *Bot) saveOffset(id int64) {
 	if b.opts.OffsetFile == "" {
 		return
 	}
-	if err := writeAtomic(b.opts.OffsetFile, []byte(strconv.FormatInt(id, 10)+"\n")); err != nil {
+	if err := atomicfile.Write(b.opts.OffsetFile, []byte(strconv.FormatInt(id, 10)+"\n"), 0o600); err != nil {
 		b.logf("telegram: could not record the last update handled in %s (a restart may answer it again): %v", b.opts.OffsetFile, err)
 	}
-}
-
-// writeAtomic writes data to path through a temporary file and a rename,
-// so a crash leaves the old content or the new, never half of it.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // retry calls f until it succeeds, waiting out Telegram's 429 (its
