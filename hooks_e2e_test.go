@@ -260,3 +260,28 @@ func TestTUIHooks(t *testing.T) {
 		t.Errorf("out.txt = %q (%v), want what the dialog showed", got, err)
 	}
 }
+
+// TestHooksDoNotGetTheKey: a hook runs with the person's environment less
+// the API key variables, as commands do; other variables reach it.
+func TestHooksDoNotGetTheKey(t *testing.T) {
+	t.Parallel()
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("done", 5))
+	s := newSandbox(t, srv.BaseURL())
+	s.env = append(s.env, "PINCER_API_KEY=sk-hook-must-not-see-4242", "OPENAI_API_KEY=sk-nor-this-4242", "HOOK_VISIBLE=yes-4242")
+	s.writeUserConfig(hookConfig("UserPromptSubmit", "", `env > hook-env.txt`, 0))
+	if r := s.run("", "run", "go"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	env, err := os.ReadFile(filepath.Join(s.dir, "hook-env.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(env), "sk-hook-must-not-see") || strings.Contains(string(env), "sk-nor-this") {
+		t.Errorf("a hook got an API key:\n%s", env)
+	}
+	if !strings.Contains(string(env), "HOOK_VISIBLE=yes-4242") {
+		t.Errorf("the hook did not get the person's other variables:\n%s", env)
+	}
+}

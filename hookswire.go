@@ -57,13 +57,19 @@ func hookSource(s config.Source, root string) string {
 
 // hookRunner is the agent's Hooks for the configured hooks, or nil when
 // there are none. session names the session in use (it may change while
-// the screen is open).
-func hookRunner(p *project, session func() string) (agent.Hooks, error) {
+// the screen is open). Hooks get the person's environment less the API
+// key variables (drop), as commands and MCP servers do: a hook often
+// runs on what the model wrote.
+func hookRunner(p *project, drop []string, session func() string) (agent.Hooks, error) {
 	list := configuredHooks(p)
 	if len(list) == 0 {
 		return nil, nil
 	}
-	r, err := hooks.New(list, hooks.Options{Dir: p.root, Env: os.Environ()})
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(drop, k)
+	})
+	r, err := hooks.New(list, hooks.Options{Dir: p.root, Env: env})
 	if err != nil {
 		return nil, usageError(err)
 	}

@@ -232,7 +232,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Project: in.Project,
 		Env:     env,
 	})
-	hks, err := hookRunner(p, s.current)
+	hks, err := hookRunner(p, c.keyVariables(p), s.current)
 	if err != nil {
 		return nil, nil, err
 	}
