@@ -24,7 +24,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -204,11 +203,13 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	// terminal measures them by grapheme cluster.
 	p.buf.WriteString(ansi.RequestModeUnicodeCore)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, stopSignals()...)
 	defer signal.Stop(sigs)
 	winch := make(chan os.Signal, 1)
-	signal.Notify(winch, syscall.SIGWINCH)
-	defer signal.Stop(winch)
+	if rs := resizeSignals(); len(rs) > 0 { // Notify with none would relay every signal
+		signal.Notify(winch, rs...)
+		defer signal.Stop(winch)
+	}
 
 	// The first frame goes out before the model's start-up commands
 	// (listing the project, reading the store) compete with it.
