@@ -107,8 +107,6 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return usageError(err)
 	}
-	// Before anything is drawn: see RegisterCodeStyles.
-	themes.RegisterCodeStyles(append(themes.Builtin(), theme))
 	u := opened.sess.Usage
 	sb := c.sandboxState(p)
 	err = ui.Run(ctx, ui.Options{

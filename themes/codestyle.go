@@ -1,6 +1,8 @@
 package themes
 
 import (
+	"strings"
+
 	"github.com/alecthomas/chroma/v2"
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
@@ -8,31 +10,27 @@ import (
 // plainPrefix names the copies RegisterCodeStyles makes.
 const plainPrefix = "pincer-plain-"
 
-// RegisterCodeStyles adds to chroma's style registry, for each chroma
-// style the themes name, a copy in which code's plain text (the style's
-// default colour, and every token drawn in it) has no colour of its own:
-// it then shows in the transcript's text colour, and a line of code costs
-// the terminal a colour change only where a token really is coloured —
-// over a slow link that is a quarter of what a code-heavy answer writes.
+// RegisterCodeStyles adds to chroma's style registry, for every style it
+// holds, a copy in which code's plain text (the style's default colour,
+// and every token drawn in it) has no colour of its own: it then shows in
+// the transcript's text colour, and a line of code costs the terminal a
+// colour change only where a token really is coloured — over a slow link
+// that is a quarter of what a code-heavy answer writes. Every style gets
+// one (about 2 ms for all), so a theme chosen later with /theme, or read
+// from a file, finds its copy too.
 //
 // chroma's registry is shared and not safe to change while code is
-// highlighted, so this runs once, at start, before anything is drawn; a
-// theme loaded later whose style has no copy keeps the original (see
-// codeStyle).
-func RegisterCodeStyles(ts []Theme) {
-	for _, t := range ts {
-		name := t.ChromaStyle
-		if name == "" {
+// highlighted, so this runs once, when the screen starts, before anything
+// is drawn.
+func RegisterCodeStyles() {
+	for _, name := range chromastyles.Names() {
+		if strings.HasPrefix(name, plainPrefix) {
 			continue
 		}
 		if _, done := chromastyles.Registry[plainPrefix+name]; done {
 			continue
 		}
-		base, ok := chromastyles.Registry[name]
-		if !ok {
-			continue
-		}
-		if plain, err := plainCode(base); err == nil {
+		if plain, err := plainCode(chromastyles.Registry[name]); err == nil {
 			chromastyles.Register(plain)
 		}
 	}

@@ -38,12 +38,15 @@ func TestPlainCode(t *testing.T) {
 
 // TestCodeIsHighlightedWithThePlainCopy: once registered, the themes'
 // Markdown highlights code with the copy: identifiers carry no colour
-// code, keywords still do.
+// code, keywords still do. Both renders name their style, so the test
+// does not depend on what an earlier test registered.
 func TestCodeIsHighlightedWithThePlainCopy(t *testing.T) {
 	th := Dark()
 	code := "```go\nfunc evict(c *cache) {\n\tfor len(c.items) > 0 {\n\t}\n}\n```\n"
-	render := func() string {
-		r, err := glamour.NewTermRenderer(glamour.WithStyles(th.Glamour()), glamour.WithWordWrap(80))
+	render := func(style string) string {
+		cfg := th.Glamour()
+		cfg.CodeBlock.Theme = style
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(80))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,13 +56,12 @@ func TestCodeIsHighlightedWithThePlainCopy(t *testing.T) {
 		}
 		return out
 	}
-	colour := regexp.MustCompile(`\x1b\[[0-9;]*38;[0-9;]*m`)
-	before := render()
-	RegisterCodeStyles(Builtin())
+	RegisterCodeStyles()
 	if got := codeStyle(th); got != plainPrefix+th.ChromaStyle {
 		t.Fatalf("codeStyle after registering = %q", got)
 	}
-	after := render()
+	colour := regexp.MustCompile(`\x1b\[[0-9;]*38;[0-9;]*m`)
+	before, after := render(th.ChromaStyle), render(codeStyle(th))
 	if n, m := len(colour.FindAllString(before, -1)), len(colour.FindAllString(after, -1)); m >= n {
 		t.Errorf("%d colour codes with the copy, %d without; want fewer", m, n)
 	}
@@ -68,5 +70,10 @@ func TestCodeIsHighlightedWithThePlainCopy(t *testing.T) {
 	}
 	if i := strings.Index(after, "items"); i < 0 || colour.MatchString(after[max(0, i-12):i]) {
 		t.Errorf("an identifier is still coloured:\n%q", after)
+	}
+	for _, name := range chromastyles.Names() {
+		if _, ok := chromastyles.Registry[plainPrefix+name]; !ok && !strings.HasPrefix(name, plainPrefix) {
+			t.Errorf("style %q has no plain copy; a theme naming it would miss it", name)
+		}
 	}
 }

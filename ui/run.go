@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/termscreen"
 	"pincer/ui/watch"
@@ -25,6 +26,7 @@ func Run(ctx context.Context, o Options) error {
 		defer w.Close()
 		o.Watcher = w
 	} // without a watcher the tree still refreshes after every tool run
+	themes.RegisterCodeStyles() // before anything is drawn: see there
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
 	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)
