@@ -62,6 +62,25 @@ func TestSecretsAreNeitherIndexedNorShown(t *testing.T) {
 	}
 }
 
+// TestRecalledNotesHideSecrets: a saved note may hold a key; recall
+// finds the note by its other words and passes it on without the key.
+func TestRecalledNotesHideSecrets(t *testing.T) {
+	s := newTestStore(t)
+	if _, err := s.AddNote("/p", "the ibis deploy uses DEPLOY_TOKEN=ghp_Zx8KqP2mW9vT4nR7sL1cY6bH3jD5fG0aE2uQ"); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.Recall("how does the ibis deploy work", RecallOptions{Dir: "/p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 1 || hits[0].NoteID == 0 {
+		t.Fatalf("hits %+v, want the note", hits)
+	}
+	if strings.Contains(hits[0].Snippet, "Zx8KqP2") || !strings.Contains(hits[0].Snippet, "ibis deploy") {
+		t.Errorf("recalled note %q: want its words without the key", hits[0].Snippet)
+	}
+}
+
 func TestNotes(t *testing.T) {
 	s := newTestStore(t)
 	a, err := s.AddNote("/p", "  the staging database listens on 5433  ")

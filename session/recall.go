@@ -307,7 +307,7 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeigh
 			Kind:      KindNote,
 			Role:      RoleUser,
 			Time:      r.Updated,
-			Snippet:   r.Text,
+			Snippet:   text, // a note may hold a key: recall never passes it on
 			Score:     score,
 			Terms:     matched,
 			Relevance: min(1, noteBoost*score/total),
