@@ -113,6 +113,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
+		Private:           c.flags.private,
 		OnSession:         func(id string) { current = id },
 		Client:            client,
 		ThemeDir:          c.themeDir(),

@@ -60,6 +60,9 @@ type Options struct {
 	// for /sessions, /new, /rename and /export.
 	Store     *session.Store
 	SessionID string
+	// Private makes the sessions started from the screen (/new) private
+	// too, as pincer --private made the first: never indexed or recalled.
+	Private bool
 	// OnSession is told when the screen switches to another session, so
 	// main can print the right resume hint at the end.
 	OnSession func(id string)

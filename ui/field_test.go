@@ -510,6 +510,27 @@ func TestNewSessionLeavesNoEmptyOne(t *testing.T) {
 	}
 }
 
+// TestNewSessionStaysPrivate: after pincer --private, /new starts a
+// private session too; without it, an ordinary one.
+func TestNewSessionStaysPrivate(t *testing.T) {
+	for _, private := range []bool{true, false} {
+		a := newTestApp(t, 100, 24)
+		st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.opts.Store, a.opts.Private = st, private
+		drive(t, a, a.newSession(), 0)
+		got, err := st.Get(a.opts.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Private != private {
+			t.Errorf("--private %v: the new session's Private is %v", private, got.Private)
+		}
+	}
+}
+
 // TestHelpFitsAndScrolls: the help keeps its border on any screen, and
 // every line of it can be scrolled into view.
 func TestHelpFitsAndScrolls(t *testing.T) {

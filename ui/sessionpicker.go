@@ -239,9 +239,9 @@ func (a *App) newSession() tea.Cmd {
 	if !a.needIdle("Starting a new session") {
 		return nil
 	}
-	st, root, model := a.opts.Store, a.opts.Root, a.opts.Model
+	st, root, model, private := a.opts.Store, a.opts.Root, a.opts.Model, a.opts.Private
 	return func() tea.Msg {
-		sess, err := st.Create(session.Session{Dir: root, Model: model})
+		sess, err := st.Create(session.Session{Dir: root, Model: model, Private: private})
 		return sessionOpenedMsg{sess: sess, err: err}
 	}
 }
