@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html"
 	"strconv"
@@ -134,7 +135,10 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 		if a.URL != "" {
 			what = a.URL
 		}
-		b.sendFile(ctx, chat, "command.txt", what)
+		if !b.sendFile(ctx, chat, "command.txt", what) {
+			// Never a question about something the person cannot see.
+			return agent.Decision{}, errors.New("the command is too long for a Telegram message and could not be sent as a file, so it was not shown; it was not run")
+		}
 		short := a
 		short.Command, short.URL = "(too long for a message: the whole of it is in command.txt above)", ""
 		text, choices = question(short)
@@ -294,6 +298,12 @@ func (b *Bot) sendFile(ctx context.Context, chat int64, name, content string) bo
 
 // callback handles a button press.
 func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
+	if !b.allowed(q.From.ID) {
+		// A stranger's press in a group: answered (so the button stops
+		// spinning) with nothing to read.
+		b.answerPress(ctx, q, "")
+		return
+	}
 	if strings.HasPrefix(q.Data, "s") {
 		b.picked(ctx, q)
 		return
@@ -305,14 +315,21 @@ func (b *Bot) callback(ctx context.Context, q *models.CallbackQuery) {
 	}
 	b.mu.Lock()
 	p := b.pending[nonce]
-	ok := p != nil && q.From.ID == p.owner && b.allowed(q.From.ID)
+	owner := p != nil && q.From.ID == p.owner
+	// Only a button that was offered answers: callback data is the
+	// client's to send, "always" included.
+	ok := owner && p.labels[code] != ""
 	msg := 0
 	if ok {
 		delete(b.pending, nonce)
 		msg = p.msg
 	}
 	b.mu.Unlock()
-	b.answerPress(ctx, q, pressReply(p != nil, ok))
+	reply := pressReply(p != nil, owner)
+	if owner && !ok {
+		reply = "" // a button that was never offered: nothing to say
+	}
+	b.answerPress(ctx, q, reply)
 	if !ok {
 		return
 	}

@@ -1,11 +1,14 @@
 package telegram
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"pincer/agent"
+	"pincer/agent/agenttest"
 	"pincer/safety"
 )
 
@@ -61,5 +64,44 @@ func TestRecalledMessage(t *testing.T) {
 	long := agent.Recalled{Notes: e.Notes, Text: strings.Repeat("x", 5000)}
 	if h, _ := recalledMessage(long, now); len(h) > 3300 {
 		t.Errorf("a long recall makes a %d-byte message; want it capped", len(h))
+	}
+}
+
+// TestPressesThatAreNotAnswers: a stranger's press gets an empty answer
+// and decides nothing; a press with a code that was never offered (here
+// "always" on a dangerous command, forged by a client) decides nothing
+// either; the offered Deny then ends the question.
+func TestPressesThatAreNotAnswers(t *testing.T) {
+	api := newFakeAPI(t)
+	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"rm -rf build"}`}), agenttest.Text("finished", 5))
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	if err := os.MkdirAll(filepath.Join(r.root, "build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	api.text(owner, "clean")
+	var kb map[string]string
+	waitFor(t, "the question", func() bool { kb = buttons(api, "Deny"); return kb != nil })
+	nonce, _, _ := strings.Cut(strings.TrimPrefix(kb["Deny"], "p"), ":")
+
+	id := api.press(7777, kb["Continue"])
+	r.handled(t, id)
+	id = api.press(owner, "p"+nonce+":"+always)
+	r.handled(t, id)
+	if _, err := os.Stat(filepath.Join(r.root, "build")); err != nil {
+		t.Fatalf("a stranger's or a forged press ran the command: %v", err)
+	}
+	for _, c := range api.callsOf("answerCallbackQuery") {
+		if c.Form["text"] != "" {
+			t.Errorf("a stranger's or a forged press was answered %q", c.Form["text"])
+		}
+	}
+	api.press(owner, kb["Deny"])
+	waitFor(t, "the end of the turn", func() bool { return sawText(api, "finished") })
+	if _, err := os.Stat(filepath.Join(r.root, "build")); err != nil {
+		t.Errorf("build is gone after Deny: %v", err)
+	}
+	if second := string(model.Requests()[1].Raw); !strings.Contains(second, "User cancelled the operation") {
+		t.Errorf("the model was not told of the refusal: %s", second)
 	}
 }

@@ -451,8 +451,9 @@ func (b *Bot) startWork(ctx context.Context, c *chat, from int64, f func(context
 
 // logf writes one line to the log, with the token masked.
 func (b *Bot) logf(format string, args ...any) {
-	line := fmt.Sprintf(format, args...)
-	line = b.mask(line)
+	// Library errors carry the Bot API server's text: foreign, so through
+	// the sanitiser like everything else that reaches the terminal.
+	line := safetext.LineOf(b.mask(fmt.Sprintf(format, args...)))
 	b.logMu.Lock()
 	defer b.logMu.Unlock()
 	fmt.Fprintln(b.opts.Log, line)
