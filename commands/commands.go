@@ -187,7 +187,7 @@ func (c Command) Render(ctx context.Context, args string, run RunFunc) (string, 
 	}
 	lines := strings.Split(body, "\n")
 	for i, line := range lines {
-		if cmd, ok := strings.CutPrefix(line, "!"); ok && !strings.HasPrefix(cmd, "`") {
+		if cmd, ok := shellLine(line); ok {
 			cmd = strings.TrimSpace(cmd)
 			if cmd == "" {
 				continue
@@ -208,10 +208,21 @@ func (c Command) Render(ctx context.Context, args string, run RunFunc) (string, 
 	return strings.Join(lines, "\n"), nil
 }
 
+// shellLine returns the command of a line that is one: it starts with
+// "!", but not with "!`" (an inline command) or "![" (a Markdown image,
+// which command files written for other tools hold).
+func shellLine(line string) (string, bool) {
+	cmd, ok := strings.CutPrefix(line, "!")
+	if !ok || strings.HasPrefix(cmd, "`") || strings.HasPrefix(cmd, "[") {
+		return "", false
+	}
+	return cmd, true
+}
+
 // hasShell reports whether body has a shell part Render would run.
 func hasShell(body string) bool {
 	for line := range strings.SplitSeq(body, "\n") {
-		if cmd, ok := strings.CutPrefix(line, "!"); ok && strings.TrimSpace(cmd) != "" {
+		if cmd, ok := shellLine(line); ok && strings.TrimSpace(cmd) != "" {
 			return true
 		}
 		if strings.Contains(line, "!`") {

@@ -129,6 +129,7 @@ func TestRender(t *testing.T) {
 		{"arguments first", "!echo $ARGUMENTS", "a b", "$ echo a b\n```\na b\n\n[exit code 0]\n```"},
 		{"fence grows", "!cat fenced", "", "$ cat fenced\n````\n```go\nx\n```\n\n[exit code 0]\n````"},
 		{"bang alone", "Wow\n!\nok", "", "Wow\n!\nok"},
+		{"markdown image", "See:\n![diagram](x.png)\nok", "", "See:\n![diagram](x.png)\nok"},
 	} {
 		got, err := (Command{Name: "c", Body: tc.body}).Render(context.Background(), tc.args, fakeRun(outputs))
 		if err != nil {
