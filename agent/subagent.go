@@ -369,6 +369,10 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 	if parent := a.opts.Approver; parent != nil {
 		ap = ApproverFunc(func(ctx context.Context, q Approval) (Decision, error) {
 			q.Agent = label
+			// The sub-agent's call ids are its own (call_0 again and
+			// again on some servers): the screen must not take them for
+			// the main agent's.
+			q.CallID = ""
 			return parent.Approve(ctx, q)
 		})
 	}

@@ -117,3 +117,30 @@ func TestHooksApplyToSubAgentCalls(t *testing.T) {
 		t.Errorf("PreToolUse ran %d times, want 2 (the task and the sub-agent's read)", count[HookPreToolUse])
 	}
 }
+
+// TestSubAgentApprovalsCarryNoCallID: a sub-agent's question names the
+// sub-agent and no call id, since its ids are its own and may equal the
+// main agent's (the screen keys an applied edit's diff by call id).
+func TestSubAgentApprovalsCarryNoCallID(t *testing.T) {
+	def := AgentDef{Name: "scribe", Description: "writes notes", Tools: []string{"write_file"}, Prompt: "You write notes."}
+	h := newSubHarness(t, SubAgents{Agents: []AgentDef{def}}, safety.ApprovalsAsk)
+	h.script(
+		[]agenttest.Reply{
+			agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "task", Arguments: `{"description":"write a note","prompt":"Write NOTE.md.","agent":"scribe"}`}),
+			agenttest.Text("done", 5),
+		},
+		[]agenttest.Reply{
+			agenttest.Tools("", agenttest.Call{ID: "call_0", Name: "write_file", Arguments: `{"path":"NOTE.md","content":"hi\n"}`}),
+			agenttest.Text("Wrote it.", 5),
+		},
+	)
+	if _, err := h.run("note it"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.asked) != 1 {
+		t.Fatalf("asked %d times, want the edit once", len(h.asked))
+	}
+	if q := h.asked[0]; q.CallID != "" || !strings.Contains(q.Agent, "scribe") {
+		t.Errorf("the sub-agent's question has CallID %q and Agent %q; want none and the sub-agent", q.CallID, q.Agent)
+	}
+}
