@@ -128,6 +128,12 @@ func (a *App) savePlan(args string) tea.Cmd {
 			return nil
 		}
 	}
+	if a.busy {
+		// A turn's commands could change the project's folders between
+		// the check of the path and the write.
+		a.transcript.AddError("/plan save waits until the agent is done; wait for it or press Esc first.")
+		return nil
+	}
 	if a.plan == "" {
 		a.transcript.AddError("There is no plan to save yet: switch to plan mode (Shift+Tab or /plan) and ask for one.")
 		return nil
@@ -174,7 +180,7 @@ func planPath(root, name string) (string, error) {
 	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("/plan save writes only inside the project; %s is outside it", safetext.LineOf(name))
 	}
-	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); first == ".git" {
+	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); strings.EqualFold(first, ".git") {
 		return "", fmt.Errorf("/plan save does not write into .git; give another path")
 	}
 	full := filepath.Join(realRoot, rel)

@@ -115,7 +115,16 @@ func TestPlanIsKeptAndSaved(t *testing.T) {
 	if err := os.Symlink(filepath.Dir(outside), filepath.Join(root, "out")); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"../PLAN.md", outside, "out/PLAN.md", ".git/PLAN.md", "no/such/dir/PLAN.md"} {
+	// On a file system that ignores case (macOS), .GIT is .git.
+	if err := os.Mkdir(filepath.Join(root, ".GIT"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a.busy = true
+	if cmd := a.savePlan("busy.md"); cmd != nil {
+		t.Error("/plan save ran while a turn works")
+	}
+	a.busy = false
+	for _, p := range []string{"../PLAN.md", outside, "out/PLAN.md", ".git/PLAN.md", ".GIT/PLAN.md", "no/such/dir/PLAN.md"} {
 		before := screen(a)
 		if cmd := a.savePlan(p); cmd != nil {
 			t.Errorf("/plan save %s was attempted", p)
