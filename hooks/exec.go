@@ -64,22 +64,16 @@ func (r *Runner) exec(ctx context.Context, h Hook, payload []byte) result {
 	return res
 }
 
-// capped keeps the first maxOutput bytes written to it.
+// capped keeps the first maxOutput bytes written to it and drops the
+// rest, so a hook that prints without end cannot fill memory (what is kept
+// is cut again, saying so, where it is used).
 type capped struct {
 	buf bytes.Buffer
-	cut bool
 }
 
 func (c *capped) Write(p []byte) (int, error) {
 	if room := maxOutput - c.buf.Len(); room > 0 {
-		if len(p) > room {
-			c.buf.Write(p[:room])
-			c.cut = true
-		} else {
-			c.buf.Write(p)
-		}
-	} else if len(p) > 0 {
-		c.cut = true
+		c.buf.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
 }

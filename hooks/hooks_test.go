@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -285,6 +286,21 @@ func TestNotFoundIsANotice(t *testing.T) {
 	out := r.Run(context.Background(), Input{Event: UserPromptSubmit, Prompt: "x"})
 	if out.Block || len(out.Notices) != 1 || !strings.Contains(out.Notices[0], "exit status 127") {
 		t.Errorf("outcome %+v", out)
+	}
+}
+
+// TestCappedKeepsTheStart: what a hook prints is kept up to maxOutput,
+// however it arrives.
+func TestCappedKeepsTheStart(t *testing.T) {
+	var c capped
+	chunk := bytes.Repeat([]byte("a"), 4096)
+	for i := 0; i < 300; i++ { // 1.2 MB
+		if n, err := c.Write(chunk); n != len(chunk) || err != nil {
+			t.Fatalf("Write = %d, %v; want all taken", n, err)
+		}
+	}
+	if c.buf.Len() != maxOutput {
+		t.Errorf("kept %d bytes, want %d", c.buf.Len(), maxOutput)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // answer is the JSON object a hook may print on standard output. Fields
@@ -170,10 +171,8 @@ func capText(s string, n int) string {
 		return s
 	}
 	cut := n
-	for cut > 0 && !utf8RuneStart(s[cut]) {
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + fmt.Sprintf("\n… (%d more bytes cut)", len(s)-cut)
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
