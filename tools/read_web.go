@@ -25,6 +25,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html/charset"
 
+	"pincer/internal/safefile"
 	"pincer/safety"
 )
 
@@ -304,7 +305,7 @@ func (c *readWebCall) Run(ctx context.Context) (Result, error) {
 	if media, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && resp.StatusCode/100 == 2 && textKind(strings.ToLower(media), nil) == "" {
 		size := "size not given"
 		if resp.ContentLength >= 0 {
-			size = byteSize(resp.ContentLength)
+			size = safefile.Size(resp.ContentLength)
 		}
 		return refuseType(resp.Request.URL.String(), strings.ToLower(media), size), nil // not read at all
 	}
@@ -411,7 +412,7 @@ func (c *readWebCall) render(ctx context.Context, resp *http.Response, body []by
 	fmt.Fprintf(&b, "%s · %s · %s\n", resp.Status, media, size)
 	writeHops(&b, hops)
 	if cut {
-		fmt.Fprintf(&b, "(the response is larger than %s; only its first %s were read)\n", byteSize(MaxWebBody), byteSize(MaxWebBody))
+		fmt.Fprintf(&b, "(the response is larger than %s; only its first %s were read)\n", safefile.Size(MaxWebBody), safefile.Size(MaxWebBody))
 	}
 
 	kind := textKind(media, body)
@@ -536,21 +537,9 @@ func clipChars(s string, n int) string {
 func sizeText(read int, cut bool, declared int64) string {
 	switch {
 	case cut && declared > 0:
-		return byteSize(int64(declared)) + " (read " + byteSize(int64(read)) + ")"
+		return safefile.Size(int64(declared)) + " (read " + safefile.Size(int64(read)) + ")"
 	case cut:
-		return "more than " + byteSize(int64(read))
+		return "more than " + safefile.Size(int64(read))
 	}
-	return byteSize(int64(read))
-}
-
-// byteSize writes n bytes for people: 512 B, 12.3 KiB, 5.0 MiB.
-func byteSize[N int | int64](n N) string {
-	switch v := float64(n); {
-	case v < 1024:
-		return fmt.Sprintf("%d B", int64(n))
-	case v < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", v/1024)
-	default:
-		return fmt.Sprintf("%.1f MiB", v/(1024*1024))
-	}
+	return safefile.Size(int64(read))
 }

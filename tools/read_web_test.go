@@ -145,13 +145,13 @@ func TestReadWeb(t *testing.T) {
 		{name: "output capped", path: "/long.txt", maxChars: 1000,
 			want: []string{"HEAD-MARK", "first 1000 of 5020 characters", "max_chars"}, not: []string{"TAIL-MARK"}},
 		{name: "huge page read capped", path: "/huge.txt", maxChars: 20000,
-			want: []string{"6.7 MiB (read 5.0 MiB)", "larger than 5.0 MiB; only its first 5.0 MiB were read", "first 20000 of 5242880 characters"}},
+			want: []string{"6.7 MiB (read 5 MiB)", "larger than 5 MiB; only its first 5 MiB were read", "first 20000 of 5242880 characters"}},
 		{name: "huge page of unknown length", path: "/huge-chunked.txt", maxChars: 20000,
-			want: []string{"more than 5.0 MiB", "only its first 5.0 MiB were read"}},
+			want: []string{"more than 5 MiB", "only its first 5 MiB were read"}},
 		{name: "binary refused", path: "/image.png", maxChars: 20000, isErr: true,
-			want: []string{"does not read", "image/png", "2.0 KiB"}},
+			want: []string{"does not read", "image/png", "2 KiB"}},
 		{name: "sniffed binary refused", path: "/blob", maxChars: 20000, isErr: true,
-			want: []string{"does not read", "application/octet-stream", "10 B"}},
+			want: []string{"does not read", "application/octet-stream", "10 bytes"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -209,7 +209,7 @@ func TestImagesAndResourcesBecomeNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "here it is\n[image: image/png, 2.0 KiB, not shown]\n[resource: file:///a.txt, text/plain, 5 bytes of text, not shown]"
+	want := "here it is\n[image: image/png, 2 KiB, not shown]\n[resource: file:///a.txt, text/plain, 5 bytes of text, not shown]"
 	if r.Content != want {
 		t.Fatalf("got %q\nwant %q", r.Content, want)
 	}

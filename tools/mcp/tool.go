@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"pincer/internal/safefile"
 	"pincer/tools"
 )
 
@@ -191,16 +192,16 @@ func Text(res *sdk.CallToolResult) string {
 		case *sdk.TextContent:
 			parts = append(parts, v.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %s, not shown]", orUnknown(v.MIMEType), size(int64(len(v.Data)))))
+			parts = append(parts, fmt.Sprintf("[image: %s, %s, not shown]", orUnknown(v.MIMEType), safefile.Size(int64(len(v.Data)))))
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio: %s, %s, not shown]", orUnknown(v.MIMEType), size(int64(len(v.Data)))))
+			parts = append(parts, fmt.Sprintf("[audio: %s, %s, not shown]", orUnknown(v.MIMEType), safefile.Size(int64(len(v.Data)))))
 		case *sdk.ResourceLink:
 			note := "[resource link: " + v.URI
 			if v.MIMEType != "" {
 				note += ", " + v.MIMEType
 			}
 			if v.Size != nil {
-				note += ", " + size(*v.Size)
+				note += ", " + safefile.Size(*v.Size)
 			}
 			parts = append(parts, note+"]")
 		case *sdk.EmbeddedResource:
@@ -212,7 +213,7 @@ func Text(res *sdk.CallToolResult) string {
 			if len(v.Resource.Blob) > 0 {
 				n, kind = int64(len(v.Resource.Blob)), "binary"
 			}
-			parts = append(parts, fmt.Sprintf("[resource: %s, %s, %s of %s, not shown]", v.Resource.URI, orUnknown(v.Resource.MIMEType), size(n), kind))
+			parts = append(parts, fmt.Sprintf("[resource: %s, %s, %s of %s, not shown]", v.Resource.URI, orUnknown(v.Resource.MIMEType), safefile.Size(n), kind))
 		default:
 			parts = append(parts, fmt.Sprintf("[%T content, not shown]", c))
 		}
@@ -233,15 +234,4 @@ func orUnknown(mime string) string {
 		return "unknown type"
 	}
 	return mime
-}
-
-// size says a byte count the way people read it.
-func size(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	}
-	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
 }
