@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -258,56 +257,4 @@ func RecallText(notes []RecalledNote) string {
 		fmt.Fprintf(&b, "\n- Session %q, %s (%s): %s", n.Source(), when, n.Role, n.Text)
 	}
 	return b.String()
-}
-
-// RecallSummary is the one line that tells people what auto recall added:
-// "recalled 2 notes from 'db-migration', 3 days ago".
-func RecallSummary(notes []RecalledNote, now time.Time) string {
-	if len(notes) == 0 {
-		return ""
-	}
-	var sources []string
-	newest := time.Time{}
-	for _, n := range notes {
-		src := "'" + n.Source() + "'"
-		if n.NoteID != 0 {
-			src = "saved memory"
-		}
-		if !slices.Contains(sources, src) {
-			sources = append(sources, src)
-		}
-		if n.When.After(newest) {
-			newest = n.When
-		}
-	}
-	what := "1 note"
-	if len(notes) > 1 {
-		what = fmt.Sprintf("%d notes", len(notes))
-	}
-	return fmt.Sprintf("recalled %s from %s, %s", what, strings.Join(sources, " and "), Ago(newest, now))
-}
-
-// Ago says how long before now t was, in the largest whole unit.
-func Ago(t, now time.Time) string {
-	d := now.Sub(t)
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return fmt.Sprintf("%d %ss ago", n, unit)
-	}
-	switch {
-	case t.IsZero():
-		return "some time ago"
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return plural(int(d/time.Minute), "minute")
-	case d < 24*time.Hour:
-		return plural(int(d/time.Hour), "hour")
-	case d < 60*24*time.Hour:
-		return plural(int(d/(24*time.Hour)), "day")
-	default:
-		return plural(int(d/(30*24*time.Hour)), "month")
-	}
 }

@@ -29,6 +29,7 @@ import (
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/complete"
+	"pincer/ui/human"
 	"pincer/ui/todolist"
 	"pincer/ui/transcript"
 	"pincer/ui/tree"
@@ -583,7 +584,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddNotice(e.Text)
 		case agent.Recalled:
 			a.recalled = append(a.recalled, e)
-			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
+			a.transcript.AddRecalled(human.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"pincer/agent"
 	"pincer/session"
 	"pincer/ui/human"
 )
@@ -68,7 +67,7 @@ func (a *App) recalledText(notes []session.Note) string {
 				if n.NoteID != 0 {
 					from = fmt.Sprintf("saved note #%d", n.NoteID)
 				}
-				fmt.Fprintf(&b, "\n• %s, %s: %s", from, agent.Ago(n.When, now), n.Text)
+				fmt.Fprintf(&b, "\n• %s, %s: %s", from, human.Ago(now, n.When), n.Text)
 			}
 		}
 	}

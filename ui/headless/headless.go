@@ -18,6 +18,7 @@ import (
 	"pincer/agent"
 	"pincer/safety"
 	"pincer/tools/todo"
+	"pincer/ui/human"
 	"pincer/ui/safetext"
 )
 
@@ -219,7 +220,7 @@ func (p *Printer) Event(ev agent.Event) {
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
-		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(human.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:

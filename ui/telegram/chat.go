@@ -13,6 +13,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"pincer/agent"
+	"pincer/ui/human"
 	"pincer/ui/safetext"
 )
 
@@ -268,7 +269,7 @@ func (s *stream) event(ev agent.Event) {
 // the one-line summary, then exactly what was added (capped), folded in
 // an expandable quote so it does not fill the chat.
 func recalledMessage(e agent.Recalled, now time.Time) (htmlText, plain string) {
-	head := agent.RecallSummary(e.Notes, now)
+	head := human.RecallSummary(e.Notes, now)
 	if head == "" {
 		head = "recalled notes from earlier sessions"
 	}
