@@ -10,11 +10,10 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Recall limits: a prompt is a question, not a document, so only its most
-// specific words are looked up (a pasted log would otherwise cost a lookup
+// Recall limits: a prompt is a question, not a document, so only its
+// longest words (which tend to be its most specific) are looked up (a pasted log would otherwise cost a lookup
 // per word), and a few candidates are enough for a note of a few lines.
 const (
-	maxRecallTerms     = 8
 	maxPromptTerms     = 8
 	defaultRecallLimit = 8
 	recallPerSession   = 2
@@ -92,7 +91,6 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		if err != nil {
 			return err
 		}
-		terms, weights = mostSpecific(terms, weights, maxRecallTerms)
 		if err := useKnownForms(ix, t, terms, weights); err != nil {
 			return err
 		}
@@ -215,10 +213,7 @@ func termWeights(ix indexBuckets, t totals, terms []string) ([]termWeight, error
 	}
 	n := float64(t.docs)
 	for i := range out {
-		df := float64(out[i].df)
-		if out[i].df == 0 {
-			df = 0 // unseen: as rare as can be
-		}
+		df := float64(out[i].df) // 0 for a word never seen: as rare as can be
 		out[i].idf = math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
 	return out, nil
@@ -234,25 +229,6 @@ func dropCommon(terms []string, w []termWeight) ([]string, []termWeight) {
 		if w[i].df <= maxRecallDF {
 			outT, outW = append(outT, t), append(outW, w[i])
 		}
-	}
-	return outT, outW
-}
-
-// mostSpecific keeps the limit terms with the highest idf, in their order.
-func mostSpecific(terms []string, w []termWeight, limit int) ([]string, []termWeight) {
-	if len(terms) <= limit {
-		return terms, w
-	}
-	order := make([]int, len(terms))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(w[b].idf, w[a].idf) })
-	keep := order[:limit]
-	slices.Sort(keep)
-	outT, outW := make([]string, 0, limit), make([]termWeight, 0, limit)
-	for _, i := range keep {
-		outT, outW = append(outT, terms[i]), append(outW, w[i])
 	}
 	return outT, outW
 }
