@@ -276,8 +276,8 @@ func TestCommandsRun(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the program did not quit")
 	}
-	if got := strings.Join(m.got, " "); got != "a b c" {
-		t.Errorf("sequence ran as %q, want %q", got, "a b c")
+	if got := strings.Join(m.got, " "); got != "a b b c" {
+		t.Errorf("sequence ran as %q, want %q (the batch inside it whole before c)", got, "a b b c")
 	}
 }
 
@@ -286,7 +286,7 @@ type seqModel struct{ got []string }
 func say(s string) tea.Cmd { return func() tea.Msg { return s } }
 
 func (m *seqModel) Init() tea.Cmd {
-	return tea.Batch(tea.Sequence(say("a"), tea.Batch(say("b")), say("c"), tea.Quit))
+	return tea.Batch(tea.Sequence(say("a"), tea.Batch(say("b"), say("b")), say("c"), tea.Quit))
 }
 
 func (m *seqModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -341,7 +341,7 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	clock.advance(time.Second)
 	p.Send("next")
 	waitFrames(t, p, 2)
-	time.Sleep(50 * time.Millisecond) // the frame's bytes are read
+	term.waitFor(t, "009") // the frame's new line has been read
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
