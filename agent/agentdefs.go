@@ -63,6 +63,7 @@ func LoadAgentDefs(dirs []AgentDir) ([]AgentDef, []string) {
 	byName := map[string]AgentDef{}
 	var warnings []string
 	count := 0
+dirs:
 	for _, d := range dirs {
 		entries, err := os.ReadDir(d.Path)
 		if err != nil {
@@ -77,7 +78,7 @@ func LoadAgentDefs(dirs []AgentDir) ([]AgentDef, []string) {
 			}
 			if count++; count > maxAgentFiles {
 				warnings = append(warnings, fmt.Sprintf("read only the first %d agent files; move some out of %s", maxAgentFiles, d.Path))
-				break
+				break dirs
 			}
 			p := filepath.Join(d.Path, e.Name())
 			data, err := safefile.Read(p, safefile.Options{Within: d.Within, Limit: maxAgentFile})

@@ -502,9 +502,5 @@ func (l *stepLog) find(key string) int {
 // environment facts and the project's instructions, as the main agent
 // gets them.
 func SubAgentContext(env Environment, project []ProjectFile) string {
-	parts := []string{"## Environment\n\n" + env.Describe()}
-	for _, f := range project {
-		parts = append(parts, fmt.Sprintf("# Project instructions from %s\n\n%s", f.Name, strings.TrimSpace(f.Content)))
-	}
-	return strings.Join(parts, "\n\n")
+	return SystemPrompt(PromptParts{Env: env, Project: project}) // with no agent text: just those
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -142,5 +143,28 @@ func TestSubAgentApprovalsCarryNoCallID(t *testing.T) {
 	}
 	if q := h.asked[0]; q.CallID != "" || !strings.Contains(q.Agent, "scribe") {
 		t.Errorf("the sub-agent's question has CallID %q and Agent %q; want none and the sub-agent", q.CallID, q.Agent)
+	}
+}
+
+// TestAgentFileLimitWarnsOnce: past the limit of agent files nothing more
+// is read, and the warning comes once, not once per later directory.
+func TestAgentFileLimitWarnsOnce(t *testing.T) {
+	var dirs []AgentDir
+	for d := 0; d < 3; d++ {
+		dir := t.TempDir()
+		for i := 0; i < maxAgentFiles; i++ {
+			body := fmt.Sprintf("---\nname: a%d_%d\ndescription: x\n---\nhi\n", d, i)
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("a%d.md", i)), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, AgentDir{Path: dir})
+	}
+	defs, warnings := LoadAgentDefs(dirs)
+	if len(defs) != maxAgentFiles {
+		t.Errorf("%d agents read, want the first %d", len(defs), maxAgentFiles)
+	}
+	if len(warnings) != 1 {
+		t.Errorf("warnings %q, want one", warnings)
 	}
 }
