@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,8 +45,36 @@ func newTmuxScreen(t *testing.T, s *sandbox, w, h int, args ...string) *tmuxScre
 	if out, err := exec.Command("tmux", cmdArgs...).CombinedOutput(); err != nil {
 		t.Fatalf("start tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", ts.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		// pincer ends on the hang-up, but may still be writing (a
+		// checkpoint of the turn) when the test's directories are
+		// removed: wait until it is gone.
+		pane, _ := exec.Command("tmux", "-L", ts.socket, "display", "-p", "-t", ts.name, "#{pane_pid}").Output()
+		kids := childPids(strings.TrimSpace(string(pane)))
+		exec.Command("tmux", "-L", ts.socket, "kill-server").Run()
+		for _, pid := range kids {
+			for deadline := time.Now().Add(10 * time.Second); agenttest.Alive(pid) && time.Now().Before(deadline); {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	})
 	return ts
+}
+
+// childPids are the processes the pane's shell started (pincer), read from
+// /proc; none where there is no /proc.
+func childPids(pane string) []int {
+	data, err := os.ReadFile("/proc/" + pane + "/task/" + pane + "/children")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, f := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // tmuxMissing says why the screen tests cannot run, and whether that is a
