@@ -670,7 +670,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		case acc.MCP != nil:
 			ap.Kind, ap.Summary = ApproveAction, mcpQuestion(acc.MCP)
 			ap.SuggestedRule = acc.MCP.Name
-		case action:
+		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
 		}
 		d := ask(ctx, a.opts.Approver, ap)
@@ -817,6 +817,11 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 	}
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))
+	}
+	if acc.Beyond != "" {
+		// Across the project's boundary, where no path says so: asked,
+		// like a read outside the project.
+		v = worse(v, safety.Verdict{Tier: safety.Confirm, Reasons: []string{acc.Beyond}})
 	}
 	return v
 }
