@@ -173,6 +173,9 @@ type agentSetup struct {
 	// recallWithin, when set, replaces the configured recall scope (a
 	// Telegram chat's, held to its own sessions).
 	recallWithin *agent.RecallScope
+	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
+	// its model schedules report there only.
+	chat int64
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -211,7 +214,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		if err != nil {
 			return nil, nil, err
 		}
-		sched, err := agent.ScheduleTool(s.store, p.root, current, time.Now)
+		sched, err := agent.ScheduleTool(s.store, agent.TaskPlace{Dir: p.root, Chat: s.chat}, current, time.Now)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -673,6 +673,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
 		}
+		if _, ok := call.(*scheduleCall); ok {
+			ap.Schedule = true
+		}
 		d := ask(ctx, a.opts.Approver, ap)
 		if !d.Allow {
 			return tools.Result{Content: refusal(d), IsError: true}

@@ -144,7 +144,7 @@ func TestScheduleToolAsksAndStores(t *testing.T) {
 	h := newHarness(t, 30,
 		agenttest.Tools("", agenttest.Call{ID: "s1", Name: "schedule_task", Arguments: `{"prompt":"check CI","in":"30m"}`}),
 		agenttest.Text("scheduled", 10))
-	tool, err := ScheduleTool(st, "/p", func() string { return sess.ID }, c.now)
+	tool, err := ScheduleTool(st, TaskPlace{Dir: "/p"}, func() string { return sess.ID }, c.now)
 	if err != nil {
 		t.Fatal(err)
 	}
