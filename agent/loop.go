@@ -668,7 +668,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 			ap.Kind, ap.URL = ApproveWeb, acc.URL
 			ap.SuggestedRule = safety.SuggestWebRule(acc.URL)
 		case acc.MCP != nil:
-			ap.Kind, ap.Summary = ApproveAction, mcpQuestion(acc.MCP)
+			ap.Kind, ap.Summary, ap.MCP = ApproveAction, mcpQuestion(acc.MCP), acc.MCP
 			ap.SuggestedRule = acc.MCP.Name
 		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
@@ -967,10 +967,11 @@ func (a *Agent) lookup(name string) (tools.Tool, bool) {
 	return nil, false
 }
 
-// mcpQuestion is what the approval dialog shows for an MCP call: the
-// server, the tool and the arguments as formatted JSON, whole.
+// mcpQuestion is the question about an MCP call in one text: the tool
+// and its server on the first line, then the arguments exactly as sent.
+// (Front ends that can, show Approval.MCP's parts apart.)
 func mcpQuestion(m *tools.MCPUse) string {
-	return fmt.Sprintf("MCP server: %s\ntool: %s\narguments:\n%s", m.Server, m.Tool, m.Arguments)
+	return fmt.Sprintf("tool %s of the MCP server %s, with the arguments:\n%s", m.Tool, m.Server, m.Arguments)
 }
 
 // inContext returns a test of whether a text is already in what the model

@@ -219,15 +219,23 @@ func question(a agent.Approval) (string, []choice) {
 	case dangerous:
 		b.WriteString("⚠️ <b>Dangerous:</b> ")
 	}
+	if a.MCP != nil {
+		// The names on one line each, cut; the arguments alone in the
+		// block, so nothing the server named stands above them.
+		what = a.MCP.Arguments
+	}
 	if a.Step != 2 {
-		switch a.Kind {
-		case agent.ApproveCommand:
+		switch {
+		case a.MCP != nil:
+			b.WriteString("<b>Call this MCP tool?</b>\n")
+			fmt.Fprintf(&b, "tool <code>%s</code> of the server <code>%s</code>\n", html.EscapeString(mcpName(a.MCP.Tool)), html.EscapeString(mcpName(a.MCP.Server)))
+		case a.Kind == agent.ApproveCommand:
 			b.WriteString("<b>Run this command?</b>\n")
-		case agent.ApproveEdit:
+		case a.Kind == agent.ApproveEdit:
 			b.WriteString("<b>Apply this edit?</b>\n")
-		case agent.ApproveUnsandboxed:
+		case a.Kind == agent.ApproveUnsandboxed:
 			b.WriteString("<b>Run this outside the sandbox?</b>\n")
-		case agent.ApproveWeb:
+		case a.Kind == agent.ApproveWeb:
 			b.WriteString("<b>Fetch this page?</b>\n")
 		default:
 			b.WriteString("<b>Allow this?</b>\n")
@@ -262,6 +270,17 @@ func question(a agent.Approval) (string, []choice) {
 		cs = append(cs, choice{always, "Always allow " + safetext.LineOf(a.SuggestedRule)})
 	}
 	return b.String(), append(cs, choice{no, "Deny"})
+}
+
+// mcpName is a server's or a tool's name on one line, cut to 64
+// characters: names come from the server and must not draw lines of
+// their own above the arguments.
+func mcpName(s string) string {
+	s = safetext.LineOf(s)
+	if r := []rune(s); len(r) > 64 {
+		s = string(r[:63]) + "…"
+	}
+	return s
 }
 
 // sendDiff shows an edit's diff: in the question when it is short (the
