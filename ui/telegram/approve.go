@@ -365,13 +365,19 @@ func newNonce() string {
 	return hex.EncodeToString(n[:])
 }
 
-// switchSession moves the chat to the session name (created when new).
+// switchSession moves the chat to the session name (created when new),
+// unless it is another chat's or a private one.
 func (b *Bot) switchSession(ctx context.Context, c *chat, name string) {
 	if c.busy() {
 		b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first.")
 		return
 	}
-	conv, err := b.opts.Open(ctx, name, false, c.approver())
+	conv, name, err := b.open(ctx, c, name, false)
+	var no refusal
+	if errors.As(err, &no) {
+		b.sendPlain(ctx, c.id, string(no))
+		return
+	}
 	if err != nil {
 		b.sendPlain(ctx, c.id, "Could not open the session "+name+": "+err.Error())
 		return
@@ -394,10 +400,16 @@ func (b *Bot) pickSession(ctx context.Context, c *chat, from int64) {
 		b.sendPlain(ctx, c.id, "No sessions to pick from; /session NAME switches by name.")
 		return
 	}
-	names, err := b.opts.Sessions()
+	all, err := b.opts.Sessions()
 	if err != nil {
 		b.sendPlain(ctx, c.id, "Could not list the sessions: "+err.Error())
 		return
+	}
+	var names []string
+	for _, info := range all {
+		if mayUse(c.id, info) == "" {
+			names = append(names, info.label())
+		}
 	}
 	if len(names) > 20 {
 		names = names[:20]

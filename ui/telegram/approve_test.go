@@ -50,7 +50,7 @@ func TestRecalledMessage(t *testing.T) {
 		Notes: []agent.RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour), Text: "goose runs <migrations>"}},
 		Text:  "Notes recalled: goose runs <migrations>\x1b]52;c;aGk=\x07",
 	}
-	htmlText, plain := recalledMessage(e, now)
+	htmlText, plain := recalledMessage(e, now, false)
 	for _, want := range []string{"Recalled 1 note from &#39;db-migration&#39;, 3 days ago", "<blockquote expandable>", "goose runs &lt;migrations&gt;"} {
 		if !strings.Contains(htmlText, want) {
 			t.Errorf("html %q lacks %q", htmlText, want)
@@ -63,7 +63,7 @@ func TestRecalledMessage(t *testing.T) {
 		t.Errorf("plain %q lacks the note", plain)
 	}
 	long := agent.Recalled{Notes: e.Notes, Text: strings.Repeat("x", 5000)}
-	if h, _ := recalledMessage(long, now); len(h) > 3300 {
+	if h, _ := recalledMessage(long, now, false); len(h) > 3300 {
 		t.Errorf("a long recall makes a %d-byte message; want it capped", len(h))
 	}
 }
