@@ -112,7 +112,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 			}
 			return SessionInfo{}, false, nil
 		},
-		Model: "test-model",
+		Model:      "test-model",
 		OffsetFile: offsetFile, ChatsFile: chatsFileFor(offsetFile), Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
 	if err != nil {
 		cancel()
