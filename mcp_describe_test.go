@@ -14,9 +14,9 @@ import (
 // whatever the server put in the names it quotes.
 func TestMCPWarningsAreShownOnOneLine(t *testing.T) {
 	in := []mcp.Info{{Name: "evil", Transport: "http", Status: mcp.StatusReady, Tools: []string{"mcp__evil__ok"},
-		Warnings: []string{"1 of its tools were refused: \"a\nb\x1b[2J\"", "it offers 3000 tools"}}}
+		Warnings: []string{"refused 1 tool(s): \"a\nb\x1b[2J\"", "it offers 3000 tools"}}}
 	got := describeMCP(in, false)
-	if !strings.Contains(got, "\n  left out: 1 of its tools were refused: \"a␊b␛[2J\"") || !strings.Contains(got, "\n  left out: it offers 3000 tools") {
+	if !strings.Contains(got, "\n  left out: refused 1 tool(s): \"a␊b␛[2J\"") || !strings.Contains(got, "\n  left out: it offers 3000 tools") {
 		t.Errorf("/mcp:\n%s", got)
 	}
 	var w bytes.Buffer

@@ -37,7 +37,7 @@ func TestToolNamesMustBeIdentifiers(t *testing.T) {
 		if in.Status != StatusReady || strings.Join(in.Tools, ",") != "mcp__evil__delete_files" {
 			t.Fatalf("server %s %s, tools %q; want only delete_files", in.Status, in.Reason, in.Tools)
 		}
-		if len(in.Warnings) != 1 || !strings.Contains(in.Warnings[0], "5 of its tools were refused") || strings.ContainsAny(in.Warnings[0], "\n\x1b") {
+		if len(in.Warnings) != 1 || !strings.Contains(in.Warnings[0], "refused 5 tool(s)") || strings.ContainsAny(in.Warnings[0], "\n\x1b") {
 			t.Errorf("warnings %q; want one line saying 5 tools were refused", in.Warnings)
 		}
 		for _, tl := range m.Tools() {

@@ -605,7 +605,7 @@ func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSessio
 		cursor = res.NextCursor
 	}
 	if over > 0 {
-		out.warnings = append(out.warnings, fmt.Sprintf("it offers %d tools, more than fit in the model's window: the model is offered the first %d (at most %d, and %s of descriptions and schemas); hide the others with hide_tools to choose which",
+		out.warnings = append(out.warnings, fmt.Sprintf("it offers %d tools, and the model is offered the first %d (a server's share is at most %d tools and %s of descriptions and schemas); hide the ones you do not need with hide_tools to choose which",
 			len(out.tools)+over, len(out.tools), maxServerTools, safefile.Size(maxServerToolBytes)))
 	}
 	if n := len(refused); n > 0 {
@@ -614,7 +614,7 @@ func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSessio
 			more = fmt.Sprintf(" and %d more", n-3)
 			refused = refused[:3]
 		}
-		out.warnings = append(out.warnings, fmt.Sprintf("%d of its tools were refused, since a tool name must be 1 to %d letters, digits, '_', '-' or '.': %s%s",
+		out.warnings = append(out.warnings, fmt.Sprintf("refused %d tool(s) whose names are not 1 to %d letters, digits, '_', '-' or '.': %s%s",
 			n, maxToolNameLen, strings.Join(refused, "; "), more))
 	}
 	return out, nil
