@@ -70,6 +70,9 @@ func describeMCP(infos []mcp.Info, ignored bool) string {
 		if len(in.Hidden) > 0 {
 			b.WriteString("\n  hidden: " + safetext.LineOf(strings.Join(in.Hidden, ", ")))
 		}
+		for _, w := range in.Warnings {
+			b.WriteString("\n  left out: " + safetext.LineOf(w))
+		}
 		if in.LogPath != "" {
 			b.WriteString("\n  log: " + safetext.LineOf(in.LogPath))
 		}
@@ -274,11 +277,16 @@ func (a *mcpAlerts) changed(infos []mcp.Info) {
 		a.seen = map[string]string{}
 	}
 	for _, in := range infos {
-		key := string(in.Status) + "\x00" + in.Reason
+		key := string(in.Status) + "\x00" + in.Reason + "\x00" + strings.Join(in.Warnings, "\x00")
 		if a.seen[in.Name] == key {
 			continue
 		}
 		a.seen[in.Name] = key
+		if in.Status == mcp.StatusReady {
+			for _, w := range in.Warnings {
+				a.alert(fmt.Sprintf("MCP server %s: %s. /mcp lists the servers.", safetext.LineOf(in.Name), safetext.LineOf(w)))
+			}
+		}
 		switch {
 		case in.Status == mcp.StatusFailed:
 			a.alert(fmt.Sprintf("MCP server %s failed: %s. /mcp lists the servers.", safetext.LineOf(in.Name), safetext.LineOf(in.Reason)))
@@ -298,6 +306,10 @@ func warnMCP(w io.Writer, infos []mcp.Info) {
 			fmt.Fprintf(w, "pincer: warning: the MCP server %s is not available: %s\n", safetext.LineOf(in.Name), safetext.LineOf(in.Reason))
 		case mcp.StatusStarting:
 			fmt.Fprintf(w, "pincer: warning: the MCP server %s is still starting; its tools are offered once it is ready\n", safetext.LineOf(in.Name))
+		case mcp.StatusReady:
+			for _, warning := range in.Warnings {
+				fmt.Fprintf(w, "pincer: warning: the MCP server %s: %s\n", safetext.LineOf(in.Name), safetext.LineOf(warning))
+			}
 		}
 	}
 }

@@ -23,8 +23,11 @@ type runFlags struct {
 	json       bool
 	yes        bool
 	approveAll bool
-	auto       bool
-	plan       bool
+	// allowSchedule lets the model create scheduled tasks, which --yes
+	// does not approve.
+	allowSchedule bool
+	auto          bool
+	plan          bool
 }
 
 func (c *cli) runCommand() *cobra.Command {
@@ -43,7 +46,9 @@ Nobody is there to approve anything, so safe commands (reading, listing,
 searching) run, and everything that would ask on the screen is refused with
 "User cancelled the operation" unless you allow it: --yes approves what needs one
 approval (ordinary commands and file edits, applied without review);
---dangerously-approve-all approves dangerous commands too. Both approve inside
+--dangerously-approve-all approves dangerous commands too. Neither lets the
+model create a scheduled task (it would run later, unattended): that takes
+--allow-schedule. Both approve inside
 the sandbox only: a command the sandbox blocks stays blocked (the model is told
 what was blocked) unless you pass --sandbox off. --auto runs ordinary commands
 without asking while the sandbox contains them. --plan only plans: the model
@@ -64,6 +69,7 @@ reader of the output went away (the run stops there, quietly).`,
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line instead of text")
 	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits (without review)")
 	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
+	cmd.Flags().BoolVar(&rf.allowSchedule, "allow-schedule", false, "let the model create scheduled tasks (schedule_task); --yes does not")
 	cmd.Flags().BoolVar(&rf.auto, "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
 	cmd.Flags().BoolVar(&rf.plan, "plan", false, "plan mode: read-only tools only; print a plan and change nothing")
 	return cmd
@@ -124,7 +130,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	printer.OnBroken(func(error) { cancel() }) // nobody reads on: stop the model and its tools
-	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
+	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll, AllowSchedule: rf.allowSchedule}
 	setup := agentSetup{approver: policy.Approver(printer.Stderr()), recorder: rec}
 	if opened != nil {
 		id := opened.sess.ID

@@ -35,7 +35,7 @@ pincer tasks add --every 24h -s nightly "run the test suite and summarise failur
 pincer tasks list
 pincer tasks rm JADZ23          # the id that add and list show
 pincer tasks run --yes          # run due tasks as they fall due, until Ctrl+C
-pincer tasks run --once --yes   # run what is due now and exit (for cron)`,
+pincer tasks run --once --yes   # run this project's due tasks and exit (for cron, from the project)`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.listTasks(cmd, false) },
 	}
@@ -68,7 +68,7 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNEXT\tREPEAT\tSESSION\tPROMPT\tLAST RUN")
+	fmt.Fprintln(tw, "ID\tNEXT\tREPEAT\tSESSION\tFROM\tPROMPT\tLAST RUN")
 	for _, t := range ts {
 		every := "once"
 		if t.Every > 0 {
@@ -87,9 +87,22 @@ func (c *cli) listTasks(cmd *cobra.Command, asJSON bool) error {
 		case !t.LastRun.IsZero():
 			last = "ok " + human.Ago(time.Now(), t.LastRun)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", session.ShortTaskID(t.ID), t.Next.Local().Format("2006-01-02 15:04"), every, safetext.LineOf(sess), safetext.LineOf(human.OneLine(t.Prompt, 50)), safetext.LineOf(last))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", session.ShortTaskID(t.ID), t.Next.Local().Format("2006-01-02 15:04"), every, safetext.LineOf(sess), taskOrigin(t), safetext.LineOf(human.OneLine(t.Prompt, 50)), safetext.LineOf(last))
 	}
 	return tw.Flush()
+}
+
+// taskOrigin says who scheduled a task: "you", "model" (the
+// schedule_task tool, approved), with the Telegram chat it came from.
+func taskOrigin(t session.Task) string {
+	who := "you"
+	if t.ByModel {
+		who = "model"
+	}
+	if t.Chat != 0 {
+		who += fmt.Sprintf(" (chat %d)", t.Chat)
+	}
+	return who
 }
 
 func (c *cli) tasksAdd() *cobra.Command {
@@ -174,7 +187,13 @@ func (c *cli) tasksRun() *cobra.Command {
 		Long: `run checks for due tasks every scheduler_interval (30s by default) and runs each
 in its session, headless, as 'pincer run' would: safe commands run, and anything
 that needs approval is refused unless --yes or --dangerously-approve-all is given.
-A task without a session gets a new one. --once runs what is due now and exits.`,
+A task without a session gets a new one. --once runs what is due now and exits.
+
+Only the tasks of the project in the current directory (or --cwd) run: a task
+runs in the project it was scheduled in, so a cron job runs from there
+(cd ~/src/app && pincer tasks run --once --yes). Tasks a Telegram chat
+scheduled run only in that chat, while pincer telegram runs. A task's model
+cannot create further tasks unless --allow-schedule is given.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTasks(cmd, once, rf) },
 	}
@@ -182,6 +201,7 @@ A task without a session gets a new one. --once runs what is due now and exits.`
 	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line")
 	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits")
 	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
+	cmd.Flags().BoolVar(&rf.allowSchedule, "allow-schedule", false, "let a task's model create further scheduled tasks; --yes does not")
 	return cmd
 }
 
@@ -211,9 +231,13 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 		}
 		return err
 	}
-	failed := 0
+	// A task runs only in the project it was scheduled in, and a task a
+	// Telegram chat scheduled only in that chat: a scheduler started
+	// elsewhere must not run another project's tasks with its flags.
+	mine := func(t session.Task) bool { return t.Dir == base.root && t.Chat == 0 }
+	failed, told := 0, -1
 	for {
-		ran, err := runner.RunDue(ctx, nil, run)
+		ran, err := runner.RunDue(ctx, mine, run)
 		if broken {
 			return &exitError{code: headless.ExitBrokenPipe, silent: true}
 		}
@@ -224,6 +248,10 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 			if t.LastError != "" {
 				failed++
 			}
+		}
+		if n := c.leftDue(st, mine); n != told && n > 0 && !rf.json {
+			fmt.Fprintf(c.stderr, "pincer: %s due elsewhere left alone: a task runs only in the project it was scheduled in (run pincer tasks run there), and one a Telegram chat scheduled only in that chat\n", human.Plural(n, "task"))
+			told = n
 		}
 		if once || ctx.Err() != nil {
 			if !rf.json {
@@ -240,6 +268,21 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 		case <-time.After(runner.Interval()):
 		}
 	}
+}
+
+// leftDue counts the tasks due now that mine does not take.
+func (c *cli) leftDue(st *session.Store, mine func(session.Task) bool) int {
+	due, err := st.DueTasks(time.Now())
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, t := range due {
+		if !mine(t) {
+			n++
+		}
+	}
+	return n
 }
 
 // runTask runs one task in its session (a new one when it has none),
@@ -273,7 +316,7 @@ func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
 	printer.OnBroken(func(error) { cancel() })
 	printer.SetSession(sess.ID, sess.Name)
-	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll}
+	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll, AllowSchedule: rf.allowSchedule}
 	id := sess.ID
 	a, _, err := c.newAgent(p, agentSetup{
 		approver: policy.Approver(printer.Stderr()),

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -94,10 +93,12 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 			r.Wait()
 		}
 	}()
-	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (telegram.Conversation, error) {
+	open := func(ctx context.Context, chat telegram.Chat, name string, fresh bool, ap agent.Approver) (telegram.Conversation, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		a, rec, err := c.openChat(p, st, name, fresh, agentSetup{approver: ap, mcp: servers}, snaps)
+		scope := chatRecall(p, st, chat.ID)
+		setup := agentSetup{approver: ap, mcp: servers, chat: chat.ID, recallWithin: &scope}
+		a, rec, err := c.openChat(p, st, name, fresh, setup, snaps)
 		if rec != nil {
 			recorders = append(recorders, rec)
 		}
@@ -111,15 +112,25 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 		Open:         open,
 		Model:        p.cfg.Model,
 		Tasks:        chatTasks{st: st, root: p.root},
-		Sessions: func() ([]string, error) {
+		Sessions: func() ([]telegram.SessionInfo, error) {
 			all, err := st.List()
-			var names []string
+			var out []telegram.SessionInfo
 			for _, s := range all {
 				if s.Name != "" && s.Dir == p.root {
-					names = append(names, s.Name)
+					out = append(out, telegram.SessionInfo{Name: s.Name, ID: s.ID, Private: s.Private})
 				}
 			}
-			return names, err
+			return out, err
+		},
+		Lookup: func(name string) (telegram.SessionInfo, bool, error) {
+			s, err := st.Get(name)
+			switch {
+			case errors.Is(err, session.ErrNotFound):
+				return telegram.SessionInfo{}, false, nil
+			case err != nil:
+				return telegram.SessionInfo{}, false, err
+			}
+			return telegram.SessionInfo{Name: s.Name, ID: s.ID, Private: s.Private}, true, nil
 		},
 		OffsetFile: filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".offset"),
 		ChatsFile:  filepath.Join(filepath.Dir(c.storePath(p)), "telegram-"+safeFileName(botID)+".chats.json"),
@@ -148,24 +159,14 @@ func (c *cli) telegramTasks(ctx context.Context, p *project, st *session.Store, 
 		close(done)
 		return done
 	}
-	chatOf := func(t session.Task) (int64, bool) {
-		if t.Session == "" || t.Dir != p.root {
-			return 0, false
-		}
-		sess, err := st.Get(t.Session)
-		if err != nil {
-			return 0, false
-		}
-		id, err := strconv.ParseInt(strings.TrimPrefix(sess.Name, "tg-"), 10, 64)
-		return id, err == nil && strings.HasPrefix(sess.Name, "tg-")
-	}
+	chatOf := func(t session.Task) (int64, string, bool) { return taskChat(st, p.root, t) }
 	go func() {
 		defer close(done)
 		for {
-			_, err := runner.RunDue(ctx, func(t session.Task) bool { _, ok := chatOf(t); return ok },
+			_, err := runner.RunDue(ctx, func(t session.Task) bool { _, _, ok := chatOf(t); return ok },
 				func(ctx context.Context, t session.Task) error {
-					id, _ := chatOf(t)
-					return b.RunTask(ctx, id, t)
+					id, name, _ := chatOf(t)
+					return b.RunTask(ctx, id, name, t)
 				})
 			if err != nil && ctx.Err() == nil {
 				fmt.Fprintf(c.stderr, "pincer: scheduled tasks: %s\n", safetext.LineOf(err.Error()))
@@ -178,6 +179,26 @@ func (c *cli) telegramTasks(ctx context.Context, p *project, st *session.Store, 
 		}
 	}()
 	return done
+}
+
+// taskChat is the chat a task reports in, and its session's name: the
+// chat that scheduled it, and no other; a task scheduled outside Telegram
+// (pincer tasks add -s tg-<id>, by the person at the computer) reports in
+// the chat whose own session it names. ok is false for a task of another
+// project or of no chat.
+func taskChat(st *session.Store, root string, t session.Task) (chat int64, name string, ok bool) {
+	if t.Session == "" || t.Dir != root {
+		return 0, "", false
+	}
+	sess, err := st.Get(t.Session)
+	if err != nil {
+		return 0, "", false
+	}
+	if t.Chat != 0 {
+		return t.Chat, sess.Label(), true
+	}
+	id, ok := telegram.ChatOf(sess.Name)
+	return id, sess.Name, ok && sess.Name == telegram.SessionName(id)
 }
 
 // openChat opens a chat's session (or, fresh, starts it anew, keeping the
@@ -231,6 +252,36 @@ func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, s
 	return chatAgent{Agent: a, client: client, st: st, id: id}, rec, nil
 }
 
+// chatRecall is where recall looks from a chat: by default only the
+// chat's own sessions (tg-<id> and the ones /new kept), so one allowed
+// user's conversation never reaches another's chat, nor a group;
+// telegram.recall_scope in the person's own config widens it.
+func chatRecall(p *project, st *session.Store, chat int64) agent.RecallScope {
+	switch p.cfg.Telegram.RecallScope {
+	case "project":
+		return agent.RecallScope{Dir: p.root}
+	case "all":
+		return agent.RecallScope{Dir: p.root, AllProjects: true}
+	}
+	return agent.RecallScope{
+		Dir:      p.root,
+		Narrowed: "this Telegram chat's own sessions (the bot's owner can widen it with telegram.recall_scope)",
+		Sessions: func() ([]string, error) {
+			all, err := st.List()
+			if err != nil {
+				return nil, err
+			}
+			var own []string
+			for _, s := range all {
+				if s.Dir == p.root && telegram.OwnSession(chat, s.Name) {
+					own = append(own, s.ID)
+				}
+			}
+			return own, nil
+		},
+	}
+}
+
 // safeFileName keeps letters and digits only.
 func safeFileName(s string) string {
 	return strings.Map(func(r rune) rune {
@@ -247,7 +298,7 @@ type chatTasks struct {
 	root string
 }
 
-func (t chatTasks) Schedule(name, spec string) (string, error) {
+func (t chatTasks) Schedule(chat int64, name, spec string) (string, error) {
 	sess, err := t.st.Get(name)
 	if err != nil {
 		return "", err
@@ -257,7 +308,7 @@ func (t chatTasks) Schedule(name, spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every})
+	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every, Chat: chat})
 	if err != nil {
 		return "", err
 	}

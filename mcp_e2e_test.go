@@ -247,10 +247,10 @@ func TestTUIDoesNotWaitForMCP(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	ts.keys("close issue 7", "Enter")
-	ts.waitFor("the MCP dialog", "Call this MCP tool?", "MCP server: web", "tool: close", `"issue": 7`, "mcp__web__close")
+	ts.waitFor("the MCP dialog", "Call close of the MCP server web?", `"issue": 7`, "mcp__web__close")
 	// The dialog ignores keys for a moment after it opens, so a key meant
 	// for the input cannot answer it.
-	for i := 0; strings.Contains(ts.capture(), "Call this MCP tool?"); i++ {
+	for i := 0; strings.Contains(ts.capture(), "Call close of the MCP server web?"); i++ {
 		if i == 20 {
 			t.Fatal("the dialog never took the n")
 		}

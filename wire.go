@@ -170,6 +170,12 @@ type agentSetup struct {
 	checkpoints agent.Checkpointer
 	// mcp, when set, offers the tools of its servers that are ready.
 	mcp *mcp.Manager
+	// recallWithin, when set, replaces the configured recall scope (a
+	// Telegram chat's, held to its own sessions).
+	recallWithin *agent.RecallScope
+	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
+	// its model schedules report there only.
+	chat int64
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -200,11 +206,15 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		if current == nil {
 			current = func() string { return "" }
 		}
-		rt, err := agent.RecallTool(s.store, p.root, current)
+		scope := agent.RecallScope{Dir: p.root, AllProjects: p.cfg.RecallScope == "all"}
+		if s.recallWithin != nil {
+			scope = *s.recallWithin
+		}
+		rt, err := agent.RecallTool(s.store, scope, current)
 		if err != nil {
 			return nil, nil, err
 		}
-		sched, err := agent.ScheduleTool(s.store, p.root, current, time.Now)
+		sched, err := agent.ScheduleTool(s.store, agent.TaskPlace{Dir: p.root, Chat: s.chat}, current, time.Now)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -214,7 +224,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		}
 		all = append(all, rt, sched, remember)
 		if mode := agent.RecallMode(p.cfg.AutoRecall); mode != agent.RecallOff {
-			recall = agent.StoreRecall{Store: s.store, Mode: mode, Dir: p.root, AllProjects: p.cfg.RecallScope == "all", Current: current}
+			recall = agent.StoreRecall{Store: s.store, Mode: mode, Scope: scope, Current: current}
 		}
 	}
 	reg, err := tools.NewRegistry(all...)

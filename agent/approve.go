@@ -53,6 +53,15 @@ type Approval struct {
 	// Agent names the sub-agent that asks, and its task ("sub-agent
 	// explorer (find the loader)"); "" when the main agent asks.
 	Agent string
+	// MCP, for a call of an MCP server's tool, names the server and the
+	// tool apart from the arguments, so a front end can show the names on
+	// one line and the arguments whole, first in what scrolls.
+	MCP *tools.MCPUse
+	// Schedule marks the creation of a scheduled task: it grants runs
+	// later, with nobody watching. A front end answers it only with a
+	// yes given for scheduling (pincer run --allow-schedule), never with a
+	// blanket one (--yes).
+	Schedule bool
 }
 
 // Decision is the person's answer.

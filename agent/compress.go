@@ -463,8 +463,34 @@ func (a *Agent) checkFits(user Message) error {
 		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or raise context_window",
 			humanTokens(own), humanTokens(window))
 	}
+	if server, n := a.heaviestServer(); n > fixed/2 {
+		return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s, of which the tools of the MCP server %s are %s; the model's window is %s — hide that server's tools you do not need (hide_tools), disable it, or raise context_window",
+			humanTokens(own), humanTokens(fixed), server, humanTokens(n), humanTokens(window))
+	}
 	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or raise context_window",
 		humanTokens(own), humanTokens(fixed), humanTokens(window))
+}
+
+// heaviestServer names the MCP server whose tools cost the most tokens in
+// every request, and how many.
+func (a *Agent) heaviestServer() (string, int) {
+	if a.opts.DynamicTools == nil {
+		return "", 0
+	}
+	byServer := map[string]int{}
+	best, most := "", 0
+	for _, t := range a.opts.DynamicTools() {
+		s, ok := t.(interface{ Server() string })
+		if !ok {
+			continue
+		}
+		name := s.Server()
+		byServer[name] += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
+		if byServer[name] > most {
+			best, most = name, byServer[name]
+		}
+	}
+	return best, most
 }
 
 // tooBig refuses a request that is still over the window after

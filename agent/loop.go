@@ -668,10 +668,13 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 			ap.Kind, ap.URL = ApproveWeb, acc.URL
 			ap.SuggestedRule = safety.SuggestWebRule(acc.URL)
 		case acc.MCP != nil:
-			ap.Kind, ap.Summary = ApproveAction, mcpQuestion(acc.MCP)
+			ap.Kind, ap.Summary, ap.MCP = ApproveAction, mcpQuestion(acc.MCP), acc.MCP
 			ap.SuggestedRule = acc.MCP.Name
-		case action:
+		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
+		}
+		if _, ok := call.(*scheduleCall); ok {
+			ap.Schedule = true
 		}
 		d := ask(ctx, a.opts.Approver, ap)
 		if !d.Allow {
@@ -818,6 +821,11 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))
 	}
+	if acc.Beyond != "" {
+		// Across the project's boundary, where no path says so: asked,
+		// like a read outside the project.
+		v = worse(v, safety.Verdict{Tier: safety.Confirm, Reasons: []string{acc.Beyond}})
+	}
 	return v
 }
 
@@ -959,10 +967,11 @@ func (a *Agent) lookup(name string) (tools.Tool, bool) {
 	return nil, false
 }
 
-// mcpQuestion is what the approval dialog shows for an MCP call: the
-// server, the tool and the arguments as formatted JSON, whole.
+// mcpQuestion is the question about an MCP call in one text: the tool
+// and its server on the first line, then the arguments exactly as sent.
+// (Front ends that can, show Approval.MCP's parts apart.)
 func mcpQuestion(m *tools.MCPUse) string {
-	return fmt.Sprintf("MCP server: %s\ntool: %s\narguments:\n%s", m.Server, m.Tool, m.Arguments)
+	return fmt.Sprintf("tool %s of the MCP server %s, with the arguments:\n%s", m.Tool, m.Server, m.Arguments)
 }
 
 // inContext returns a test of whether a text is already in what the model

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -146,7 +147,8 @@ func TestMCPApprovals(t *testing.T) {
 			if tt.asks {
 				q := h.asked[0]
 				if q.Kind != ApproveAction || q.SuggestedRule != "mcp__gh__close_issue" || q.Tier != safety.Confirm ||
-					!strings.Contains(q.Summary, "MCP server: gh\ntool: close_issue\narguments:\n{\n  \"q\": \"x\"\n}") {
+					q.Summary != "tool close_issue of the MCP server gh, with the arguments:\n{\n  \"q\": \"x\"\n}" ||
+					q.MCP == nil || q.MCP.Tool != "close_issue" || q.MCP.Server != "gh" {
 					t.Fatalf("question: %+v", q)
 				}
 			}
@@ -178,5 +180,30 @@ func TestAlwaysAllowThisTool(t *testing.T) {
 	}
 	if len(h.asked) != 1 || len(tool.ran) != 2 {
 		t.Fatalf("asked %d times, ran %d times; want 1 and 2", len(h.asked), len(tool.ran))
+	}
+}
+
+func (f *fakeMCPTool) Server() string { return f.server }
+
+// fatMCPTool is a server's tool with a long description.
+type fatMCPTool struct{ fakeMCPTool }
+
+func (f *fatMCPTool) Description() string { return strings.Repeat("does a thing ", 200) }
+
+// TestWindowRefusalNamesTheHeavyServer is the attack as found: a server
+// with 3,000 tools made every request fail with "instructions and tools
+// about 835k". The refusal names the server whose tools weigh the most,
+// and how to cut them.
+func TestWindowRefusalNamesTheHeavyServer(t *testing.T) {
+	var many []tools.Tool
+	for i := range 300 {
+		many = append(many, &fatMCPTool{fakeMCPTool{name: fmt.Sprintf("mcp__bulk__t%d", i), server: "bulk", tool: fmt.Sprintf("t%d", i)}})
+	}
+	many = append(many, &fakeMCPTool{name: "mcp__gh__get", server: "gh", tool: "get"})
+	h := newMCPHarness(t, safety.Rules{}, func() []tools.Tool { return many }, agenttest.Text("never", 5))
+	h.agent.opts.Budget = Budget{ContextWindow: 30000}
+	_, err := h.run("hello")
+	if err == nil || !strings.Contains(err.Error(), "the MCP server bulk") || !strings.Contains(err.Error(), "hide_tools") || strings.Contains(err.Error(), "server gh") {
+		t.Fatalf("Run = %v; want a refusal naming the server bulk and hide_tools", err)
 	}
 }

@@ -72,7 +72,7 @@ func loadRecallSet(t *testing.T, dir string) (*session.Store, recallSet) {
 // unrelated request recalls anything. It logs precision and recall.
 func TestAutoRecallOnTheTuningSet(t *testing.T) {
 	st, set := loadRecallSet(t, "/p")
-	r := StoreRecall{Store: st, Mode: RecallAuto, Dir: "/p"}
+	r := StoreRecall{Store: st, Mode: RecallAuto, Scope: RecallScope{Dir: "/p"}}
 	found, notes, right := 0, 0, 0
 	for _, q := range set.Related {
 		got := r.Recall(q.Q, nil)

@@ -28,10 +28,20 @@ type scheduleArgs struct {
 	Every  string `json:"every,omitempty" jsonschema_description:"Repeat at this interval (at least 1m), e.g. 1h or 24h; leave out for a single run."`
 }
 
+// TaskPlace is where the tasks the schedule_task tool makes belong: the
+// project they run in, and the Telegram chat whose turn made them (0
+// elsewhere), the only chat their output and questions go to.
+type TaskPlace struct {
+	Dir  string
+	Chat int64
+}
+
 // ScheduleTool is the schedule_task tool: the model schedules a follow-up
 // prompt in this session, when the person asks for one. Scheduling asks the
-// person first, like any action that changes things.
-func ScheduleTool(st *session.Store, dir string, current func() string, now func() time.Time) (tools.Tool, error) {
+// person first, as an approval of its own kind (Approval.Schedule): a task
+// runs later without anyone watching, so a front end must not answer it
+// with a blanket yes. The task is marked as the model's.
+func ScheduleTool(st *session.Store, place TaskPlace, current func() string, now func() time.Time) (tools.Tool, error) {
 	if now == nil {
 		now = time.Now
 	}
@@ -46,7 +56,7 @@ func ScheduleTool(st *session.Store, dir string, current func() string, now func
 			return err
 		},
 		Bind: func(a scheduleArgs) tools.Call {
-			return &scheduleCall{st: st, dir: dir, current: current, now: now, args: a}
+			return &scheduleCall{st: st, place: place, current: current, now: now, args: a}
 		},
 	})
 }
@@ -78,6 +88,9 @@ func (a scheduleArgs) when(now time.Time) (time.Time, time.Duration, error) {
 		if err != nil {
 			return time.Time{}, 0, fmt.Errorf(`"at" must be an RFC 3339 time like 2026-12-01T09:00:00Z, not %q`, a.At)
 		}
+		if t.Before(now) {
+			return time.Time{}, 0, fmt.Errorf(`"at" %s is in the past (it is now %s); give a time to come, or "in" a duration`, a.At, now.Format(time.RFC3339))
+		}
 		return t, every, nil
 	case every > 0:
 		return now.Add(every), every, nil
@@ -87,7 +100,7 @@ func (a scheduleArgs) when(now time.Time) (time.Time, time.Duration, error) {
 
 type scheduleCall struct {
 	st      *session.Store
-	dir     string
+	place   TaskPlace
 	current func() string
 	now     func() time.Time
 	args    scheduleArgs
@@ -115,7 +128,7 @@ func (c *scheduleCall) Run(context.Context) (tools.Result, error) {
 	if err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}, nil
 	}
-	t, err := c.st.AddTask(session.Task{Session: c.current(), Dir: c.dir, Prompt: c.args.Prompt, Next: next, Every: every})
+	t, err := c.st.AddTask(session.Task{Session: c.current(), Dir: c.place.Dir, Chat: c.place.Chat, Prompt: c.args.Prompt, Next: next, Every: every, ByModel: true})
 	if err != nil {
 		return tools.Result{Content: "could not schedule the task: " + err.Error(), IsError: true}, nil
 	}
@@ -128,6 +141,9 @@ func DescribeTask(t session.Task, now time.Time) string {
 	s := fmt.Sprintf("Task %s: %q runs at %s (in %s)", id, oneLinePrompt(t.Prompt), t.Next.Local().Format("2006-01-02 15:04"), roundDuration(t.Next.Sub(now)))
 	if t.Every > 0 {
 		s += ", then every " + roundDuration(t.Every)
+	}
+	if t.ByModel {
+		s += "; scheduled by the model"
 	}
 	if t.LastError != "" {
 		s += fmt.Sprintf("; the last run failed (%s)", t.LastError)

@@ -144,7 +144,7 @@ func TestScheduleToolAsksAndStores(t *testing.T) {
 	h := newHarness(t, 30,
 		agenttest.Tools("", agenttest.Call{ID: "s1", Name: "schedule_task", Arguments: `{"prompt":"check CI","in":"30m"}`}),
 		agenttest.Text("scheduled", 10))
-	tool, err := ScheduleTool(st, "/p", func() string { return sess.ID }, c.now)
+	tool, err := ScheduleTool(st, TaskPlace{Dir: "/p"}, func() string { return sess.ID }, c.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestRecallTool(t *testing.T) {
 	add("parser-fix", "/p", "the tokenizer panics on unterminated strings", "we decided to return an error instead")
 	add("elsewhere", "/q", "unterminated strings in another project")
 	current := add("now", "/p", "unterminated strings again")
-	tool, err := RecallTool(st, "/p", func() string { return current })
+	tool, err := RecallTool(st, RecallScope{Dir: "/p", AllProjects: true}, func() string { return current })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestRecallTool(t *testing.T) {
 	if _, err := tool.Decode(`{"query":"  "}`); err == nil {
 		t.Error("an empty query was accepted")
 	}
-	r := StoreRecall{Store: st, Mode: RecallAlways, Dir: "/p", Current: func() string { return current }}
+	r := StoreRecall{Store: st, Mode: RecallAlways, Scope: RecallScope{Dir: "/p"}, Current: func() string { return current }}
 	if notes := r.Recall("tokenizer panics", nil); len(notes) == 0 || notes[0].SessionName != "parser-fix" {
 		t.Errorf("StoreRecall.Recall = %+v, want parser-fix first", notes)
 	}

@@ -64,7 +64,7 @@ type Config struct {
 	MCPTimeout Duration             `json:"mcp_timeout" jsonschema_description:"Time limit of one MCP tool call, as \"60s\" or a number of seconds (default 60s)."`
 
 	// Telegram is the bot of pincer telegram.
-	Telegram Telegram `json:"telegram" jsonschema_description:"The bot of 'pincer telegram': {\"allowed_users\": [your numeric Telegram user id], \"token_env\": the variable holding the bot token (default TELEGRAM_BOT_TOKEN), \"api_url\": a self-hosted Bot API server (default Telegram's)}. Read from your user config file only: a project's .pincer.json may not set who can command pincer."`
+	Telegram Telegram `json:"telegram" jsonschema_description:"The bot of 'pincer telegram': {\"allowed_users\": [your numeric Telegram user id], \"token_env\": the variable holding the bot token (default TELEGRAM_BOT_TOKEN), \"api_url\": a self-hosted Bot API server (default Telegram's), \"recall_scope\": \"chat\" (default: a chat recalls only its own sessions), \"project\" or \"all\"}. Read from your user config file only: a project's .pincer.json may not set who can command pincer."`
 
 	// Hooks are the person's commands run around a turn.
 	Hooks map[string][]HookMatcher `json:"hooks,omitempty" jsonschema_description:"Commands run at moments of a turn, by event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop): a list of {\"matcher\": a regular expression on the tool name, \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": seconds}]}, as in Claude Code's settings. Hooks from every file run; a project's run only once the project is trusted. See docs/hooks.md."`
@@ -76,6 +76,10 @@ type Telegram struct {
 	TokenEnv     string  `json:"token_env,omitempty" jsonschema_description:"The environment variable holding the bot token (default TELEGRAM_BOT_TOKEN)."`
 	AllowedUsers []int64 `json:"allowed_users,omitempty" jsonschema_description:"Numeric Telegram user ids the bot answers; everyone else is ignored. Required."`
 	APIURL       string  `json:"api_url,omitempty" jsonschema_description:"The Bot API server, for a self-hosted one (default https://api.telegram.org)."`
+	// RecallScope is where a chat's recall looks: "chat" (or "") its own
+	// sessions, "project" the project's sessions and notes, "all" every
+	// project's.
+	RecallScope string `json:"recall_scope,omitempty" jsonschema:"enum=chat,enum=project,enum=all" jsonschema_description:"Where recall looks from a chat: chat searches only the chat's own sessions (default), project the project's sessions and notes, all every project's. recall_scope does not apply to chats."`
 }
 
 // DefaultTelegramTokenEnv is the variable that holds the bot token when

@@ -42,6 +42,7 @@ func TestTelegramValidation(t *testing.T) {
 		{`{"allowed_users": [-5]}`, "not a Telegram user id"},
 		{`{"allowed_users": [1], "api_url": "ftp://x"}`, "not an http:// or https:// URL"},
 		{`{"allowed_users": "me"}`, "telegram"},
+		{`{"allowed_users": [1], "recall_scope": "everything"}`, `telegram.recall_scope is "everything"`},
 	}
 	for _, tc := range cases {
 		w := newWorld(t)

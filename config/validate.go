@@ -41,6 +41,10 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 				"remove it to use Telegram's server, or give your Bot API server's address such as http://localhost:8081", u, ld.from(fields["telegram"])))
 		}
 	}
+	if r := c.Telegram.RecallScope; r != "" && r != "chat" && r != "project" && r != "all" {
+		bad(ErrInvalidValue, "telegram", fmt.Sprintf("%q", r), fmt.Sprintf("telegram.recall_scope is %q%s; "+
+			`write "chat" (a chat recalls its own sessions only, the default), "project" (the project's sessions and notes) or "all" (every project's)`, r, ld.from(fields["telegram"])))
+	}
 	ld.validateModel(c, fields, bad)
 
 	if c.ContextWindow < 1000 {

@@ -1,5 +1,7 @@
 package safety
 
+import "strings"
+
 // MCPCall is one call of a tool an MCP server offers, as the policy sees
 // it.
 type MCPCall struct {
@@ -14,16 +16,17 @@ type MCPCall struct {
 }
 
 // MCP decides a call of an MCP tool. A deny rule naming the tool refuses
-// it; an allow rule naming it, or a read-only tool of a trusted server,
-// runs it unasked; everything else asks once, since pincer cannot know
-// what a server's tool does.
+// it, whatever the case of either; an allow rule naming it exactly (case
+// included: mcp__gh__Delete is not mcp__gh__delete), or a read-only tool
+// of a trusted server, runs it unasked; everything else asks once, since
+// pincer cannot know what a server's tool does.
 func (c *Classifier) MCP(call MCPCall) Verdict {
 	argv := []field{{s: call.Name}}
 	if rule, ok := firstMatch(c.deny, argv); ok {
 		return Verdict{Tier: Confirm, Denied: true, Rule: rule,
 			Reasons: []string{call.Name + ": denied by rule \"" + rule + "\""}}
 	}
-	if rule, ok := firstMatch(c.allow, argv); ok {
+	if rule, ok := exactMCPRule(c.allow, call.Name); ok {
 		return Verdict{Tier: Safe, Rule: rule, Reasons: []string{}}
 	}
 	if call.ReadOnly && call.Trusted {
@@ -34,4 +37,17 @@ func (c *Classifier) MCP(call MCPCall) Verdict {
 		why = "a tool of the MCP server " + display(call.Server) + " that says it only reads; the server is not marked trusted"
 	}
 	return Verdict{Tier: Confirm, Reasons: []string{display(call.Tool) + ": " + why}}
+}
+
+// exactMCPRule finds the rule that is the MCP tool name and nothing else,
+// byte for byte. Commands are matched by program name whatever its case,
+// as file systems may ignore it; a server's tool names are the server's
+// own, and one differing only in case is another tool.
+func exactMCPRule(ps []pattern, name string) (string, bool) {
+	for _, p := range ps {
+		if words := strings.Fields(p.text); len(words) == 1 && words[0] == name {
+			return p.text, true
+		}
+	}
+	return "", false
 }

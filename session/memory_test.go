@@ -322,3 +322,58 @@ func TestRecallPrefersStatementsToQuestions(t *testing.T) {
 		t.Errorf("Recall = %+v, %v; want the statement first", hits, err)
 	}
 }
+
+// TestRecallAndSearchWithinSessions: a chat that may recall only its own
+// sessions gets nothing from another session of the same project, nor
+// the project's notes, whichever way it asks.
+func TestRecallAndSearchWithinSessions(t *testing.T) {
+	s := newTestStore(t)
+	own := mustCreate(t, s, "tg-1", "/p")
+	other := mustCreate(t, s, "tg-2", "/p")
+	mustAppend(t, s, own.ID, Message{Role: RoleUser, Content: "the heron codename is bluewater for the launch"})
+	mustAppend(t, s, other.ID, Message{Role: RoleUser, Content: "the heron passphrase is granite-owl-seven for the launch"})
+	if _, err := s.AddNote("/p", "the heron vault key lives in the launch binder"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		sessions []string
+		want     []string
+		not      []string
+	}{
+		{"own only", []string{own.ID}, []string{"bluewater"}, []string{"granite", "binder"}},
+		{"none", []string{}, nil, []string{"bluewater", "granite", "binder"}},
+		{"unrestricted", nil, []string{"bluewater", "granite", "binder"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := s.Recall("heron launch", RecallOptions{Dir: "/p", Sessions: tc.sessions, Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found, err := s.Search("heron launch", SearchOptions{Dir: "/p", Sessions: tc.sessions})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recalled, searched strings.Builder
+			for _, h := range rec {
+				recalled.WriteString(h.Snippet + "\n")
+			}
+			for _, h := range found {
+				searched.WriteString(h.Snippet + "\n")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(recalled.String(), w) {
+					t.Errorf("recall lacks %q:\n%s", w, recalled.String())
+				}
+				if w != "binder" && !strings.Contains(searched.String(), w) {
+					t.Errorf("search lacks %q:\n%s", w, searched.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(recalled.String(), w) || strings.Contains(searched.String(), w) {
+					t.Errorf("%q leaked:\nrecall: %s\nsearch: %s", w, recalled.String(), searched.String())
+				}
+			}
+		})
+	}
+}

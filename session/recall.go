@@ -42,6 +42,11 @@ type RecallOptions struct {
 	ExcludeSession string
 	// Limit is the most candidates returned; 0 means 8.
 	Limit int
+	// Sessions, when not nil, keeps only the messages of these sessions
+	// (ids), within Dir, and leaves out the project's notes, which belong
+	// to no session: a Telegram chat recalls only its own sessions. An
+	// empty list recalls nothing.
+	Sessions []string
 }
 
 // Recall finds what earlier sessions and the project's notes say about a
@@ -113,6 +118,9 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		}
 		if len(present) > 0 {
 			sel, err := newSelector(tx, ix, dir, o.ExcludeSession)
+			if err == nil && o.Sessions != nil {
+				sel, err = sel.within(ix, o.Sessions)
+			}
 			if err != nil {
 				return err
 			}
@@ -139,11 +147,13 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 				}
 			}
 		}
-		notes, err := scoreNotes(tx, t, dir, terms, weights, total)
-		if err != nil {
-			return err
+		if o.Sessions == nil {
+			notes, err := scoreNotes(tx, t, dir, terms, weights, total)
+			if err != nil {
+				return err
+			}
+			hits = append(hits, notes...)
 		}
-		hits = append(hits, notes...)
 		// One shared word is chance, unless the prompt is one word or
 		// the word carries half its weight.
 		need := min(2, len(terms))

@@ -242,6 +242,8 @@ type taskRecord struct {
 	// ClaimedUntil is when a scheduler's claim on the task runs out (see
 	// ClaimTask); zero when nobody runs it.
 	ClaimedUntil time.Time `json:"claimed_until,omitzero"`
+	ByModel      bool      `json:"by_model,omitempty"`
+	Chat         int64     `json:"chat,omitempty"`
 }
 
 func toTaskRecord(t Task) taskRecord {
@@ -257,6 +259,8 @@ func toTaskRecord(t Task) taskRecord {
 		LastError: t.LastError,
 		Failures:  t.Failures,
 		Runs:      t.Runs,
+		ByModel:   t.ByModel,
+		Chat:      t.Chat,
 	}
 	if !t.LastRun.IsZero() {
 		r.LastRun = t.LastRun.UTC()
@@ -277,6 +281,8 @@ func (r taskRecord) task() Task {
 		LastError: r.LastError,
 		Failures:  r.Failures,
 		Runs:      r.Runs,
+		ByModel:   r.ByModel,
+		Chat:      r.Chat,
 	}
 }
 

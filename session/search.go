@@ -35,6 +35,10 @@ type SearchOptions struct {
 	// Since leaves out messages finished before it; the zero time leaves out
 	// nothing.
 	Since time.Time
+	// Sessions, when not nil, keeps only the messages of these sessions
+	// (ids), within Dir: a Telegram chat's own sessions. An empty list
+	// finds nothing.
+	Sessions []string
 }
 
 // Hit is one stored message that matches a search, with what a person or a
@@ -101,6 +105,9 @@ func (s *Store) Search(query string, o SearchOptions) ([]Hit, error) {
 			return err
 		}
 		sel, err := newSelector(tx, ix, dir, o.ExcludeSession)
+		if err == nil && o.Sessions != nil {
+			sel, err = sel.within(ix, o.Sessions)
+		}
 		if err != nil {
 			return err
 		}
@@ -159,6 +166,23 @@ func newSelector(tx *bolt.Tx, ix indexBuckets, dir, exclude string) (selector, e
 			}
 		}
 	}
+	return sel, nil
+}
+
+// within narrows the selector to the sessions ids: only those that it
+// allowed already and are among ids.
+func (sel selector) within(ix indexBuckets, ids []string) (selector, error) {
+	only := make(map[uint32]bool, len(ids))
+	for _, id := range ids {
+		num, err := ix.number(id, false)
+		if err != nil {
+			return sel, err
+		}
+		if num != 0 && (sel.only == nil || sel.only[num]) {
+			only[num] = true
+		}
+	}
+	sel.only = only
 	return sel, nil
 }
 

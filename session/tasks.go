@@ -61,6 +61,40 @@ type Task struct {
 	Failures int
 	// Runs counts the successful runs.
 	Runs int
+	// ByModel marks a task the model scheduled (with the person's yes),
+	// so lists can tell it from one the person typed.
+	ByModel bool
+	// Chat is the Telegram chat that scheduled the task; its output and
+	// its questions go to that chat only. 0 for a task scheduled
+	// elsewhere.
+	Chat int64
+}
+
+// MarshalJSON writes the task as every --json of pincer writes things:
+// lower-case keys, the repeat interval as a duration ("1h0m0s"), and
+// what is unset left out.
+func (t Task) MarshalJSON() ([]byte, error) {
+	type view struct {
+		ID        string    `json:"id"`
+		Session   string    `json:"session,omitempty"`
+		Dir       string    `json:"dir,omitempty"`
+		Prompt    string    `json:"prompt"`
+		Next      time.Time `json:"next"`
+		Every     string    `json:"every,omitempty"`
+		Created   time.Time `json:"created,omitzero"`
+		LastRun   time.Time `json:"last_run,omitzero"`
+		LastError string    `json:"last_error,omitempty"`
+		Failures  int       `json:"failures,omitempty"`
+		Runs      int       `json:"runs,omitempty"`
+		ByModel   bool      `json:"by_model,omitempty"`
+		Chat      int64     `json:"chat,omitempty"`
+	}
+	v := view{ID: t.ID, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Created: t.Created,
+		LastRun: t.LastRun, LastError: t.LastError, Failures: t.Failures, Runs: t.Runs, ByModel: t.ByModel, Chat: t.Chat}
+	if t.Every > 0 {
+		v.Every = t.Every.String()
+	}
+	return json.Marshal(v)
 }
 
 // AddTask schedules t and returns it as stored, with its ID and Created
@@ -85,7 +119,7 @@ func (s *Store) AddTask(t Task) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	rec := toTaskRecord(Task{ID: id, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Every: t.Every, Created: now})
+	rec := toTaskRecord(Task{ID: id, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Every: t.Every, Created: now, ByModel: t.ByModel, Chat: t.Chat})
 	err = s.update(func(tx *bolt.Tx) error {
 		if rec.Session != "" {
 			sess, err := resolve(tx, rec.Session)

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -400,5 +401,58 @@ func TestClaimTask(t *testing.T) {
 	}
 	if _, err := st.ClaimTask(task.ID, now, 0); err == nil {
 		t.Error("a zero lease was accepted")
+	}
+}
+
+// TestTaskOriginIsKept: who scheduled a task (the model, a Telegram chat)
+// survives its runs and a reopened store, since where its output goes and
+// how lists mark it depend on it.
+func TestTaskOriginIsKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), fileName)
+	s, err := Open(path, Options{Now: epoch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := mustCreate(t, s, "tg-42", "/p")
+	task := mustAddTask(t, s, Task{Session: sess.ID, Prompt: "check the build", Next: epoch(), Every: time.Hour, ByModel: true, Chat: 42})
+	if _, _, err := s.FinishTask(task.ID, epoch(), errors.New("boom"), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	reopened, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := reopened.Task(task.ID)
+	if err != nil || !got.ByModel || got.Chat != 42 {
+		t.Fatalf("after a run and a reopen: %+v, %v; want by_model and chat 42 kept", got, err)
+	}
+}
+
+// TestTaskJSON: tasks in JSON have lower-case keys, the interval as a
+// duration, and leave out what is unset (no "0001-01-01" last run).
+func TestTaskJSON(t *testing.T) {
+	once := Task{ID: "01J", Dir: "/p", Prompt: "p", Next: epoch(), Created: epoch()}
+	every := Task{ID: "01K", Session: "S", Dir: "/p", Prompt: "q", Next: epoch(), Every: time.Hour, LastRun: epoch(), Runs: 2, ByModel: true, Chat: -5}
+	for _, tc := range []struct {
+		task      Task
+		want, not []string
+	}{
+		{once, []string{`"id":"01J"`, `"prompt":"p"`, `"dir":"/p"`, `"next":"2025-07-01T12:00:00Z"`}, []string{"ID", "Every", "every", "last_run", "0001-01-01", "session", "runs", "by_model", "chat"}},
+		{every, []string{`"every":"1h0m0s"`, `"last_run":"2025-07-01T12:00:00Z"`, `"runs":2`, `"by_model":true`, `"chat":-5`, `"session":"S"`}, []string{"LastRun", "failures"}},
+	} {
+		raw, err := json.Marshal(tc.task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(string(raw), w) {
+				t.Errorf("%s lacks %s", raw, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(string(raw), n) {
+				t.Errorf("%s holds %s", raw, n)
+			}
+		}
 	}
 }

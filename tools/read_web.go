@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -416,11 +417,17 @@ func (c *readWebCall) render(ctx context.Context, resp *http.Response, body []by
 	}
 
 	kind := textKind(media, body)
+	if kind != "" && webBinary(body, params["charset"]) {
+		// A type that says text, a body that is not: nothing of it is
+		// turned into text for the model.
+		return errorResult(fmt.Sprintf("read_web does not read %s (%s, %s): the server calls it %s, but it holds binary data, which cannot be turned into text.", final, media, size, media))
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		text := ""
 		if kind != "" {
 			text, _ = c.convert(ctx, kind, body, params["charset"], final)
 		}
+		text = modelText(text)
 		excerpt := clipChars(strings.Join(strings.Fields(text), " "), 300)
 		fmt.Fprintf(&b, "The server answered %s; this is an error, not the page.", resp.Status)
 		if excerpt != "" {
@@ -432,8 +439,9 @@ func (c *readWebCall) render(ctx context.Context, resp *http.Response, body []by
 		return refuseType(final.String(), media, size)
 	}
 	text, note := c.convert(ctx, kind, body, params["charset"], final)
+	text = modelText(text)
 	if note != "" {
-		b.WriteString(note + "\n")
+		b.WriteString(modelText(note) + "\n")
 	}
 	b.WriteString("\n")
 	total := utf8.RuneCountInString(text)
@@ -444,6 +452,94 @@ func (c *readWebCall) render(ctx context.Context, resp *http.Response, body []by
 		b.WriteString(text)
 	}
 	return Result{Content: b.String()}
+}
+
+// webBinary reports whether a body a server calls text holds binary
+// data: a NUL byte, or many bytes that are neither text nor common
+// controls (isBinary). A body in UTF-16, whose NULs are half its ASCII,
+// is judged once decoded.
+func webBinary(body []byte, cs string) bool {
+	cs = strings.ToLower(cs)
+	if strings.HasPrefix(cs, "utf-16") || bytes.HasPrefix(body, []byte{0xfe, 0xff}) || bytes.HasPrefix(body, []byte{0xff, 0xfe}) {
+		r, err := charset.NewReader(bytes.NewReader(body), "text/plain; charset="+cmp.Or(cs, "utf-16"))
+		if err != nil {
+			return isBinary(body)
+		}
+		decoded, err := io.ReadAll(r)
+		if err != nil {
+			return true
+		}
+		body = decoded
+	}
+	return bytes.IndexByte(body, 0) >= 0 || isBinary(body)
+}
+
+// modelText is text from the web as the model receives it: escape
+// sequences (CSI, OSC and the like) removed whole, other control
+// characters (C0 but tab and newline, DEL, C1) removed, a carriage return
+// made a line break. A page, however it was built or converted, cannot
+// carry a terminal's codes into the conversation, where they would reach
+// the screen again in every quote of it.
+func modelText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x1b:
+			i += escapeLen(s[i:])
+			continue
+		case r == '\r':
+			if !strings.HasPrefix(s[i+1:], "\n") {
+				b.WriteByte('\n')
+			}
+		case r == '\n' || r == '\t':
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// escapeLen is the length of the escape sequence s starts with (at
+// ESC): a CSI (ESC [ … final byte), a string sequence (ESC ] P X ^ _ …
+// up to BEL or ESC \), or ESC and one more character. An unfinished
+// sequence is the ESC alone: nothing that follows is lost.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	switch s[1] {
+	case '[':
+		for j := 2; j < len(s); j++ {
+			switch c := s[j]; {
+			case c >= 0x40 && c <= 0x7e: // the final byte
+				return j + 1
+			case c < 0x20 || c > 0x7e: // not a CSI after all
+				return 1
+			}
+		}
+		return 1
+	case ']', 'P', 'X', '^', '_':
+		for j := 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j + 1
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 2
+			}
+		}
+		return 1
+	}
+	if s[1] >= 0x20 && s[1] < 0x7f {
+		return 2
+	}
+	return 1
 }
 
 // textKind says how a body becomes text: "html", "json", "text", or ""

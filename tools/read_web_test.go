@@ -399,3 +399,83 @@ func (r *rebinder) LookupNetIP(context.Context, string, string) ([]netip.Addr, e
 	}
 	return []netip.Addr{r.then}, nil
 }
+
+// TestReadWebHostilePages is the attack as found: binary served as
+// text/html, and HTML nested deeper than the parser goes, reached the
+// model "as sent", escape codes included. Binary is refused in one line;
+// from every page the model gets text without escape sequences or
+// control characters; a page in UTF-16 is still read.
+func TestReadWebHostilePages(t *testing.T) {
+	escapes := "\x1b[2J\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[31mRED\x1b[0m\u009b1m\x08\x00"
+	deep := "<html><body>" + strings.Repeat("<div>", 600) + "<p>DEEP-TEXT " + strings.ReplaceAll(escapes, "\x00", "") + "</p>" + strings.Repeat("</div>", 600) + "</body></html>"
+	utf16 := []byte{0xff, 0xfe}
+	for _, r := range "<html><body><p>UTF16-TEXT is here, and it is long enough to be read as an article by the parser.</p></body></html>" {
+		utf16 = append(utf16, byte(r), 0)
+	}
+	mux := http.NewServeMux()
+	serve := func(path, ctype string, body []byte) {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", ctype)
+			w.Write(body)
+		})
+	}
+	serve("/png-as-html", "text/html", append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte, 4000)...))
+	serve("/elf-as-html", "text/html; charset=utf-8", append([]byte("\x7fELF\x02\x01\x01"), []byte(strings.Repeat("\x00\x01\x02\x03\xfe", 800))...))
+	serve("/deep", "text/html", []byte(deep))
+	serve("/escapes.txt", "text/plain", []byte("PLAIN-TEXT "+strings.ReplaceAll(escapes, "\x00", "")+" end\r\nnext line"))
+	serve("/utf16", "text/html", utf16)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	o := webOpts(t)
+	for _, tc := range []struct {
+		path  string
+		isErr bool
+		want  []string
+	}{
+		{"/png-as-html", true, []string{"holds binary data", "text/html"}},
+		{"/elf-as-html", true, []string{"holds binary data"}},
+		{"/deep", false, []string{"DEEP-TEXT", "RED"}},
+		{"/escapes.txt", false, []string{"PLAIN-TEXT", "RED", " end\nnext line"}},
+		{"/utf16", false, []string{"UTF16-TEXT"}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			res := fetch(t, o, urlArgs(srv.URL+tc.path, 100000))
+			if res.IsError != tc.isErr {
+				t.Errorf("IsError = %v, want %v:\n%s", res.IsError, tc.isErr, head(res.Content))
+			}
+			if m := missing(res.Content, tc.want...); m != "" {
+				t.Errorf("result lacks %q:\n%s", m, head(res.Content))
+			}
+			for _, r := range res.Content {
+				if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f {
+					t.Fatalf("the model gets the control %U:\n%q", r, head(res.Content))
+				}
+			}
+			if strings.Contains(res.Content, "52;c;") || strings.Contains(res.Content, "[2J") {
+				t.Errorf("an escape sequence's body reached the model:\n%q", head(res.Content))
+			}
+			if tc.isErr && strings.Count(strings.TrimSpace(res.Content), "\n") != 0 {
+				t.Errorf("a refusal is one line:\n%s", res.Content)
+			}
+		})
+	}
+}
+
+func TestModelText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a\x1b[1;31mb\x1b[0mc", "abc"},
+		{"a\x1b]0;title\x07b", "ab"},
+		{"a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\b", "alinkb"},
+		{"a\x1b[", "a["},                     // an unfinished CSI: the ESC goes
+		{"a\x1b]never ends", "a]never ends"}, // unfinished OSC: nothing after it is lost
+		{"x\x1b7y\x1b8z", "xyz"},
+		{"tab\tnl\ncr\r\nlone\rend", "tab\tnl\ncr\nlone\nend"},
+		{"c1\u0085\u009bend\x7f", "c1end"},
+		{"bell\x07nul\x00bs\x08", "bellnulbs"},
+		{"\xff valid é", "\uFFFD valid é"},
+	} {
+		if got := modelText(tc.in); got != tc.want {
+			t.Errorf("modelText(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

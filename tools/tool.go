@@ -49,6 +49,10 @@ type Access struct {
 	// MCP, for a call of a tool an MCP server offers, says which one, so
 	// the policy can match it against rules and ask about it.
 	MCP *MCPUse
+	// Beyond names what the call would read across the project's boundary
+	// that no path names ("the sessions and notes of every project", for
+	// recall): the person is asked first, told exactly that.
+	Beyond string
 }
 
 // MCPUse is one call of a tool from an MCP server.

@@ -12,6 +12,7 @@ import (
 	"pincer/agent"
 	"pincer/safety"
 	"pincer/themes"
+	"pincer/tools"
 	"pincer/ui/cells"
 	"pincer/ui/safetext"
 )
@@ -200,6 +201,8 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		title = "⚠ Dangerous: " + safetext.LineOf(q.Summary)
 	case q.Kind == agent.ApprovePath:
 		title = "Allow this file access?"
+	case q.MCP != nil:
+		title = mcpTitle(q.MCP)
 	case q.Kind == agent.ApproveAction && strings.HasPrefix(q.Tool, "mcp__"):
 		title = "Call this MCP tool?"
 	case q.Kind == agent.ApproveAction:
@@ -280,6 +283,19 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		rows: block.rows, facts: facts, tail: tail, reasons: reasons, input: input, keys: keyLines,
 	}, d, inner, st)
 	return frameLines(st, w, title, titleStyle, lines, border)
+}
+
+// maxMCPName is how much of a server's or a tool's name the title of an
+// MCP question shows; the rest is marked cut.
+const maxMCPName = 48
+
+// mcpTitle asks about an MCP call naming the tool and its server on one
+// line, each sanitised and cut to maxMCPName: names come from the server
+// and the configuration, and must not draw lines of their own above the
+// arguments.
+func mcpTitle(m *tools.MCPUse) string {
+	name := func(s string) string { return cells.Truncate(safetext.LineOf(s), maxMCPName) }
+	return "Call " + name(m.Tool) + " of the MCP server " + name(m.Server) + "?"
 }
 
 // approvalParts are the lines of an approval dialog's parts, before they
@@ -377,6 +393,10 @@ func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
 	switch {
 	case q.Command != "":
 		return newForeignBlock(q.Command, "$ ", width, bs)
+	case q.MCP != nil:
+		// Only the arguments scroll, from their first line: the server's
+		// names are in the title, on one line.
+		return newForeignBlock(q.MCP.Arguments, "", width, bs)
 	case q.Kind == agent.ApproveAction:
 		return newForeignBlock(q.Summary, "", width, bs)
 	case q.Kind == agent.ApproveWeb:

@@ -69,7 +69,9 @@ func (a *App) checkTasks() tea.Cmd {
 	id, root := a.opts.SessionID, a.opts.Root
 	return func() tea.Msg {
 		t, ok, err := r.Claim(func(t session.Task) bool {
-			return t.Session == id || t.Session == "" && t.Dir == root
+			// Only this project's, and never one a Telegram chat
+			// scheduled: its output and questions belong in that chat.
+			return t.Dir == root && t.Chat == 0 && (t.Session == id || t.Session == "")
 		})
 		if err != nil || !ok {
 			return tasksDueMsg{err: err}
@@ -190,6 +192,9 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 		}
 		if t.LastError != "" {
 			when += " · last run failed"
+		}
+		if t.ByModel {
+			where += " · scheduled by the model"
 		}
 		items = append(items, complete.Item{Value: t.ID, Label: human.OneLine(t.Prompt, 60), Detail: when + " · " + where})
 	}

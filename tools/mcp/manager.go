@@ -16,6 +16,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"pincer/internal/safefile"
 	"pincer/tools"
 )
 
@@ -71,6 +72,9 @@ type Info struct {
 	LogPath   string   `json:"log,omitempty"`
 	Restarts  int      `json:"restarts"`
 	Trusted   bool     `json:"trusted,omitempty"`
+	// Warnings say what of a ready server pincer left out and why: tools
+	// refused for their names, tools past the limits.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Manager runs the configured MCP servers. Start returns at once; the
@@ -98,10 +102,13 @@ type server struct {
 	session  *sdk.ClientSession
 	// proc is the process of a stdio server, in a process group of its
 	// own, so what it starts (npx starts node) stops with it.
-	proc    *exec.Cmd
-	tools   []*Tool
-	hidden  []string
-	logPath string
+	proc *exec.Cmd
+	// http is the record of the server's answers (see httpState).
+	http     *httpState
+	tools    []*Tool
+	hidden   []string
+	warnings []string
+	logPath  string
 }
 
 // New prepares a manager; nothing starts before Start.
@@ -120,6 +127,7 @@ func New(o Options) *Manager {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{opts: o, ctx: ctx, cancel: cancel, changed: make(chan struct{})}
+	prefixes := map[string]string{} // mcp__SERVER__ → the server that has it
 	for _, s := range o.Servers {
 		sv := &server{cfg: s, status: StatusStarting}
 		if s.Transport() == "stdio" && o.LogDir != "" {
@@ -129,10 +137,29 @@ func New(o Options) *Manager {
 			sv.status = StatusDisabled
 		} else if err := s.check(); err != nil {
 			sv.status, sv.reason = StatusFailed, err.Error()
+		} else if err := namesApart(s.Name, prefixes); err != nil {
+			sv.status, sv.reason = StatusFailed, err.Error()
 		}
 		m.servers = append(m.servers, sv)
 	}
 	return m
+}
+
+// namesApart refuses a server whose tools could be named like another's:
+// its name, made safe for a tool name, must hold no "__" (which ends the
+// server's part of mcp__SERVER__TOOL) and differ from every other
+// server's. Then a name leads to one server's one tool, and an allow rule
+// means what it says.
+func namesApart(name string, taken map[string]string) error {
+	safe := sanitize(name)
+	if strings.Contains(safe, "__") {
+		return fmt.Errorf("its name %q holds \"__\" (or characters that become it in tool names), which would let its tools be named like another server's (mcp__SERVER__TOOL); rename it", name)
+	}
+	if other, ok := taken[safe]; ok {
+		return fmt.Errorf("its tools would be named like those of the server %q (mcp__%s__…); rename one of them", other, safe)
+	}
+	taken[safe] = name
+	return nil
 }
 
 // Start starts every enabled server in the background and returns at
@@ -206,7 +233,7 @@ func (m *Manager) Servers() []Info {
 	for _, s := range m.servers {
 		in := Info{Name: s.cfg.Name, Transport: s.cfg.Transport(), Origin: s.cfg.Origin, Status: s.status,
 			Reason: s.reason, LogPath: s.logPath, Restarts: s.restarts, Trusted: s.cfg.Trusted,
-			Hidden: append([]string(nil), s.hidden...), Tools: []string{}}
+			Hidden: append([]string(nil), s.hidden...), Tools: []string{}, Warnings: append([]string(nil), s.warnings...)}
 		for _, t := range s.tools {
 			in.Tools = append(in.Tools, t.name)
 		}
@@ -221,20 +248,25 @@ func (m *Manager) Tools() []tools.Tool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []tools.Tool
+	seen := map[string]bool{}
 	for _, s := range m.servers {
 		if s.status != StatusReady {
 			continue
 		}
 		for _, t := range s.tools {
+			if seen[t.name] {
+				continue // namesApart keeps this from happening; never two tools by one name
+			}
+			seen[t.name] = true
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// session returns the ready session of the named server, or why there is
-// none.
-func (m *Manager) session(name string) (*sdk.ClientSession, string) {
+// session returns the ready session of the named server, with what is
+// learnt of its answers (HTTP), or why there is none.
+func (m *Manager) session(name string) (*sdk.ClientSession, *httpState, string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, s := range m.servers {
@@ -242,14 +274,14 @@ func (m *Manager) session(name string) (*sdk.ClientSession, string) {
 			continue
 		}
 		if s.status == StatusReady && s.session != nil {
-			return s.session, ""
+			return s.session, s.http, ""
 		}
 		if s.reason != "" {
-			return nil, string(s.status) + ": " + s.reason
+			return nil, nil, string(s.status) + ": " + s.reason
 		}
-		return nil, string(s.status)
+		return nil, nil, string(s.status)
 	}
-	return nil, "not configured"
+	return nil, nil, "not configured"
 }
 
 // set changes a server's state under the lock and tells whoever waits.
@@ -269,7 +301,8 @@ func (m *Manager) set(s *server, f func()) {
 // leaves it failed with the reason.
 func (m *Manager) run(s *server) {
 	for {
-		cs, ts, hidden, err := m.connect(s)
+		changed := make(chan struct{}, 1)
+		cs, list, err := m.connect(s, changed)
 		if m.ctx.Err() != nil {
 			if cs != nil {
 				m.end(s, cs)
@@ -280,14 +313,22 @@ func (m *Manager) run(s *server) {
 			m.set(s, func() { s.status, s.reason, s.session, s.tools = StatusFailed, m.explain(s, err), nil, nil })
 			return
 		}
-		m.set(s, func() { s.status, s.reason, s.session, s.tools, s.hidden = StatusReady, "", cs, ts, hidden })
+		m.set(s, func() {
+			s.status, s.reason, s.session = StatusReady, "", cs
+			s.tools, s.hidden, s.warnings = list.tools, list.hidden, list.warnings
+		})
+		stop := make(chan struct{})
+		var watching sync.WaitGroup
+		watching.Go(func() { m.watchTools(s, cs, changed, stop) })
 		werr := cs.Wait()
+		close(stop)
+		watching.Wait()
 		m.end(s, cs)
 		if m.ctx.Err() != nil {
 			return
 		}
 		why := "it stopped"
-		if werr != nil && !errors.Is(werr, context.Canceled) {
+		if werr = s.http.explain(werr); werr != nil && !errors.Is(werr, context.Canceled) {
 			why += " (" + werr.Error() + ")"
 		}
 		why = m.withLog(s, why)
@@ -328,7 +369,7 @@ func (m *Manager) withLog(s *server, why string) string {
 }
 
 // connect starts the server, says hello and lists its tools.
-func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, error) {
+func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSession, toolList, error) {
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
 	defer cancel()
 	var transport sdk.Transport
@@ -337,20 +378,32 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 		for k, v := range s.cfg.Headers {
 			x, err := m.expand(v)
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("header %s: %w", k, err)
+				return nil, toolList{}, fmt.Errorf("header %s: %w", k, err)
 			}
 			headers.Set(k, x)
 		}
+		state := &httpState{server: s.cfg.Name}
+		client, err := httpClient(state, s.cfg.URL, headers, http.DefaultTransport)
+		if err != nil {
+			return nil, toolList{}, err
+		}
+		m.mu.Lock()
+		s.http = state // read by calls, under the lock
+		m.mu.Unlock()
 		transport = &sdk.StreamableClientTransport{
-			Endpoint:   s.cfg.URL,
-			HTTPClient: &http.Client{Transport: headerTransport{base: http.DefaultTransport, headers: headers}},
-			MaxRetries: 2,
+			Endpoint:     s.cfg.URL,
+			HTTPClient:   client,
+			MaxRetries:   2,
+			MaxEventSize: maxMessage,
 		}
 	} else {
 		cmd, logf, err := m.command(s)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, toolList{}, err
 		}
+		m.mu.Lock()
+		s.http = &httpState{server: s.cfg.Name}
+		m.mu.Unlock()
 		if logf != nil {
 			defer logf.Close() // the child holds its own copy
 		}
@@ -360,19 +413,24 @@ func (m *Manager) connect(s *server) (*sdk.ClientSession, []*Tool, []string, err
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: m.opts.Version}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			go m.refresh(s)
+			// However many arrive, at most one listing waits: a
+			// flood of notifications costs one tools/list, not one each.
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
 		},
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("could not start it: %w", err)
+		return nil, toolList{}, fmt.Errorf("could not start it: %w", err)
 	}
-	ts, hidden, err := m.listTools(ctx, s, cs)
+	list, err := m.listTools(ctx, s, cs)
 	if err != nil {
 		m.end(s, cs)
-		return nil, nil, nil, fmt.Errorf("could not list its tools: %w", err)
+		return nil, toolList{}, fmt.Errorf("could not list its tools: %w", s.http.explain(err))
 	}
-	return cs, ts, hidden, nil
+	return cs, list, nil
 }
 
 // expand fills in ${VARIABLES}, refusing the API keys pincer keeps from
@@ -402,49 +460,186 @@ func (m *Manager) end(s *server, cs *sdk.ClientSession) {
 	}
 }
 
-// refresh lists a ready server's tools again, after it said they changed.
-func (m *Manager) refresh(s *server) {
-	m.mu.Lock()
-	cs := s.session
-	m.mu.Unlock()
-	if cs == nil {
-		return
+// A change of a server's tools is listed once the server has been quiet
+// for refreshQuiet, or at the latest refreshMost after the first
+// notification: a burst, or an endless flood, costs a listing now and
+// then, not one per notification.
+const (
+	refreshQuiet = 200 * time.Millisecond
+	refreshMost  = 5 * time.Second
+)
+
+// watchTools lists a ready server's tools again each time it says they
+// changed, one listing at a time, until stop is closed.
+func (m *Manager) watchTools(s *server, cs *sdk.ClientSession, changed <-chan struct{}, stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-m.ctx.Done():
+			return
+		case <-changed:
+		}
+		latest := time.NewTimer(refreshMost)
+		quiet := time.NewTimer(refreshQuiet)
+	wait:
+		for {
+			select {
+			case <-stop:
+				latest.Stop()
+				quiet.Stop()
+				return
+			case <-m.ctx.Done():
+				latest.Stop()
+				quiet.Stop()
+				return
+			case <-changed:
+				quiet.Reset(refreshQuiet)
+			case <-quiet.C:
+				break wait
+			case <-latest.C:
+				break wait
+			}
+		}
+		latest.Stop()
+		quiet.Stop()
+		m.refresh(s, cs)
 	}
+}
+
+// refresh lists the server's tools again on the session cs.
+func (m *Manager) refresh(s *server, cs *sdk.ClientSession) {
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
 	defer cancel()
-	ts, hidden, err := m.listTools(ctx, s, cs)
+	list, err := m.listTools(ctx, s, cs)
 	if err != nil {
 		return
 	}
 	m.set(s, func() {
 		if s.session == cs {
-			s.tools, s.hidden = ts, hidden
+			s.tools, s.hidden, s.warnings = list.tools, list.hidden, list.warnings
 		}
 	})
 }
 
-// listTools fetches every page of the server's tools and makes the ones
-// not hidden into Tools.
-func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSession) ([]*Tool, []string, error) {
-	var out []*Tool
-	var hidden []string
+// Limits on what one server may offer, so a server cannot fill pincer's
+// memory or the model's window with its tools. A server past them is
+// still used, with the tools that fit, and /mcp says what was left out.
+const (
+	// maxToolPages is how many pages of tools/list are read.
+	maxToolPages = 50
+	// maxListedTools is how many tools are read before listing stops.
+	maxListedTools = 2000
+	// maxServerTools is how many tools of one server the model is offered.
+	maxServerTools = 128
+	// maxServerToolBytes caps the descriptions and schemas of one
+	// server's tools offered to the model (about 32k tokens).
+	maxServerToolBytes = 128 << 10
+	// maxToolNameLen is the longest tool name accepted, as the MCP
+	// specification allows.
+	maxToolNameLen = 128
+)
+
+// toolList is what listing a server's tools found.
+type toolList struct {
+	tools  []*Tool
+	hidden []string
+	// warnings say what was left out and why, for /mcp.
+	warnings []string
+}
+
+// listTools fetches the server's tools, page by page up to the limits,
+// and makes those that are not hidden and whose names are plain
+// identifiers into Tools, as many as fit in the server's share.
+func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSession) (toolList, error) {
+	var out toolList
+	var refused []string
 	used := map[string]bool{}
-	for t, err := range cs.Tools(ctx, nil) {
+	listed, pages, bytes, over := 0, 0, 0, 0
+	cursor := ""
+	for {
+		if pages == maxToolPages {
+			out.warnings = append(out.warnings, fmt.Sprintf("it lists its tools in more than %d pages; pincer read the first %d and stopped", maxToolPages, maxToolPages))
+			break
+		}
+		res, err := cs.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return nil, nil, err
+			return toolList{}, err
 		}
-		if slices.Contains(s.cfg.HideTools, t.Name) {
-			hidden = append(hidden, t.Name)
-			continue
+		pages++
+		for _, t := range res.Tools {
+			listed++
+			if err := checkToolName(t.Name); err != nil {
+				refused = append(refused, err.Error())
+				continue
+			}
+			if slices.Contains(s.cfg.HideTools, t.Name) {
+				out.hidden = append(out.hidden, t.Name)
+				continue
+			}
+			name := ToolName(s.cfg.Name, t.Name)
+			if used[name] {
+				name = hashedName(name, s.cfg.Name+"\x00"+t.Name)
+			}
+			if used[name] {
+				refused = append(refused, fmt.Sprintf("%q is listed twice", t.Name))
+				continue
+			}
+			tool := newTool(m, s.cfg, t, name)
+			size := tool.size()
+			if len(out.tools) == maxServerTools || bytes+size > maxServerToolBytes {
+				over++
+				continue
+			}
+			used[name] = true
+			bytes += size
+			out.tools = append(out.tools, tool)
 		}
-		name := ToolName(s.cfg.Name, t.Name)
-		if used[name] {
-			name = hashedName(name, s.cfg.Name+"\x00"+t.Name)
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			break
 		}
-		used[name] = true
-		out = append(out, newTool(m, s.cfg, t, name))
+		if listed >= maxListedTools {
+			out.warnings = append(out.warnings, fmt.Sprintf("it lists more than %d tools; pincer read the first %d and stopped", maxListedTools, listed))
+			break
+		}
+		cursor = res.NextCursor
 	}
-	return out, hidden, nil
+	if over > 0 {
+		out.warnings = append(out.warnings, fmt.Sprintf("it offers %d tools, and the model is offered the first %d (a server's share is at most %d tools and %s of descriptions and schemas); hide the ones you do not need with hide_tools to choose which",
+			len(out.tools)+over, len(out.tools), maxServerTools, safefile.Size(maxServerToolBytes)))
+	}
+	if n := len(refused); n > 0 {
+		more := ""
+		if n > 3 {
+			more = fmt.Sprintf(" and %d more", n-3)
+			refused = refused[:3]
+		}
+		out.warnings = append(out.warnings, fmt.Sprintf("refused %d tool(s) whose names are not 1 to %d letters, digits, '_', '-' or '.': %s%s",
+			n, maxToolNameLen, strings.Join(refused, "; "), more))
+	}
+	return out, nil
+}
+
+// checkToolName refuses a tool name that is not a plain identifier, as
+// the MCP specification defines one: a name is shown in approvals, where
+// a line break or an escape could draw a question of its own.
+func checkToolName(name string) error {
+	shown := name
+	if len(shown) > 40 {
+		shown = strings.ToValidUTF8(shown[:40], "") + "…"
+	}
+	switch {
+	case name == "":
+		return errors.New("one has no name")
+	case len(name) > maxToolNameLen:
+		return fmt.Errorf("%q is %d bytes long", shown, len(name))
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return fmt.Errorf("%q holds %q", shown, r)
+		}
+	}
+	return nil
 }
 
 // command builds the process of a stdio server, its standard error going
@@ -526,18 +721,4 @@ func lastLine(path string) string {
 		last = strings.ToValidUTF8(last[:300], "") + "…"
 	}
 	return last
-}
-
-// headerTransport adds the configured headers to every request.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers http.Header
-}
-
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	for k, vs := range h.headers {
-		r.Header[k] = vs
-	}
-	return h.base.RoundTrip(r)
 }

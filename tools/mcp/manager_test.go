@@ -13,7 +13,7 @@ import (
 )
 
 // started starts a manager for the servers and closes it after the test.
-func started(t *testing.T, o Options) *Manager {
+func started(t testing.TB, o Options) *Manager {
 	t.Helper()
 	if o.LogDir == "" {
 		o.LogDir = t.TempDir()
@@ -32,7 +32,7 @@ func started(t *testing.T, o Options) *Manager {
 	return m
 }
 
-func tool(t *testing.T, m *Manager, name string) tools.Tool {
+func tool(t testing.TB, m *Manager, name string) tools.Tool {
 	t.Helper()
 	for _, tl := range m.Tools() {
 		if tl.Name() == name {
@@ -43,7 +43,7 @@ func tool(t *testing.T, m *Manager, name string) tools.Tool {
 	return nil
 }
 
-func run(t *testing.T, ctx context.Context, tl tools.Tool, args string) (tools.Result, error) {
+func run(t testing.TB, ctx context.Context, tl tools.Tool, args string) (tools.Result, error) {
 	t.Helper()
 	c, err := tl.Decode(args)
 	if err != nil {

@@ -16,6 +16,10 @@ import (
 const serverEnv = "PINCER_MCP_TEST_SERVER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(rawEnv) != "" {
+		serveRawStdio()
+		os.Exit(0)
+	}
 	if os.Getenv(serverEnv) == "1" {
 		_ = testServer().Run(context.Background(), &sdk.StdioTransport{})
 		os.Exit(0)

@@ -102,6 +102,13 @@ func schema(in any) map[string]any {
 	return out
 }
 
+// size is about how many bytes the tool costs in every request: its
+// name, description and schema as sent.
+func (t *Tool) size() int {
+	raw, _ := json.Marshal(t.params)
+	return len(t.name) + len(t.desc) + len(raw)
+}
+
 // Name implements tools.Tool.
 func (t *Tool) Name() string { return t.name }
 
@@ -164,7 +171,7 @@ func (c *call) Access() tools.Access {
 // call timeout, and turns the result into text for the model.
 func (c *call) Run(ctx context.Context) (tools.Result, error) {
 	m := c.t.m
-	cs, why := m.session(c.t.server.Name)
+	cs, state, why := m.session(c.t.server.Name)
 	if cs == nil {
 		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %s is not ready (%s), so %s was not called. Try again later or do without it.", c.t.server.Name, why, c.t.tool)}, nil
 	}
@@ -177,7 +184,7 @@ func (c *call) Run(ctx context.Context) (tools.Result, error) {
 	case err != nil && errors.Is(cctx.Err(), context.DeadlineExceeded):
 		return tools.Result{IsError: true, Content: fmt.Sprintf("%s on the MCP server %s did not answer within %s, so pincer stopped waiting (mcp_timeout).", c.t.tool, c.t.server.Name, m.opts.Timeout)}, nil
 	case err != nil:
-		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %s could not run %s: %v", c.t.server.Name, c.t.tool, err)}, nil
+		return tools.Result{IsError: true, Content: fmt.Sprintf("The MCP server %s could not run %s: %v", c.t.server.Name, c.t.tool, state.explain(err))}, nil
 	}
 	return tools.Result{Content: tools.CapText(Text(res), m.opts.MaxOutput), IsError: res.IsError}, nil
 }

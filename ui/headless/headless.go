@@ -40,6 +40,10 @@ type Policy struct {
 	Yes bool
 	// ApproveAll approves everything, dangerous commands included.
 	ApproveAll bool
+	// AllowSchedule approves creating scheduled tasks, which neither Yes
+	// nor ApproveAll does: a task runs again later, unattended, in a
+	// place a one-off run may never see again.
+	AllowSchedule bool
 }
 
 // Approver answers approvals from the policy and reports each refusal on
@@ -56,6 +60,14 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 				mu.Unlock()
 			}
 			return agent.Decision{}, nil
+		}
+		if a.Schedule {
+			if !p.AllowSchedule && a.Step == 1 {
+				mu.Lock()
+				fmt.Fprintf(errOut, "refused %s: creating a scheduled task lets prompts run later without you, which --yes does not approve; pass --allow-schedule to allow it\n", safetext.LineOf(a.Summary))
+				mu.Unlock()
+			}
+			return agent.Decision{Allow: p.AllowSchedule}, nil
 		}
 		allow := p.ApproveAll || (p.Yes && a.Tier < safety.Dangerous)
 		if !allow && a.Step == 1 {

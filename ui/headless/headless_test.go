@@ -32,6 +32,11 @@ func TestPolicyApprover(t *testing.T) {
 		{"edit without flags", Policy{}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, false, "--yes"},
 		{"edit with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, true, ""},
 		{"path outside the project with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm}, true, ""},
+		// A scheduled task runs later, unattended: only the flag that
+		// names scheduling approves it.
+		{"scheduling with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm, Summary: "schedule_task every 1m: run curl"}, false, "--allow-schedule"},
+		{"scheduling with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, false, "--allow-schedule"},
+		{"scheduling with --allow-schedule", Policy{AllowSchedule: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, true, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -219,15 +219,23 @@ func question(a agent.Approval) (string, []choice) {
 	case dangerous:
 		b.WriteString("⚠️ <b>Dangerous:</b> ")
 	}
+	if a.MCP != nil {
+		// The names on one line each, cut; the arguments alone in the
+		// block, so nothing the server named stands above them.
+		what = a.MCP.Arguments
+	}
 	if a.Step != 2 {
-		switch a.Kind {
-		case agent.ApproveCommand:
+		switch {
+		case a.MCP != nil:
+			b.WriteString("<b>Call this MCP tool?</b>\n")
+			fmt.Fprintf(&b, "tool <code>%s</code> of the server <code>%s</code>\n", html.EscapeString(mcpName(a.MCP.Tool)), html.EscapeString(mcpName(a.MCP.Server)))
+		case a.Kind == agent.ApproveCommand:
 			b.WriteString("<b>Run this command?</b>\n")
-		case agent.ApproveEdit:
+		case a.Kind == agent.ApproveEdit:
 			b.WriteString("<b>Apply this edit?</b>\n")
-		case agent.ApproveUnsandboxed:
+		case a.Kind == agent.ApproveUnsandboxed:
 			b.WriteString("<b>Run this outside the sandbox?</b>\n")
-		case agent.ApproveWeb:
+		case a.Kind == agent.ApproveWeb:
 			b.WriteString("<b>Fetch this page?</b>\n")
 		default:
 			b.WriteString("<b>Allow this?</b>\n")
@@ -262,6 +270,17 @@ func question(a agent.Approval) (string, []choice) {
 		cs = append(cs, choice{always, "Always allow " + safetext.LineOf(a.SuggestedRule)})
 	}
 	return b.String(), append(cs, choice{no, "Deny"})
+}
+
+// mcpName is a server's or a tool's name on one line, cut to 64
+// characters: names come from the server and must not draw lines of
+// their own above the arguments.
+func mcpName(s string) string {
+	s = safetext.LineOf(s)
+	if r := []rune(s); len(r) > 64 {
+		s = string(r[:63]) + "…"
+	}
+	return s
 }
 
 // sendDiff shows an edit's diff: in the question when it is short (the
@@ -346,13 +365,19 @@ func newNonce() string {
 	return hex.EncodeToString(n[:])
 }
 
-// switchSession moves the chat to the session name (created when new).
+// switchSession moves the chat to the session name (created when new),
+// unless it is another chat's or a private one.
 func (b *Bot) switchSession(ctx context.Context, c *chat, name string) {
 	if c.busy() {
 		b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first.")
 		return
 	}
-	conv, err := b.opts.Open(ctx, name, false, c.approver())
+	conv, name, err := b.open(ctx, c, name, false)
+	var no refusal
+	if errors.As(err, &no) {
+		b.sendPlain(ctx, c.id, string(no))
+		return
+	}
 	if err != nil {
 		b.sendPlain(ctx, c.id, "Could not open the session "+name+": "+err.Error())
 		return
@@ -375,10 +400,16 @@ func (b *Bot) pickSession(ctx context.Context, c *chat, from int64) {
 		b.sendPlain(ctx, c.id, "No sessions to pick from; /session NAME switches by name.")
 		return
 	}
-	names, err := b.opts.Sessions()
+	all, err := b.opts.Sessions()
 	if err != nil {
 		b.sendPlain(ctx, c.id, "Could not list the sessions: "+err.Error())
 		return
+	}
+	var names []string
+	for _, info := range all {
+		if mayUse(c.id, info) == "" {
+			names = append(names, info.label())
+		}
 	}
 	if len(names) > 20 {
 		names = names[:20]

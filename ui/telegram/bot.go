@@ -41,11 +41,13 @@ type ModelSwitcher interface {
 	SetModel(name string) error
 }
 
-// Opener opens the conversation of a chat in the session called name,
+// Opener opens the conversation of chat in the session called name,
 // asking its approvals through ap. fresh asks for a new, empty session
 // under that name (the command /new); the old one is kept under another
-// name.
-type Opener func(ctx context.Context, name string, fresh bool, ap agent.Approver) (Conversation, error)
+// name. The bot checks that the chat may use the session first; the
+// opener keeps what the conversation reaches to the chat: its recall to
+// the chat's own sessions, its scheduled tasks reporting there.
+type Opener func(ctx context.Context, chat Chat, name string, fresh bool, ap agent.Approver) (Conversation, error)
 
 // Options configure a Bot.
 type Options struct {
@@ -58,9 +60,13 @@ type Options struct {
 	Tasks Tasks
 	// Model is the model's name, shown by /model.
 	Model string
-	// Sessions, when set, lists the sessions a chat may switch to
-	// (/sessions), newest first.
-	Sessions func() ([]string, error)
+	// Sessions, when set, lists the project's named sessions (/sessions),
+	// newest first; a chat is offered those it may use.
+	Sessions func() ([]SessionInfo, error)
+	// Lookup, when set, finds the session a name or id refers to, so a
+	// chat cannot reach another chat's session, or a private one, by
+	// naming it.
+	Lookup func(name string) (SessionInfo, bool, error)
 	// OffsetFile keeps the id of the last update handled, so a restart
 	// does not answer anything twice. "" keeps it in memory only.
 	OffsetFile string
@@ -238,6 +244,7 @@ func (b *Bot) message(ctx context.Context, m *models.Message) {
 		return
 	}
 	c := b.chat(m.Chat.ID)
+	c.setGroup(m.Chat.Type != models.ChatTypePrivate)
 	if strings.HasPrefix(text, "/") {
 		name, arg, _ := strings.Cut(text[1:], " ")
 		name, _, _ = strings.Cut(name, "@")
@@ -291,7 +298,8 @@ func (b *Bot) chat(id int64) *chat {
 	defer b.mu.Unlock()
 	c, ok := b.chats[id]
 	if !ok {
-		c = &chat{id: id, bot: b, name: b.sessions[id]}
+		// Group chats have negative ids; a message says for sure.
+		c = &chat{id: id, bot: b, name: b.sessions[id], group: id < 0}
 		b.chats[id] = c
 	}
 	return c
@@ -318,9 +326,11 @@ func (b *Bot) loadSessions() map[int64]string {
 		return out
 	}
 	for k, name := range byID {
-		if id, err := strconv.ParseInt(k, 10, 64); err == nil && name != "" {
-			out[id] = name
+		id, err := strconv.ParseInt(k, 10, 64)
+		if owner, ok := ChatOf(name); err != nil || name == "" || ok && owner != id {
+			continue // another chat's session is not this chat's to be in
 		}
+		out[id] = name
 	}
 	return out
 }
@@ -371,8 +381,7 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 			b.sendPlain(ctx, c.id, "An answer is in progress; /cancel it first.")
 			return
 		}
-		name := c.session()
-		conv, err := b.opts.Open(ctx, name, true, c.approver())
+		conv, name, err := b.open(ctx, c, c.session(), true)
 		if err != nil {
 			b.sendPlain(ctx, c.id, "Could not start a new conversation: "+err.Error())
 			return

@@ -72,7 +72,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	t.Helper()
 	root := t.TempDir()
 	r := &running{api: api, model: model, root: root, log: &syncBuffer{}}
-	open := func(ctx context.Context, name string, fresh bool, ap agent.Approver) (Conversation, error) {
+	open := func(ctx context.Context, _ Chat, name string, fresh bool, ap agent.Approver) (Conversation, error) {
 		r.mu.Lock()
 		if fresh {
 			r.opens = append(r.opens, "+"+name)
@@ -100,7 +100,19 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	b, err := New(ctx, Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{owner, 43}, Open: open,
-		Sessions: func() ([]string, error) { return []string{"tg-42", "refactor"}, nil }, Model: "test-model",
+		Sessions: func() ([]SessionInfo, error) {
+			return []SessionInfo{{Name: "tg-42"}, {Name: "refactor"}, {Name: "tg-43"}, {Name: "tg-43-20261201-0900"}, {Name: "diary", Private: true}}, nil
+		},
+		Lookup: func(name string) (SessionInfo, bool, error) {
+			switch name {
+			case "diary", "01DIARY":
+				return SessionInfo{Name: "diary", ID: "01DIARY", Private: true}, true, nil
+			case "01TG43":
+				return SessionInfo{Name: "tg-43", ID: "01TG43"}, true, nil
+			}
+			return SessionInfo{}, false, nil
+		},
+		Model:      "test-model",
 		OffsetFile: offsetFile, ChatsFile: chatsFileFor(offsetFile), Log: r.log, EditEvery: 100 * time.Millisecond, PollTimeout: 2 * time.Second, Retry: 10 * time.Millisecond})
 	if err != nil {
 		cancel()

@@ -29,6 +29,20 @@ type chat struct {
 	running bool
 	owner   int64 // who sent the prompt of the turn in progress
 	cancel  context.CancelFunc
+	// group is a group chat: recalled text is not posted there.
+	group bool
+}
+
+func (c *chat) setGroup(group bool) {
+	c.mu.Lock()
+	c.group = group
+	c.mu.Unlock()
+}
+
+func (c *chat) isGroup() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.group
 }
 
 func (c *chat) begin(owner int64, cancel context.CancelFunc) bool {
@@ -114,8 +128,14 @@ func (c *chat) conversation(ctx context.Context) (Conversation, error) {
 	if conv != nil {
 		return conv, nil
 	}
-	name := c.session()
-	conv, err := c.bot.opts.Open(ctx, name, false, c.approver())
+	conv, name, err := c.bot.open(ctx, c, c.session(), false)
+	var no refusal
+	if errors.As(err, &no) && c.session() != SessionName(c.id) {
+		// Kept from before the rule (the chats file): back to its own.
+		c.bot.sendPlain(ctx, c.id, string(no)+" This chat is back in its own session, "+SessionName(c.id)+".")
+		c.bot.rememberSession(c.id, SessionName(c.id))
+		conv, name, err = c.bot.open(ctx, c, SessionName(c.id), false)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -157,6 +177,7 @@ func (c *chat) work(ctx context.Context, f func(Conversation, func(agent.Event))
 		return
 	}
 	s := newStream(ctx, b, c.id)
+	s.group = c.isGroup()
 	stop := s.tick(ctx)
 	err = f(conv, s.event)
 	stop()
@@ -186,6 +207,9 @@ type stream struct {
 	dirty bool
 	last  time.Time
 	tools map[string]toolLine // by call key
+	// group: recalled text is not posted, since members who are not on
+	// the allowlist read the chat.
+	group bool
 }
 
 type toolLine struct {
@@ -247,6 +271,9 @@ func (s *stream) event(ev agent.Event) {
 			mark = "✗"
 		}
 		body := mark + " " + firstLines(e.Content, 3, 300)
+		if s.group && e.Name == "recall" {
+			body = mark + " (what recall found is not shown in a group)"
+		}
 		if !ok || tl.msg == 0 {
 			s.bot.send(s.ctx, s.chat, "<code>"+html.EscapeString(body)+"</code>", body, nil)
 			return
@@ -260,20 +287,25 @@ func (s *stream) event(ev agent.Event) {
 		s.bot.sendPlain(s.ctx, s.chat, fmt.Sprintf("Compressed %d older messages into a summary.", e.Messages))
 	case agent.Recalled:
 		s.finishText(s.ctx)
-		htmlText, plain := recalledMessage(e, time.Now())
+		htmlText, plain := recalledMessage(e, time.Now(), s.group)
 		s.bot.send(s.ctx, s.chat, htmlText, plain, nil)
 	}
 }
 
 // recalledMessage is how a chat learns what auto recall gave the model:
 // the one-line summary, then exactly what was added (capped), folded in
-// an expandable quote so it does not fill the chat.
-func recalledMessage(e agent.Recalled, now time.Time) (htmlText, plain string) {
+// an expandable quote so it does not fill the chat. A group gets the
+// summary only: members who are not on the allowlist read it.
+func recalledMessage(e agent.Recalled, now time.Time, group bool) (htmlText, plain string) {
 	head := human.RecallSummary(e.Notes, now)
 	if head == "" {
 		head = "recalled notes from earlier sessions"
 	}
 	head = strings.ToUpper(head[:1]) + head[1:]
+	if group {
+		head += " (not shown in a group)"
+		return "<i>" + html.EscapeString(safetext.LineOf(head)) + "</i>", head
+	}
 	body := safetext.Sanitize(e.Text, safetext.Exact)
 	if r := []rune(body); len(r) > 3000 {
 		body = string(r[:3000]) + "…"

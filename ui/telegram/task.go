@@ -22,13 +22,14 @@ type MessageRunner interface {
 // scheduler tries again later.
 var ErrChatBusy = errors.New("the chat is busy with another answer")
 
-// RunTask runs a scheduled task of the chat's session in the chat, as a
-// turn: the result appears there, and its approvals are asked there, of
-// the chat's own user (in a group, of the first allowed user).
-func (b *Bot) RunTask(ctx context.Context, chatID int64, t session.Task) error {
+// RunTask runs a scheduled task in the chat, as a turn in its session
+// (called sessionName): the result appears there, and its approvals are
+// asked there, of the chat's own user (in a group, of the first allowed
+// user). The caller chooses the chat: the one that scheduled the task.
+func (b *Bot) RunTask(ctx context.Context, chatID int64, sessionName string, t session.Task) error {
 	c := b.chat(chatID)
-	if name := c.session(); name != SessionName(chatID) {
-		return fmt.Errorf("chat %d is in the session %s, not in the task's %s", chatID, name, SessionName(chatID))
+	if name := c.session(); name != sessionName {
+		return fmt.Errorf("chat %d is in the session %s, not in the task's %s; the task runs once the chat is back there", chatID, name, sessionName)
 	}
 	owner := b.opts.AllowedUsers[0]
 	if slices.Contains(b.opts.AllowedUsers, chatID) {
@@ -62,9 +63,9 @@ func (b *Bot) RunTask(ctx context.Context, chatID int64, t session.Task) error {
 
 // Tasks schedules and lists the tasks of a session, by the session's name.
 type Tasks interface {
-	// Schedule adds a task from a spec such as "in 30m check the build"
-	// and says when it runs.
-	Schedule(session, spec string) (string, error)
+	// Schedule adds a task from a spec such as "in 30m check the build",
+	// to report in chat only, and says when it runs.
+	Schedule(chat int64, session, spec string) (string, error)
 	// List describes the session's tasks, one line each.
 	List(session string) ([]string, error)
 }
@@ -85,7 +86,7 @@ func (b *Bot) tasks(ctx context.Context, c *chat, name, arg string) {
 			b.sendPlain(ctx, c.id, "Say when and what: /schedule in 30m check the build (or every 1h …, at 2026-12-01T09:00:00Z …).")
 			return
 		}
-		said, err := b.opts.Tasks.Schedule(c.session(), arg)
+		said, err := b.opts.Tasks.Schedule(c.id, c.session(), arg)
 		if err != nil {
 			b.sendPlain(ctx, c.id, "Not scheduled: "+err.Error())
 			return

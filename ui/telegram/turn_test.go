@@ -283,7 +283,7 @@ func TestScheduledTaskAnswersInTheChat(t *testing.T) {
 	model := agenttest.New(agenttest.Text("the build is green", 5))
 	defer model.Close()
 	r := startBot(t, api, model, "")
-	err := r.bot.RunTask(context.Background(), owner, session.Task{ID: "t1", Prompt: "check the build"})
+	err := r.bot.RunTask(context.Background(), owner, "tg-42", session.Task{ID: "t1", Prompt: "check the build"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestScheduledTaskAnswersInTheChat(t *testing.T) {
 	}
 	// A chat that is answering is not interrupted by a task.
 	r.bot.chat(owner).begin(owner, func() {})
-	if err := r.bot.RunTask(context.Background(), owner, session.Task{ID: "t2", Prompt: "again"}); err != ErrChatBusy {
+	if err := r.bot.RunTask(context.Background(), owner, "tg-42", session.Task{ID: "t2", Prompt: "again"}); err != ErrChatBusy {
 		t.Errorf("err = %v, want ErrChatBusy", err)
 	}
 	r.bot.chat(owner).end()
@@ -355,11 +355,13 @@ func TestEditHunksCanBeDropped(t *testing.T) {
 type fakeTasks struct {
 	mu    sync.Mutex
 	specs []string
+	chats []int64 // the chat each task was scheduled from
 }
 
-func (f *fakeTasks) Schedule(name, spec string) (string, error) {
+func (f *fakeTasks) Schedule(chat int64, name, spec string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.chats = append(f.chats, chat)
 	f.specs = append(f.specs, name+": "+spec)
 	return "Scheduled: runs in 30m.", nil
 }
