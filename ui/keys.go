@@ -135,6 +135,7 @@ func (a *App) ctrlC() tea.Cmd {
 	case a.input.Value() != "":
 		a.input.Reset()
 		a.closePopups()
+		a.layout() // a cleared multi-line input gives its rows back
 		return nil
 	case a.quitArmed:
 		a.quit = true
