@@ -483,6 +483,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		if msg.err != nil {
 			a.transcript.AddError(msg.err.Error())
+			if p, ok := a.topDialog().(*picker); ok {
+				p.warn = sentence(msg.err.Error()) // not hidden behind the open list
+			}
 		} else {
 			a.transcript.AddNotice(msg.text)
 		}

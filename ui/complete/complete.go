@@ -211,6 +211,24 @@ func (m *Model) Selected() (Item, bool) {
 	return m.items[m.results[m.cursor].idx], true
 }
 
+// Cursor returns the position of the selection in the results, from 0.
+func (m *Model) Cursor() int { return m.cursor }
+
+// SelectValue selects the first result whose Value is v, and reports
+// whether there was one; the selection stays where it was otherwise.
+func (m *Model) SelectValue(v string) bool {
+	for i, r := range m.results {
+		if m.items[r.idx].Value == v {
+			m.moveTo(i)
+			return true
+		}
+	}
+	return false
+}
+
+// SelectIndex selects result i, or the nearest one when i is out of range.
+func (m *Model) SelectIndex(i int) { m.moveTo(i) }
+
 // SetSize sets the popup's width in cells and the most rows it shows.
 func (m *Model) SetSize(width, maxRows int) {
 	m.width, m.rows = max(width, 0), max(maxRows, 0)
