@@ -198,6 +198,13 @@ type App struct {
 	editDiffs map[string]string
 	// recalled is what auto recall added in this session, for /memory.
 	recalled []agent.Recalled
+
+	// clock is time.Now, or a test's clock: it decides whether a dialog
+	// opened while the person typed (see guard.go).
+	clock func() time.Time
+	// lastTyped is when a key last went into the input as typing;
+	// lastAnswer is when one last went to a dialog.
+	lastTyped, lastAnswer time.Time
 }
 
 // New builds the screen's model.
@@ -213,6 +220,7 @@ func New(o Options) *App {
 		pastes:    map[string]string{},
 		usage:     o.Usage,
 		now:       time.Now(),
+		clock:     time.Now,
 	}
 	a.transcript = transcript.New(o.Theme)
 	a.tree = tree.New(o.Root)
@@ -409,6 +417,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.turnDone(msg)
 	case compactDoneMsg:
 		return a, a.compactDone(msg)
+	case guardTickMsg:
+		return a, nil // drawn again: a held dialog may say the typing stopped
 	case tickMsg:
 		a.now = time.Time(msg)
 		a.spin++

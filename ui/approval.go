@@ -25,13 +25,16 @@ func (a *App) ask(q question) tea.Cmd {
 		return nil
 	}
 	var init tea.Cmd
+	var d dialog
 	if q.approval.Kind == agent.ApproveEdit && q.approval.Step == 1 {
 		ed := newEditDialog(a, q)
 		init = ed.Init()
-		a.pushDialog(ed)
+		d = ed
 	} else {
-		a.pushDialog(newApprovalDialog(q, a.opts.Root))
+		d = newApprovalDialog(q, a.opts.Root, a.clock)
 	}
+	a.holdIfTyping(d)
+	a.pushDialog(d)
 	return tea.Batch(init, a.notify("pincer: waiting for your approval"))
 }
 
@@ -64,11 +67,11 @@ const (
 // answered by typing "yes", so holding or repeating the first step's key
 // cannot pass it.
 type approvalDialog struct {
-	q      question
-	root   string
-	opened time.Time
-	mode   approvalMode
-	input  textinput.Model
+	keyGuard
+	q     question
+	root  string
+	mode  approvalMode
+	input textinput.Model
 	// top is the first row of the foreign part on screen; viewH and total
 	// are the rows of the last drawing, for scrolling.
 	top, viewH, total int
@@ -79,8 +82,8 @@ type approvalDialog struct {
 	blockWidth int
 }
 
-func newApprovalDialog(q question, root string) *approvalDialog {
-	d := &approvalDialog{q: q, root: root, opened: time.Now()}
+func newApprovalDialog(q question, root string, clock func() time.Time) *approvalDialog {
+	d := &approvalDialog{keyGuard: newKeyGuard(clock), q: q, root: root}
 	d.input = textinput.New()
 	d.input.CharLimit = 2000
 	d.input.SetWidth(60)
@@ -103,7 +106,7 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	if d.scrollKey(msg.String()) {
 		return false, nil
 	}
-	if time.Since(d.opened) < settleTime && msg.String() != "esc" {
+	if d.settling() && msg.String() != "esc" {
 		return false, nil
 	}
 	q := d.q.approval
@@ -169,6 +172,22 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return d.answer(agent.Decision{Allow: false})
 	}
 	return false, nil
+}
+
+// answers implements guardedDialog: the letters that choose, or any text
+// while a field is open.
+func (d *approvalDialog) answers(msg tea.KeyPressMsg) bool {
+	if d.mode != modeChoose {
+		return true
+	}
+	switch msg.String() {
+	case "y", "n", "c":
+		return true
+	case "a":
+		q := d.q.approval
+		return q.Tier < safety.Dangerous && q.SuggestedRule != ""
+	}
+	return false
 }
 
 // View implements dialog. The foreign part (the command, the paths, the
@@ -274,7 +293,11 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		parts = append(parts, "n deny", "c deny with a comment", "esc deny")
 		keys = strings.Join(parts, " · ")
 	}
-	keyLines := strings.Split(st.Muted.Render(wrapText(keys, inner)), "\n")
+	keyStyle := st.Muted
+	if d.held {
+		keys, keyStyle = d.heldKeys("deny"), st.Warning
+	}
+	keyLines := strings.Split(keyStyle.Render(wrapText(keys, inner)), "\n")
 
 	lines := layoutApproval(height, approvalParts{
 		rows: block.rows, facts: facts, tail: tail, reasons: reasons, input: input, keys: keyLines,

@@ -42,9 +42,16 @@ func (a *App) pushDialog(d dialog) {
 	a.closePopups()
 }
 
-// dialogKey gives a key to the dialog on top and pops it when it is done.
+// dialogKey gives a key to the dialog on top and pops it when it is done;
+// while the dialog is held (see guardKey) typing goes to the input.
 func (a *App) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	d := a.topDialog()
+	if gd, ok := d.(guardedDialog); ok {
+		if cmd, used := a.guardKey(gd, msg); used {
+			return cmd
+		}
+	}
+	a.lastAnswer = a.clock()
 	done, cmd := d.Update(msg)
 	if done {
 		a.dialogs = a.dialogs[:len(a.dialogs)-1]

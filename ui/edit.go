@@ -2,8 +2,8 @@ package ui
 
 import (
 	"strings"
-	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -19,9 +19,9 @@ import (
 // person accepts it, accepts only some hunks, rejects it (with a comment
 // for the model), or accepts every edit for the rest of the session.
 type editDialog struct {
+	keyGuard
 	app     *App
 	q       question
-	opened  time.Time
 	diff    diffview.Model
 	full    bool
 	comment bool
@@ -33,7 +33,7 @@ type editDialog struct {
 }
 
 func newEditDialog(a *App, q question) *editDialog {
-	d := &editDialog{app: a, q: q, opened: time.Now(), diff: diffview.New(q.approval.Change, a.theme)}
+	d := &editDialog{keyGuard: newKeyGuard(a.clock), app: a, q: q, diff: diffview.New(q.approval.Change, a.theme)}
 	d.input = textinput.New()
 	d.input.SetWidth(60)
 	d.input.Placeholder = "why, or what to do instead"
@@ -62,7 +62,7 @@ func (d *editDialog) accept() (bool, tea.Cmd) {
 
 // Update implements dialog.
 func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	if time.Since(d.opened) < settleTime && msg.String() != "esc" {
+	if d.settling() && msg.String() != "esc" {
 		return false, nil
 	}
 	if d.comment {
@@ -98,6 +98,20 @@ func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	var cmd tea.Cmd
 	d.diff, cmd = d.diff.Update(msg)
 	return false, cmd
+}
+
+// answers implements guardedDialog: the review's own letters and the
+// diff's, or any text while the comment field is open.
+func (d *editDialog) answers(msg tea.KeyPressMsg) bool {
+	if d.comment {
+		return true
+	}
+	switch msg.String() {
+	case "y", "A", "n", "c", "f":
+		return true
+	}
+	km := d.diff.KeyMap
+	return key.Matches(msg, km.NextHunk, km.PrevHunk, km.Toggle, km.AcceptAll, km.RejectAll, km.Top, km.Bottom, km.Layout, km.Wrap)
 }
 
 // Message passes other messages (the colouring result, the mouse wheel)
@@ -137,6 +151,9 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 		keys = "enter send the refusal · esc back"
 	}
 	keyLines := wrapText(keys, inner)
+	if d.held {
+		keyLines = st.Warning.Render(wrapText(d.heldKeys("reject"), inner))
+	}
 	headText := strings.Join(head, "\n")
 	diffH := h - 4 - lipgloss.Height(keyLines) - 1
 	if headText != "" {

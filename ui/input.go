@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -30,6 +31,7 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "down" && a.input.Line() == a.input.LineCount()-1 && a.historyForward():
 		return nil
 	}
+	a.typed()
 	before := a.input.Height()
 	var cmd tea.Cmd
 	a.input, cmd = a.input.Update(msg)
@@ -49,6 +51,7 @@ func (a *App) sendInput() tea.Cmd {
 	a.input.Reset()
 	a.closePopups()
 	a.draft = ""
+	a.lastTyped = time.Time{} // sent: the person is no longer typing
 	a.layout()
 	return a.submit(text)
 }
@@ -140,8 +143,12 @@ func (a *App) insertMention(path string) {
 // paste inserts pasted text; a long paste becomes a placeholder that is
 // expanded when the prompt is sent.
 func (a *App) paste(content string) tea.Cmd {
-	if len(a.dialogs) > 0 {
+	if len(a.dialogs) > 0 && !a.heldDialog() {
 		return nil
+	}
+	a.typed()
+	if gd, ok := a.topDialog().(guardedDialog); ok {
+		gd.guard().last = a.lastTyped // a paste is typing too
 	}
 	content = normalizeNewlines(content)
 	lines := countLines(content)

@@ -2,11 +2,15 @@ package ui
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/agent"
+	"pincer/safety"
 	"pincer/session"
 )
 
@@ -117,5 +121,164 @@ func TestSessionPickerKeepsTheRenamedSessionSelected(t *testing.T) {
 	p = a.topDialog().(*picker)
 	if it, ok := p.list.Selected(); !ok || !strings.Contains(it.Label, "beta-renamed") {
 		t.Errorf("after the rename the selection is %q, want beta-renamed:\n%s", it.Label, screen(a))
+	}
+}
+
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct{ now time.Time }
+
+func (c *fakeClock) Now() time.Time      { return c.now }
+func (c *fakeClock) Add(d time.Duration) { c.now = c.now.Add(d) }
+func withClock(a *App) *fakeClock {
+	c := &fakeClock{now: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+	a.clock = c.Now
+	return c
+}
+
+// typeAt types s one key every gap, as a person does.
+func typeAt(a *App, c *fakeClock, gap time.Duration, s string) {
+	for _, r := range s {
+		c.Add(gap)
+		a.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func pressAt(a *App, c *fakeClock, gap time.Duration, k string) {
+	c.Add(gap)
+	a.Update(keyMsg(k))
+}
+
+// TestDialogOpenedWhileTypingTakesNoKeys types a follow-up at 60 ms a key
+// while an approval opens between two keys: the "y" of "tidy", the "n" of
+// "in" and the Enter meant to send the prompt must not answer it. The
+// text stays in the input; the dialog says it waits; after a pause, Tab
+// gives it the keys.
+func TestDialogOpenedWhileTypingTakesNoKeys(t *testing.T) {
+	const gap = 60 * time.Millisecond
+	touch := agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch notes.txt", Tier: safety.Confirm, SuggestedRule: "touch *"}
+	for _, opensAfter := range []string{"", "t", "ti", "tid"} {
+		t.Run("opens after "+strconv.Quote(opensAfter), func(t *testing.T) {
+			a := newTestApp(t, 100, 30)
+			c := withClock(a)
+			a.busy = true // a turn runs: the model asks while the person types
+			const prompt = "tidy up in the morning"
+			typeAt(a, c, gap, opensAfter)
+			c.Add(gap / 2)
+			q := question{approval: touch, reply: make(chan agent.Decision, 1)}
+			a.Update(eventsMsg{q})
+			typeAt(a, c, gap/2, prompt[len(opensAfter):len(opensAfter)+1])
+			typeAt(a, c, gap, prompt[len(opensAfter)+1:])
+			pressAt(a, c, gap, "enter")
+			if got := answer(t, q); got.Comment != "<no answer>" {
+				t.Fatalf("the typing answered the dialog: %+v", got)
+			}
+			if v := a.input.Value(); v != prompt {
+				t.Errorf("the input holds %q, want %q", v, prompt)
+			}
+			if s := screen(a); !strings.Contains(s, "You are typing") || !strings.Contains(s, "touch notes.txt") {
+				t.Errorf("the dialog does not say it waits:\n%s", s)
+			}
+			// Tab while the keys still come is not enough.
+			pressAt(a, c, gap, "tab")
+			pressAt(a, c, gap, "y")
+			if got := answer(t, q); got.Comment != "<no answer>" {
+				t.Fatalf("a Tab amid typing let the dialog answer: %+v", got)
+			}
+			// After a pause the dialog says how to answer it; letters still
+			// go to the input.
+			c.Add(time.Second)
+			if s := screen(a); !strings.Contains(s, "opened while you were typing") || !strings.Contains(s, "Tab") {
+				t.Errorf("after the pause the dialog does not say Tab answers it:\n%s", s)
+			}
+			pressAt(a, c, time.Second, "tab")
+			pressAt(a, c, 200*time.Millisecond, "y")
+			if got := answer(t, q); !got.Allow {
+				t.Errorf("y after Tab: %+v, want allowed", got)
+			}
+			if a.topDialog() != nil {
+				t.Error("the dialog is still open after its answer")
+			}
+		})
+	}
+}
+
+// TestEditReviewOpenedWhileTypingIgnoresEnter: the Enter that was meant to
+// send the prompt does not accept an edit that opened a moment before.
+func TestEditReviewOpenedWhileTypingIgnoresEnter(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	c := withClock(a)
+	a.busy = true
+	typeAt(a, c, 60*time.Millisecond, "add tests")
+	c.Add(400 * time.Millisecond) // past the settle time, within a typing pause
+	q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: twoHunks(), Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{q})
+	c.Add(400 * time.Millisecond)
+	press(a, "enter")
+	if got := answer(t, q); got.Comment != "<no answer>" {
+		t.Fatalf("Enter accepted the edit: %+v", got)
+	}
+	if v := a.input.Value(); v != "add tests" {
+		t.Errorf("the input holds %q", v)
+	}
+}
+
+// TestTypingIntoAnOpenDialogIsNotAnAnswer: with a dialog open for a while,
+// a word typed without looking at it ("tidy") goes to the input once its
+// first letter is not one of the dialog's keys.
+func TestTypingIntoAnOpenDialogIsNotAnAnswer(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	c := withClock(a)
+	a.busy = true
+	q := question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{q})
+	c.Add(3 * time.Second)
+	typeAt(a, c, 60*time.Millisecond, "tidy")
+	if got := answer(t, q); got.Comment != "<no answer>" {
+		t.Fatalf("the y of tidy answered: %+v", got)
+	}
+	if v := a.input.Value(); v != "tidy" {
+		t.Errorf("the input holds %q, want tidy", v)
+	}
+	// The keys a person answers with still answer a dialog they saw open.
+	b := newTestApp(t, 100, 30)
+	cb := withClock(b)
+	q2 := question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	b.Update(eventsMsg{q2})
+	pressAt(b, cb, 2*time.Second, "n")
+	if got := answer(t, q2); got.Allow || got.Comment == "<no answer>" {
+		t.Errorf("n on a dialog open for 2 s: %+v, want a refusal", got)
+	}
+}
+
+// TestRepeatedKeyFromAnAnsweredDialogIsDropped: the second step of a
+// dangerous command opens as the first is answered; a y still repeating
+// goes nowhere (not into the input, not into the field), and "yes"
+// typed on purpose then confirms.
+func TestRepeatedKeyFromAnAnsweredDialogIsDropped(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	c := withClock(a)
+	a.busy = true
+	step1 := agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "rm -rf build", Tier: safety.Dangerous}
+	q1 := question{approval: step1, reply: make(chan agent.Decision, 1)}
+	a.Update(eventsMsg{q1})
+	pressAt(a, c, time.Second, "y")
+	if got := answer(t, q1); !got.Allow {
+		t.Fatalf("step 1: %+v", got)
+	}
+	step2 := step1
+	step2.Step = 2
+	q2 := question{approval: step2, reply: make(chan agent.Decision, 1)}
+	c.Add(20 * time.Millisecond)
+	a.Update(eventsMsg{q2})
+	pressAt(a, c, 30*time.Millisecond, "y")
+	pressAt(a, c, 30*time.Millisecond, "y")
+	if v := a.input.Value(); v != "" {
+		t.Errorf("the repeated y went into the input: %q", v)
+	}
+	c.Add(time.Second)
+	typeAt(a, c, 60*time.Millisecond, "yes")
+	pressAt(a, c, 60*time.Millisecond, "enter")
+	if got := answer(t, q2); !got.Allow {
+		t.Errorf("yes at step 2: %+v, want allowed", got)
 	}
 }
