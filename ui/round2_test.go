@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -280,5 +281,120 @@ func TestRepeatedKeyFromAnAnsweredDialogIsDropped(t *testing.T) {
 	pressAt(a, c, 60*time.Millisecond, "enter")
 	if got := answer(t, q2); !got.Allow {
 		t.Errorf("yes at step 2: %+v, want allowed", got)
+	}
+}
+
+// runExport runs /export args to the end and returns the error it showed,
+// or "" and the notice.
+func runExport(t *testing.T, a *App, args string) (errText, notice string) {
+	t.Helper()
+	before := screen(a)
+	cmd := a.exportSession(args)
+	if cmd == nil {
+		if screen(a) == before {
+			t.Errorf("/export %s was refused without a word", args)
+		}
+		return "refused", ""
+	}
+	msg := cmd()
+	a.Update(msg)
+	n := msg.(noticeMsg)
+	if n.err != nil {
+		return n.err.Error(), ""
+	}
+	return "", n.text
+}
+
+// TestExportWritesOnlyIntoTheProject: /export follows /plan save's rules.
+// It found /export README.md, .git/config, ../escape.md and ~/.bashrc
+// replaced without a question.
+func TestExportWritesOnlyIntoTheProject(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	st := sessionStore(t, a, "demo")
+	root := a.opts.Root
+	st.Append(a.opts.SessionID, session.Message{Role: session.RoleAssistant, Content: "hello from the model"})
+	writeTestFile(t, root, "README.md", "# readme\n")
+	writeTestFile(t, root, ".git/config", "[core]\n")
+	home := t.TempDir()
+	bashrc := filepath.Join(home, ".bashrc")
+	if err := os.WriteFile(bashrc, []byte("alias ll='ls -l'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home, filepath.Join(root, "homelink")); err != nil {
+		t.Fatal(err)
+	}
+	escape := filepath.Join(filepath.Dir(root), "escape.md")
+	for _, p := range []string{"README.md", ".git/config", ".GIT/config", "../escape.md", bashrc, "homelink/.bashrc", "internal", "main.go/x.md"} {
+		if e, _ := runExport(t, a, p); e == "" {
+			t.Errorf("/export %s was written", p)
+		}
+	}
+	for path, want := range map[string]string{filepath.Join(root, "README.md"): "# readme\n", filepath.Join(root, ".git", "config"): "[core]\n", bashrc: "alias ll='ls -l'\n"} {
+		if got, _ := os.ReadFile(path); string(got) != want {
+			t.Errorf("%s was replaced: %q", path, got)
+		}
+	}
+	if _, err := os.Stat(escape); err == nil {
+		t.Error("../escape.md was written")
+	}
+	if e, _ := runExport(t, a, "README.md"); !strings.Contains(e, "/export -f README.md") {
+		t.Errorf("refusing to replace README.md does not say how: %q", e)
+	}
+	// -f replaces a file of the project, never one outside it.
+	if e, _ := runExport(t, a, "-f README.md"); e != "" {
+		t.Fatal(e)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "README.md")); !strings.Contains(string(got), "hello from the model") {
+		t.Errorf("-f did not replace README.md: %q", got)
+	}
+	if e, _ := runExport(t, a, "-f "+bashrc); e == "" {
+		t.Error("-f wrote outside the project")
+	}
+	// Missing folders are made.
+	if e, _ := runExport(t, a, "exports/today/session.json"); e != "" {
+		t.Fatal(e)
+	}
+	if got, err := os.ReadFile(filepath.Join(root, "exports", "today", "session.json")); err != nil || !strings.Contains(string(got), `"format": "pincer-session"`) {
+		t.Errorf("the JSON export: %q, %v", got, err)
+	}
+	// The default name never replaces an earlier export.
+	for i, want := range []string{"pincer-demo.md", "pincer-demo-2.md", "pincer-demo-3.md"} {
+		if e, n := runExport(t, a, ""); e != "" || !strings.Contains(n, want) {
+			t.Errorf("default export %d: %q %q, want it in %s", i+1, e, n, want)
+		}
+	}
+	os.WriteFile(filepath.Join(root, "pincer-demo.md"), []byte("kept"), 0o644)
+	runExport(t, a, "")
+	if got, _ := os.ReadFile(filepath.Join(root, "pincer-demo.md")); string(got) != "kept" {
+		t.Error("the default export replaced an earlier one")
+	}
+	// Not while a turn runs.
+	a.busy = true
+	if cmd := a.exportSession("while-busy.md"); cmd != nil {
+		t.Error("/export ran while a turn works")
+	}
+}
+
+// TestExportRedactsSecrets: an export carries no secret-looking tool
+// output, and says how many items it redacted.
+func TestExportRedactsSecrets(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	st := sessionStore(t, a, "leaky")
+	const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"
+	st.Append(a.opts.SessionID, session.Message{Role: session.RoleTool, ToolName: "read_file", ToolCallID: "c1",
+		Content: "OPENAI_API_KEY=" + key + "\nDB_PASSWORD=hunter2hunter2\nPORT=5432\n"})
+	e, notice := runExport(t, a, "leak.md")
+	if e != "" {
+		t.Fatal(e)
+	}
+	data, _ := os.ReadFile(filepath.Join(a.opts.Root, "leak.md"))
+	if strings.Contains(string(data), key) || strings.Contains(string(data), "hunter2hunter2") {
+		t.Errorf("the export holds the secrets:\n%s", data)
+	}
+	if !strings.Contains(string(data), "PORT=5432") {
+		t.Errorf("the export lost the rest:\n%s", data)
+	}
+	if !strings.Contains(notice, "Redacted 2 items") {
+		t.Errorf("the notice does not say what was redacted: %q", notice)
 	}
 }
