@@ -48,7 +48,7 @@ func builtinCommands() []Command {
 		{Name: "new", Help: "start a new session here", Run: func(a *App, _ string) tea.Cmd { return a.newSession() }},
 		{Name: "sessions", Help: "resume, rename, fork, delete sessions", Run: func(a *App, _ string) tea.Cmd { return a.openSessionPicker() }},
 		{Name: "rename", Args: "NAME", Help: "name this session", Run: func(a *App, args string) tea.Cmd { return a.renameSession(args) }},
-		{Name: "export", Args: "[-f] [PATH]", Help: "write the session to a .md or .json file in the project, secrets redacted", Run: func(a *App, args string) tea.Cmd { return a.exportSession(args) }},
+		{Name: "export", Args: "[-f] [PATH]", Help: "save the session as .md or .json, secrets redacted", Run: func(a *App, args string) tea.Cmd { return a.exportSession(args) }},
 		{Name: "rewind", Help: "go back to an earlier turn: its files, the conversation, or both", Run: func(a *App, _ string) tea.Cmd { return a.openRewind() }},
 		{Name: "undo", Help: "take back the last turn: its files and the conversation", Run: func(a *App, _ string) tea.Cmd { return a.undo() }},
 		{Name: "redo", Help: "take back the last rewind, while nothing changed since", Run: func(a *App, _ string) tea.Cmd { return a.redo() }},
