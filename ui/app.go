@@ -144,6 +144,7 @@ type App struct {
 	files      complete.Model
 	commands   complete.Model
 	fileItems  []complete.Item
+	fileIndex  *complete.Index // fileItems prepared for ranking, off the loop
 	token      complete.Token
 
 	width, height int
@@ -454,9 +455,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case complete.FilesMsg:
 		if msg.Err == nil {
-			a.fileItems = msg.Items
+			a.fileItems, a.fileIndex = msg.Items, msg.Index
+			if a.fileIndex == nil {
+				a.fileIndex = complete.NewIndex(msg.Items)
+			}
+			a.files.SetPartial(msg.Truncated)
 			if a.files.IsOpen() {
-				a.files.SetItems(msg.Items)
+				a.files.SetIndex(a.fileIndex)
 			}
 		}
 		return a, nil
@@ -880,8 +885,9 @@ func (a *App) layout() {
 	}
 	a.transcript.SetSize(a.width-treeW-btoi(treeW > 0), a.bodyHeight())
 	a.transcript.SetOrigin(treeW+btoi(treeW > 0), 0)
-	a.files.SetSize(min(a.width-2, 80), 8)
-	a.commands.SetSize(min(a.width-2, 80), 8)
+	popW := min(a.width-treeW-btoi(treeW > 0), 80) // over the transcript, not the tree
+	a.files.SetSize(popW, 8)
+	a.commands.SetSize(popW, 8)
 	a.help.SetWidth(a.width)
 }
 
@@ -953,7 +959,7 @@ func (a *App) render() string {
 	} else if d := a.topDialog(); d != nil {
 		body = a.overlayCenter(body, d.View(a.width, a.bodyHeight(), a.styles))
 	} else if pop := a.popupView(); pop != "" {
-		body = a.overlayBottom(body, pop)
+		body = a.overlayPopup(body, pop)
 	}
 	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
 	if h := a.todoBlockHeight(); h > 0 {
@@ -990,15 +996,15 @@ type filesLoadedMsg struct {
 }
 
 // reloadFiles lists the project's files again for @ completion. A walk
-// still running for an older request is stopped: over 20,000 files it is
-// wasted work, and its answer would be older than the new one.
+// still running for an older request is stopped: in a project of 50,000
+// files it is wasted work, and its answer would be older than the new one.
 func (a *App) reloadFiles() tea.Cmd {
 	if a.filesCancel != nil {
 		a.filesCancel()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a.filesSeq++
-	seq, load := a.filesSeq, complete.LoadFiles(ctx, a.opts.Root, 20000)
+	seq, load := a.filesSeq, complete.LoadFiles(ctx, a.opts.Root, 0)
 	a.filesCancel = cancel
 	return func() tea.Msg {
 		defer cancel()

@@ -118,7 +118,11 @@ func (a *App) updateCompletion() {
 		if a.files.IsOpen() {
 			a.files.SetQuery(tok.Query)
 		} else {
-			a.files.Open(a.fileItems, tok.Query)
+			if a.fileIndex != nil {
+				a.files.OpenIndex(a.fileIndex, tok.Query)
+			} else {
+				a.files.Open(a.fileItems, tok.Query)
+			}
 		}
 	case complete.SlashCommand:
 		a.files.Close()

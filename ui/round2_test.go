@@ -398,3 +398,33 @@ func TestExportRedactsSecrets(t *testing.T) {
 		t.Errorf("the notice does not say what was redacted: %q", notice)
 	}
 }
+
+// TestPopupsLeaveTheTreeAlone: the @ and / popups are drawn over the
+// transcript; the tree and its border stay whole beside them.
+func TestPopupsLeaveTheTreeAlone(t *testing.T) {
+	for _, typed := range []string{"@", "/"} {
+		a := newTestApp(t, 120, 36)
+		drive(t, a, a.reloadFiles(), 0)
+		before := strings.Split(screen(a), "\n")
+		typeText(a, typed)
+		if !a.files.Visible() && !a.commands.Visible() {
+			t.Fatalf("%s opened no popup", typed)
+		}
+		after := strings.Split(screen(a), "\n")
+		tw := a.treeWidth()
+		changed := 0
+		for i := range a.bodyHeight() {
+			l, r := []rune(before[i]), []rune(after[i])
+			if string(l[:tw+1]) != string(r[:tw+1]) {
+				t.Errorf("%s: row %d of the tree changed under the popup:\n%q\n%q", typed, i, string(l[:tw+1]), string(r[:tw+1]))
+			}
+			if string(l) != string(r) {
+				changed++
+			}
+		}
+		if changed == 0 {
+			t.Errorf("%s: the popup is not on the screen", typed)
+		}
+		checkShape(t, a)
+	}
+}

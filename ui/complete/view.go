@@ -50,8 +50,13 @@ func (m *Model) View() string {
 	sc := newScorer(&q)
 	pos := make([]int, len(q.lower))
 	lines := make([]string, 0, h)
-	for i := m.offset; i < m.offset+h && i < len(m.results); i++ {
+	for i := m.offset; i < m.offset+min(h, m.rows) && i < len(m.results); i++ {
 		lines = append(lines, m.row(i, sc, pos))
+	}
+	if f := m.footer(); f != "" {
+		// Drawn like a detail: dim, the full width, cut on the right.
+		f = cells.Truncate(f, max(m.width-2, 1))
+		lines = append(lines, m.styles.Detail.Inherit(m.styles.Item).Render(" "+f+cells.Spaces(m.width-1-cells.Width(f))))
 	}
 	out := strings.Join(lines, "\n")
 	if m.cache != nil {
