@@ -206,6 +206,11 @@ type App struct {
 	// lastTyped is when a key last went into the input as typing;
 	// lastAnswer is when one last went to a dialog.
 	lastTyped, lastAnswer time.Time
+	// waitingSince is when the request in flight reached the server, zero
+	// once its answer began; waitingLimit is how long it may wait for the
+	// first byte (0: no limit).
+	waitingSince time.Time
+	waitingLimit time.Duration
 }
 
 // New builds the screen's model.
@@ -554,7 +559,13 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 	var cmds []tea.Cmd
 	refresh := false
 	for _, ev := range evs {
+		switch ev.(type) {
+		case agent.TextDelta, agent.ReasoningDelta, agent.ToolCallDelta, agent.AssistantMessage, agent.Retrying:
+			a.waitingSince = time.Time{} // the answer began, or the attempt ended
+		}
 		switch e := ev.(type) {
+		case agent.Waiting:
+			a.waitingSince, a.waitingLimit = a.clock(), e.FirstByte
 		case question:
 			cmds = append(cmds, a.ask(e))
 		case agent.TextDelta:
@@ -800,6 +811,7 @@ func (a *App) endWork() []tea.Cmd {
 	a.busy = false
 	a.state = stateIdle
 	a.cancel = nil
+	a.waitingSince = time.Time{}
 	a.dialogs = nil // questions of finished work can no longer be answered
 	a.editDiffs = nil
 	return cmds

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
 	"pincer/safety"
@@ -426,5 +427,36 @@ func TestPopupsLeaveTheTreeAlone(t *testing.T) {
 			t.Errorf("%s: the popup is not on the screen", typed)
 		}
 		checkShape(t, a)
+	}
+}
+
+// TestStatusSaysTheServerIsSilent: a request the server took but has not
+// answered shows, from a few seconds on, how long it has waited, the
+// limit, and that Esc stops it, at every width; the first token ends it.
+func TestStatusSaysTheServerIsSilent(t *testing.T) {
+	for _, size := range [][2]int{{120, 36}, {80, 24}, {60, 20}} {
+		a := newTestApp(t, size[0], size[1])
+		c := withClock(a)
+		a.busy, a.state = true, stateThinking
+		a.Update(eventsMsg{agent.Waiting{FirstByte: 90 * time.Second, Budget: 3 * time.Minute}})
+		c.Add(time.Second)
+		if s := ansi.Strip(a.statusLine()); strings.Contains(s, "first token") {
+			t.Errorf("%v: after 1 s the status already says %q", size, s)
+		}
+		c.Add(11 * time.Second)
+		s := ansi.Strip(a.statusLine())
+		for _, want := range []string{"waiting for the first token", "12 s", "esc stops"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%v: the status %q does not say %q", size, s, want)
+			}
+		}
+		if size[0] >= 100 && (!strings.Contains(s, "connected") || !strings.Contains(s, "at most 90 s")) {
+			t.Errorf("%v: the status %q does not say it is connected and the limit", size, s)
+		}
+		checkShape(t, a)
+		a.Update(eventsMsg{agent.TextDelta{Text: "Hello"}})
+		if s := ansi.Strip(a.statusLine()); strings.Contains(s, "first token") {
+			t.Errorf("%v: the status still waits after the first token: %q", size, s)
+		}
 	}
 }
