@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -57,6 +56,11 @@ type Options struct {
 	Prompt string
 	// Commands are extra slash commands.
 	Commands []Command
+	// ReloadCommands, when set, reads the extra commands again (the
+	// person's own command files may change while pincer runs); it is
+	// called off the event loop when the / list opens and for a command
+	// not known, and its warnings are shown once each.
+	ReloadCommands func() ([]Command, []string)
 	// Store and SessionID are the session store and the session in use,
 	// for /sessions, /new, /rename and /export.
 	Store     *session.Store
@@ -185,10 +189,13 @@ type App struct {
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request
 
-	dialogs  []dialog
-	cmdList  []Command
-	quit     bool
-	previews map[string][]session.Message // session picker previews
+	dialogs []dialog
+	cmdList []Command
+	// shownWarnings are the notices already shown, so that reading the
+	// commands again does not repeat a warning.
+	shownWarnings map[string]bool
+	quit          bool
+	previews      map[string][]session.Message // session picker previews
 
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	runningTask *session.Task // the scheduled task the turn in progress runs
@@ -235,12 +242,10 @@ func New(o Options) *App {
 	a.commands = complete.New()
 	a.input = newInput()
 	a.input.SetPromptFunc(2, a.inputPrompt)
-	a.cmdList = builtinCommands()
-	for _, c := range o.Commands {
-		// A built-in command keeps its name.
-		if !slices.ContainsFunc(a.cmdList, func(b Command) bool { return b.Name == c.Name }) {
-			a.cmdList = append(a.cmdList, c)
-		}
+	a.setCommands(o.Commands)
+	a.shownWarnings = map[string]bool{}
+	for _, n := range o.Notices {
+		a.shownWarnings[n] = true
 	}
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {
@@ -439,6 +444,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case submitMsg:
 		return a, a.submit(msg.text)
+	case commandsMsg:
+		return a, a.commandsRead(msg)
 	case tree.ListedMsg:
 		cmd := a.tree.Update(msg)
 		a.syncWatch()

@@ -35,11 +35,11 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	before := a.input.Height()
 	var cmd tea.Cmd
 	a.input, cmd = a.input.Update(msg)
-	a.updateCompletion()
+	reload := a.updateCompletion()
 	if a.input.Height() != before {
 		a.layout()
 	}
-	return cmd
+	return tea.Batch(cmd, reload)
 }
 
 // sendInput submits what is typed.
@@ -103,13 +103,14 @@ func (a *App) historyForward() bool {
 }
 
 // updateCompletion opens, narrows or closes the popups for the word at the
-// cursor: @file mentions and /commands.
-func (a *App) updateCompletion() {
+// cursor: @file mentions and /commands. Opening the / list reads the
+// command files again, in the returned command.
+func (a *App) updateCompletion() tea.Cmd {
 	text := a.input.Value()
 	tok, ok := complete.FindToken(text, complete.Offset(text, a.input.Line(), a.input.Column()))
 	if !ok {
 		a.closePopups()
-		return
+		return nil
 	}
 	a.token = tok
 	switch tok.Kind {
@@ -130,8 +131,10 @@ func (a *App) updateCompletion() {
 			a.commands.SetQuery(tok.Query)
 		} else {
 			a.commands.Open(a.commandItems(), tok.Query)
+			return a.reloadCommands("")
 		}
 	}
+	return nil
 }
 
 // insertMention puts "@path " into the input at the cursor.

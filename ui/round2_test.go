@@ -460,3 +460,55 @@ func TestStatusSaysTheServerIsSilent(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsAddedWhileRunningAreSeen: a command file added while pincer
+// runs shows in the / list and runs, without a restart; a warning about
+// a file is shown once.
+func TestCommandsAddedWhileRunningAreSeen(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	var files []string // the command files "on disk"
+	ran := ""
+	a.opts.ReloadCommands = func() ([]Command, []string) {
+		var out []Command
+		for _, f := range files {
+			out = append(out, Command{Name: f, Help: "your command (" + f + ".md)", Run: func(*App, string) tea.Cmd { ran = f; return nil }})
+		}
+		return out, []string{"left out the command file bad name.md: a command name uses letters, digits, - and _"}
+	}
+	typeText(a, "/")
+	files = append(files, "deploy")
+	// The list read at "/" predates the file; typing the name and Enter
+	// reads the files again and runs it.
+	a.setInput("", -1)
+	a.closePopups()
+	typeText(a, "/deploy")
+	_, cmd := a.Update(keyMsg("enter"))
+	drive(t, a, cmd, 0)
+	if ran != "deploy" {
+		t.Fatalf("/deploy added while running did not run (ran %q):\n%s", ran, screen(a))
+	}
+	// A newer file shows in the / list once it opens.
+	files = append(files, "review")
+	a.setInput("", -1)
+	_, cmd = a.Update(tea.KeyPressMsg{Code: '/', Text: "/"})
+	drive(t, a, cmd, 0)
+	found := false
+	for _, it := range a.commands.Results() {
+		found = found || it.Value == "review"
+	}
+	if !found {
+		t.Errorf("the / list does not offer /review:\n%s", screen(a))
+	}
+	if n := strings.Count(screen(a), "left out the command file"); n != 1 {
+		t.Errorf("the warning shows %d times, want once:\n%s", n, screen(a))
+	}
+	// A name still unknown after reading the files is an error.
+	a.setInput("", -1)
+	a.closePopups()
+	typeText(a, "/nosuch")
+	_, cmd = a.Update(keyMsg("enter"))
+	drive(t, a, cmd, 0)
+	if !strings.Contains(screen(a), "Unknown command /nosuch") {
+		t.Errorf("an unknown command is not reported:\n%s", screen(a))
+	}
+}
