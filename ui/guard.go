@@ -96,10 +96,9 @@ func (a *App) holdIfTyping(d dialog) {
 func (a *App) guardKey(d guardedDialog, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	g := d.guard()
 	now := g.clock()
-	printable := msg.Text != "" && msg.Mod&^tea.ModShift == 0
 	if !g.held {
 		switch {
-		case !printable:
+		case !printable(msg):
 			return nil, false
 		case g.settling():
 			// Too soon to be an answer to this dialog. A key still

@@ -112,6 +112,12 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.transcript, cmd = a.transcript.Update(msg)
 		return cmd
 	}
+	if a.focus != focusInput && printable(msg) && !a.paneUses(msg) {
+		// Typing while the tree or the transcript has the focus goes to
+		// the input, which takes the focus: "/quit" must not reach the
+		// tree as a j, a k and an Enter.
+		a.setFocus(focusInput)
+	}
 	switch a.focus {
 	case focusTranscript:
 		var cmd tea.Cmd
@@ -123,6 +129,24 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	return a.inputKey(msg)
+}
+
+// printable reports whether msg is a key that types text.
+func printable(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" && msg.Mod&^tea.ModShift == 0
+}
+
+// paneUses reports whether the focused pane (the transcript or the tree)
+// has a binding for msg.
+func (a *App) paneUses(msg tea.KeyPressMsg) bool {
+	switch a.focus {
+	case focusTranscript:
+		tk := a.transcript.KeyMap()
+		return key.Matches(msg, tk.LineUp, tk.LineDown, tk.PageUp, tk.PageDown, tk.Top, tk.Bottom, tk.PrevEntry, tk.NextEntry, tk.Toggle, tk.Unfocus)
+	case focusTree:
+		return key.Matches(msg, flatten(a.tree.KeyMap().FullHelp())...)
+	}
+	return false
 }
 
 // ctrlC cancels a busy turn; when idle it clears the input, and quits on a

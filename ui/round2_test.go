@@ -512,3 +512,37 @@ func TestCommandsAddedWhileRunningAreSeen(t *testing.T) {
 		t.Errorf("an unknown command is not reported:\n%s", screen(a))
 	}
 }
+
+// TestTypingInThePanesGoesToTheInput: with the tree or the transcript
+// focused, printable keys the pane does not use go to the input, which
+// takes the focus; /quit and Enter quit instead of opening a folder. The
+// panes' own letters (j, k in the tree) still move them.
+func TestTypingInThePanesGoesToTheInput(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	a.setFocus(focusTree)
+	typeText(a, "/quit")
+	if a.focus != focusInput || a.input.Value() != "/quit" {
+		t.Fatalf("focus %v, input %q; want the input to hold /quit", a.focus, a.input.Value())
+	}
+	_, cmd := a.Update(keyMsg("enter"))
+	if !a.quit || cmd == nil {
+		t.Errorf("/quit typed in the tree did not quit:\n%s", screen(a))
+	}
+	if strings.Contains(screen(a), "a.go") {
+		t.Errorf("a folder was opened:\n%s", screen(a))
+	}
+
+	b := newTestApp(t, 120, 36)
+	b.setFocus(focusTranscript)
+	typeText(b, "hello")
+	if b.focus != focusInput || b.input.Value() != "hello" {
+		t.Errorf("typed in the transcript: focus %v, input %q", b.focus, b.input.Value())
+	}
+
+	c := newTestApp(t, 120, 36)
+	c.setFocus(focusTree)
+	typeText(c, "j")
+	if c.focus != focusTree || c.input.Value() != "" {
+		t.Errorf("j in the tree: focus %v, input %q; want it to move the tree", c.focus, c.input.Value())
+	}
+}
