@@ -313,7 +313,12 @@ func (a *App) applyTheme(th themes.Theme) {
 
 // loadHistory shows a resumed session in the transcript and fills the
 // input history with its prompts.
-func (a *App) loadHistory(msgs []agent.Message) {
+func (a *App) loadHistory(msgs []agent.Message) { a.showHistory(msgs, true) }
+
+// showHistory shows a session's messages in the transcript and fills the
+// input history with its prompts; resumed adds the line that says the
+// session was resumed (not after a rewind of the session in use).
+func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 	if len(msgs) == 0 {
 		return
 	}
@@ -357,7 +362,9 @@ func (a *App) loadHistory(msgs []agent.Message) {
 			}
 		}
 	}
-	entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: fmt.Sprintf("Resumed session %s.", a.opts.Session)})
+	if resumed {
+		entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: fmt.Sprintf("Resumed session %s.", a.opts.Session)})
+	}
 	a.transcript.Load(entries...)
 	a.historyPos = len(a.history)
 }

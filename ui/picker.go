@@ -23,7 +23,9 @@ type picker struct {
 	items   []complete.Item
 	actions []pickerAction
 	// choose is called with the chosen item; done closes the picker.
-	choose func(it complete.Item) (done bool, cmd tea.Cmd)
+	// chooseHelp says what Enter does ("choose" when empty).
+	choose     func(it complete.Item) (done bool, cmd tea.Cmd)
+	chooseHelp string
 	// moved is called when the selection changes (a live preview).
 	moved func(it complete.Item) tea.Cmd
 	// cancel is called when the picker closes without a choice.
@@ -222,7 +224,11 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 			keys = []string{"enter ok", "esc back"}
 		}
 	} else {
-		keys = append(keys, "enter choose")
+		enter := "enter choose"
+		if p.chooseHelp != "" {
+			enter = "enter " + p.chooseHelp
+		}
+		keys = append(keys, enter)
 		for _, a := range p.actions {
 			keys = append(keys, a.key+" "+a.help)
 		}

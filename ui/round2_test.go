@@ -12,8 +12,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/checkpoint"
+	"pincer/rewind"
 	"pincer/safety"
 	"pincer/session"
+	"pincer/tools"
 )
 
 // TestCtrlCClearingLinesGivesTheRowsBack: Ctrl+C on a multi-line input
@@ -544,5 +547,89 @@ func TestTypingInThePanesGoesToTheInput(t *testing.T) {
 	typeText(c, "j")
 	if c.focus != focusTree || c.input.Value() != "" {
 		t.Errorf("j in the tree: focus %v, input %q; want it to move the tree", c.focus, c.input.Value())
+	}
+}
+
+// TestRewindWithNoTurnsSaysSo: /rewind in a session without a prompt yet
+// says so and opens nothing that would take the next keys.
+func TestRewindWithNoTurnsSaysSo(t *testing.T) {
+	a := newTestApp(t, 100, 30)
+	a.Update(rewindTurnsMsg{})
+	if a.topDialog() != nil {
+		t.Fatalf("an empty dialog opened:\n%s", screen(a))
+	}
+	if !strings.Contains(screen(a), "no turn to rewind to yet") {
+		t.Errorf("nothing says why:\n%s", screen(a))
+	}
+	typeText(a, "next prompt")
+	if a.input.Value() != "next prompt" {
+		t.Errorf("the next keys were swallowed: input %q", a.input.Value())
+	}
+}
+
+// TestTasksPickerEnterShowsTheTask: Enter on a task shows it whole (its
+// prompt, when and where it runs, how its last run went), not only
+// closing the list; with no tasks no list opens.
+func TestTasksPickerEnterShowsTheTask(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	now := time.Now()
+	long := "check the nightly build and summarise every failure with its log " + strings.Repeat("and more detail ", 6) + "END-OF-PROMPT"
+	a.Update(taskListMsg{tasks: []session.Task{{ID: "01J0000000000000000000TASK", Prompt: long, Next: now.Add(time.Hour), Every: 24 * time.Hour, LastRun: now.Add(-time.Hour), LastError: "exit status 1"}}})
+	if !strings.Contains(screen(a), "enter show the task") {
+		t.Errorf("the keys do not say what Enter does:\n%s", screen(a))
+	}
+	press(a, "enter")
+	if a.topDialog() != nil {
+		t.Error("the picker is still open")
+	}
+	a.treeShown = false // the transcript alone, its words joined again
+	a.layout()
+	s := screen(a)
+	for _, want := range []string{"END-OF-PROMPT", "every 24h", "exit status 1", "Last run 1 h ago"} {
+		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
+			t.Errorf("the task shown lacks %q:\n%s", want, s)
+		}
+	}
+	b := newTestApp(t, 120, 36)
+	b.Update(taskListMsg{})
+	if b.topDialog() != nil || !strings.Contains(screen(b), "No tasks are scheduled") {
+		t.Errorf("no tasks:\n%s", screen(b))
+	}
+}
+
+// TestUndoDoesNotSayResumed: reloading the session in use after /undo or
+// /redo says what the rewind did, not "Resumed session"; switching to a
+// session still says it was resumed.
+func TestUndoDoesNotSayResumed(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	hist := []agent.Message{{Role: agent.RoleUser, Content: "first"}, {Role: agent.RoleAssistant, Content: "done"}}
+	sess := session.Session{ID: "01J00000000000000000000SES", Name: "demo"}
+	a.Update(sessionOpenedMsg{sess: sess, history: hist, after: "Rewound to #2 (code and conversation).", reloaded: true})
+	if s := screen(a); strings.Contains(s, "Resumed session") || !strings.Contains(s, "Rewound to #2") {
+		t.Errorf("after a rewind:\n%s", s)
+	}
+	a.Update(sessionOpenedMsg{sess: sess, history: hist})
+	if s := screen(a); !strings.Contains(s, "Resumed session demo") {
+		t.Errorf("after a switch:\n%s", s)
+	}
+}
+
+// TestRewindPreviewIsNotAReview: the rewind's preview of a file does not
+// use the edit review's words.
+func TestRewindPreviewIsNotAReview(t *testing.T) {
+	a := newTestApp(t, 120, 40)
+	files := []rewindFile{{change: checkpoint.Change{Path: "a.txt", Kind: checkpoint.Modified},
+		diff: &tools.Change{Path: "a.txt", Rel: "a.txt", Before: []byte("now\n"), After: []byte("then\n")}},
+		{change: checkpoint.Change{Path: "same.txt", Kind: checkpoint.Modified},
+			diff: &tools.Change{Path: "same.txt", Rel: "same.txt", Before: []byte("x\n"), After: []byte("x\n")}}}
+	d := &rewindDialog{app: a, plan: rewind.Plan{Turn: rewind.Turn{N: 1, Prompt: "p"}, Mode: rewind.CodeOnly}, files: files}
+	for i := range files {
+		d.pick(i)
+		view := ansi.Strip(d.View(120, 40, a.styles))
+		for _, never := range []string{"accepted", "rejected", "proposal"} {
+			if strings.Contains(view, never) {
+				t.Errorf("file %d: the preview says %q:\n%s", i, never, view)
+			}
+		}
 	}
 }

@@ -28,6 +28,9 @@ type sessionOpenedMsg struct {
 	// set, goes into the input box (a rewound prompt).
 	after  string
 	prompt string
+	// reloaded: the session in use, read again after a rewind or a redo,
+	// not a session resumed.
+	reloaded bool
 }
 
 // noticeMsg shows a line in the transcript (from a command that ran in the
@@ -282,7 +285,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.tree.ClearMarks() // the marks belong to the session left behind
 	a.todosFrom(msg.history)
 	if len(msg.history) > 0 {
-		a.loadHistory(msg.history)
+		a.showHistory(msg.history, !msg.reloaded)
 	} else if msg.after == "" {
 		a.transcript.AddNotice(fmt.Sprintf("New session %s. Ask for anything.", a.opts.Session))
 	}
