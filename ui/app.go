@@ -240,6 +240,7 @@ func New(o Options) *App {
 	a.todos = todolist.New()
 	a.files = complete.New()
 	a.commands = complete.New()
+	a.commands.SetAlignDetails(true) // what each command does, in one column
 	a.input = newInput()
 	a.input.SetPromptFunc(2, a.inputPrompt)
 	a.setCommands(o.Commands)

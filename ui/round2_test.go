@@ -633,3 +633,36 @@ func TestRewindPreviewIsNotAReview(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandListDetailsInAColumn: in the / list what each command does
+// starts in one column, whatever the length of its name and arguments.
+func TestCommandListDetailsInAColumn(t *testing.T) {
+	for _, width := range []int{120, 80} {
+		a := newTestApp(t, width, 36)
+		typeText(a, "/")
+		lines := strings.Split(screen(a), "\n")
+		starts := map[int][]string{}
+		for _, it := range a.commands.Results()[:8] {
+			for _, l := range lines {
+				label := it.Label
+				if i := strings.Index(l, " "+label+" "); i >= 0 {
+					rest := []rune(l)
+					at := len([]rune(l[:i])) + 1 + len([]rune(label))
+					for at < len(rest) && rest[at] == ' ' {
+						at++
+					}
+					starts[at] = append(starts[at], it.Value)
+					break
+				}
+			}
+		}
+		if len(starts) != 1 {
+			t.Errorf("at %d columns the details start at %d columns: %v\n%s", width, len(starts), starts, screen(a))
+		}
+		checkShape(t, a)
+		typeText(a, "sched") // a label wider than the column keeps its detail after it
+		if s := screen(a); !strings.Contains(s, "schedule in|every|at WHEN PROMPT  run a prompt") {
+			t.Errorf("at %d columns a long label:\n%s", width, s)
+		}
+	}
+}

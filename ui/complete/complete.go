@@ -101,6 +101,9 @@ type Model struct {
 	// partial: the items are not all there are (a project with more
 	// files than were listed); the popup says so.
 	partial bool
+	// alignDetails puts the details in a column after the widest label,
+	// instead of at the right edge of each row.
+	alignDetails bool
 
 	query   string
 	results []result // best first, at most maxResults
@@ -200,6 +203,14 @@ func (m *Model) SetIndex(ix *Index) {
 	if hadSel {
 		m.SelectValue(sel.Value)
 	}
+}
+
+// SetAlignDetails puts every row's detail in one column after the widest
+// label (a list of commands and what they do), instead of at the right
+// edge of each row, where details of different lengths start ragged.
+func (m *Model) SetAlignDetails(on bool) {
+	m.alignDetails = on
+	m.changed()
 }
 
 // SetPartial says whether the items are fewer than there are (a project
