@@ -921,7 +921,7 @@ func (a *App) layout() {
 // treeWidth is the side pane's width, 0 when it is hidden (by choice, or
 // because the terminal is narrow).
 func (a *App) treeWidth() int {
-	if !a.treeShown || a.width < 90 {
+	if !a.treeShown || a.width < treeMinWidth {
 		return 0
 	}
 	return min(max(a.width/5, 24), 40)

@@ -42,8 +42,7 @@ func builtinCommands() []Command {
 			return nil
 		}},
 		{Name: "tree", Help: "show or hide the project tree", Run: func(a *App, _ string) tea.Cmd {
-			a.treeShown = !a.treeShown
-			a.layout()
+			a.toggleTree()
 			return nil
 		}},
 		{Name: "new", Help: "start a new session here", Run: func(a *App, _ string) tea.Cmd { return a.newSession() }},

@@ -93,11 +93,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.cycleMode()
 		return nil
 	case key.Matches(msg, k.ToggleTree):
-		a.treeShown = !a.treeShown
-		if !a.treeShown && a.focus == focusTree {
-			a.setFocus(focusInput)
-		}
-		a.layout()
+		a.toggleTree()
 		return nil
 	case key.Matches(msg, k.Copy):
 		return a.copyFocused(false)
@@ -129,6 +125,24 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	}
 	return a.inputKey(msg)
+}
+
+// treeMinWidth is the narrowest window the tree is shown in.
+const treeMinWidth = 90
+
+// toggleTree shows or hides the tree (Ctrl+T, /tree). In a window too
+// narrow for it, it says so instead of changing a choice that shows
+// nothing.
+func (a *App) toggleTree() {
+	if a.width < treeMinWidth {
+		a.transcript.AddNotice(fmt.Sprintf("The tree needs a window at least %d columns wide; this one is %d. Widen it to see the tree.", treeMinWidth, a.width))
+		return
+	}
+	a.treeShown = !a.treeShown
+	if !a.treeShown && a.focus == focusTree {
+		a.setFocus(focusInput)
+	}
+	a.layout()
 }
 
 // printable reports whether msg is a key that types text.

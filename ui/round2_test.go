@@ -666,3 +666,17 @@ func TestCommandListDetailsInAColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestCtrlTInANarrowWindowSaysWhy: below 90 columns Ctrl+T and /tree say
+// the window is too narrow, and the choice is kept for when it is wide.
+func TestCtrlTInANarrowWindowSaysWhy(t *testing.T) {
+	a := newTestApp(t, 80, 24)
+	press(a, "ctrl+t")
+	if s := screen(a); !strings.Contains(s, "at least 90 columns") {
+		t.Errorf("Ctrl+T at 80 columns said nothing:\n%s", s)
+	}
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	if !strings.Contains(screen(a), "internal/") {
+		t.Errorf("widened, the tree is hidden: Ctrl+T changed a choice it could not show:\n%s", screen(a))
+	}
+}
