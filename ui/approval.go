@@ -401,6 +401,10 @@ func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
 	case q.Command != "":
 		return newForeignBlock(q.Command, "$ ", width, bs)
 	case q.Kind == agent.ApproveAction:
+		// An MCP call is pincer's own layout of server, tool and
+		// pretty-printed arguments (whose strings keep their line breaks
+		// escaped): not lines to count. A task's prompt is numbered.
+		bs.unnumbered = strings.HasPrefix(q.Tool, "mcp__")
 		return newForeignBlock(q.Summary, "", width, bs)
 	case q.Kind == agent.ApproveWeb:
 		return newForeignBlock(q.URL, "", width, bs)

@@ -680,3 +680,22 @@ func TestCtrlTInANarrowWindowSaysWhy(t *testing.T) {
 		t.Errorf("widened, the tree is hidden: Ctrl+T changed a choice it could not show:\n%s", screen(a))
 	}
 }
+
+// TestMCPApprovalHasNoLineNumbers: an MCP call's question is pincer's own
+// layout (server, tool, pretty-printed arguments); it is not numbered
+// line by line as a command of several lines is.
+func TestMCPApprovalHasNoLineNumbers(t *testing.T) {
+	q := agent.Approval{Kind: agent.ApproveAction, Step: 1, Tool: "mcp__github__get_issue", Tier: safety.Confirm,
+		Summary: "MCP server: github\ntool: get_issue\narguments:\n{\n  \"owner\": \"acme\",\n  \"number\": 7\n}"}
+	a, _ := openApproval(t, 100, 30, q)
+	s := screen(a)
+	if !strings.Contains(s, "tool: get_issue") {
+		t.Fatalf("the question is not shown:\n%s", s)
+	}
+	for _, l := range strings.Split(s, "\n") {
+		trimmed := strings.TrimLeft(strings.TrimPrefix(strings.TrimSpace(l), "│"), " ")
+		if strings.HasPrefix(trimmed, "2 tool:") || strings.HasPrefix(trimmed, "1 MCP server") {
+			t.Errorf("the MCP question is numbered: %q", l)
+		}
+	}
+}
