@@ -26,3 +26,29 @@ func TestTUICommandAddedWhileRunning(t *testing.T) {
 		t.Errorf("the command's prompt did not reach the model: %d requests", len(reqs))
 	}
 }
+
+// TestHelpPipedHasNoPadding: help written to a pipe has no spaces at the
+// ends of its lines, and config --help keeps every word of the provider
+// list whole.
+func TestHelpPipedHasNoPadding(t *testing.T) {
+	s := newSandbox(t, "")
+	for _, args := range [][]string{{"--help"}, {"config", "--help"}, {"run", "--help"}, {"sessions", "--help"}} {
+		r := s.run("", args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		for i, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("%v: line %d ends in spaces: %q", args, i+1, l)
+				break
+			}
+		}
+		if args[0] == "config" {
+			for _, word := range []string{"llama-3.3-70b-versatile", "mimo-v2.5-pro", "`lms server start`", "qwen3-coder-plus"} {
+				if !strings.Contains(r.stdout, word) {
+					t.Errorf("config --help breaks %q:\n%s", word, r.stdout)
+				}
+			}
+		}
+	}
+}
