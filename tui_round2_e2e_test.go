@@ -52,3 +52,20 @@ func TestHelpPipedHasNoPadding(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryAddWarnsOfASecret: pincer memory add of a note with a token
+// in it saves it and warns on stderr that the token will never be
+// recalled; a plain note gets no warning.
+func TestMemoryAddWarnsOfASecret(t *testing.T) {
+	s := newSandbox(t, "")
+	r := s.run("", "memory", "add", "deploy token: ghp_abcdefghijklmnopqrstuvwxyz0123")
+	if r.code != 0 || !strings.Contains(r.stdout, "Remembered as note") {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "looks like it holds a secret") || !strings.Contains(r.stderr, "never be recalled") {
+		t.Errorf("no warning: %q", r.stderr)
+	}
+	if r := s.run("", "memory", "add", "the build needs Go 1.25"); r.stderr != "" {
+		t.Errorf("a plain note warned: %q", r.stderr)
+	}
+}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -57,6 +58,12 @@ func RedactSecrets(text string) (string, int) { return redactWith(text, RedactMa
 func LooksSecret(text string) bool {
 	_, n := redactWith(text, " ")
 	return n > 0
+}
+
+// SecretNoteWarning is what pincer says when note id looks like it holds
+// a secret, wherever it was saved.
+func SecretNoteWarning(id uint64) string {
+	return fmt.Sprintf("note %d looks like it holds a secret (a key, a token, a password). Secret-looking text is never indexed, so that part will never be recalled; keep secrets out of notes (pincer memory edit %d or rm %d changes it).", id, id, id)
 }
 
 // redactWith replaces each secret-looking piece of text with mark and

@@ -699,3 +699,23 @@ func TestMCPApprovalHasNoLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberWarnsOfASecret: /remember of a note with a key in it says
+// the key will never be recalled; a plain note gets no warning.
+func TestRememberWarnsOfASecret(t *testing.T) {
+	a := newTestApp(t, 120, 36)
+	sessionStore(t, a, "demo")
+	for _, c := range []struct {
+		note string
+		warn bool
+	}{
+		{"the staging key is sk-proj-AbCdEfGhIjKlMnOpQrStUvWx", true},
+		{"the staging database listens on port 5433", false},
+	} {
+		msg := a.rememberCommand(c.note)().(noticeMsg)
+		warned := msg.err != nil && strings.Contains(msg.err.Error(), "never be recalled")
+		if warned != c.warn {
+			t.Errorf("%q: warned %v (%+v), want %v", c.note, warned, msg, c.warn)
+		}
+	}
+}
