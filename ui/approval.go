@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -52,6 +53,23 @@ func (a *App) autoApproves(q agent.Approval) bool {
 	return false
 }
 
+// approvalKeyMap is the keys of an approval dialog as it asks (the fields
+// it opens for a comment, a rule or the typed "yes" take text); keys.md's
+// table is written from it.
+type approvalKeyMap struct {
+	Allow, Always, Deny, Comment, Scroll key.Binding
+}
+
+func defaultApprovalKeys() approvalKeyMap {
+	return approvalKeyMap{
+		Allow:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow it once (for a dangerous command: go on to the second step)")),
+		Always:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow it, and from now on every command that matches a rule: the suggested rule appears for you to edit; `Enter` saves it for this session and runs the command, `Esc` goes back. Offered only when a rule fits, never for dangerous commands")),
+		Deny:    key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "refuse")),
+		Comment: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "refuse with a comment for the model: type it, `Enter` sends it, `Esc` goes back")),
+		Scroll:  key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "home", "end"), key.WithHelp("↑/↓/pgup/pgdn/home/end", "scroll a command too tall for the dialog (also in the second step; `Home` and `End` only before it), as the mouse wheel does; the dialog says which lines are shown")),
+	}
+}
+
 // approvalMode is what an approval dialog is doing with the keys.
 type approvalMode int
 
@@ -71,6 +89,7 @@ type approvalDialog struct {
 	q     question
 	root  string
 	mode  approvalMode
+	keys  approvalKeyMap
 	input textinput.Model
 	// top is the first row of the foreign part on screen; viewH and total
 	// are the rows of the last drawing, for scrolling.
@@ -83,7 +102,7 @@ type approvalDialog struct {
 }
 
 func newApprovalDialog(q question, root string, clock func() time.Time) *approvalDialog {
-	d := &approvalDialog{keyGuard: newKeyGuard(clock), q: q, root: root}
+	d := &approvalDialog{keyGuard: newKeyGuard(clock), q: q, root: root, keys: defaultApprovalKeys()}
 	d.input = textinput.New()
 	d.input.CharLimit = 2000
 	d.input.SetWidth(60)
@@ -103,7 +122,7 @@ func (d *approvalDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
 
 // Update implements dialog.
 func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	if d.scrollKey(msg.String()) {
+	if key.Matches(msg, d.keys.Scroll) && d.scrollKey(msg.String()) {
 		return false, nil
 	}
 	if d.settling() && msg.String() != "esc" {
@@ -151,10 +170,10 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.input, cmd = d.input.Update(msg)
 		return false, cmd
 	}
-	switch msg.String() {
-	case "y":
+	switch k := d.keys; {
+	case key.Matches(msg, k.Allow):
 		return d.answer(agent.Decision{Allow: true})
-	case "a":
+	case key.Matches(msg, k.Always):
 		if q.Tier < safety.Dangerous && q.SuggestedRule != "" {
 			d.mode = modeRule
 			d.input.SetValue(q.SuggestedRule)
@@ -162,13 +181,13 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			d.input.Focus()
 		}
 		return false, nil
-	case "c":
+	case key.Matches(msg, k.Comment):
 		d.mode = modeComment
 		d.input.SetValue("")
 		d.input.Placeholder = "why, or what to do instead"
 		d.input.Focus()
 		return false, nil
-	case "n", "esc":
+	case key.Matches(msg, k.Deny):
 		return d.answer(agent.Decision{Allow: false})
 	}
 	return false, nil
@@ -180,10 +199,10 @@ func (d *approvalDialog) answers(msg tea.KeyPressMsg) bool {
 	if d.mode != modeChoose {
 		return true
 	}
-	switch msg.String() {
-	case "y", "n", "c":
+	switch k := d.keys; {
+	case key.Matches(msg, k.Allow, k.Deny, k.Comment):
 		return true
-	case "a":
+	case key.Matches(msg, k.Always):
 		q := d.q.approval
 		return q.Tier < safety.Dangerous && q.SuggestedRule != ""
 	}
