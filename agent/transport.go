@@ -67,8 +67,11 @@ func (e *SilentError) limits() string {
 	if e.Budget > 0 && e.Attempts > 1 {
 		parts = append(parts, fmt.Sprintf("silent_retry_budget %s in all", e.Budget))
 	}
-	if len(parts) == 0 {
+	switch len(parts) {
+	case 0:
 		return ""
+	case 1:
+		return "; the limit is " + parts[0]
 	}
 	return "; the limits are " + strings.Join(parts, " and ")
 }
