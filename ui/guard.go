@@ -97,22 +97,22 @@ func (a *App) guardKey(d guardedDialog, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	g := d.guard()
 	now := g.clock()
 	if !g.held {
+		answeredJustBefore := !a.lastAnswer.IsZero() && a.lastAnswer.After(a.lastTyped) &&
+			g.opened.Sub(a.lastAnswer) < time.Second
 		switch {
 		case !printable(msg):
 			return nil, false
-		case g.settling():
-			// Too soon to be an answer to this dialog. A key still
-			// repeating from the dialog answered just before it is
-			// dropped (the dialog ignores it); any other is typing, and
-			// goes on into the input.
-			answeredJustBefore := !a.lastAnswer.IsZero() && a.lastAnswer.After(a.lastTyped) &&
-				g.opened.Sub(a.lastAnswer) < time.Second
-			if answeredJustBefore {
-				return nil, false
-			}
 		case d.answers(msg):
+			// One of the dialog's keys: it answers once the dialog has
+			// settled, and is dropped before (the dialog ignores it).
+			return nil, false
+		case g.settling() && answeredJustBefore:
+			// A key still repeating from the dialog answered just before
+			// this one: dropped, as the dialog drops it.
 			return nil, false
 		}
+		// A printable key the dialog has no use for: the person is
+		// typing, not answering.
 		g.held = true
 	}
 	switch msg.String() {
