@@ -107,4 +107,4 @@ func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource stri
 	return nil
 }
 
-func presetHelp() string { return config.ProviderHelp() }
+func presetHelp() string { return wrapHanging(config.ProviderHelp(), 78) }

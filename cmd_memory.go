@@ -64,6 +64,7 @@ pincer memory forget db-migration`,
 				return usageError(err)
 			}
 			fmt.Fprintf(c.stdout, "Remembered as note %d.\n", n.ID)
+			c.warnSecretNote(n.Text, n.ID)
 			return nil
 		},
 	}
@@ -119,6 +120,7 @@ pincer memory forget db-migration`,
 				return usageError(err)
 			}
 			fmt.Fprintf(c.stdout, "Updated note %d.\n", id)
+			c.warnSecretNote(text, id)
 			return nil
 		},
 	}
@@ -267,4 +269,12 @@ func (c *cli) editText(text string) (string, error) {
 		return "", usageError(errors.New("the note was left empty, so it is unchanged; remove it with 'pincer memory rm ID'"))
 	}
 	return string(out), nil
+}
+
+// warnSecretNote warns on stderr when a note looks like it holds a secret:
+// such text is never indexed, so that part of the note is never recalled.
+func (c *cli) warnSecretNote(text string, id uint64) {
+	if session.LooksSecret(text) {
+		fmt.Fprintf(c.stderr, "pincer: %s\n", session.SecretNoteWarning(id))
+	}
 }

@@ -231,9 +231,10 @@ func (c *cli) sessionsRemove() *cobra.Command {
 
 func (c *cli) sessionsExport() *cobra.Command {
 	var format, output string
+	var keepSecrets bool
 	cmd := &cobra.Command{
 		Use:   "export NAME",
-		Short: "Write a session as Markdown or JSON",
+		Short: "Write a session as Markdown or JSON, secret-looking text redacted",
 		Args:  exactArgs(1, "give the session's name or id"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != session.FormatMarkdown && format != session.FormatJSON {
@@ -243,19 +244,32 @@ func (c *cli) sessionsExport() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var stats session.ExportStats
+			export := func(w io.Writer) (err error) {
+				stats, err = st.ExportWith(w, args[0], session.ExportOptions{Format: format, Redact: !keepSecrets})
+				return err
+			}
 			if output == "" {
-				return exportTo(c.stdout, func(w io.Writer) error { return st.Export(w, args[0], format) }, format)
+				err = exportTo(c.stdout, export, format)
+			} else {
+				f, cerr := os.Create(output)
+				if cerr != nil {
+					return fmt.Errorf("create %s: %w", output, cerr)
+				}
+				err = export(f)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
 			}
-			f, err := os.Create(output)
-			if err != nil {
-				return fmt.Errorf("create %s: %w", output, err)
+			if err == nil && stats.Redacted > 0 {
+				fmt.Fprintf(c.stderr, "pincer: redacted %s that looked like secrets (keys, tokens, passwords); --keep-secrets keeps them.\n", human.Plural(stats.Redacted, "item"))
 			}
-			defer f.Close()
-			return st.Export(f, args[0], format)
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", session.FormatMarkdown, "markdown or json")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write to this file instead of standard output")
+	cmd.Flags().BoolVar(&keepSecrets, "keep-secrets", false, "keep secret-looking text (keys, tokens, passwords) instead of redacting it")
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/commands"
 	"pincer/config"
 	"pincer/docs"
 	"pincer/rewind"
@@ -109,6 +110,17 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	}
 	u := opened.sess.Usage
 	sb := c.sandboxState(p)
+	// extraCommands are the screen's commands besides the built-in ones:
+	// the lists of MCP servers, hooks and sub-agents, and the person's own.
+	extraCommands := func(custom []commands.Command) []ui.Command {
+		return append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
+			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
+		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {
+			return describeHooks(p)
+		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
+			return describeAgents(a, agent.HomeDir())
+		})}, screenCommands(custom)...)
+	}
 	err = ui.Run(ctx, ui.Options{
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},
 		Store:             st,
@@ -131,13 +143,13 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 		Alerts:            alerts,
-		Commands: append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
-			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
-		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {
-			return describeHooks(p)
-		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
-			return describeAgents(a, agent.HomeDir())
-		})}, screenCommands(custom)...),
+		Commands:          extraCommands(custom),
+		// The command files are read again when the / list opens, so one
+		// added or changed while pincer runs is there without a restart.
+		ReloadCommands: func() ([]ui.Command, []string) {
+			custom, warnings := c.customCommands(p)
+			return extraCommands(custom), warnings
+		},
 	})
 	c.sayHowToResume(st, current)
 	return err

@@ -27,6 +27,7 @@ import (
 	"pincer/session"
 	"pincer/tools"
 	sbx "pincer/tools/sandbox"
+	"pincer/ui/headless"
 	"pincer/ui/safetext"
 )
 
@@ -50,6 +51,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
+	if f, ok := stdout.(*os.File); !ok || !headless.IsTerminal(f) {
+		// Help piped or written to a file loses the padding drawn for a
+		// terminal; pincer's commands write to c.stdout, not through here.
+		root.SetOut(&trimLineEnds{w: stdout})
+	}
 	root.SetErr(stderr)
 	err := fang.Execute(ctx, root,
 		fang.WithVersion(versionString()),

@@ -50,6 +50,15 @@ type Retrying struct {
 	Err     error
 }
 
+// Waiting says a request reached the model server and its answer has not
+// begun: a front end can count the seconds from here and say what the
+// wait is, instead of a bare spinner. FirstByte is how long this attempt
+// waits for the first byte (0: no limit); Budget is how long all attempts
+// together may wait on a server that stays silent (0: no limit).
+type Waiting struct {
+	FirstByte, Budget time.Duration
+}
+
 // AssistantMessage is a finished assistant message: the answer, the
 // reasoning and the complete tool calls, as stored in the history, and the
 // finish reason the server gave.
@@ -106,6 +115,7 @@ func (ReasoningDelta) isEvent()   {}
 func (ToolCallDelta) isEvent()    {}
 func (Usage) isEvent()            {}
 func (Retrying) isEvent()         {}
+func (Waiting) isEvent()          {}
 func (AssistantMessage) isEvent() {}
 func (ToolStarted) isEvent()      {}
 func (ToolResult) isEvent()       {}

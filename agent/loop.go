@@ -652,7 +652,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		// A tool that changes something other than files or the shell
 		// (scheduling a task) asks once, like an ordinary command.
 		v.Tier = safety.Confirm
-		v.Reasons = append(v.Reasons, call.Summary()+": changes something outside the project files")
+		// The dialog shows what the call does (its summary); the reason
+		// says why it asks, without repeating that text.
+		v.Reasons = append(v.Reasons, tc.Name+" changes something outside the project files, so it asks first")
 	}
 	if pre.ask || !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call)) {
 		ap := Approval{

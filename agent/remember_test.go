@@ -39,6 +39,13 @@ func TestRememberToolAsksWithTheExactText(t *testing.T) {
 		if len(h.asked) != 1 || h.asked[0].Kind != ApproveAction || !strings.Contains(h.asked[0].Summary, text) {
 			t.Fatalf("asked %+v, want one action approval showing the whole note", h.asked)
 		}
+		// The reason says why it asks; it does not repeat the note (a note
+		// ending in "." read "….: changes something").
+		for _, r := range h.asked[0].Reasons {
+			if strings.Contains(r, "5433") || strings.Contains(r, ".:") {
+				t.Errorf("a reason repeats the note: %q", r)
+			}
+		}
 		notes, err := st.Notes("/p")
 		if err != nil {
 			t.Fatal(err)

@@ -38,12 +38,42 @@ var ErrStreamIdle = errors.New("the model server stopped sending")
 // retry budget. It matches ErrStreamIdle.
 type SilentError struct {
 	Host   string
-	Waited time.Duration
+	Waited time.Duration // the wait of the last attempt
+	// Attempts is how many attempts met the silence, and Total the time
+	// from the first of them to the end; the limits were FirstByte for
+	// each attempt (first_byte_timeout) and Budget for all of them
+	// (silent_retry_budget), 0 when unset.
+	Attempts          int
+	Total             time.Duration
+	FirstByte, Budget time.Duration
 }
 
 func (e *SilentError) Error() string {
-	return fmt.Sprintf("connected to the model server at %s, but the model sent nothing for %s (raise first_byte_timeout if it needs longer to start answering)",
-		e.Host, e.Waited.Round(100*time.Millisecond))
+	round := func(d time.Duration) time.Duration { return d.Round(100 * time.Millisecond) }
+	if e.Attempts <= 1 {
+		return fmt.Sprintf("connected to the model server at %s, but the model sent nothing for %s%s (raise first_byte_timeout if it needs longer to start answering)",
+			e.Host, round(e.Waited), e.limits())
+	}
+	return fmt.Sprintf("connected to the model server at %s, but the model sent nothing for %s over %d attempts%s (raise first_byte_timeout if it needs longer to start answering)",
+		e.Host, round(e.Total), e.Attempts, e.limits())
+}
+
+// limits says the time limits that ended the wait, for the message.
+func (e *SilentError) limits() string {
+	var parts []string
+	if e.FirstByte > 0 {
+		parts = append(parts, fmt.Sprintf("first_byte_timeout %s for each attempt", e.FirstByte))
+	}
+	if e.Budget > 0 && e.Attempts > 1 {
+		parts = append(parts, fmt.Sprintf("silent_retry_budget %s in all", e.Budget))
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return "; the limit is " + parts[0]
+	}
+	return "; the limits are " + strings.Join(parts, " and ")
 }
 
 // Is makes errors.Is(err, ErrStreamIdle) hold.
@@ -142,6 +172,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// silentSince is when the first attempt that met a silent server
 	// began: the silent retry budget runs from there.
 	var silentSince time.Time
+	silentAttempts := 0
 	for attempt := 1; ; attempt++ {
 		firstByte := t.firstByte
 		if !silentSince.IsZero() && t.silentBudget > 0 {
@@ -151,7 +182,8 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			}
 		}
 		began := time.Now()
-		resp, actx, cancel, err := t.attempt(req, body, firstByte)
+		sent := func() { st.emit(Waiting{FirstByte: firstByte, Budget: t.silentBudget}) }
+		resp, actx, cancel, err := t.attempt(req, body, firstByte, sent)
 		if err == nil && resp.StatusCode == http.StatusOK {
 			m := &merger{emit: st.emit}
 			st.mu.Lock()
@@ -179,6 +211,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 				if silentSince.IsZero() {
 					silentSince = began
 				}
+				silentAttempts++
+				silent.Attempts, silent.Total = silentAttempts, time.Since(silentSince)
+				silent.FirstByte, silent.Budget = t.firstByte, t.silentBudget
 			} else {
 				err = t.scrub.err(fmt.Errorf("could not reach the model server at %s: %w", req.URL.Host, err))
 				if !retryableNetError(err, req.URL.Hostname()) {
@@ -204,15 +239,21 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// attempt sends one request and waits for the first byte of its answer.
-// Reading is cancelled when the returned cancel is called, when no byte
-// arrives within firstByte (0: no limit), or, once the answer has started,
-// when the server is silent for the idle timeout.
-func (t *transport) attempt(orig *http.Request, body []byte, firstByte time.Duration) (*http.Response, context.Context, context.CancelCauseFunc, error) {
+// attempt sends one request and waits for the first byte of its answer;
+// sent is called once the request is written. Reading is cancelled when
+// the returned cancel is called, when no byte arrives within firstByte
+// (0: no limit), or, once the answer has started, when the server is
+// silent for the idle timeout.
+func (t *transport) attempt(orig *http.Request, body []byte, firstByte time.Duration, onSent func()) (*http.Response, context.Context, context.CancelCauseFunc, error) {
 	ctx, cancel := context.WithCancelCause(orig.Context())
 	var wrote atomic.Bool
 	traced := httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(httptrace.WroteRequestInfo) { wrote.Store(true) },
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			first := !wrote.Swap(true)
+			if first && info.Err == nil && onSent != nil {
+				onSent()
+			}
+		},
 	})
 	req := orig.Clone(traced)
 	req.Body = io.NopCloser(bytes.NewReader(body))

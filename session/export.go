@@ -37,14 +37,41 @@ type Document struct {
 	Rewinds []Rewind `json:"rewinds,omitempty"`
 }
 
+// ExportOptions say how ExportWith writes a session.
+type ExportOptions struct {
+	// Format is FormatMarkdown or FormatJSON.
+	Format string
+	// Redact replaces secret-looking text (keys, tokens, passwords,
+	// private key blocks: what the recall index never holds) with
+	// RedactMark, for an export that leaves the machine or the person:
+	// a file in the project, a paste into an issue.
+	Redact bool
+}
+
+// ExportStats say what an export did.
+type ExportStats struct {
+	// Redacted is how many secret-looking pieces were replaced.
+	Redacted int
+}
+
 // Export writes the session found by ref, with its summary and every
 // message, to w: FormatMarkdown is a readable transcript, FormatJSON an
 // Export document. Messages a rewind dropped are written too, marked as
 // rewound, so a person sees what the model no longer gets. The store is
 // read in one transaction and released before anything is written to w.
+// Nothing is redacted: ExportWith does that.
 func (s *Store) Export(w io.Writer, ref string, format string) error {
+	_, err := s.ExportWith(w, ref, ExportOptions{Format: format})
+	return err
+}
+
+// ExportWith is Export with options: with Redact, secret-looking text is
+// replaced, and the stats say how much.
+func (s *Store) ExportWith(w io.Writer, ref string, o ExportOptions) (ExportStats, error) {
+	var stats ExportStats
+	format := o.Format
 	if format != FormatMarkdown && format != FormatJSON {
-		return fmt.Errorf("unknown export format %q; use %s or %s", format, FormatMarkdown, FormatJSON)
+		return stats, fmt.Errorf("unknown export format %q; use %s or %s", format, FormatMarkdown, FormatJSON)
 	}
 	doc := Document{Format: exportFormatName, Version: exportVersion}
 	err := s.view(func(tx *bolt.Tx) error {
@@ -63,25 +90,54 @@ func (s *Store) Export(w io.Writer, ref string, format string) error {
 		return err
 	})
 	if err != nil {
-		return err
+		return stats, err
 	}
 	if doc.Messages == nil {
 		doc.Messages = []Message{}
+	}
+	if o.Redact {
+		stats.Redacted = redactDocument(&doc)
 	}
 	if format == FormatJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(doc); err != nil {
-			return fmt.Errorf("export session %s as JSON: %w", doc.Session.ID, err)
+			return stats, fmt.Errorf("export session %s as JSON: %w", doc.Session.ID, err)
 		}
-		return nil
+		return stats, nil
 	}
 	bw := bufio.NewWriter(w)
 	writeMarkdown(bw, doc.Session, doc.Messages, doc.Rewinds)
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("export session %s as markdown: %w", doc.Session.ID, err)
+		return stats, fmt.Errorf("export session %s as markdown: %w", doc.Session.ID, err)
 	}
-	return nil
+	return stats, nil
+}
+
+// redactDocument replaces the secret-looking text of every free-text part
+// of doc (the title, the summary, and each message's content, reasoning,
+// tool arguments and sub-agent steps) and counts the pieces.
+func redactDocument(doc *Document) int {
+	n := 0
+	red := func(s *string) {
+		out, k := RedactSecrets(*s)
+		*s, n = out, n+k
+	}
+	red(&doc.Session.Title)
+	red(&doc.Session.Summary)
+	for i := range doc.Messages {
+		m := &doc.Messages[i]
+		red(&m.Content)
+		red(&m.Reasoning)
+		for j := range m.ToolCalls {
+			red(&m.ToolCalls[j].Arguments)
+		}
+		for j := range m.Steps {
+			red(&m.Steps[j].Summary)
+			red(&m.Steps[j].Args)
+		}
+	}
+	return n
 }
 
 // writeMarkdown renders a transcript: the session's facts, the summary, then

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -40,36 +41,76 @@ type secretPattern struct {
 // redactSecrets returns text with everything that looks like a secret
 // blanked out, and whether there was any.
 func redactSecrets(text string) (string, bool) {
-	found := false
+	out, n := redactWith(text, " ")
+	return out, n > 0
+}
+
+// RedactMark is what an export writes in place of secret-looking text.
+const RedactMark = "[redacted]"
+
+// RedactSecrets returns text with everything that looks like a secret —
+// what the recall index never holds — replaced by RedactMark, and how
+// many pieces were replaced.
+func RedactSecrets(text string) (string, int) { return redactWith(text, RedactMark) }
+
+// LooksSecret reports whether text holds something that looks like a
+// secret: such text is never indexed, so it is never recalled.
+func LooksSecret(text string) bool {
+	_, n := redactWith(text, " ")
+	return n > 0
+}
+
+// SecretNoteWarning is what pincer says when note id looks like it holds
+// a secret, wherever it was saved.
+func SecretNoteWarning(id uint64) string {
+	return fmt.Sprintf("note %d looks like it holds a secret (a key, a token, a password). Secret-looking text is never indexed, so that part will never be recalled; keep secrets out of notes (pincer memory edit %d or rm %d changes it).", id, id, id)
+}
+
+// redactWith replaces each secret-looking piece of text with mark and
+// counts them. A mark other than a space is put in at the end, so that a
+// later pattern cannot take a mark for a secret ("key = [redacted]") and
+// count it twice.
+func redactWith(text, mark string) (string, int) {
+	final := mark
+	if mark != " " {
+		// No pattern can take NULs and semicolons for part of a secret;
+		// the placeholder is made longer until the text does not hold it.
+		mark = "\x00;\x00"
+		for strings.Contains(text, mark) {
+			mark += ";\x00"
+		}
+	}
+	found := 0
 	lower := strings.ToLower(text)
 	for _, p := range secretPatterns {
 		if !containsAny(lower, p.literals) {
 			continue
 		}
-		if p.re.MatchString(text) {
-			found = true
-			text = p.re.ReplaceAllString(text, " ")
+		if n := len(p.re.FindAllStringIndex(text, -1)); n > 0 {
+			found += n
+			text = p.re.ReplaceAllLiteralString(text, mark)
 			lower = strings.ToLower(text)
 		}
 	}
-	if out, ok := redactRandomTokens(text); ok {
-		return out, true
+	out, n := redactRandomTokens(text, mark)
+	if final != mark {
+		out = strings.ReplaceAll(out, mark, final)
 	}
-	return text, found
+	return out, found + n
 }
 
-// redactRandomTokens blanks words of 32 or more characters that mix upper
-// case, lower case and digits, as generated keys do; hashes (hex, one
-// case) and identifiers (no digits) are left alone.
-func redactRandomTokens(text string) (string, bool) {
+// redactRandomTokens replaces words of 32 or more characters that mix
+// upper case, lower case and digits, as generated keys do, with mark;
+// hashes (hex, one case) and identifiers (no digits) are left alone.
+func redactRandomTokens(text, mark string) (string, int) {
 	var b strings.Builder
-	found := false
+	found := 0
 	start := -1
 	flush := func(end int) {
 		word := text[start:end]
 		if looksRandom(word) {
-			found = true
-			b.WriteString(" ")
+			found++
+			b.WriteString(mark)
 		} else {
 			b.WriteString(word)
 		}
@@ -90,10 +131,10 @@ func redactRandomTokens(text string) (string, bool) {
 	if start >= 0 {
 		flush(len(text))
 	}
-	if !found {
-		return text, false
+	if found == 0 {
+		return text, 0
 	}
-	return b.String(), true
+	return b.String(), found
 }
 
 // looksRandom reports whether word looks like a generated key.

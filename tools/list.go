@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -90,6 +91,60 @@ func WalkFiles(ctx context.Context, root string, limit int, fn func(rel string) 
 		n++
 		return fn(e.rel)
 	})
+}
+
+// WalkFilesBreadthFirst is WalkFiles level by level: every file of a
+// directory comes before anything deeper, so a walk that stops at limit
+// has listed the top of the project whole (a depth-first walk of a large
+// project spends the limit in its first deep directory). Within a level
+// directories are taken in listing order.
+func WalkFilesBreadthFirst(ctx context.Context, root string, limit int, fn func(rel string) error) error {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", root, err)
+	}
+	info, err := os.Stat(absRoot)
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", root, err)
+	}
+	if !info.IsDir() {
+		return fmt.Errorf("walk %s: the project root is a file, not a directory", root)
+	}
+	type pending struct {
+		abs, rel string
+		stack    ignoreStack
+	}
+	_, stack := walkBase(absRoot, absRoot)
+	queue := []pending{{abs: absRoot, stack: stack}}
+	n := 0
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		entries, childStack, err := listDir(d.abs, d.rel, d.stack)
+		if err != nil {
+			continue // unreadable directories are skipped, like grep -r does
+		}
+		for _, e := range entries {
+			if e.isDir {
+				queue = append(queue, pending{abs: e.abs, rel: e.rel, stack: childStack})
+				continue
+			}
+			if !e.mode.IsRegular() && !(e.mode&fs.ModeSymlink != 0 && isRegular(e.abs)) {
+				continue
+			}
+			if limit > 0 && n >= limit {
+				return ErrLimitReached
+			}
+			n++
+			if err := fn(e.rel); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // cleanRel normalises a root-relative directory path and refuses one that

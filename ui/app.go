@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -57,6 +56,11 @@ type Options struct {
 	Prompt string
 	// Commands are extra slash commands.
 	Commands []Command
+	// ReloadCommands, when set, reads the extra commands again (the
+	// person's own command files may change while pincer runs); it is
+	// called off the event loop when the / list opens and for a command
+	// not known, and its warnings are shown once each.
+	ReloadCommands func() ([]Command, []string)
 	// Store and SessionID are the session store and the session in use,
 	// for /sessions, /new, /rename and /export.
 	Store     *session.Store
@@ -144,6 +148,7 @@ type App struct {
 	files      complete.Model
 	commands   complete.Model
 	fileItems  []complete.Item
+	fileIndex  *complete.Index // fileItems prepared for ranking, off the loop
 	token      complete.Token
 
 	width, height int
@@ -184,10 +189,13 @@ type App struct {
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request
 
-	dialogs  []dialog
-	cmdList  []Command
-	quit     bool
-	previews map[string][]session.Message // session picker previews
+	dialogs []dialog
+	cmdList []Command
+	// shownWarnings are the notices already shown, so that reading the
+	// commands again does not repeat a warning.
+	shownWarnings map[string]bool
+	quit          bool
+	previews      map[string][]session.Message // session picker previews
 
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	runningTask *session.Task // the scheduled task the turn in progress runs
@@ -198,6 +206,18 @@ type App struct {
 	editDiffs map[string]string
 	// recalled is what auto recall added in this session, for /memory.
 	recalled []agent.Recalled
+
+	// clock is time.Now, or a test's clock: it decides whether a dialog
+	// opened while the person typed (see guard.go).
+	clock func() time.Time
+	// lastTyped is when a key last went into the input as typing;
+	// lastAnswer is when one last went to a dialog.
+	lastTyped, lastAnswer time.Time
+	// waitingSince is when the request in flight reached the server, zero
+	// once its answer began; waitingLimit is how long it may wait for the
+	// first byte (0: no limit).
+	waitingSince time.Time
+	waitingLimit time.Duration
 }
 
 // New builds the screen's model.
@@ -213,20 +233,20 @@ func New(o Options) *App {
 		pastes:    map[string]string{},
 		usage:     o.Usage,
 		now:       time.Now(),
+		clock:     time.Now,
 	}
 	a.transcript = transcript.New(o.Theme)
 	a.tree = tree.New(o.Root)
 	a.todos = todolist.New()
 	a.files = complete.New()
 	a.commands = complete.New()
+	a.commands.SetAlignDetails(true) // what each command does, in one column
 	a.input = newInput()
 	a.input.SetPromptFunc(2, a.inputPrompt)
-	a.cmdList = builtinCommands()
-	for _, c := range o.Commands {
-		// A built-in command keeps its name.
-		if !slices.ContainsFunc(a.cmdList, func(b Command) bool { return b.Name == c.Name }) {
-			a.cmdList = append(a.cmdList, c)
-		}
+	a.setCommands(o.Commands)
+	a.shownWarnings = map[string]bool{}
+	for _, n := range o.Notices {
+		a.shownWarnings[n] = true
 	}
 	a.applyTheme(o.Theme)
 	if len(o.History) > 0 {
@@ -294,7 +314,12 @@ func (a *App) applyTheme(th themes.Theme) {
 
 // loadHistory shows a resumed session in the transcript and fills the
 // input history with its prompts.
-func (a *App) loadHistory(msgs []agent.Message) {
+func (a *App) loadHistory(msgs []agent.Message) { a.showHistory(msgs, true) }
+
+// showHistory shows a session's messages in the transcript and fills the
+// input history with its prompts; resumed adds the line that says the
+// session was resumed (not after a rewind of the session in use).
+func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 	if len(msgs) == 0 {
 		return
 	}
@@ -338,7 +363,9 @@ func (a *App) loadHistory(msgs []agent.Message) {
 			}
 		}
 	}
-	entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: fmt.Sprintf("Resumed session %s.", a.opts.Session)})
+	if resumed {
+		entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: fmt.Sprintf("Resumed session %s.", a.opts.Session)})
+	}
 	a.transcript.Load(entries...)
 	a.historyPos = len(a.history)
 }
@@ -409,6 +436,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.turnDone(msg)
 	case compactDoneMsg:
 		return a, a.compactDone(msg)
+	case guardTickMsg:
+		return a, nil // drawn again: a held dialog may say the typing stopped
 	case tickMsg:
 		a.now = time.Time(msg)
 		a.spin++
@@ -423,6 +452,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case submitMsg:
 		return a, a.submit(msg.text)
+	case commandsMsg:
+		return a, a.commandsRead(msg)
 	case tree.ListedMsg:
 		cmd := a.tree.Update(msg)
 		a.syncWatch()
@@ -444,9 +475,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case complete.FilesMsg:
 		if msg.Err == nil {
-			a.fileItems = msg.Items
+			a.fileItems, a.fileIndex = msg.Items, msg.Index
+			if a.fileIndex == nil {
+				a.fileIndex = complete.NewIndex(msg.Items)
+			}
+			a.files.SetPartial(msg.Truncated)
 			if a.files.IsOpen() {
-				a.files.SetItems(msg.Items)
+				a.files.SetIndex(a.fileIndex)
 			}
 		}
 		return a, nil
@@ -483,6 +518,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		if msg.err != nil {
 			a.transcript.AddError(msg.err.Error())
+			if p, ok := a.topDialog().(*picker); ok {
+				p.warn = sentence(msg.err.Error()) // not hidden behind the open list
+			}
 		} else {
 			a.transcript.AddNotice(msg.text)
 		}
@@ -536,7 +574,13 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 	var cmds []tea.Cmd
 	refresh := false
 	for _, ev := range evs {
+		switch ev.(type) {
+		case agent.TextDelta, agent.ReasoningDelta, agent.ToolCallDelta, agent.AssistantMessage, agent.Retrying:
+			a.waitingSince = time.Time{} // the answer began, or the attempt ended
+		}
 		switch e := ev.(type) {
+		case agent.Waiting:
+			a.waitingSince, a.waitingLimit = a.clock(), e.FirstByte
 		case question:
 			cmds = append(cmds, a.ask(e))
 		case agent.TextDelta:
@@ -782,6 +826,7 @@ func (a *App) endWork() []tea.Cmd {
 	a.busy = false
 	a.state = stateIdle
 	a.cancel = nil
+	a.waitingSince = time.Time{}
 	a.dialogs = nil // questions of finished work can no longer be answered
 	a.editDiffs = nil
 	return cmds
@@ -867,15 +912,16 @@ func (a *App) layout() {
 	}
 	a.transcript.SetSize(a.width-treeW-btoi(treeW > 0), a.bodyHeight())
 	a.transcript.SetOrigin(treeW+btoi(treeW > 0), 0)
-	a.files.SetSize(min(a.width-2, 80), 8)
-	a.commands.SetSize(min(a.width-2, 80), 8)
+	popW := min(a.width-treeW-btoi(treeW > 0), 80) // over the transcript, not the tree
+	a.files.SetSize(popW, 8)
+	a.commands.SetSize(popW, 8)
 	a.help.SetWidth(a.width)
 }
 
 // treeWidth is the side pane's width, 0 when it is hidden (by choice, or
 // because the terminal is narrow).
 func (a *App) treeWidth() int {
-	if !a.treeShown || a.width < 90 {
+	if !a.treeShown || a.width < treeMinWidth {
 		return 0
 	}
 	return min(max(a.width/5, 24), 40)
@@ -940,7 +986,7 @@ func (a *App) render() string {
 	} else if d := a.topDialog(); d != nil {
 		body = a.overlayCenter(body, d.View(a.width, a.bodyHeight(), a.styles))
 	} else if pop := a.popupView(); pop != "" {
-		body = a.overlayBottom(body, pop)
+		body = a.overlayPopup(body, pop)
 	}
 	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
 	if h := a.todoBlockHeight(); h > 0 {
@@ -977,15 +1023,15 @@ type filesLoadedMsg struct {
 }
 
 // reloadFiles lists the project's files again for @ completion. A walk
-// still running for an older request is stopped: over 20,000 files it is
-// wasted work, and its answer would be older than the new one.
+// still running for an older request is stopped: in a project of 50,000
+// files it is wasted work, and its answer would be older than the new one.
 func (a *App) reloadFiles() tea.Cmd {
 	if a.filesCancel != nil {
 		a.filesCancel()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	a.filesSeq++
-	seq, load := a.filesSeq, complete.LoadFiles(ctx, a.opts.Root, 20000)
+	seq, load := a.filesSeq, complete.LoadFiles(ctx, a.opts.Root, 0)
 	a.filesCancel = cancel
 	return func() tea.Msg {
 		defer cancel()

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -26,13 +27,16 @@ func (a *App) ask(q question) tea.Cmd {
 		return nil
 	}
 	var init tea.Cmd
+	var d dialog
 	if q.approval.Kind == agent.ApproveEdit && q.approval.Step == 1 {
 		ed := newEditDialog(a, q)
 		init = ed.Init()
-		a.pushDialog(ed)
+		d = ed
 	} else {
-		a.pushDialog(newApprovalDialog(q, a.opts.Root))
+		d = newApprovalDialog(q, a.opts.Root, a.clock)
 	}
+	a.holdIfTyping(d)
+	a.pushDialog(d)
 	return tea.Batch(init, a.notify("pincer: waiting for your approval"))
 }
 
@@ -50,6 +54,23 @@ func (a *App) autoApproves(q agent.Approval) bool {
 	return false
 }
 
+// approvalKeyMap is the keys of an approval dialog as it asks (the fields
+// it opens for a comment, a rule or the typed "yes" take text); keys.md's
+// table is written from it.
+type approvalKeyMap struct {
+	Allow, Always, Deny, Comment, Scroll key.Binding
+}
+
+func defaultApprovalKeys() approvalKeyMap {
+	return approvalKeyMap{
+		Allow:   key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow it once (for a dangerous command: go on to the second step)")),
+		Always:  key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "allow it, and from now on every command that matches a rule: the suggested rule appears for you to edit; `Enter` saves it for this session and runs the command, `Esc` goes back. Offered only when a rule fits, never for dangerous commands")),
+		Deny:    key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "refuse")),
+		Comment: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "refuse with a comment for the model: type it, `Enter` sends it, `Esc` goes back")),
+		Scroll:  key.NewBinding(key.WithKeys("up", "down", "pgup", "pgdown", "home", "end"), key.WithHelp("↑/↓/pgup/pgdn/home/end", "scroll a command too tall for the dialog (also in the second step; `Home` and `End` only before it), as the mouse wheel does; the dialog says which lines are shown")),
+	}
+}
+
 // approvalMode is what an approval dialog is doing with the keys.
 type approvalMode int
 
@@ -65,11 +86,12 @@ const (
 // answered by typing "yes", so holding or repeating the first step's key
 // cannot pass it.
 type approvalDialog struct {
-	q      question
-	root   string
-	opened time.Time
-	mode   approvalMode
-	input  textinput.Model
+	keyGuard
+	q     question
+	root  string
+	mode  approvalMode
+	keys  approvalKeyMap
+	input textinput.Model
 	// top is the first row of the foreign part on screen; viewH and total
 	// are the rows of the last drawing, for scrolling.
 	top, viewH, total int
@@ -80,8 +102,8 @@ type approvalDialog struct {
 	blockWidth int
 }
 
-func newApprovalDialog(q question, root string) *approvalDialog {
-	d := &approvalDialog{q: q, root: root, opened: time.Now()}
+func newApprovalDialog(q question, root string, clock func() time.Time) *approvalDialog {
+	d := &approvalDialog{keyGuard: newKeyGuard(clock), q: q, root: root, keys: defaultApprovalKeys()}
 	d.input = textinput.New()
 	d.input.CharLimit = 2000
 	d.input.SetWidth(60)
@@ -101,10 +123,10 @@ func (d *approvalDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
 
 // Update implements dialog.
 func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	if d.scrollKey(msg.String()) {
+	if key.Matches(msg, d.keys.Scroll) && d.scrollKey(msg.String()) {
 		return false, nil
 	}
-	if time.Since(d.opened) < settleTime && msg.String() != "esc" {
+	if d.settling() && msg.String() != "esc" {
 		return false, nil
 	}
 	q := d.q.approval
@@ -149,10 +171,10 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.input, cmd = d.input.Update(msg)
 		return false, cmd
 	}
-	switch msg.String() {
-	case "y":
+	switch k := d.keys; {
+	case key.Matches(msg, k.Allow):
 		return d.answer(agent.Decision{Allow: true})
-	case "a":
+	case key.Matches(msg, k.Always):
 		if q.Tier < safety.Dangerous && q.SuggestedRule != "" {
 			d.mode = modeRule
 			d.input.SetValue(q.SuggestedRule)
@@ -160,16 +182,32 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 			d.input.Focus()
 		}
 		return false, nil
-	case "c":
+	case key.Matches(msg, k.Comment):
 		d.mode = modeComment
 		d.input.SetValue("")
 		d.input.Placeholder = "why, or what to do instead"
 		d.input.Focus()
 		return false, nil
-	case "n", "esc":
+	case key.Matches(msg, k.Deny):
 		return d.answer(agent.Decision{Allow: false})
 	}
 	return false, nil
+}
+
+// answers implements guardedDialog: the letters that choose, or any text
+// while a field is open.
+func (d *approvalDialog) answers(msg tea.KeyPressMsg) bool {
+	if d.mode != modeChoose {
+		return true
+	}
+	switch k := d.keys; {
+	case key.Matches(msg, k.Allow, k.Deny, k.Comment):
+		return true
+	case key.Matches(msg, k.Always):
+		q := d.q.approval
+		return q.Tier < safety.Dangerous && q.SuggestedRule != ""
+	}
+	return false
 }
 
 // View implements dialog. The foreign part (the command, the paths, the
@@ -277,7 +315,11 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 		parts = append(parts, "n deny", "c deny with a comment", "esc deny")
 		keys = strings.Join(parts, " · ")
 	}
-	keyLines := strings.Split(st.Muted.Render(wrapText(keys, inner)), "\n")
+	keyStyle := st.Muted
+	if d.held {
+		keys, keyStyle = d.heldKeys("deny"), st.Warning
+	}
+	keyLines := strings.Split(keyStyle.Render(wrapText(keys, inner)), "\n")
 
 	lines := layoutApproval(height, approvalParts{
 		rows: block.rows, facts: facts, tail: tail, reasons: reasons, input: input, keys: keyLines,
@@ -398,6 +440,10 @@ func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
 		// names are in the title, on one line.
 		return newForeignBlock(q.MCP.Arguments, "", width, bs)
 	case q.Kind == agent.ApproveAction:
+		// An MCP call is pincer's own layout of server, tool and
+		// pretty-printed arguments (whose strings keep their line breaks
+		// escaped): not lines to count. A task's prompt is numbered.
+		bs.unnumbered = strings.HasPrefix(q.Tool, "mcp__")
 		return newForeignBlock(q.Summary, "", width, bs)
 	case q.Kind == agent.ApproveWeb:
 		return newForeignBlock(q.URL, "", width, bs)

@@ -26,6 +26,10 @@ type foreignBlock struct {
 // blockStyle is how a block draws its parts.
 type blockStyle struct {
 	text, escaped, gutter, mark lipgloss.Style
+	// unnumbered leaves out the line numbers of a text of several lines:
+	// for text pincer laid out itself (an MCP call's pretty-printed
+	// arguments), where they only get in the way.
+	unnumbered bool
 }
 
 // newForeignBlock draws text to width. prompt labels a one-line text (the
@@ -46,7 +50,7 @@ func newForeignBlock(text, prompt string, width int, st blockStyle) foreignBlock
 		}
 		return prompt
 	}
-	if lines > 1 {
+	if lines > 1 && !st.unnumbered {
 		digits := len(strconv.Itoa(lines))
 		label = func(n int) string {
 			if n == 0 {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,14 +42,13 @@ func builtinCommands() []Command {
 			return nil
 		}},
 		{Name: "tree", Help: "show or hide the project tree", Run: func(a *App, _ string) tea.Cmd {
-			a.treeShown = !a.treeShown
-			a.layout()
+			a.toggleTree()
 			return nil
 		}},
 		{Name: "new", Help: "start a new session here", Run: func(a *App, _ string) tea.Cmd { return a.newSession() }},
 		{Name: "sessions", Help: "resume, rename, fork, delete sessions", Run: func(a *App, _ string) tea.Cmd { return a.openSessionPicker() }},
 		{Name: "rename", Args: "NAME", Help: "name this session", Run: func(a *App, args string) tea.Cmd { return a.renameSession(args) }},
-		{Name: "export", Args: "[PATH]", Help: "write the session to a .md or .json file", Run: func(a *App, args string) tea.Cmd { return a.exportSession(args) }},
+		{Name: "export", Args: "[-f] [PATH]", Help: "save the session as .md or .json, secrets redacted", Run: func(a *App, args string) tea.Cmd { return a.exportSession(args) }},
 		{Name: "rewind", Help: "go back to an earlier turn: its files, the conversation, or both", Run: func(a *App, _ string) tea.Cmd { return a.openRewind() }},
 		{Name: "undo", Help: "take back the last turn: its files and the conversation", Run: func(a *App, _ string) tea.Cmd { return a.undo() }},
 		{Name: "redo", Help: "take back the last rewind, while nothing changed since", Run: func(a *App, _ string) tea.Cmd { return a.redo() }},
@@ -91,6 +91,58 @@ func builtinCommands() []Command {
 	}
 }
 
+// setCommands makes the command list the built-in commands and extra,
+// where a built-in command keeps its name.
+func (a *App) setCommands(extra []Command) {
+	a.cmdList = builtinCommands()
+	for _, c := range extra {
+		if !slices.ContainsFunc(a.cmdList, func(b Command) bool { return b.Name == c.Name }) {
+			a.cmdList = append(a.cmdList, c)
+		}
+	}
+}
+
+// commandsMsg carries the extra commands read again; retry, when set, is
+// a command line to run once they are in.
+type commandsMsg struct {
+	cmds     []Command
+	warnings []string
+	retry    string
+}
+
+// reloadCommands reads the extra commands again off the event loop, so
+// that a command file added or changed while pincer runs is seen.
+func (a *App) reloadCommands(retry string) tea.Cmd {
+	load := a.opts.ReloadCommands
+	if load == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		cmds, warnings := load()
+		return commandsMsg{cmds: cmds, warnings: warnings, retry: retry}
+	}
+}
+
+// commandsRead takes the commands read again: the list and an open /
+// popup show them, new warnings are shown once, and a command line that
+// waited for them runs.
+func (a *App) commandsRead(msg commandsMsg) tea.Cmd {
+	a.setCommands(msg.cmds)
+	for _, w := range msg.warnings {
+		if !a.shownWarnings[w] {
+			a.shownWarnings[w] = true
+			a.transcript.AddNotice("Note: " + w)
+		}
+	}
+	if a.commands.IsOpen() {
+		a.commands.SetItems(a.commandItems())
+	}
+	if msg.retry != "" {
+		return a.runCommandLine(msg.retry, false)
+	}
+	return nil
+}
+
 // commandItems are the completion items for /.
 func (a *App) commandItems() []complete.Item {
 	items := make([]complete.Item, 0, len(a.cmdList))
@@ -117,12 +169,19 @@ func (a *App) commandTakesArgs(name string) bool {
 }
 
 // runCommand runs "/name args".
-func (a *App) runCommand(text string) tea.Cmd {
+func (a *App) runCommand(text string) tea.Cmd { return a.runCommandLine(text, true) }
+
+// runCommandLine runs "/name args"; a name not known is looked for in the
+// command files once more when reload is set (one may have been added).
+func (a *App) runCommandLine(text string, reload bool) tea.Cmd {
 	name, args, _ := strings.Cut(strings.TrimPrefix(text, "/"), " ")
 	for _, c := range a.cmdList {
 		if c.Name == name {
 			return c.Run(a, strings.TrimSpace(args))
 		}
+	}
+	if reload && a.opts.ReloadCommands != nil {
+		return a.reloadCommands(text)
 	}
 	a.transcript.AddError(fmt.Sprintf("Unknown command /%s. Type / to see the commands, or // to send a message that starts with /.", name))
 	return nil

@@ -42,9 +42,16 @@ func (a *App) pushDialog(d dialog) {
 	a.closePopups()
 }
 
-// dialogKey gives a key to the dialog on top and pops it when it is done.
+// dialogKey gives a key to the dialog on top and pops it when it is done;
+// while the dialog is held (see guardKey) typing goes to the input.
 func (a *App) dialogKey(msg tea.KeyPressMsg) tea.Cmd {
 	d := a.topDialog()
+	if gd, ok := d.(guardedDialog); ok {
+		if cmd, used := a.guardKey(gd, msg); used {
+			return cmd
+		}
+	}
+	a.lastAnswer = a.clock()
 	done, cmd := d.Update(msg)
 	if done {
 		a.dialogs = a.dialogs[:len(a.dialogs)-1]
@@ -91,9 +98,40 @@ func (a *App) overlayCenter(base, box string) string {
 	return overlay(base, box, a.width, (a.bodyHeight()-lipgloss.Height(box))/2)
 }
 
-// overlayBottom draws box over the bottom lines of base.
-func (a *App) overlayBottom(base, box string) string {
-	return overlay(base, box, a.width, a.bodyHeight()-lipgloss.Height(box))
+// overlayPopup draws a completion popup over the bottom lines of the
+// transcript, from its left edge: never over the tree or its border.
+func (a *App) overlayPopup(base, box string) string {
+	left := 0
+	if tw := a.treeWidth(); tw > 0 {
+		left = tw + 1
+	}
+	return overlayAt(base, box, a.width, left, a.bodyHeight()-lipgloss.Height(box))
+}
+
+// overlayAt replaces the cells of base from column left, on the rows from
+// top, with the lines of box; the rest of each row stays as it was.
+func overlayAt(base, box string, width, left, top int) string {
+	lines := strings.Split(base, "\n")
+	boxLines := strings.Split(box, "\n")
+	top = max(min(top, len(lines)-len(boxLines)), 0)
+	for i, bl := range boxLines {
+		if top+i >= len(lines) {
+			break
+		}
+		row := lines[top+i]
+		bw := ansi.StringWidth(bl)
+		if left+bw > width {
+			bl = ansi.Truncate(bl, max(width-left, 0), "")
+			bw = ansi.StringWidth(bl)
+		}
+		head := ansi.Truncate(row, left, "")
+		if w := ansi.StringWidth(head); w < left {
+			head += strings.Repeat(" ", left-w)
+		}
+		tail := ansi.TruncateLeft(row, left+bw, "")
+		lines[top+i] = head + "\x1b[0m" + bl + "\x1b[0m" + tail
+	}
+	return strings.Join(lines, "\n")
 }
 
 // overlay replaces lines of base from row top with the lines of box,

@@ -2,8 +2,8 @@ package ui
 
 import (
 	"strings"
-	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -15,13 +15,30 @@ import (
 	"pincer/ui/safetext"
 )
 
+// editKeyMap is the review's own keys; the diff's are diffview's. keys.md's
+// table is written from both.
+type editKeyMap struct {
+	Accept, Reject, Comment, AcceptAll, Full key.Binding
+}
+
+func defaultEditKeys() editKeyMap {
+	return editKeyMap{
+		Accept:    key.NewBinding(key.WithKeys("y", "enter"), key.WithHelp("y/enter", "accept: write the kept hunks (dropping every hunk is a refusal)")),
+		Reject:    key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "reject the edit: nothing is written")),
+		Comment:   key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "reject with a comment for the model")),
+		AcceptAll: key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "accept, and apply every later edit of this session without review (see [`/accept-edits`](#modes))")),
+		Full:      key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "full screen, and back")),
+	}
+}
+
 // editDialog is the review of a planned edit: its diff, hunk by hunk. The
 // person accepts it, accepts only some hunks, rejects it (with a comment
 // for the model), or accepts every edit for the rest of the session.
 type editDialog struct {
+	keyGuard
 	app     *App
 	q       question
-	opened  time.Time
+	keys    editKeyMap
 	diff    diffview.Model
 	full    bool
 	comment bool
@@ -33,7 +50,7 @@ type editDialog struct {
 }
 
 func newEditDialog(a *App, q question) *editDialog {
-	d := &editDialog{app: a, q: q, opened: time.Now(), diff: diffview.New(q.approval.Change, a.theme)}
+	d := &editDialog{keyGuard: newKeyGuard(a.clock), app: a, q: q, keys: defaultEditKeys(), diff: diffview.New(q.approval.Change, a.theme)}
 	d.input = textinput.New()
 	d.input.SetWidth(60)
 	d.input.Placeholder = "why, or what to do instead"
@@ -62,7 +79,7 @@ func (d *editDialog) accept() (bool, tea.Cmd) {
 
 // Update implements dialog.
 func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
-	if time.Since(d.opened) < settleTime && msg.String() != "esc" {
+	if d.settling() && msg.String() != "esc" {
 		return false, nil
 	}
 	if d.comment {
@@ -77,27 +94,40 @@ func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		d.input, cmd = d.input.Update(msg)
 		return false, cmd
 	}
-	switch msg.String() {
-	case "y", "enter":
+	switch k := d.keys; {
+	case key.Matches(msg, k.Accept):
 		return d.accept()
-	case "A":
+	case key.Matches(msg, k.AcceptAll):
 		if d.q.approval.Tier < safety.Dangerous {
 			d.app.setMode(agent.ModeAcceptEdits, true)
 		}
 		return d.accept()
-	case "n", "esc":
+	case key.Matches(msg, k.Reject):
 		return d.answer(agent.Decision{Allow: false})
-	case "c":
+	case key.Matches(msg, k.Comment):
 		d.comment = true
 		d.input.Focus()
 		return false, nil
-	case "f":
+	case key.Matches(msg, k.Full):
 		d.full = !d.full
 		return false, nil
 	}
 	var cmd tea.Cmd
 	d.diff, cmd = d.diff.Update(msg)
 	return false, cmd
+}
+
+// answers implements guardedDialog: the review's own letters and the
+// diff's, or any text while the comment field is open.
+func (d *editDialog) answers(msg tea.KeyPressMsg) bool {
+	if d.comment {
+		return true
+	}
+	if k := d.keys; key.Matches(msg, k.Accept, k.AcceptAll, k.Reject, k.Comment, k.Full) {
+		return true
+	}
+	km := d.diff.KeyMap
+	return key.Matches(msg, km.NextHunk, km.PrevHunk, km.Toggle, km.AcceptAll, km.RejectAll, km.Top, km.Bottom, km.Layout, km.Wrap)
 }
 
 // Message passes other messages (the colouring result, the mouse wheel)
@@ -137,6 +167,9 @@ func (d *editDialog) View(width, height int, st themes.Styles) string {
 		keys = "enter send the refusal · esc back"
 	}
 	keyLines := wrapText(keys, inner)
+	if d.held {
+		keyLines = st.Warning.Render(wrapText(d.heldKeys("reject"), inner))
+	}
 	headText := strings.Join(head, "\n")
 	diffH := h - 4 - lipgloss.Height(keyLines) - 1
 	if headText != "" {

@@ -1,47 +1,97 @@
 package ui
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/session"
+	"pincer/ui/human"
+	"pincer/ui/safetext"
 )
 
-// exportSession writes the session as Markdown into the project (or to the
-// path given).
-func (a *App) exportSession(path string) tea.Cmd {
+// exportSession is /export [-f] [PATH]: the session as Markdown (JSON for
+// a .json path) in a file of the project, pincer-NAME.md unless a path is
+// given. It writes under the rules of /plan save (inside the project,
+// never into .git, never over a file without -f, missing folders made),
+// the default name never replaces an earlier export, and secret-looking
+// text is redacted, as the recall index leaves it out.
+func (a *App) exportSession(args string) tea.Cmd {
+	force := false
+	var name string
+	for _, f := range strings.Fields(args) {
+		switch {
+		case f == "-f" || f == "--force":
+			force = true
+		case name == "":
+			name = f
+		default:
+			a.transcript.AddError("/export takes one path: /export [-f] [PATH].")
+			return nil
+		}
+	}
 	if a.opts.Store == nil {
 		a.transcript.AddError("/export needs the session store, which is not open.")
 		return nil
 	}
-	if path == "" {
-		path = "pincer-" + safeFileName(a.opts.Session) + ".md"
+	if a.busy {
+		// A turn's commands could change the project's folders between
+		// the check of the path and the write.
+		a.transcript.AddError("/export waits until the agent is done; wait for it or press Esc first.")
+		return nil
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(a.opts.Root, path)
+	byDefault := name == ""
+	if byDefault {
+		name = "pincer-" + safeFileName(a.opts.Session) + ".md"
+	}
+	f, err := projectFilePath(a.opts.Root, name, "/export")
+	if err != nil {
+		a.transcript.AddError(sentence(err.Error()))
+		return nil
 	}
 	format := session.FormatMarkdown
-	if strings.HasSuffix(path, ".json") {
+	if strings.HasSuffix(strings.ToLower(f.path), ".json") {
 		format = session.FormatJSON
 	}
 	st, id := a.opts.Store, a.opts.SessionID
 	return func() tea.Msg {
-		f, err := os.Create(path)
+		var buf bytes.Buffer
+		stats, err := st.ExportWith(&buf, id, session.ExportOptions{Format: format, Redact: true})
 		if err != nil {
-			return noticeMsg{err: fmt.Errorf("export: %w", err)}
+			return noticeMsg{err: fmt.Errorf("could not export the session: %w", err)}
 		}
-		err = st.Export(f, id, format)
-		if cerr := f.Close(); err == nil {
-			err = cerr
+		err = f.write(buf.Bytes(), force)
+		// The default name takes the next free number, never an earlier
+		// export's place.
+		for n := 2; byDefault && errors.Is(err, fs.ErrExist) && n < 1000; n++ {
+			g := f
+			ext := filepath.Ext(f.path)
+			g.path = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(f.path, ext), n, ext)
+			g.rel = fmt.Sprintf("%s-%d%s", strings.TrimSuffix(f.rel, ext), n, ext)
+			if err = g.write(buf.Bytes(), false); err == nil {
+				f = g
+			}
 		}
-		if err != nil {
-			return noticeMsg{err: fmt.Errorf("export: %w", err)}
+		rel := safetext.LineOf(f.rel)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("%s already exists, so nothing was exported; /export -f %s replaces it, or give another path", rel, rel)))}
+		case err != nil:
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("could not export the session: %v", err)))}
 		}
-		return noticeMsg{text: "Exported the session to " + path + "."}
+		text := "Exported the session to " + rel + "."
+		switch n := stats.Redacted; {
+		case n == 1:
+			text += " Redacted 1 item that looked like a secret (a key, a token, a password); it reads " + session.RedactMark + "."
+		case n > 1:
+			text += fmt.Sprintf(" Redacted %s that looked like secrets (keys, tokens, passwords); they read %s.", human.Plural(n, "item"), session.RedactMark)
+		}
+		return noticeMsg{text: text}
 	}
 }
 

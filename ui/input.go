@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -30,14 +31,15 @@ func (a *App) inputKey(msg tea.KeyPressMsg) tea.Cmd {
 	case msg.String() == "down" && a.input.Line() == a.input.LineCount()-1 && a.historyForward():
 		return nil
 	}
+	a.typed()
 	before := a.input.Height()
 	var cmd tea.Cmd
 	a.input, cmd = a.input.Update(msg)
-	a.updateCompletion()
+	reload := a.updateCompletion()
 	if a.input.Height() != before {
 		a.layout()
 	}
-	return cmd
+	return tea.Batch(cmd, reload)
 }
 
 // sendInput submits what is typed.
@@ -49,6 +51,7 @@ func (a *App) sendInput() tea.Cmd {
 	a.input.Reset()
 	a.closePopups()
 	a.draft = ""
+	a.lastTyped = time.Time{} // sent: the person is no longer typing
 	a.layout()
 	return a.submit(text)
 }
@@ -100,13 +103,14 @@ func (a *App) historyForward() bool {
 }
 
 // updateCompletion opens, narrows or closes the popups for the word at the
-// cursor: @file mentions and /commands.
-func (a *App) updateCompletion() {
+// cursor: @file mentions and /commands. Opening the / list reads the
+// command files again, in the returned command.
+func (a *App) updateCompletion() tea.Cmd {
 	text := a.input.Value()
 	tok, ok := complete.FindToken(text, complete.Offset(text, a.input.Line(), a.input.Column()))
 	if !ok {
 		a.closePopups()
-		return
+		return nil
 	}
 	a.token = tok
 	switch tok.Kind {
@@ -115,7 +119,11 @@ func (a *App) updateCompletion() {
 		if a.files.IsOpen() {
 			a.files.SetQuery(tok.Query)
 		} else {
-			a.files.Open(a.fileItems, tok.Query)
+			if a.fileIndex != nil {
+				a.files.OpenIndex(a.fileIndex, tok.Query)
+			} else {
+				a.files.Open(a.fileItems, tok.Query)
+			}
 		}
 	case complete.SlashCommand:
 		a.files.Close()
@@ -123,8 +131,10 @@ func (a *App) updateCompletion() {
 			a.commands.SetQuery(tok.Query)
 		} else {
 			a.commands.Open(a.commandItems(), tok.Query)
+			return a.reloadCommands("")
 		}
 	}
+	return nil
 }
 
 // insertMention puts "@path " into the input at the cursor.
@@ -140,8 +150,12 @@ func (a *App) insertMention(path string) {
 // paste inserts pasted text; a long paste becomes a placeholder that is
 // expanded when the prompt is sent.
 func (a *App) paste(content string) tea.Cmd {
-	if len(a.dialogs) > 0 {
+	if len(a.dialogs) > 0 && !a.heldDialog() {
 		return nil
+	}
+	a.typed()
+	if gd, ok := a.topDialog().(guardedDialog); ok {
+		gd.guard().last = a.lastTyped // a paste is typing too
 	}
 	content = normalizeNewlines(content)
 	lines := countLines(content)

@@ -93,11 +93,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.cycleMode()
 		return nil
 	case key.Matches(msg, k.ToggleTree):
-		a.treeShown = !a.treeShown
-		if !a.treeShown && a.focus == focusTree {
-			a.setFocus(focusInput)
-		}
-		a.layout()
+		a.toggleTree()
 		return nil
 	case key.Matches(msg, k.Copy):
 		return a.copyFocused(false)
@@ -112,6 +108,12 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.transcript, cmd = a.transcript.Update(msg)
 		return cmd
 	}
+	if a.focus != focusInput && printable(msg) && !a.paneUses(msg) {
+		// Typing while the tree or the transcript has the focus goes to
+		// the input, which takes the focus: "/quit" must not reach the
+		// tree as a j, a k and an Enter.
+		a.setFocus(focusInput)
+	}
 	switch a.focus {
 	case focusTranscript:
 		var cmd tea.Cmd
@@ -125,6 +127,42 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	return a.inputKey(msg)
 }
 
+// treeMinWidth is the narrowest window the tree is shown in.
+const treeMinWidth = 90
+
+// toggleTree shows or hides the tree (Ctrl+T, /tree). In a window too
+// narrow for it, it says so instead of changing a choice that shows
+// nothing.
+func (a *App) toggleTree() {
+	if a.width < treeMinWidth {
+		a.transcript.AddNotice(fmt.Sprintf("The tree needs a window at least %d columns wide; this one is %d. Widen it to see the tree.", treeMinWidth, a.width))
+		return
+	}
+	a.treeShown = !a.treeShown
+	if !a.treeShown && a.focus == focusTree {
+		a.setFocus(focusInput)
+	}
+	a.layout()
+}
+
+// printable reports whether msg is a key that types text.
+func printable(msg tea.KeyPressMsg) bool {
+	return msg.Text != "" && msg.Mod&^tea.ModShift == 0
+}
+
+// paneUses reports whether the focused pane (the transcript or the tree)
+// has a binding for msg.
+func (a *App) paneUses(msg tea.KeyPressMsg) bool {
+	switch a.focus {
+	case focusTranscript:
+		tk := a.transcript.KeyMap()
+		return key.Matches(msg, tk.LineUp, tk.LineDown, tk.PageUp, tk.PageDown, tk.Top, tk.Bottom, tk.PrevEntry, tk.NextEntry, tk.Toggle, tk.Unfocus)
+	case focusTree:
+		return key.Matches(msg, flatten(a.tree.KeyMap().FullHelp())...)
+	}
+	return false
+}
+
 // ctrlC cancels a busy turn; when idle it clears the input, and quits on a
 // second press.
 func (a *App) ctrlC() tea.Cmd {
@@ -135,6 +173,7 @@ func (a *App) ctrlC() tea.Cmd {
 	case a.input.Value() != "":
 		a.input.Reset()
 		a.closePopups()
+		a.layout() // a cleared multi-line input gives its rows back
 		return nil
 	case a.quitArmed:
 		a.quit = true

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -34,6 +35,10 @@ func (a *App) rememberCommand(text string) tea.Cmd {
 		n, err := st.AddNote(root, text)
 		if err != nil {
 			return noticeMsg{err: fmt.Errorf("/remember: %w", err)}
+		}
+		if session.LooksSecret(n.Text) {
+			warning := strings.TrimPrefix(session.SecretNoteWarning(n.ID), fmt.Sprintf("note %d ", n.ID))
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("saved as note #%d, but it %s", n.ID, warning)))}
 		}
 		return noticeMsg{text: fmt.Sprintf("Remembered as note #%d; later sessions of this project are reminded of it when it matters. /memory lists the notes; pincer memory edit %d or rm %d changes them.", n.ID, n.ID, n.ID)}
 	}

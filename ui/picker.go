@@ -23,7 +23,9 @@ type picker struct {
 	items   []complete.Item
 	actions []pickerAction
 	// choose is called with the chosen item; done closes the picker.
-	choose func(it complete.Item) (done bool, cmd tea.Cmd)
+	// chooseHelp says what Enter does ("choose" when empty).
+	choose     func(it complete.Item) (done bool, cmd tea.Cmd)
+	chooseHelp string
 	// moved is called when the selection changes (a live preview).
 	moved func(it complete.Item) tea.Cmd
 	// cancel is called when the picker closes without a choice.
@@ -31,7 +33,9 @@ type picker struct {
 	// preview, when set, draws a pane beside the list for the selection.
 	preview func(it complete.Item, width, height int) string
 	note    string // a one-line message under the list (an error, a hint)
-	empty   string // shown when there are no items at all
+	// warn is a one-line refusal under the list, shown until the next key.
+	warn  string
+	empty string // shown when there are no items at all
 
 	// An action waiting for input.
 	pending *pickerAction
@@ -48,7 +52,10 @@ type pickerAction struct {
 	prompt  string
 	initial func(it complete.Item) string
 	confirm bool
-	run     func(it complete.Item, text string) tea.Cmd
+	// refuse, when set, says why the action cannot be done to an item;
+	// the picker shows it at once instead of asking first.
+	refuse func(it complete.Item) string
+	run    func(it complete.Item, text string) tea.Cmd
 }
 
 func newPicker(title string, items []complete.Item, st themes.Styles) *picker {
@@ -78,6 +85,7 @@ func (p *picker) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		return p.updatePending(msg)
 	}
 	k := msg.String()
+	p.warn = ""
 	switch k {
 	case "esc":
 		if p.cancel != nil {
@@ -102,6 +110,12 @@ func (p *picker) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 		}
 		if !ok && (a.prompt != "" || a.confirm) {
 			return false, nil
+		}
+		if a.refuse != nil {
+			if why := a.refuse(it); why != "" {
+				p.warn = why
+				return false, nil
+			}
 		}
 		if a.prompt == "" && !a.confirm {
 			return false, a.run(it, "")
@@ -197,6 +211,9 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 	if p.note != "" {
 		body += "\n" + st.Warning.Render(ansi.Truncate(safetext.LineOf(p.note), inner, "…"))
 	}
+	if p.warn != "" {
+		body += "\n" + st.Danger.Render(wrapText(safetext.LineOf(p.warn), inner))
+	}
 	var keys []string
 	if p.pending != nil {
 		if p.pending.confirm {
@@ -207,7 +224,11 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 			keys = []string{"enter ok", "esc back"}
 		}
 	} else {
-		keys = append(keys, "enter choose")
+		enter := "enter choose"
+		if p.chooseHelp != "" {
+			enter = "enter " + p.chooseHelp
+		}
+		keys = append(keys, enter)
 		for _, a := range p.actions {
 			keys = append(keys, a.key+" "+a.help)
 		}

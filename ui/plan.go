@@ -4,15 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"pincer/agent"
-	"pincer/internal/atomicfile"
 	"pincer/ui/safetext"
 )
 
@@ -141,53 +138,22 @@ func (a *App) savePlan(args string) tea.Cmd {
 	if name == "" {
 		name = defaultPlanFile
 	}
-	path, err := planPath(a.opts.Root, name)
+	f, err := projectFilePath(a.opts.Root, name, "/plan save")
 	if err != nil {
 		a.transcript.AddError(sentence(err.Error()))
 		return nil
 	}
 	text := strings.TrimRight(a.plan, "\n") + "\n"
 	return func() tea.Msg {
-		rel, _ := filepath.Rel(a.opts.Root, path)
-		switch err := writePlan(path, []byte(text), force); {
+		rel := safetext.LineOf(f.rel)
+		switch err := f.write([]byte(text), force); {
 		case errors.Is(err, fs.ErrExist):
-			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("%s already exists, so the plan was not saved; /plan save -f %s replaces it, or give another path", safetext.LineOf(rel), safetext.LineOf(rel))))}
+			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("%s already exists, so the plan was not saved; /plan save -f %s replaces it, or give another path", rel, rel)))}
 		case err != nil:
 			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("could not save the plan: %v", err)))}
 		}
-		return noticeMsg{text: "Saved the plan to " + safetext.LineOf(rel) + "."}
+		return noticeMsg{text: "Saved the plan to " + rel + "."}
 	}
-}
-
-// planPath is where name lies in the project root; a path that leads out
-// of the project (.., an absolute path elsewhere, a link) or into .git is
-// refused.
-func planPath(root, name string) (string, error) {
-	p := name
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	p = filepath.Clean(p)
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", fmt.Errorf("could not resolve the project directory: %w", err)
-	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
-	if err != nil {
-		return "", fmt.Errorf("cannot save the plan to %s: its folder does not exist", safetext.LineOf(name))
-	}
-	rel, err := filepath.Rel(realRoot, filepath.Join(dir, filepath.Base(p)))
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fmt.Errorf("/plan save writes only inside the project; %s is outside it", safetext.LineOf(name))
-	}
-	if first, _, _ := strings.Cut(filepath.ToSlash(rel), "/"); strings.EqualFold(first, ".git") {
-		return "", fmt.Errorf("/plan save does not write into .git; give another path")
-	}
-	full := filepath.Join(realRoot, rel)
-	if fi, err := os.Lstat(full); err == nil && !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file; give another path", safetext.LineOf(name))
-	}
-	return full, nil
 }
 
 // rememberDiff keeps the unified diff of an edit applied without review,
@@ -225,13 +191,4 @@ func (a *App) shownResult(e agent.ToolResult) string {
 	}
 	first, _, _ := strings.Cut(e.Content, "\n")
 	return strings.TrimRight(diff, "\n") + "\n" + first
-}
-
-// writePlan writes the plan atomically; without force an existing file
-// is kept and the error is fs.ErrExist.
-func writePlan(path string, data []byte, force bool) error {
-	if force {
-		return atomicfile.Write(path, data, 0o644)
-	}
-	return atomicfile.WriteNew(path, data, 0o644)
 }

@@ -124,7 +124,14 @@ func TestPlanIsKeptAndSaved(t *testing.T) {
 		t.Error("/plan save ran while a turn works")
 	}
 	a.busy = false
-	for _, p := range []string{"../PLAN.md", outside, "out/PLAN.md", ".git/PLAN.md", ".GIT/PLAN.md", "no/such/dir/PLAN.md"} {
+	// Missing folders are made, as /export makes them.
+	if e := run(a.savePlan("plans/next/PLAN.md")); e != "" {
+		t.Fatal(e)
+	}
+	if _, err := os.Stat(filepath.Join(root, "plans", "next", "PLAN.md")); err != nil {
+		t.Error(err)
+	}
+	for _, p := range []string{"../PLAN.md", outside, "out/PLAN.md", ".git/PLAN.md", ".GIT/PLAN.md", "main.go/PLAN.md", "sub/.git/PLAN.md", "internal"} {
 		before := screen(a)
 		if cmd := a.savePlan(p); cmd != nil {
 			t.Errorf("/plan save %s was attempted", p)

@@ -94,6 +94,11 @@ func (a *App) showRewindPicker(msg rewindTurnsMsg) tea.Cmd {
 		a.transcript.AddError("Could not list the turns to rewind to: " + msg.err.Error())
 		return nil
 	}
+	if len(msg.turns) == 0 {
+		// An empty picker would only take the next keys: say so instead.
+		a.transcript.AddNotice("There is no turn to rewind to yet: /rewind goes back to the start of a turn once you have sent a prompt.")
+		return nil
+	}
 	items := make([]complete.Item, 0, len(msg.turns))
 	for i := len(msg.turns) - 1; i >= 0; i-- {
 		t := msg.turns[i]
@@ -306,7 +311,7 @@ func (a *App) rewound(msg rewindDoneMsg) tea.Cmd {
 	reload := a.switchSession(a.opts.SessionID)
 	return func() tea.Msg {
 		m := reload().(sessionOpenedMsg)
-		m.after = note
+		m.after, m.reloaded = note, true
 		if !msg.redo && p.Mode != rewind.CodeOnly {
 			m.prompt = typed
 		}
@@ -337,7 +342,7 @@ func (d *rewindDialog) pick(i int) {
 	d.sel = max(0, min(i, len(d.files)-1))
 	d.diff, d.sizedW, d.sizedH = nil, 0, 0
 	if ch := d.files[d.sel].diff; ch != nil {
-		m := diffview.New(ch, d.app.theme)
+		m := diffview.NewPreview(ch, d.app.theme)
 		d.diff = &m
 	}
 }

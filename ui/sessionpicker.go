@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -29,6 +28,9 @@ type sessionOpenedMsg struct {
 	// set, goes into the input box (a rewound prompt).
 	after  string
 	prompt string
+	// reloaded: the session in use, read again after a rewind or a redo,
+	// not a session resumed.
+	reloaded bool
 }
 
 // noticeMsg shows a line in the transcript (from a command that ran in the
@@ -103,15 +105,20 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		byID[s.ID] = s
 	}
 	items := sessionItems(list, a.opts.SessionID, pickerListWidth(a.width, true), time.Now())
-	filter := ""
+	filter, selected, warn, at := "", "", "", 0
 	if msg.refresh {
 		// A rename or a delete: the open picker shows the list as it is
-		// now, with the filter kept.
+		// now, with the filter and the selection kept (a deleted
+		// session's place goes to the one after it).
 		old, ok := a.topDialog().(*picker)
 		if !ok || old.title != "Sessions" {
 			return nil
 		}
 		filter = old.filter.Value()
+		warn = old.warn
+		if it, ok := old.list.Selected(); ok {
+			selected, at = it.Value, old.list.Cursor()
+		}
 		a.dialogs = a.dialogs[:len(a.dialogs)-1]
 	}
 	p := newPicker("Sessions", items, a.styles)
@@ -119,6 +126,10 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 		p.filter.SetValue(filter)
 		p.list.Open(items, filter)
 	}
+	if selected != "" && !p.list.SelectValue(selected) {
+		p.list.SelectIndex(at)
+	}
+	p.warn = warn
 	p.empty = "No sessions yet."
 	previews := map[string][]session.Message{}
 	store := a.opts.Store
@@ -188,14 +199,16 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 				return noticeMsg{text: fmt.Sprintf("Forked %s into %s.", byID[it.Value].Label(), s.Label())}
 			}, a.listSessions(true))
 		}},
-		{key: "ctrl+d", help: "delete", confirm: true, prompt: "Delete this session and all its messages? y/n", run: func(it complete.Item, _ string) tea.Cmd {
-			if it.Value == a.opts.SessionID {
-				return func() tea.Msg {
-					return noticeMsg{err: errors.New("this is the session you are in; switch to another one first")}
+		{key: "ctrl+d", help: "delete", confirm: true, prompt: "Delete this session and all its messages? y/n",
+			refuse: func(it complete.Item) string {
+				if it.Value == a.opts.SessionID {
+					return "This is the session you are in, so it cannot be deleted here: switch to another one first (or use pincer sessions rm after quitting)."
 				}
-			}
-			return tea.Sequence(a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+byID[it.Value].Label()+".", false, ""), a.listSessions(true))
-		}},
+				return ""
+			},
+			run: func(it complete.Item, _ string) tea.Cmd {
+				return tea.Sequence(a.sessionOp(func() error { return store.Delete(it.Value) }, "Deleted "+byID[it.Value].Label()+".", false, ""), a.listSessions(true))
+			}},
 	}
 	a.pushDialog(p)
 	if it, ok := p.list.Selected(); ok {
@@ -272,7 +285,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.tree.ClearMarks() // the marks belong to the session left behind
 	a.todosFrom(msg.history)
 	if len(msg.history) > 0 {
-		a.loadHistory(msg.history)
+		a.showHistory(msg.history, !msg.reloaded)
 	} else if msg.after == "" {
 		a.transcript.AddNotice(fmt.Sprintf("New session %s. Ask for anything.", a.opts.Session))
 	}

@@ -35,6 +35,10 @@ func (a *App) statusLine() string {
 			what = "streaming"
 		case stateTool:
 			what = "running " + safetext.LineOf(a.toolName)
+		case stateThinking:
+			if w := a.waitingText(); w != "" {
+				what = w
+			}
 		}
 		left = append(left, st.Accent.Inherit(bar).Render(frame+" "+what))
 	default:
@@ -87,6 +91,31 @@ func (a *App) statusLine() string {
 			right = right[1:]
 		}
 	}
+}
+
+// waitShown is how long a request waits for its first byte before the
+// status line says so: a model that answers at once never shows it.
+const waitShown = 3 * time.Second
+
+// waitingText says, from waitShown on, that the server took the request
+// and the model has not started answering, how long that has been and
+// the limit, and that Esc stops it; "" before that.
+func (a *App) waitingText() string {
+	if a.waitingSince.IsZero() {
+		return ""
+	}
+	waited := a.clock().Sub(a.waitingSince)
+	if waited < waitShown {
+		return ""
+	}
+	secs := int(waited / time.Second)
+	if a.width < 100 {
+		return fmt.Sprintf("waiting for the first token %d s · esc stops", secs)
+	}
+	if a.waitingLimit > 0 {
+		return fmt.Sprintf("connected, waiting for the first token (%d s of at most %d s) · esc stops", secs, int(a.waitingLimit/time.Second))
+	}
+	return fmt.Sprintf("connected, waiting for the first token (%d s) · esc stops", secs)
 }
 
 // modes are the session-wide switches that are on, and how commands are

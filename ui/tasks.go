@@ -176,9 +176,16 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 		a.transcript.AddError("Could not list the tasks: " + msg.err.Error())
 		return nil
 	}
+	if len(msg.tasks) == 0 {
+		// No list to choose from: say so, and leave the keys to the input.
+		a.transcript.AddNotice("No tasks are scheduled. Schedule one with /schedule in 10m PROMPT or /schedule every 1h PROMPT.")
+		return nil
+	}
 	now := time.Now()
+	byID := map[string]session.Task{}
 	var items []complete.Item
 	for _, t := range msg.tasks {
+		byID[t.ID] = t
 		where := "this session"
 		if t.Session != a.opts.SessionID {
 			where = "another session"
@@ -201,7 +208,15 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 	p := newPicker("Scheduled tasks", items, a.styles)
 	p.empty = "No tasks. Schedule one with /schedule in 10m PROMPT or /schedule every 1h PROMPT."
 	st := a.opts.Store
-	p.choose = func(complete.Item) (bool, tea.Cmd) { return true, nil }
+	p.chooseHelp = "show the task"
+	p.choose = func(it complete.Item) (bool, tea.Cmd) {
+		t, ok := byID[it.Value]
+		if !ok {
+			return true, nil
+		}
+		a.transcript.AddNotice(a.describeTask(t, time.Now()))
+		return true, nil
+	}
 	p.actions = []pickerAction{{key: "ctrl+d", help: "cancel the task", confirm: true, prompt: "Cancel this task? y/n",
 		run: func(it complete.Item, _ string) tea.Cmd {
 			for i, x := range p.items {
@@ -214,6 +229,24 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 		}}}
 	a.pushDialog(p)
 	return nil
+}
+
+// describeTask is a task in full, as Enter in /tasks shows it: when it
+// runs, where, how its last run went, and its whole prompt.
+func (a *App) describeTask(t session.Task, now time.Time) string {
+	var b strings.Builder
+	b.WriteString(agent.DescribeTask(t, now))
+	where := "It runs in this session."
+	if t.Session != a.opts.SessionID {
+		where = "It runs in another session."
+	}
+	b.WriteString(" " + where)
+	if !t.LastRun.IsZero() {
+		b.WriteString(" Last run " + human.Ago(now, t.LastRun) + ".")
+	}
+	b.WriteString("\nPrompt: " + t.Prompt)
+	b.WriteString("\n/tasks and Ctrl+D cancel it.")
+	return b.String()
 }
 
 // showSkills lists the composite skills the prompt holds.

@@ -4,11 +4,14 @@
 // the matched characters highlighted; a helper finds the word being
 // completed in the input and puts the accepted value in its place.
 //
-// Ranking 20,000 paths takes a few milliseconds per key, and typing more of
-// the same query only looks at what the last one matched.
+// Ranking the 50,000 paths of a large project takes a few milliseconds per
+// key, and typing more of the same query only looks at what the last one
+// matched; a list that is partial says so under its rows.
 package complete
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -77,10 +80,30 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown}, {k.Accept, k.Close}}
 }
 
+// Index is a list of items prepared for ranking. Preparing 50,000 paths
+// takes tens of milliseconds, so LoadFiles builds the index off the
+// screen's loop and OpenIndex takes it as it is.
+type Index struct {
+	items []Item
+	cands []candidate
+}
+
+// NewIndex prepares items for ranking; the items must not change after.
+func NewIndex(items []Item) *Index { return &Index{items: items, cands: prepare(items)} }
+
+// Items returns the items of the index.
+func (ix *Index) Items() []Item { return ix.items }
+
 // Model is the popup. Make one with New.
 type Model struct {
 	items []Item
 	cands []candidate
+	// partial: the items are not all there are (a project with more
+	// files than were listed); the popup says so.
+	partial bool
+	// alignDetails puts the details in a column after the widest label,
+	// instead of at the right edge of each row.
+	alignDetails bool
 
 	query   string
 	results []result // best first, at most maxResults
@@ -121,7 +144,8 @@ func (m *Model) changed() { m.version++ }
 // Open shows the popup over items, ranked for query. Passing the slice that
 // is already loaded again costs nothing, so keep one slice per list (files,
 // commands) and never change its elements in place; a different slice is
-// prepared once (a few milliseconds for 20,000 paths). A root app that
+// prepared once (20 to 30 milliseconds for 50,000 paths: LoadFiles
+// prepares its Index off the screen's loop). A root app that
 // offers both lists does best with one Model for each.
 func (m *Model) Open(items []Item, query string) {
 	m.setItems(items)
@@ -159,6 +183,43 @@ func (m *Model) setItems(items []Item) {
 	}
 	m.items = items
 	m.cands = prepare(items)
+}
+
+// OpenIndex is Open over a prepared index: nothing is prepared on the
+// caller's goroutine.
+func (m *Model) OpenIndex(ix *Index, query string) {
+	m.items, m.cands = ix.items, ix.cands
+	m.Open(ix.items, query)
+}
+
+// SetIndex is SetItems over a prepared index.
+func (m *Model) SetIndex(ix *Index) {
+	sel, hadSel := m.Selected()
+	m.items, m.cands = ix.items, ix.cands
+	m.prevQuery, m.prevMatched = "", nil
+	m.rank()
+	m.cursor, m.offset = 0, 0
+	m.changed()
+	if hadSel {
+		m.SelectValue(sel.Value)
+	}
+}
+
+// SetAlignDetails puts every row's detail in one column after the widest
+// label (a list of commands and what they do), instead of at the right
+// edge of each row, where details of different lengths start ragged.
+func (m *Model) SetAlignDetails(on bool) {
+	m.alignDetails = on
+	m.changed()
+}
+
+// SetPartial says whether the items are fewer than there are (a project
+// with more files than were listed); the popup then says so under them.
+func (m *Model) SetPartial(partial bool) {
+	if m.partial != partial {
+		m.partial = partial
+		m.changed()
+	}
 }
 
 // SetQuery ranks the items for q and selects the best match.
@@ -211,19 +272,68 @@ func (m *Model) Selected() (Item, bool) {
 	return m.items[m.results[m.cursor].idx], true
 }
 
+// Cursor returns the position of the selection in the results, from 0.
+func (m *Model) Cursor() int { return m.cursor }
+
+// SelectValue selects the first result whose Value is v, and reports
+// whether there was one; the selection stays where it was otherwise.
+func (m *Model) SelectValue(v string) bool {
+	for i, r := range m.results {
+		if m.items[r.idx].Value == v {
+			m.moveTo(i)
+			return true
+		}
+	}
+	return false
+}
+
+// SelectIndex selects result i, or the nearest one when i is out of range.
+func (m *Model) SelectIndex(i int) { m.moveTo(i) }
+
 // SetSize sets the popup's width in cells and the most rows it shows.
 func (m *Model) SetSize(width, maxRows int) {
 	m.width, m.rows = max(width, 0), max(maxRows, 0)
 	m.moveTo(m.cursor)
 }
 
-// Height returns the number of lines View draws: the rows shown, 0 when
-// the popup is not visible. The root app lays the screen out with it.
+// Height returns the number of lines View draws: the rows shown, and the
+// line that says the list is partial when it is; 0 when the popup is not
+// visible. The root app lays the screen out with it.
 func (m *Model) Height() int {
 	if !m.Visible() || m.width <= 0 {
 		return 0
 	}
-	return min(len(m.results), m.rows)
+	h := min(len(m.results), m.rows)
+	if m.footer() != "" {
+		h++
+	}
+	return h
+}
+
+// footer is the line under the rows when the list is partial: the best
+// matches kept of many more, or a project with more files than listed.
+func (m *Model) footer() string {
+	var parts []string
+	switch {
+	case m.total <= len(m.results):
+	case m.query == "":
+		parts = append(parts, fmt.Sprintf("%d of %s shown: type to narrow", len(m.results), thousands(m.total)))
+	default:
+		parts = append(parts, fmt.Sprintf("best %d of %s matches: type more", len(m.results), thousands(m.total)))
+	}
+	if m.partial {
+		parts = append(parts, fmt.Sprintf("only the first %s files of the project are listed", thousands(len(m.items))))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// thousands writes n with thousands separators: 50,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // SetStyles replaces the styles; padding, borders and sizes in them are

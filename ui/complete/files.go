@@ -13,8 +13,9 @@ import (
 )
 
 // DefaultFileLimit is how many files LoadFiles offers at most when asked
-// for 0: enough for large projects, small enough to rank per key press.
-const DefaultFileLimit = 20000
+// for 0: a project of 50,000 files is listed whole, and ranking them all
+// for a key press takes a few milliseconds.
+const DefaultFileLimit = 100000
 
 // FilesMsg carries the project's files for "@" completion, from LoadFiles.
 type FilesMsg struct {
@@ -23,23 +24,27 @@ type FilesMsg struct {
 	// Items are the files, shallow ones first, then by path, so an empty
 	// query offers the top of the project.
 	Items []Item
-	// Truncated is true when the project holds more files than the limit.
+	// Truncated is true when the project holds more files than the limit;
+	// the files left out are the deepest (the walk goes level by level).
 	Truncated bool
+	// Index is Items prepared for ranking, built off the screen's loop.
+	Index *Index
 	// Err is why the files could not be read; Items holds what was read.
 	Err error
 }
 
 // LoadFiles returns the Cmd that lists every file under root the
-// .gitignore files leave visible (at most limit of them; 0 means
-// DefaultFileLimit), for the popup's "@" candidates. The root app runs it
-// at start and after each tool run, and hands the FilesMsg to SetItems.
+// .gitignore files leave visible (at most limit of them, level by level;
+// 0 means DefaultFileLimit), for the popup's "@" candidates, and prepares
+// them for ranking. The root app runs it at start and after each tool
+// run, and hands the FilesMsg's Index to OpenIndex or SetIndex.
 func LoadFiles(ctx context.Context, root string, limit int) tea.Cmd {
 	if limit <= 0 {
 		limit = DefaultFileLimit
 	}
 	return func() tea.Msg {
 		var paths []string
-		err := tools.WalkFiles(ctx, root, limit, func(rel string) error {
+		err := tools.WalkFilesBreadthFirst(ctx, root, limit, func(rel string) error {
 			paths = append(paths, rel)
 			return nil
 		})
@@ -60,6 +65,7 @@ func LoadFiles(ctx context.Context, root string, limit int) tea.Cmd {
 		for i, p := range paths {
 			msg.Items[i] = Item{Value: p}
 		}
+		msg.Index = NewIndex(msg.Items)
 		return msg
 	}
 }

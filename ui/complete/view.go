@@ -50,8 +50,14 @@ func (m *Model) View() string {
 	sc := newScorer(&q)
 	pos := make([]int, len(q.lower))
 	lines := make([]string, 0, h)
-	for i := m.offset; i < m.offset+h && i < len(m.results); i++ {
-		lines = append(lines, m.row(i, sc, pos))
+	col := m.detailColumn()
+	for i := m.offset; i < m.offset+min(h, m.rows) && i < len(m.results); i++ {
+		lines = append(lines, m.row(i, sc, pos, col))
+	}
+	if f := m.footer(); f != "" {
+		// Drawn like a detail: dim, the full width, cut on the right.
+		f = cells.Truncate(f, max(m.width-2, 1))
+		lines = append(lines, m.styles.Detail.Inherit(m.styles.Item).Render(" "+f+cells.Spaces(m.width-1-cells.Width(f))))
 	}
 	out := strings.Join(lines, "\n")
 	if m.cache != nil {
@@ -60,8 +66,32 @@ func (m *Model) View() string {
 	return out
 }
 
-// row draws result i.
-func (m *Model) row(i int, sc *scorer, pos []int) string {
+// maxAlignedLabel is the widest label the aligned details make room for;
+// a longer one (a command with many arguments) has its detail right after
+// it rather than pushing every detail to the right.
+const maxAlignedLabel = 24
+
+// detailColumn is where details start when they are aligned: two cells
+// after the widest label of all the items (up to maxAlignedLabel), so the
+// column stays put while the person types; 0 when they are not aligned or
+// too little room would be left for them.
+func (m *Model) detailColumn() int {
+	if !m.alignDetails {
+		return 0
+	}
+	widest := 0
+	for i := range m.cands {
+		widest = max(widest, cells.Width(string(m.cands[i].text)))
+	}
+	col := min(widest, maxAlignedLabel) + 2
+	if m.width-2-col < 12 {
+		return 0
+	}
+	return col
+}
+
+// row draws result i; col is where its detail starts (0: at the right).
+func (m *Model) row(i int, sc *scorer, pos []int, col int) string {
 	r := m.results[i]
 	c := &m.cands[r.idx]
 	base, match, detailStyle := m.styles.Item, m.styles.Match.Inherit(m.styles.Item), m.styles.Detail.Inherit(m.styles.Item)
@@ -98,11 +128,21 @@ func (m *Model) row(i int, sc *scorer, pos []int) string {
 
 	detail := ""
 	if d := cells.Sanitize(m.items[r.idx].Detail); d != "" {
-		if room := inner - labelWidth - 2; room >= 4 {
+		room := inner - labelWidth - 2
+		if col > 0 {
+			room = inner - max(col, labelWidth+2)
+		}
+		if room >= 4 {
 			detail = cells.Truncate(d, room)
 		}
 	}
 	gap := inner - labelWidth - cells.Width(detail)
+	tail := 0 // spaces after an aligned detail
+	if col > 0 && detail != "" {
+		at := max(col, labelWidth+2)
+		gap = at - labelWidth
+		tail = inner - at - cells.Width(detail)
+	}
 
 	var b strings.Builder
 	b.WriteString(base.Render(cells.Spaces(margin)))
@@ -131,6 +171,9 @@ func (m *Model) row(i int, sc *scorer, pos []int) string {
 	}
 	if detail != "" {
 		b.WriteString(detailStyle.Render(detail))
+	}
+	if tail > 0 {
+		b.WriteString(base.Render(cells.Spaces(tail)))
 	}
 	b.WriteString(base.Render(cells.Spaces(margin)))
 	return b.String()

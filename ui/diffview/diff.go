@@ -29,6 +29,9 @@ type doc struct {
 	titles        []string   // hunk titles
 	notes         []string   // remarks on the whole file: new file, line endings
 	layouts       [2]*rowSet // unified, side by side
+	// preview: the change is shown, not reviewed (a rewind's preview):
+	// hunks are not accepted or rejected one by one.
+	preview bool
 }
 
 func newDoc(ch *tools.Change) *doc {

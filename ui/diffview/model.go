@@ -102,6 +102,16 @@ func New(ch *tools.Change, th themes.Theme) Model {
 	return m
 }
 
+// NewPreview builds a view of ch that is shown, not reviewed, such as what
+// a rewind will change: its hunks carry no accepted or rejected label and
+// cannot be toggled, and a change that changes nothing says the file is
+// already as it will be.
+func NewPreview(ch *tools.Change, th themes.Theme) Model {
+	m := New(ch, th)
+	m.d.preview = true
+	return m
+}
+
 // SetSize sets the width and height View fills.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = max(width, 0), max(height, 0)
@@ -215,6 +225,8 @@ func (m *Model) key(msg tea.KeyPressMsg) {
 		m.goToHunk(m.current + 1)
 	case key.Matches(msg, k.PrevHunk):
 		m.goToHunk(m.current - 1)
+	case m.d.preview && key.Matches(msg, k.Toggle, k.AcceptAll, k.RejectAll):
+		// Nothing to choose in a preview.
 	case key.Matches(msg, k.Toggle):
 		m.SetAccepted(m.current, !m.Accepted(m.current))
 	case key.Matches(msg, k.AcceptAll):

@@ -7,8 +7,10 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"pincer/themes"
+	"pincer/tools"
 )
 
 // bodyTop is the first line of the diff in a view without a note.
@@ -257,4 +259,35 @@ func unmarked(lines []string) []string {
 		}
 	}
 	return out
+}
+
+// TestPreviewIsNotAReview: a diff shown as a preview (what a rewind will
+// change) speaks of no proposal and no accepting: its hunks have no
+// label, space does not reject one, and an empty change says the file is
+// already so.
+func TestPreviewIsNotAReview(t *testing.T) {
+	ch := &tools.Change{Path: "a.txt", Rel: "a.txt", Before: []byte("one\ntwo\n"), After: []byte("one\n2\n")}
+	m := NewPreview(ch, themes.Dark())
+	m.SetSize(80, 12)
+	view := ansi.Strip(m.View())
+	for _, never := range []string{"accepted", "rejected", "proposal"} {
+		if strings.Contains(view, never) {
+			t.Errorf("the preview says %q:\n%s", never, view)
+		}
+	}
+	m, _ = m.Update(tea.KeyPressMsg{Code: ' ', Text: " "})
+	if !m.Accepted(0) {
+		t.Error("space rejected a hunk of a preview")
+	}
+	same := NewPreview(&tools.Change{Path: "b.txt", Rel: "b.txt", Before: []byte("x\n"), After: []byte("x\n")}, themes.Dark())
+	same.SetSize(80, 6)
+	if v := ansi.Strip(same.View()); strings.Contains(v, "proposal") || !strings.Contains(v, "already as it will be") {
+		t.Errorf("an unchanged file in a preview:\n%s", v)
+	}
+	// The review itself keeps its words.
+	r := New(ch, themes.Dark())
+	r.SetSize(80, 12)
+	if !strings.Contains(ansi.Strip(r.View()), "accepted") {
+		t.Error("the review lost its accepted label")
+	}
 }

@@ -199,8 +199,12 @@ func noteText(d *doc) string {
 	switch {
 	case d.binary && len(d.hunks) == 0:
 		return "Binary content, unchanged."
+	case d.binary && d.preview:
+		return fmt.Sprintf("Binary content is not shown (%s → %s).", byteSize(len(d.before)), byteSize(len(d.after)))
 	case d.binary:
 		return fmt.Sprintf("Binary content is not shown (%s → %s); the change is accepted or rejected whole.", byteSize(len(d.before)), byteSize(len(d.after)))
+	case d.preview:
+		return "No change to show: the file is already as it will be."
 	}
 	return "No changes: the proposal is the same as the file."
 }

@@ -92,7 +92,7 @@ func (m Model) title(l *layout, i int) string {
 		labelStyle = labelStyle.Background(m.theme.Palette.Selection)
 	}
 	labelW := ansi.StringWidth(label)
-	if l.rowW < labelW+8 {
+	if m.d.preview || l.rowW < labelW+8 {
 		return base.Render(fitString(" "+m.d.titles[i], l.rowW)) + spaces(l.rowW-min(ansi.StringWidth(" "+m.d.titles[i]), l.rowW))
 	}
 	text := fitString(" "+m.d.titles[i], l.rowW-labelW-1)

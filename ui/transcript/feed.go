@@ -112,6 +112,12 @@ func (m *Model) FinishAssistant(interrupted bool) {
 	s := m.s
 	s.endReasoning()
 	switch {
+	case s.answer != nil && interrupted:
+		s.answer.doc.finishInterrupted()
+		s.answer.streaming = false
+		s.answer.interrupted = true
+		s.answer.invalidate()
+		s.grew()
 	case s.answer != nil:
 		s.answer.doc.finish()
 		s.answer.streaming = false
@@ -181,6 +187,9 @@ func (m *Model) Load(entries ...Entry) {
 		switch e.Kind {
 		case KindAssistant:
 			it.doc = finishedDoc(e.Text)
+			if e.Interrupted {
+				it.doc.closing = unclosedMarkup(e.Text)
+			}
 			it.text = ""
 		case KindReasoning:
 			it.body = &growingText{gen: -1}

@@ -23,6 +23,11 @@ type streamDoc struct {
 	gen   int      // render generation of the cached lines; -1 for none
 	lines []string // chunk lines joined, then the tail lines
 	fixed int      // lines[:fixed] belong to chunks and stay valid
+
+	// closing closes the markup an interrupted answer left open; it is
+	// drawn after the last chunk, never part of the text (see
+	// unclosedMarkup).
+	closing string
 }
 
 // docChunk is a run of finished blocks; its rendered lines live in
@@ -73,6 +78,13 @@ func (d *streamDoc) finish() {
 	}
 }
 
+// finishInterrupted finishes an answer cut short: its last chunk is
+// drawn with the inline markup it left open closed.
+func (d *streamDoc) finishInterrupted() {
+	d.finish()
+	d.closing = unclosedMarkup(d.src.String())
+}
+
 // chunkLead stands in for the blocks before a chunk when it is rendered on
 // its own. Glamour puts a blank line before a heading or paragraph only when
 // something precedes it; behind this empty comment, which draws nothing, a
@@ -100,6 +112,9 @@ func (d *streamDoc) render(gen, width int, md markdownRenderer) []string {
 			continue
 		}
 		src, first := all[c.start:c.end], i == 0
+		if d.closing != "" && c.end == len(all) {
+			src = strings.TrimRight(src, " \t") + d.closing
+		}
 		if d.tailGen == gen && d.tailLines != nil && d.tailSrc == src && d.tailFirst == first {
 			d.lines = append(d.lines, d.tailLines...)
 		} else {

@@ -26,8 +26,23 @@ func appendWrapped(out []string, line string, width int) []string {
 	if ansi.StringWidth(line) <= width {
 		return append(out, strings.TrimRight(line, " "))
 	}
-	for _, l := range strings.Split(ansi.Wrap(line, width, ""), "\n") {
+	for _, l := range strings.Split(wrapKeepingHyphens(line, width), "\n") {
 		out = append(out, strings.TrimRight(l, " "))
 	}
 	return out
+}
+
+// keptHyphen stands in for "-" while a line is wrapped: ansi.Wrap breaks
+// after every hyphen, which cut names such as get-file-contents (an MCP
+// tool in /mcp) in two. A private-use character is one cell wide too.
+const keptHyphen = "\ue000"
+
+// wrapKeepingHyphens wraps line at spaces only; a word longer than the
+// width is still broken.
+func wrapKeepingHyphens(line string, width int) string {
+	if !strings.Contains(line, "-") || strings.Contains(line, keptHyphen) {
+		return ansi.Wrap(line, width, "")
+	}
+	wrapped := ansi.Wrap(strings.ReplaceAll(line, "-", keptHyphen), width, "")
+	return strings.ReplaceAll(wrapped, keptHyphen, "-")
 }
