@@ -121,6 +121,14 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	layers = append(layers, envLayer(getenv), flagLayer(o.Overrides))
 
 	c, providerAt := merge(layers, srcs.Fields)
+	for _, l := range layers {
+		for name := range l.values.MCPServers {
+			if srcs.Servers == nil {
+				srcs.Servers = map[string]Source{}
+			}
+			srcs.Servers[name] = l.sources["mcp_servers"] // a higher layer's server replaces one of the same name
+		}
+	}
 	c.DataDir = expandHome(c.DataDir, ld.home)
 	for i, w := range c.SandboxWritable {
 		c.SandboxWritable[i] = expandHome(w, ld.home)
