@@ -383,6 +383,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		for i, call := range msg.ToolCalls {
 			var r tools.Result
+			summary := "" // what the call's ToolStarted said, if it started
 			switch {
 			case ctx.Err() != nil:
 				r = tools.Result{Content: Cancelled, IsError: true}
@@ -391,12 +392,21 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			case a.hookHalt != "":
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
 			default:
-				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
+				callSink := withCall(sink, callKeys[i])
+				r = a.runCall(ctx, call, func(ev Event) {
+					if s, ok := ev.(ToolStarted); ok && s.ID == call.ID {
+						summary = s.Summary
+					}
+					callSink(ev)
+				})
+			}
+			if summary == "" {
+				summary = a.callSummary(call)
 			}
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
-			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Summary: summary, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 			reportTodos(call, r.IsError || saveErr != nil, sink)
 			if saveErr != nil {
 				res.StopReason = "error"
@@ -593,6 +603,20 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 		}
 	}
 	return out
+}
+
+// callSummary is the one line that says what a call does, as its
+// ToolStarted would: its name when its arguments do not decode.
+func (a *Agent) callSummary(tc ToolCall) string {
+	if tool, ok := a.lookup(tc.Name); ok {
+		if call, err := tool.Decode(tc.Arguments); err == nil {
+			return call.Summary()
+		}
+	}
+	if tc.Name == "" {
+		return unnamedCall
+	}
+	return tc.Name
 }
 
 // runCall checks, approves and runs one tool call, returning what the model
