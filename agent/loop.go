@@ -488,15 +488,39 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 	return req, nil
 }
 
+// requestMessages are the messages of the next request: the system
+// messages, then what came after the summary, beginning with a question.
 func (a *Agent) requestMessages() []Message {
-	msgs := make([]Message, 0, len(a.history)+2)
+	msgs := a.systemMessages(true)
+	start := a.summaryStart()
+	rest := make([]Message, 0, len(a.history)-start+1)
+	for _, m := range a.history[start:] {
+		if sent(m) {
+			rest = append(rest, m)
+		}
+	}
+	if len(rest) > 0 && rest[0].Role != RoleUser {
+		// Compression cut inside a turn: its question was summarised, but
+		// an answer is not sent without it.
+		if q := lastUser(a.history, start); q >= 0 {
+			rest = append([]Message{a.history[q]}, rest...)
+		}
+	}
+	return append(msgs, wellFormed(rest)...)
+}
+
+// systemMessages are the system messages a request begins with: the
+// system prompt, the plan-mode prompt, the summary (withSummary), the
+// task list, recalled notes and hook context.
+func (a *Agent) systemMessages(withSummary bool) []Message {
+	msgs := make([]Message, 0, 6)
 	if a.opts.System != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
 	}
 	if a.Mode() == ModePlan {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})
 	}
-	if a.summary.text != "" {
+	if withSummary && a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
 	}
 	if note := a.todoNote(); note != "" {
@@ -510,15 +534,7 @@ func (a *Agent) requestMessages() []Message {
 	if note := a.hookNote(); note != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: note})
 	}
-	rest := make([]Message, 0, len(a.history))
-	for _, m := range a.history[a.summaryStart():] {
-		// Markers of where compression happened, and stand-ins for stored
-		// messages that could not be read, are for people only.
-		if m.Kind != KindSummary && m.Kind != session.KindDamaged {
-			rest = append(rest, m)
-		}
-	}
-	return append(msgs, wellFormed(rest)...)
+	return msgs
 }
 
 // wellFormed returns msgs as a strict server accepts them: every tool call
