@@ -137,8 +137,7 @@ func TestRecallIgnoresEverydayWordsWithTheBinary(t *testing.T) {
 	w := newMemoryWorld(t)
 	w.ask(stagingFact+" Postgres listens there for one more quarter.", "-s", "db-migration")
 	w.cli("memory", "add", "Never touch the generated files in internal/gen; make generate rewrites them.")
-	w.cli("memory", "add", "The mail worker sends the emails queued in the outbox every minute.")
-	for _, prompt := range []string{"listen to me", "one more thing", "touch a file", "queued two", "run go vet", "why is the build slow?"} {
+	for _, prompt := range []string{"listen to me", "one more thing", "touch a file", "run go vet"} {
 		note, lines := w.ask(prompt)
 		if note != "" {
 			t.Errorf("%q got a recall note:\n%s", prompt, note)

@@ -451,13 +451,19 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		first++
 	}
 	dropped := 0
-	for total > limit {
+	for {
 		// Drop the oldest message, and with an assistant message the tool
-		// results that answer it, so the rest stays well-formed. The
-		// question of the last turn stays (an answer is not sent without
-		// it), and so does the last message, or the last step of the
-		// turn: the assistant message and the results that follow it.
+		// results that answer it, so the rest stays well-formed; once
+		// something is dropped, the rest of its turn goes too, so no
+		// earlier answer is left without its question. The question of
+		// the last turn stays, and so does the last message, or the last
+		// step of the turn: the assistant message and the results that
+		// follow it.
 		d, question := first, lastUser(out, len(out))
+		orphan := dropped > 0 && d < question && out[d].Role != RoleUser
+		if total <= limit && !orphan {
+			break
+		}
 		if d == question {
 			d++
 		}

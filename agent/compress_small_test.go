@@ -164,3 +164,27 @@ func TestFitToWindowKeepsTheQuestion(t *testing.T) {
 		t.Errorf("fitted messages %q, want %q", got, want)
 	}
 }
+
+// TestFitToWindowDropsWholeTurns: once older messages are left out, the
+// rest of the turn they belong to goes too, so no earlier answer is sent
+// without its question.
+func TestFitToWindowDropsWholeTurns(t *testing.T) {
+	big := strings.Repeat("z", 3000)
+	msgs := []Message{
+		{Role: RoleSystem, Content: "system"},
+		{Role: RoleUser, Content: "old " + big},
+		{Role: RoleAssistant, Content: "old answer"},
+		{Role: RoleUser, Content: "older " + big},
+		{Role: RoleAssistant, Content: "an answer that would fit"},
+		{Role: RoleUser, Content: "the question"},
+	}
+	out, notes := fitToWindow(msgs, 600, 0)
+	var got []string
+	for _, m := range out {
+		got = append(got, string(m.Role)+":"+m.Content[:min(len(m.Content), 12)])
+	}
+	want := []string{"system:system", "user:the question"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(notes) != 1 || !strings.Contains(notes[0], "4 oldest messages") {
+		t.Errorf("fitted messages %q (%q), want %q and 4 left out", got, notes, want)
+	}
+}
