@@ -61,10 +61,10 @@ type RecallOptions struct {
 // size of the store. A candidate must hold at least two of the prompt's
 // words, one of them specific (not an everyday word, not common in the
 // store), unless it holds a name the prompt gives that carries half the
-// prompt's weight: one shared word is chance, and "listen to me" is not a
-// question about the note that says what the database listens on. Words
-// of greeting and thanks ("hi", "thanks", "please") are not looked up at
-// all. Notes (Kind "note", NoteID set) are
+// weight of the prompt's specific words: one shared word is chance, and
+// "listen to me" is not a question about the note that says what the
+// database listens on. Words of greeting and thanks ("hi", "thanks",
+// "please") are not looked up at all. Notes (Kind "note", NoteID set) are
 // always considered and rank above messages that match as well. Private
 // and forgotten sessions are never indexed, so never recalled.
 func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
