@@ -175,6 +175,9 @@ func (c *cli) sessionsRename() *cobra.Command {
 				return err
 			}
 			if err := st.Rename(args[0], args[1]); err != nil {
+				if errors.Is(err, session.ErrInvalidName) {
+					return usageError(err)
+				}
 				return err
 			}
 			fmt.Fprintf(c.stdout, "Renamed to %s.\n", args[1])

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -181,20 +184,47 @@ func (c *cli) sayHowToResume(st resumeStore, id string) {
 
 // pickTheme finds the configured theme: "auto" follows the terminal's
 // background, a built-in name, or a theme file in the config directory
-// (themes/NAME.json).
+// (themes/NAME.json). Load checks the name the same way first (see
+// themeProblem), so an error here means the file changed meanwhile.
 func (c *cli) pickTheme(name string) (themes.Theme, bool, error) {
+	th, auto, problem := c.findTheme(name)
+	if problem != "" {
+		return themes.Theme{}, false, fmt.Errorf("theme %q, %s", name, problem)
+	}
+	return th, auto, nil
+}
+
+// findTheme looks a theme name up; problem says why it cannot be used,
+// as a clause that follows the name.
+func (c *cli) findTheme(name string) (th themes.Theme, auto bool, problem string) {
 	if name == "" || name == "auto" {
-		return themes.Dark(), true, nil
+		return themes.Dark(), true, ""
 	}
 	if th, ok := themes.Lookup(name); ok {
-		return th, false, nil
+		return th, false, ""
 	}
 	path := filepath.Join(c.themeDir(), name+".json")
 	th, err := themes.Load(path)
-	if err != nil {
-		return themes.Theme{}, false, fmt.Errorf("theme %q is neither built in nor readable from %s: %w", name, path, err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return th, false, fmt.Sprintf("which is not a built-in theme, and there is no theme file %s", path)
+	case err != nil:
+		return th, false, fmt.Sprintf("whose theme file cannot be used (%v)", err)
 	}
-	return th, false, nil
+	return th, false, ""
+}
+
+// themeProblem is config.LoadOptions.CheckTheme: the check pickTheme
+// makes, with what to write instead.
+func (c *cli) themeProblem(name string) (problem, want string) {
+	if _, _, problem = c.findTheme(name); problem == "" {
+		return "", ""
+	}
+	var names []string
+	for _, th := range themes.Builtin() {
+		names = append(names, th.Name)
+	}
+	return problem, fmt.Sprintf(`"auto", a built-in theme (%s) or the name of a theme file in %s`, strings.Join(names, ", "), c.themeDir())
 }
 
 // themeDir is where the person's theme files live: themes/ next to the user

@@ -324,3 +324,29 @@ func npmCache() string {
 	home, _ := os.UserHomeDir()
 	return filepath.Join(home, ".npm")
 }
+
+// TestTrustNamesTheFilesThatSetThings: pincer trust shows each setting
+// under the file that sets it, so a project whose servers come from
+// .mcp.json is not said to set them in .pincer.json, and with both files
+// each server is under its own.
+func TestTrustNamesTheFilesThatSetThings(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, "http://127.0.0.1:9/v1")
+	mcpPath, projectPath := filepath.Join(s.dir, ".mcp.json"), filepath.Join(s.dir, ".pincer.json")
+	s.write(".mcp.json", `{"mcpServers": {"fromMCP": {"command": "true"}}}`)
+	r := s.run("n\n", "trust")
+	if r.code != 1 || !strings.Contains(r.stdout, mcpPath+" sets:\n  mcp_servers") || strings.Contains(r.stdout, projectPath) {
+		t.Errorf("with .mcp.json only: exit %d\n%s", r.code, r.stdout)
+	}
+	s.write(".pincer.json", `{"max_iterations": 500, "mcp_servers": {"fromPincer": {"command": "true"}}}`)
+	r = s.run("n\n", "trust")
+	mcpPart, projectPart, ok := strings.Cut(r.stdout, projectPath+" sets:")
+	if r.code != 1 || !ok || !strings.Contains(mcpPart, mcpPath+" sets:") ||
+		!strings.Contains(mcpPart, "fromMCP") || strings.Contains(mcpPart, "fromPincer") ||
+		!strings.Contains(projectPart, "fromPincer") || strings.Contains(projectPart, "fromMCP") || !strings.Contains(projectPart, "max_iterations") {
+		t.Errorf("with both files: exit %d\n%s", r.code, r.stdout)
+	}
+	if r := s.run("", "trust", "--revoke"); r.code != 0 || !strings.Contains(r.stdout, mcpPath) {
+		t.Errorf("revoke: exit %d %q", r.code, r.stdout)
+	}
+}

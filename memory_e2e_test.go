@@ -128,6 +128,31 @@ func TestRecallWithTheBinary(t *testing.T) {
 	}
 }
 
+// TestRecallIgnoresEverydayWordsWithTheBinary: prompts that recalled
+// unrelated notes in the field share only an everyday word with what was
+// said or saved before; through the binary they get no note and no recall
+// event, while a question that names its subject still gets one.
+func TestRecallIgnoresEverydayWordsWithTheBinary(t *testing.T) {
+	t.Parallel()
+	w := newMemoryWorld(t)
+	w.ask(stagingFact+" Postgres listens there for one more quarter.", "-s", "db-migration")
+	w.cli("memory", "add", "Never touch the generated files in internal/gen; make generate rewrites them.")
+	for _, prompt := range []string{"listen to me", "one more thing", "touch a file", "run go vet"} {
+		note, lines := w.ask(prompt)
+		if note != "" {
+			t.Errorf("%q got a recall note:\n%s", prompt, note)
+		}
+		for _, l := range lines {
+			if l["type"] == "recall" {
+				t.Errorf("%q printed a recall event", prompt)
+			}
+		}
+	}
+	if note, _ := w.ask("can I edit the generated files in internal/gen?"); !strings.Contains(note, "make generate") {
+		t.Errorf("a question about internal/gen got no note of it:\n%q", note)
+	}
+}
+
 // TestRecallKeepsPrivateSessionsAndSecretsOut: a session started with
 // --private, or marked private afterwards, is never recalled; a secret in
 // an old tool output never reaches another session's request.

@@ -72,10 +72,15 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		case err == nil:
 			resumed = true
 		case errors.Is(err, session.ErrNotFound):
+			missing := err
 			sess, err = st.Create(session.Session{Name: c.flags.session, Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
-			if errors.Is(err, session.ErrNameTaken) { // another pincer created it meanwhile
+			switch {
+			case errors.Is(err, session.ErrNameTaken): // another pincer created it meanwhile
 				sess, err = st.Get(c.flags.session)
 				resumed = err == nil
+			case errors.Is(err, session.ErrInvalidName):
+				// Perhaps a mistyped id: say that first.
+				err = fmt.Errorf("%v, and it cannot name a new one: %w", missing, err)
 			}
 		}
 		if errors.Is(err, session.ErrInvalidName) {

@@ -348,3 +348,37 @@ func TestScheduledTaskRunsHeadless(t *testing.T) {
 		t.Errorf("user messages sent: %q", got)
 	}
 }
+
+// TestRenameRefusesNamesThatLookLikeIDs: renaming a session to another
+// session's short id, as lists show it, is refused with the reason and
+// exit 2, and that id still opens the other session; creating a session
+// under such a name with -s says no session has that id.
+func TestRenameRefusesNamesThatLookLikeIDs(t *testing.T) {
+	t.Parallel()
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("answer", 5))
+	s := newSandbox(t, srv.BaseURL())
+	for _, name := range []string{"rw2", "other"} {
+		if r := s.run("", "run", "-s", name, "hello from "+name); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	other := exported(t, s, "other").Session.ID
+	for _, id := range []string{other[:12], strings.ToLower(other[:8])} {
+		r := s.run("", "sessions", "rename", "rw2", id)
+		if r.code != 2 || !strings.Contains(r.stderr, "looks like a session id") {
+			t.Errorf("rename rw2 %s: exit %d %q; want 2 and the reason", id, r.code, r.stderr)
+		}
+	}
+	if r := s.run("", "sessions", "show", other[:12]); r.code != 0 || !strings.Contains(r.stdout, "hello from other") {
+		t.Errorf("the short id no longer opens its session: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := s.run("", "sessions", "show", "rw2"); r.code != 0 || !strings.Contains(r.stdout, "hello from rw2") {
+		t.Errorf("rw2 lost its name: exit %d %q", r.code, r.stderr)
+	}
+	r := s.run("", "run", "-s", "01ZZZZZZ", "hi")
+	if r.code != 2 || !strings.Contains(r.stderr, `no session is named "01ZZZZZZ" or has an id starting with it`) {
+		t.Errorf("run -s with an id that is not there: exit %d %q", r.code, r.stderr)
+	}
+}

@@ -18,9 +18,10 @@ import (
 	"pincer/internal/safefile"
 )
 
-// trustFile lists the projects whose .pincer.json the person trusts, by
-// the file's path and a hash of its content: a project file that changes
-// must be trusted again.
+// trustFile lists the projects whose .pincer.json and .mcp.json the
+// person trusts, by the path of .pincer.json (whether or not it exists)
+// and a hash of both files' content: a project file that changes must be
+// trusted again.
 type trustFile struct {
 	Projects map[string]string `json:"projects"`
 }
@@ -98,7 +99,7 @@ func (c *cli) trustCommand() *cobra.Command {
 	var yes, revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust",
-		Short: "Let this project's .pincer.json choose the server, key variable, command rules and limits",
+		Short: "Let this project's .pincer.json and .mcp.json choose the server, key variable, command rules, MCP servers and limits",
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
 api_key_env), which commands run without asking (allow, unknown_commands),
 where sessions are kept (data_dir), which MCP servers start (mcp_servers,
@@ -107,8 +108,9 @@ and the servers of a .mcp.json), which commands run around every turn
 max_iterations, max_retries, command_timeout, idle_timeout). A cloned
 repository controls that file, so pincer ignores those settings — limits
 only when they are looser than yours — and says so, until you trust the
-project. trust shows them and records your yes together with a hash of the
-file: if the file changes, pincer asks again.`,
+project. trust shows them under the file that sets each, and records your
+yes together with a hash of the files: if either changes, pincer asks
+again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root := c.flags.cwd
@@ -127,7 +129,7 @@ file: if the file changes, pincer asks again.`,
 				if err := c.writeTrust(t); err != nil {
 					return err
 				}
-				fmt.Fprintf(c.stdout, "No longer trusting %s.\n", path)
+				fmt.Fprintf(c.stdout, "No longer trusting %s or %s.\n", path, config.MCPConfigPath(root))
 				return nil
 			}
 			h := projectHash(root)
@@ -138,18 +140,7 @@ file: if the file changes, pincer asks again.`,
 			if err != nil {
 				return usageError(err)
 			}
-			sens := append(srcs.ProjectSensitive(), srcs.ProjectLimits()...)
-			if len(sens) == 0 {
-				fmt.Fprintf(c.stdout, "%s sets nothing that needs trust.\n", path)
-			} else {
-				raw, _ := json.Marshal(cfg.Redacted())
-				var fields map[string]json.RawMessage
-				_ = json.Unmarshal(raw, &fields)
-				fmt.Fprintf(c.stdout, "%s sets:\n", path)
-				for _, f := range sens {
-					fmt.Fprintf(c.stdout, "  %-16s %s\n", f, fields[f])
-				}
-			}
+			c.showTrusted(cfg, srcs, root)
 			if !yes {
 				fmt.Fprint(c.stderr, "Trust these settings for this project? [y/N] ")
 				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')
@@ -169,6 +160,67 @@ file: if the file changes, pincer asks again.`,
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "trust without asking")
 	cmd.Flags().BoolVar(&revoke, "revoke", false, "stop trusting this project")
 	return cmd
+}
+
+// showTrusted prints what trusting the project lets its files set, under
+// the file that sets it: the settings of .pincer.json, and the MCP
+// servers of .mcp.json and of .pincer.json each under its own file.
+func (c *cli) showTrusted(cfg config.Config, srcs config.Sources, root string) {
+	red := cfg.Redacted()
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(plainJSON(red)), &fields)
+	type setting struct{ field, value string }
+	byFile := map[string][]setting{}
+	for _, f := range append(srcs.ProjectSensitive(), srcs.ProjectLimits()...) {
+		if f != "mcp_servers" {
+			file := srcs.Of(f).Name
+			byFile[file] = append(byFile[file], setting{f, string(fields[f])})
+			continue
+		}
+		servers := map[string]map[string]config.MCPServer{}
+		for name, src := range srcs.Servers {
+			if src.Kind != config.FromProjectFile {
+				continue // the person's own server, not the project's
+			}
+			if servers[src.Name] == nil {
+				servers[src.Name] = map[string]config.MCPServer{}
+			}
+			servers[src.Name][name] = red.MCPServers[name]
+		}
+		for file, set := range servers {
+			byFile[file] = append(byFile[file], setting{f, plainJSON(set)})
+		}
+	}
+	if len(byFile) == 0 {
+		var files []string
+		for _, f := range []string{config.ProjectConfigPath(root), config.MCPConfigPath(root)} {
+			if _, err := os.Lstat(f); err == nil {
+				files = append(files, f)
+			}
+		}
+		fmt.Fprintf(c.stdout, "%s sets nothing that needs trust.\n", strings.Join(files, " and "))
+		return
+	}
+	for _, file := range srcs.Files {
+		set, ok := byFile[file]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(c.stdout, "%s sets:\n", file)
+		for _, s := range set {
+			fmt.Fprintf(c.stdout, "  %-16s %s\n", s.field, s.value)
+		}
+	}
+}
+
+// plainJSON is v as one line of JSON, with <, > and & as they are (the
+// redacted "<redacted>" reads as such).
+func plainJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func (c *cli) writeTrust(t trustFile) error {

@@ -28,11 +28,17 @@ func TestAHugePromptIsRefused(t *testing.T) {
 }
 
 // TestCutHistoryIsSaid: when older messages must be left out to fit the
-// window, pincer run says so on stderr (and in --json as a notice).
+// window (here because the summary request fails, so nothing is
+// compressed), pincer run says so on stderr (and in --json as a notice).
 func TestCutHistoryIsSaid(t *testing.T) {
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetFallback(agenttest.Text("ok", 5))
+	srv.SetResponder(func(r agenttest.Request) (agenttest.Reply, bool) {
+		msgs, _ := r.Body["messages"].([]any)
+		c, _ := msgs[0].(map[string]any)["content"].(string)
+		return agenttest.Error(400, "no summaries today"), strings.HasPrefix(c, "You are compressing")
+	})
 	s := newSandbox(t, srv.BaseURL())
 	for i := 0; i < 2; i++ {
 		if r := s.run(strings.Repeat("word ", 2000), "run", "-s", "long", "remember"); r.code != 0 {
@@ -40,7 +46,7 @@ func TestCutHistoryIsSaid(t *testing.T) {
 		}
 	}
 	r := s.run("", "run", "-s", "long", "--context-window", "6000", "and now?")
-	if r.code != 0 || !strings.Contains(r.stderr, "note: Left out the 3 oldest messages") {
+	if r.code != 0 || !strings.Contains(r.stderr, "Could not compress") || !strings.Contains(r.stderr, "note: Left out the 4 oldest messages") {
 		t.Errorf("exit %d, stderr %q; want a note saying what was left out", r.code, r.stderr)
 	}
 	r = s.run("", "run", "-s", "long", "--context-window", "6000", "--json", "and again?")

@@ -81,7 +81,7 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 		ov.Approvals = config.Ptr("auto")
 	}
 	trusted, trustErr := c.trusted(abs)
-	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted})
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted, CheckTheme: c.themeProblem})
 	if err != nil {
 		return nil, usageError(err)
 	}

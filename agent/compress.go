@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"pincer/session"
 )
 
 // Budget configures context compression.
@@ -174,28 +177,94 @@ func (a *Agent) Compact(ctx context.Context, focus string, sink func(Event)) err
 	return a.compress(ctx, focus, sink)
 }
 
-// cutPoint returns the index in history of the first message kept verbatim.
-// The cut never separates an assistant message from the tool results that
-// answer it: it moves earlier until it does not fall on a tool result.
-func cutPoint(history []Message, start, keep int) int {
-	c := len(history) - keep
-	if c < start {
-		c = start
+// sent reports whether a history message is sent to the model: markers of
+// where compression happened and stand-ins for messages that could not be
+// read are for people only.
+func sent(m Message) bool { return m.Kind != KindSummary && m.Kind != session.KindDamaged }
+
+// keptFrom returns the index in history of the first message kept
+// verbatim when the messages from start on are compressed. The kept part
+// holds at most keep messages and about budget tokens, and begins where a
+// turn begins, at a user message: no answer is sent without its question,
+// and no tool result without its call. When the last turn alone is larger
+// than that, the cut falls inside it, at an assistant message, and the
+// request repeats the turn's question before it (see requestMessages); the
+// last step of the turn is always kept. start means nothing can be
+// compressed.
+func keptFrom(history []Message, start, keep, budget int) int {
+	n := len(history)
+	tokens := make([]int, n+1) // tokens[c]: of the sent messages from c on
+	count := make([]int, n+1)
+	for c := n - 1; c >= 0; c-- {
+		tokens[c], count[c] = tokens[c+1], count[c+1]
+		if sent(history[c]) {
+			tokens[c] += messageTokens(history[c])
+			count[c]++
+		}
 	}
-	for c > start && history[c].Role == RoleTool {
-		c--
+	for c := start; c < n; c++ {
+		if history[c].Role == RoleUser && count[c] <= keep && tokens[c] <= budget {
+			return c // start when everything fits
+		}
 	}
-	return c
+	question := lastUser(history, n)
+	if question < 0 {
+		return start
+	}
+	asked := messageTokens(history[question])
+	last := -1 // the turn's last assistant message
+	for c := max(question, start) + 1; c < n; c++ {
+		if history[c].Role != RoleAssistant {
+			continue
+		}
+		if count[c]+1 <= keep && tokens[c]+asked <= budget {
+			return c
+		}
+		last = c
+	}
+	switch {
+	case last > start:
+		return last
+	case question > start:
+		return question
+	}
+	return start
 }
+
+// lastUser is the index of the last user message before index end, or -1.
+func lastUser(history []Message, end int) int {
+	for i := end - 1; i >= 0; i-- {
+		if history[i].Role == RoleUser && sent(history[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// compressBudget is how many tokens the messages kept verbatim may take:
+// what is left under the compression threshold once the system messages,
+// the tools, the summary and the next answer are counted, so one
+// compression brings the request under the threshold when it can.
+func (a *Agent) compressBudget() int {
+	b := a.opts.Budget
+	if b.ContextWindow <= 0 {
+		return math.MaxInt // only /compact compresses; keep what keep_recent says
+	}
+	fixed := messagesTokens(a.systemMessages(false)) + a.toolsTokens()
+	return int(b.compressAt()*float64(b.ContextWindow)) - fixed - 2*summaryTokens(b.ContextWindow)
+}
+
+// summaryTokens is how long a summary may be: a tenth of the window.
+func summaryTokens(window int) int { return max(window/10, 200) }
 
 // compress summarises history[start:cut] (with the previous summary) and
 // makes the result the new summary.
 func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) error {
 	start := a.summaryStart()
-	cut := cutPoint(a.history, start, a.opts.Budget.keepRecent())
+	cut := keptFrom(a.history, start, a.opts.Budget.keepRecent(), a.compressBudget())
 	old := make([]Message, 0, cut-start)
 	for _, m := range a.history[start:cut] {
-		if m.Kind != KindSummary {
+		if sent(m) {
 			old = append(old, m)
 		}
 	}
@@ -267,7 +336,7 @@ func (a *Agent) summarise(ctx context.Context, previous string, old []Message, f
 			n++
 		}
 		old = old[n:]
-		s, err := a.summaryRequest(ctx, running, b.String(), focus)
+		s, err := a.summaryRequest(ctx, running, b.String(), focus, summaryTokens(window)*3/4)
 		if err != nil {
 			return "", err
 		}
@@ -276,7 +345,8 @@ func (a *Agent) summarise(ctx context.Context, previous string, old []Message, f
 	return running, nil
 }
 
-func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus string) (string, error) {
+// summaryRequest asks for one summary of at most about words words.
+func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus string, words int) (string, error) {
 	var user strings.Builder
 	if previous != "" {
 		user.WriteString("Earlier summary:\n\n" + previous + "\n\n")
@@ -285,7 +355,7 @@ func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus 
 	if focus != "" {
 		user.WriteString("\n\nThe user asks the summary to focus on: " + focus)
 	}
-	user.WriteString("\n\nWrite the summary now.")
+	fmt.Fprintf(&user, "\n\nWrite the summary now, in at most about %d words.", words)
 	req := Request{Messages: []Message{
 		{Role: RoleSystem, Content: summaryInstructions},
 		{Role: RoleUser, Content: user.String()},
@@ -381,16 +451,39 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		first++
 	}
 	dropped := 0
-	for total > limit && first < len(out)-1 {
-		// Drop one message, and with an assistant message the tool results
-		// that answer it, so the rest stays well-formed.
-		total -= messageTokens(out[first])
-		calls := len(out[first].ToolCalls)
-		out = append(out[:first], out[first+1:]...)
+	for {
+		// Drop the oldest message, and with an assistant message the tool
+		// results that answer it, so the rest stays well-formed; once
+		// something is dropped, the rest of its turn goes too, so no
+		// earlier answer is left without its question. The question of
+		// the last turn stays, and so does the last message, or the last
+		// step of the turn: the assistant message and the results that
+		// follow it.
+		d, question := first, lastUser(out, len(out))
+		orphan := dropped > 0 && d < question && out[d].Role != RoleUser
+		if total <= limit && !orphan {
+			break
+		}
+		if d == question {
+			d++
+		}
+		keepFrom := len(out) - 1
+		for i := len(out) - 1; i > question; i-- {
+			if out[i].Role == RoleAssistant {
+				keepFrom = i
+				break
+			}
+		}
+		if d >= keepFrom {
+			break
+		}
+		total -= messageTokens(out[d])
+		calls := len(out[d].ToolCalls)
+		out = append(out[:d], out[d+1:]...)
 		dropped++
-		for calls > 0 && first < len(out)-1 && out[first].Role == RoleTool {
-			total -= messageTokens(out[first])
-			out = append(out[:first], out[first+1:]...)
+		for calls > 0 && d < len(out)-1 && out[d].Role == RoleTool {
+			total -= messageTokens(out[d])
+			out = append(out[:d], out[d+1:]...)
 			dropped++
 			calls--
 		}

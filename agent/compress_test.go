@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -36,27 +37,48 @@ func randomHistory(r *rand.Rand, n int) []Message {
 	return h
 }
 
-// TestCutNeverSplitsToolPairs is a property test: for random histories and
-// random keep counts, every tool result kept verbatim has the assistant
-// message that called it kept too, and at least keep messages are kept.
-func TestCutNeverSplitsToolPairs(t *testing.T) {
+// TestKeptPartStartsWithAQuestion is a property test: for random
+// histories, keep counts and token budgets, the kept part begins with a
+// user message, or (when the last turn alone is too large) with an
+// assistant message of the last turn, whose question the request then
+// repeats; it never keeps a tool result without its call, keeps at most
+// keep messages and budget tokens when a turn start allows it, and always
+// keeps the last turn's last step.
+func TestKeptPartStartsWithAQuestion(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for round := 0; round < 2000; round++ {
+	for round := 0; round < 3000; round++ {
 		h := randomHistory(r, 5+r.IntN(80))
+		for i := range h {
+			h[i].Content = strings.Repeat("w", r.IntN(400))
+		}
 		start := r.IntN(len(h) / 2)
-		for start > 0 && h[start].Role == RoleTool { // a summary cut is never on a tool result either
+		for start > 0 && h[start].Role != RoleUser { // an earlier cut was at a turn start
 			start--
 		}
 		keep := 2 + r.IntN(15)
-		c := cutPoint(h, start, keep)
-		if c < start || c > len(h) {
-			t.Fatalf("cut %d outside [%d, %d]", c, start, len(h))
+		budget := r.IntN(2000)
+		c := keptFrom(h, start, keep, budget)
+		if c < start || c >= len(h) {
+			t.Fatalf("round %d: cut %d outside [%d, %d)", round, c, start, len(h))
 		}
-		if c > start && h[c].Role == RoleTool {
-			t.Fatalf("round %d: cut at a tool result (index %d)", round, c)
+		if c == start {
+			continue // nothing compressed
 		}
-		if kept := len(h) - c; kept < keep && c > start {
-			t.Fatalf("round %d: kept %d messages, want at least %d", round, kept, keep)
+		last := lastUser(h, len(h))
+		switch h[c].Role {
+		case RoleUser:
+			if c != last && (len(h)-c > keep || messagesTokens(h[c:]) > budget) {
+				t.Fatalf("round %d: kept %d messages (%d tokens) from a turn start although keep is %d and the budget %d", round, len(h)-c, messagesTokens(h[c:]), keep, budget)
+			}
+		case RoleAssistant:
+			if c < last {
+				t.Fatalf("round %d: cut at an assistant message (%d) before the last turn (%d)", round, c, last)
+			}
+		default:
+			t.Fatalf("round %d: cut at a %s message", round, h[c].Role)
+		}
+		if lastAsst := lastRole(h, RoleAssistant); lastAsst > last && c > lastAsst {
+			t.Fatalf("round %d: cut %d after the last step (%d)", round, c, lastAsst)
 		}
 		called := map[string]bool{}
 		for _, m := range h[c:] {
@@ -68,6 +90,16 @@ func TestCutNeverSplitsToolPairs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lastRole is the index of the last message of a role, or -1.
+func lastRole(h []Message, role Role) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == role {
+			return i
+		}
+	}
+	return -1
 }
 
 // summaryResponder answers summary requests with text.
@@ -102,6 +134,7 @@ func TestCompressionWhenTheWindowFills(t *testing.T) {
 	if est := h.agent.Estimate(); est < 8000 || est > 10000 {
 		t.Fatalf("test history of the wrong size: estimate %d", est)
 	}
+	budget := h.agent.compressBudget()
 	res, err := h.run("go on")
 	if err != nil {
 		t.Fatal(err)
@@ -139,9 +172,9 @@ func TestCompressionWhenTheWindowFills(t *testing.T) {
 	}
 	through := h.summaries[0].through
 	// The cut is made on the history with the new prompt added.
-	keptFrom := cutPoint(append(append([]Message(nil), hist...), Message{Role: RoleUser}), 0, 6)
-	if through != hist[keptFrom-1].Seq {
-		t.Errorf("summary covers through seq %d, want %d", through, hist[keptFrom-1].Seq)
+	kept := keptFrom(append(append([]Message(nil), hist...), Message{Role: RoleUser, Content: "go on"}), 0, 6, budget)
+	if through != hist[kept-1].Seq {
+		t.Errorf("summary covers through seq %d, want %d", through, hist[kept-1].Seq)
 	}
 	var compressed []Compressed
 	for _, ev := range h.events {
@@ -149,7 +182,7 @@ func TestCompressionWhenTheWindowFills(t *testing.T) {
 			compressed = append(compressed, c)
 		}
 	}
-	if len(compressed) != 1 || compressed[0].After >= compressed[0].Before || compressed[0].Messages != keptFrom {
+	if len(compressed) != 1 || compressed[0].After >= compressed[0].Before || compressed[0].Messages != kept {
 		t.Errorf("Compressed events %+v", compressed)
 	}
 	// The full history is still there for display and export.
@@ -189,7 +222,7 @@ func TestFailedSummaryLosesNothing(t *testing.T) {
 func TestResumeSendsSummaryAndLaterMessagesOnly(t *testing.T) {
 	h := newHarness(t, 30, agenttest.Text("ok", 10))
 	hist := bigHistory(20, 40)
-	through := hist[cutPoint(hist, 0, 10)-1].Seq
+	through := hist[keptFrom(hist, 0, 10, math.MaxInt)-1].Seq
 	h.agent.Restore(hist, "EARLIER SUMMARY", through)
 	if _, err := h.run("next"); err != nil {
 		t.Fatal(err)

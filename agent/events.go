@@ -78,11 +78,16 @@ type ToolStarted struct {
 	Summary string
 }
 
-// ToolResult is the outcome of one tool call as the model will see it.
+// ToolResult is the outcome of one tool call as the model will see it. A
+// call that was refused, or could not run, gets one without a ToolStarted
+// before it.
 type ToolResult struct {
-	Call    string // pincer's key of the call (see ToolCallDelta.Call)
-	ID      string
-	Name    string
+	Call string // pincer's key of the call (see ToolCallDelta.Call)
+	ID   string
+	Name string
+	// Summary says what the call does, as its ToolStarted did (or would
+	// have): for front ends that show a refused call like a started one.
+	Summary string
 	Content string
 	IsError bool
 	Touched []tools.Touch

@@ -383,6 +383,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		for i, call := range msg.ToolCalls {
 			var r tools.Result
+			summary := "" // what the call's ToolStarted said, if it started
 			switch {
 			case ctx.Err() != nil:
 				r = tools.Result{Content: Cancelled, IsError: true}
@@ -391,12 +392,21 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			case a.hookHalt != "":
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
 			default:
-				r = a.runCall(ctx, call, withCall(sink, callKeys[i]))
+				callSink := withCall(sink, callKeys[i])
+				r = a.runCall(ctx, call, func(ev Event) {
+					if s, ok := ev.(ToolStarted); ok && s.ID == call.ID {
+						summary = s.Summary
+					}
+					callSink(ev)
+				})
+			}
+			if summary == "" {
+				summary = a.callSummary(call)
 			}
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
-			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
+			sink(ToolResult{Call: callKeys[i], ID: call.ID, Name: call.Name, Summary: summary, Content: r.Content, IsError: r.IsError, Touched: r.Touched})
 			reportTodos(call, r.IsError || saveErr != nil, sink)
 			if saveErr != nil {
 				res.StopReason = "error"
@@ -478,15 +488,39 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 	return req, nil
 }
 
+// requestMessages are the messages of the next request: the system
+// messages, then what came after the summary, beginning with a question.
 func (a *Agent) requestMessages() []Message {
-	msgs := make([]Message, 0, len(a.history)+2)
+	msgs := a.systemMessages(true)
+	start := a.summaryStart()
+	rest := make([]Message, 0, len(a.history)-start+1)
+	for _, m := range a.history[start:] {
+		if sent(m) {
+			rest = append(rest, m)
+		}
+	}
+	if len(rest) > 0 && rest[0].Role != RoleUser {
+		// Compression cut inside a turn: its question was summarised, but
+		// an answer is not sent without it.
+		if q := lastUser(a.history, start); q >= 0 {
+			rest = append([]Message{a.history[q]}, rest...)
+		}
+	}
+	return append(msgs, wellFormed(rest)...)
+}
+
+// systemMessages are the system messages a request begins with: the
+// system prompt, the plan-mode prompt, the summary (withSummary), the
+// task list, recalled notes and hook context.
+func (a *Agent) systemMessages(withSummary bool) []Message {
+	msgs := make([]Message, 0, 6)
 	if a.opts.System != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
 	}
 	if a.Mode() == ModePlan {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})
 	}
-	if a.summary.text != "" {
+	if withSummary && a.summary.text != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Kind: KindSummary, Content: summaryPreamble + a.summary.text})
 	}
 	if note := a.todoNote(); note != "" {
@@ -500,15 +534,7 @@ func (a *Agent) requestMessages() []Message {
 	if note := a.hookNote(); note != "" {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: note})
 	}
-	rest := make([]Message, 0, len(a.history))
-	for _, m := range a.history[a.summaryStart():] {
-		// Markers of where compression happened, and stand-ins for stored
-		// messages that could not be read, are for people only.
-		if m.Kind != KindSummary && m.Kind != session.KindDamaged {
-			rest = append(rest, m)
-		}
-	}
-	return append(msgs, wellFormed(rest)...)
+	return msgs
 }
 
 // wellFormed returns msgs as a strict server accepts them: every tool call
@@ -593,6 +619,20 @@ func (a *Agent) uniqueIDs(calls []ToolCall) []ToolCall {
 		}
 	}
 	return out
+}
+
+// callSummary is the one line that says what a call does, as its
+// ToolStarted would: its name when its arguments do not decode.
+func (a *Agent) callSummary(tc ToolCall) string {
+	if tool, ok := a.lookup(tc.Name); ok {
+		if call, err := tool.Decode(tc.Arguments); err == nil {
+			return call.Summary()
+		}
+	}
+	if tc.Name == "" {
+		return unnamedCall
+	}
+	return tc.Name
 }
 
 // runCall checks, approves and runs one tool call, returning what the model

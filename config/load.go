@@ -20,6 +20,12 @@ type LoadOptions struct {
 	// Sources.ProjectSensitive), with a warning naming each: a cloned
 	// repository must not choose them until the person trusts it.
 	DistrustProject bool
+	// CheckTheme, when set, says why a theme name cannot be used (""
+	// when it can) and what to write instead. Which themes exist is the
+	// caller's to know (built in, or files in the person's theme folder);
+	// checking here makes a bad theme a config error like any other, the
+	// same for every command.
+	CheckTheme func(name string) (problem, want string)
 }
 
 // loader carries what Load needs while it works.
@@ -29,6 +35,8 @@ type loader struct {
 	userPath string // where the user file is (or would be), for fix hints
 	ps       problems
 	warnings []string
+	// checkTheme is LoadOptions.CheckTheme.
+	checkTheme func(name string) (problem, want string)
 }
 
 // tilde shortens a path under the home directory for messages.
@@ -50,7 +58,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	ld := &loader{getenv: getenv, home: homeDir(getenv)}
+	ld := &loader{getenv: getenv, home: homeDir(getenv), checkTheme: o.CheckTheme}
 	userPath, named := UserConfigPath(getenv), false
 	if p := strings.TrimSpace(getenv(EnvConfig)); p != "" {
 		userPath, named = expandHome(p, ld.home), true
@@ -121,6 +129,14 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	layers = append(layers, envLayer(getenv), flagLayer(o.Overrides))
 
 	c, providerAt := merge(layers, srcs.Fields)
+	for _, l := range layers {
+		for name := range l.values.MCPServers {
+			if srcs.Servers == nil {
+				srcs.Servers = map[string]Source{}
+			}
+			srcs.Servers[name] = l.sources["mcp_servers"] // a higher layer's server replaces one of the same name
+		}
+	}
 	c.DataDir = expandHome(c.DataDir, ld.home)
 	for i, w := range c.SandboxWritable {
 		c.SandboxWritable[i] = expandHome(w, ld.home)

@@ -102,3 +102,22 @@ func TestRedactedHidesWrittenOutTokens(t *testing.T) {
 		t.Fatal("Redacted changed the original")
 	}
 }
+
+// TestServersSayWhichFileDescribesThem: servers are merged by name from
+// the user file, .mcp.json and .pincer.json; Sources.Servers names the
+// file each one came from, the highest for a name given twice.
+func TestServersSayWhichFileDescribesThem(t *testing.T) {
+	w := newWorld(t)
+	w.writeUser(t, `{"mcp_servers": {"mine": {"command": "a"}}}`)
+	writeFile(t, filepath.Join(w.root, MCPFileName), `{"mcpServers": {"fs": {"command": "b"}, "both": {"command": "c"}}}`)
+	w.writeProject(t, `{"mcp_servers": {"both": {"command": "d"}, "own": {"command": "e"}}}`)
+	_, s := w.mustLoad(t, Overrides{})
+	want := map[string]string{"mine": w.userPath(), "fs": filepath.Join(w.root, MCPFileName), "both": w.projectPath(), "own": w.projectPath()}
+	got := map[string]string{}
+	for name, src := range s.Servers {
+		got[name] = src.Name
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Servers = %v\nwant %v", got, want)
+	}
+}

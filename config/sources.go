@@ -71,6 +71,10 @@ type Sources struct {
 	// Ignored are the project file's fields left out because the project
 	// is not trusted (LoadOptions.DistrustProject).
 	Ignored []string
+	// Servers maps each MCP server of mcp_servers to the file that
+	// describes it: servers are merged by name from several files (a
+	// project's .mcp.json and .pincer.json), which Fields cannot say.
+	Servers map[string]Source
 }
 
 // Of returns where a field's value came from; unknown fields are "default".

@@ -107,6 +107,11 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 	if strings.TrimSpace(c.Theme) == "" {
 		bad(ErrMissing, "theme", `""`, "theme is empty"+ld.from(fields["theme"])+"; "+
 			ld.fix("theme", fields["theme"], `a theme name or "auto"`))
+	} else if ld.checkTheme != nil {
+		if problem, want := ld.checkTheme(c.Theme); problem != "" {
+			v := fmt.Sprintf("%q", c.Theme)
+			bad(ErrInvalidValue, "theme", v, is("theme", v)+", "+problem+"; "+ld.fix("theme", fields["theme"], want))
+		}
 	}
 	if c.UnknownCommands != "confirm" && c.UnknownCommands != "safe" {
 		v := fmt.Sprintf("%q", c.UnknownCommands)

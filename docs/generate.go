@@ -8,3 +8,8 @@ package docs
 // The key tables of keys.md are generated from the screen's key maps.
 //
 //go:generate go run ./internal/genkeys -o keys.md
+
+// The table of `pincer run --json` lines in the README is generated from
+// the headless printer.
+//
+//go:generate go run ./internal/genevents -o ../README.md

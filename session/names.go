@@ -6,7 +6,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/oklog/ulid/v2"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -37,7 +36,7 @@ func validateName(name string) error {
 	case strings.HasPrefix(name, "-"):
 		return newError(ErrInvalidName, nil, "session name %q starts with '-' and would read as a command-line flag; drop the dash", name)
 	case looksLikeID(name):
-		return newError(ErrInvalidName, nil, "session name %q looks like a session id; choose a name that does not", name)
+		return newError(ErrInvalidName, nil, "session name %q looks like a session id or the start of one, so it could open another session; choose a name with a word or a dash in it, such as \"review-2\"", name)
 	}
 	for _, r := range name {
 		if !unicode.IsPrint(r) {
@@ -47,15 +46,24 @@ func validateName(name string) error {
 	return nil
 }
 
-// looksLikeID reports whether s has the form of a ULID, which a name must not
-// have or it would hide the session with that id.
+// looksLikeID reports whether s could be read as a session id or the
+// start of one (of at least minPrefixLen characters, as lists show the
+// first 12): a name of that form would hide the session whose id it
+// starts, since a reference is looked up as a name first.
 func looksLikeID(s string) bool {
-	if len(s) != idLen {
-		return false
+	if len(s) < minPrefixLen || len(s) > idLen || s[0] < '0' || s[0] > '7' {
+		return false // the first character of a ULID is 0 to 7
 	}
-	_, err := ulid.ParseStrict(strings.ToUpper(s))
-	return err == nil
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune(crockford, unicode.ToUpper(rune(s[i]))) {
+			return false
+		}
+	}
+	return true
 }
+
+// crockford is the alphabet of ULIDs (Crockford's base 32).
+const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 // resolve finds a session by name, by id, or by a unique id prefix of at
 // least minPrefixLen characters, in that order.

@@ -26,6 +26,13 @@ func TestValidateName(t *testing.T) {
 		{"-rf", false},
 		{"01JQ3ZP0X5V6K2M8N9P0Q1R2S3", false}, // has the form of a ULID
 		{"01jq3zp0x5v6k2m8n9p0q1r2s3", false},
+		{"01M8TSZB8Q91", false}, // a short id as lists show it
+		{"01m8ts", false},       // the shortest prefix a reference may be
+		{"01M8T", true},         // too short to be taken for an id
+		{"01M8TSZB8Q91-old", true},
+		{"review2", true}, // starts with a letter no id starts with
+		{"2024fix", true}, // holds an I, which no id holds
+		{"01JQ3ZP0X5V6K2M8N9P0Q1R2S3X", true},
 		{"bad\xffutf8", false},
 	}
 	for _, tt := range tests {

@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -28,9 +31,13 @@ const (
 	// asked about it much less, and a short question matches a new one
 	// better than the longer statement that answers it.
 	questionWeight = 0.5
-	// singleWordRelevance is the share of a prompt's weight one word
-	// must carry for a message that holds only that word to be recalled.
+	// singleWordRelevance is the share of a prompt's weight a name must
+	// carry for a message that holds only that name to be recalled.
 	singleWordRelevance = 0.5
+	// A word in more than storeCommonShare of the store's messages, and
+	// in more than storeCommonMin, is common there (see storeCommon).
+	storeCommonShare = 0.02
+	storeCommonMin   = 4
 )
 
 // RecallOptions narrows a Recall.
@@ -57,8 +64,11 @@ type RecallOptions struct {
 // the specific words of a question scores near 1; one that shares a single
 // word of a longer prompt, or only common words, scores low, whatever the
 // size of the store. A candidate must hold at least two of the prompt's
-// words, unless the prompt has one or the word it holds carries half the
-// prompt's weight. Words of greeting and thanks ("hi", "thanks",
+// words, one of them specific (not an everyday word, not common in the
+// store), unless it holds a name the prompt gives that carries half the
+// weight of the prompt's specific words: one shared word is chance, and
+// "listen to me" is not a question about the note that says what the
+// database listens on. Words of greeting and thanks ("hi", "thanks",
 // "please") are not looked up at all. Notes (Kind "note", NoteID set) are
 // always considered and rank above messages that match as well. Private
 // and forgotten sessions are never indexed, so never recalled.
@@ -85,6 +95,7 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 			return nil, err
 		}
 	}
+	named := namedTerms(prompt)
 	var hits []Hit
 	err := s.view(func(tx *bolt.Tx) error {
 		ix, err := openIndex(tx)
@@ -96,21 +107,23 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 		if err != nil {
 			return err
 		}
+		asTyped := slices.Clone(terms)
 		if err := useKnownForms(ix, t, terms, weights); err != nil {
 			return err
 		}
-		terms, weights = dropCommon(terms, weights)
-		if len(terms) == 0 {
+		q := newRecallQuery(asTyped, terms, weights, named, t.docs)
+		if len(q.terms) == 0 {
 			return nil
 		}
-		total := 0.0
+		total := q.total
 		var present []string
 		var presentDF []uint64
-		for i, w := range weights {
-			total += w.idf
+		var presentAt []int // index in q.terms of each present term
+		for i, w := range q.weights {
 			if w.df > 0 {
-				present = append(present, terms[i])
+				present = append(present, q.terms[i])
 				presentDF = append(presentDF, w.df)
+				presentAt = append(presentAt, i)
 			}
 		}
 		if total <= 0 {
@@ -128,6 +141,11 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 			if err != nil {
 				return err
 			}
+			// Chance matches go before ranking, so they cannot take the
+			// places of real ones.
+			scores = slices.DeleteFunc(scores, func(d scored) bool {
+				return !q.enough(remapTerms(d.terms, presentAt), d.score)
+			})
 			if len(scores) > 0 {
 				c := collector{tx: tx, ix: ix, idf: idf, limit: limit, perSession: recallPerSession,
 					sessions: map[uint32]*sessionRecord{}, taken: map[uint32]int{}, rewinds: map[uint32][]rewindRecord{}}
@@ -148,16 +166,12 @@ func (s *Store) Recall(prompt string, o RecallOptions) ([]Hit, error) {
 			}
 		}
 		if o.Sessions == nil {
-			notes, err := scoreNotes(tx, t, dir, terms, weights, total)
+			notes, err := scoreNotes(tx, t, dir, q)
 			if err != nil {
 				return err
 			}
 			hits = append(hits, notes...)
 		}
-		// One shared word is chance, unless the prompt is one word or
-		// the word carries half its weight.
-		need := min(2, len(terms))
-		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Terms < need && h.Relevance < singleWordRelevance })
 		return nil
 	})
 	if err != nil {
@@ -229,30 +243,90 @@ func termWeights(ix indexBuckets, t totals, terms []string) ([]termWeight, error
 	return out, nil
 }
 
-// dropCommon leaves out the terms of more than maxRecallDF messages: their
-// postings would cost milliseconds to score on a large store, and words
-// that common weigh little in a match anyway.
-func dropCommon(terms []string, w []termWeight) ([]string, []termWeight) {
-	var outT []string
-	var outW []termWeight
-	for i, t := range terms {
-		if w[i].df <= maxRecallDF {
-			outT, outW = append(outT, t), append(outW, w[i])
-		}
-	}
-	return outT, outW
+// recallQuery is a prompt's terms as recall looks them up, with what
+// each may do in a match.
+type recallQuery struct {
+	terms   []string
+	weights []termWeight
+	// specific has bit i set when term i may carry a match: it is neither
+	// an everyday word (isCommonWord) nor common in the store.
+	specific uint32
+	// named has bit i set when term i is specific and was written as a
+	// name (see namedTerms).
+	named uint32
+	// total is the weight of the prompt, the sum of its terms' idf;
+	// specificWeight that of its specific terms.
+	total, specificWeight float64
 }
 
-// scoreNotes scores the notes of dir ("" for all) against the terms, with
-// the same BM25 as messages, and returns those that match at all.
-func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeight, total float64) ([]Hit, error) {
+// newRecallQuery leaves out the terms of more than maxRecallDF messages
+// (their postings would cost milliseconds to score on a large store, and
+// words that common weigh little in a match anyway) and marks which of
+// the rest are specific and which are names. asTyped holds the terms as
+// the prompt wrote them, terms the forms the index knows (useKnownForms).
+func newRecallQuery(asTyped, terms []string, w []termWeight, named map[string]bool, docs uint64) recallQuery {
+	var q recallQuery
+	for i, t := range terms {
+		if w[i].df > maxRecallDF {
+			continue
+		}
+		bit := termBit(len(q.terms))
+		q.terms, q.weights = append(q.terms, t), append(q.weights, w[i])
+		q.total += w[i].idf
+		if isCommonWord(asTyped[i]) || isCommonWord(t) || storeCommon(w[i].df, docs) {
+			continue
+		}
+		q.specific |= bit
+		q.specificWeight += w[i].idf
+		if named[asTyped[i]] {
+			q.named |= bit
+		}
+	}
+	return q
+}
+
+// storeCommon reports whether a word found in df of the store's docs
+// messages is too common there to carry a match: in more than
+// storeCommonShare of them, and in more than a handful (in a small store
+// every word is in a large share of it).
+func storeCommon(df, docs uint64) bool {
+	return df > storeCommonMin && float64(df) > storeCommonShare*float64(docs)
+}
+
+// enough reports whether a candidate that holds the terms of mask (bit i
+// for term i) with the given score is a match rather than chance: it
+// shares two of the prompt's words, one of them specific, or it holds a
+// name of the prompt that scores at least singleWordRelevance of the
+// weight of the prompt's specific words. So a prompt of one word recalls
+// something only by a name ("Kafka", "checkout_v2"), and a word every
+// conversation uses never makes a match by itself.
+func (q recallQuery) enough(mask uint32, score float64) bool {
+	if bits.OnesCount32(mask) >= 2 && mask&q.specific != 0 {
+		return true
+	}
+	return mask&q.named != 0 && score >= singleWordRelevance*q.specificWeight
+}
+
+// remapTerms turns a mask over a subset of the query's terms (bit j for
+// the subset's term j) into a mask over the query's terms, where the
+// subset's term j is term at[j].
+func remapTerms(mask uint32, at []int) uint32 {
+	var out uint32
+	for j, i := range at {
+		if mask&termBit(j) != 0 {
+			out |= termBit(i)
+		}
+	}
+	return out
+}
+
+// scoreNotes scores the notes of dir ("" for all) against the query, with
+// the same BM25 as messages, and returns those that match enough (see
+// recallQuery.enough).
+func scoreNotes(tx *bolt.Tx, t totals, dir string, q recallQuery) ([]Hit, error) {
 	avgLen := 0.0
 	if t.docs > 0 {
 		avgLen = float64(t.length) / float64(t.docs)
-	}
-	idf := map[string]float64{}
-	for i, term := range terms {
-		idf[term] = w[i].idf
 	}
 	var hits []Hit
 	err := eachNote(tx, func(r noteRecord) error {
@@ -268,8 +342,8 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeigh
 		if avg == 0 {
 			avg = float64(length)
 		}
-		score, matched := 0.0, 0
-		for i, term := range terms {
+		score, matched := 0.0, uint32(0)
+		for i, term := range q.terms {
 			n := tf[term]
 			for _, f := range wordForms(term) {
 				if n > 0 {
@@ -280,11 +354,11 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeigh
 			if n == 0 {
 				continue
 			}
-			matched++
+			matched |= termBit(i)
 			f := float64(n)
-			score += w[i].idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(length)/avg))
+			score += q.weights[i].idf * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(length)/avg))
 		}
-		if score <= 0 {
+		if score <= 0 || !q.enough(matched, score) {
 			return nil
 		}
 		hits = append(hits, Hit{
@@ -295,8 +369,8 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, terms []string, w []termWeigh
 			Time:      r.Updated,
 			Snippet:   text, // a note may hold a key: recall never passes it on
 			Score:     score,
-			Terms:     matched,
-			Relevance: min(1, noteBoost*score/total),
+			Terms:     bits.OnesCount32(matched),
+			Relevance: min(1, noteBoost*score/q.total),
 		})
 		return nil
 	})
@@ -401,4 +475,59 @@ func isASCIIWord(t string) bool {
 func isQuestion(h Hit) bool {
 	text := strings.TrimSpace(strings.ReplaceAll(h.Snippet, snippetMark, ""))
 	return h.Role == RoleUser && strings.HasSuffix(text, "?")
+}
+
+// namedTerms returns the terms of prompt written the way names are: with
+// a digit or an underscore (checkout_v2, i18n), with a capital after the
+// first letter (PagerDuty, TTL), capitalised inside a sentence (Redis), or
+// joined to another word by a dot, a slash, a colon, or after a # or an @
+// (log.Printf, db/migrations, #billing-help). A name is specific enough
+// to recall a note that shares nothing else with the prompt.
+func namedTerms(prompt string) map[string]bool {
+	named := map[string]bool{}
+	scanUnits(prompt, func(start, end int, terms []string) {
+		if writtenAsName(prompt, start, end) {
+			for _, t := range terms {
+				named[t] = true
+			}
+		}
+	})
+	return named
+}
+
+// writtenAsName reports whether the word text[start:end] is written as a
+// name (see namedTerms).
+func writtenAsName(text string, start, end int) bool {
+	word := text[start:end]
+	for i, r := range word {
+		if r == '_' || unicode.IsDigit(r) || (i > 0 && unicode.IsUpper(r)) {
+			return true
+		}
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:start])
+	after, n := utf8.DecodeRuneInString(text[end:])
+	afterNext, _ := utf8.DecodeRuneInString(text[min(len(text), end+n):])
+	switch {
+	case before == '#' || before == '@':
+		return true
+	case strings.ContainsRune("./:", before) && start > 1:
+		prev, _ := utf8.DecodeLastRuneInString(text[:start-1])
+		if isWordRune(prev) {
+			return true
+		}
+	}
+	if strings.ContainsRune("./:", after) && isWordRune(afterNext) {
+		return true
+	}
+	first, _ := utf8.DecodeRuneInString(word)
+	if !unicode.IsUpper(first) {
+		return false
+	}
+	// Capitalised: a name unless it starts a sentence.
+	lead := strings.TrimRightFunc(text[:start], unicode.IsSpace)
+	if lead == "" {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(lead)
+	return len(lead) < start && !strings.ContainsRune(".!?\n\"'(", last)
 }

@@ -187,7 +187,7 @@ type App struct {
 
 	usage       agent.Usage // session total
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
-	lastContext int         // prompt+completion tokens of the last request
+	lastContext int         // prompt+completion tokens of the last request, or the estimate of the next (see estimateContext)
 
 	dialogs []dialog
 	cmdList []Command
@@ -252,6 +252,7 @@ func New(o Options) *App {
 	if len(o.History) > 0 {
 		a.loadHistory(o.History)
 		a.todos.Set(agent.Todos(o.History))
+		a.estimateContext()
 	} else {
 		a.transcript.AddNotice(fmt.Sprintf("pincer with %s in %s. Ask for anything; @ mentions a file, / lists the commands, ? shows the keys.", o.Model, o.Root))
 	}

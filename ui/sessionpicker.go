@@ -286,6 +286,7 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	a.todosFrom(msg.history)
 	if len(msg.history) > 0 {
 		a.showHistory(msg.history, !msg.reloaded)
+		a.estimateContext()
 	} else if msg.after == "" {
 		a.transcript.AddNotice(fmt.Sprintf("New session %s. Ask for anything.", a.opts.Session))
 	}

@@ -115,6 +115,9 @@ type Printer struct {
 	lastByte byte        // last byte of answer text written to out
 	wrote    bool
 	session  sessionRef
+	// started holds the tool calls whose tool_start line was printed and
+	// whose tool_result was not yet (see startOf).
+	started map[string]bool
 }
 
 type sessionRef struct {
@@ -386,9 +389,34 @@ func (p *Printer) jsonEvent(ev agent.Event) {
 		p.subEvent(s)
 		return
 	}
+	if start := p.startOf("", ev); start != nil {
+		p.line(start)
+	}
 	if l := lineOf(ev); l != nil {
 		p.line(l)
 	}
+}
+
+// startOf pairs tool_start and tool_result lines: it returns the
+// tool_start line a tool result needs first because its call never
+// started (it was refused, or could not run), or nil. parent is the task
+// call of a sub-agent's event, "" for the main agent's.
+func (p *Printer) startOf(parent string, ev agent.Event) any {
+	switch e := ev.(type) {
+	case agent.ToolStarted:
+		if p.started == nil {
+			p.started = map[string]bool{}
+		}
+		p.started[parent+"\x00"+e.ID] = true
+	case agent.ToolResult:
+		key := parent + "\x00" + e.ID
+		started := p.started[key]
+		delete(p.started, key)
+		if !started {
+			return toolStartLine{"tool_start", e.ID, e.Name, e.Summary}
+		}
+	}
+	return nil
 }
 
 // lineOf is the JSON line of an event, or nil for one not printed.

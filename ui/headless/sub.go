@@ -32,6 +32,9 @@ func (p *Printer) subEvent(e agent.SubEvent) {
 		p.subUsage.CachedTokens += u.CachedTokens
 	}
 	if p.json {
+		if start := p.startOf(e.ID, e.Event); start != nil {
+			p.line(subLine{"sub", e.ID, e.Agent, start})
+		}
 		if l := lineOf(e.Event); l != nil {
 			p.line(subLine{"sub", e.ID, e.Agent, l})
 		}

@@ -79,6 +79,7 @@ type property struct {
 	Maximum          *json.Number `json:"maximum"`
 	ExclusiveMinimum *json.Number `json:"exclusiveMinimum"`
 	MinLength        *int         `json:"minLength"`
+	Pattern          string       `json:"pattern"`
 	OneOf            []property   `json:"oneOf"`
 	Items            *property    `json:"items"`
 }
@@ -198,12 +199,28 @@ func flagFields() (map[string][]string, error) {
 
 func typeOf(p property) string {
 	switch {
-	case len(p.OneOf) > 0:
+	case isDuration(p):
 		return "duration"
+	case len(p.OneOf) > 0:
+		var types []string
+		for _, alt := range p.OneOf {
+			if t := typeOf(alt); !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+		return strings.Join(types, " or ")
 	case p.Type == "array" && p.Items != nil:
 		return "list of " + p.Items.Type + "s"
 	}
 	return p.Type
+}
+
+// isDuration reports whether p is the schema of config.Duration: a
+// string in time.ParseDuration's syntax or a number of seconds. Other
+// fields may accept several forms too (auto_recall: a word, or the old
+// true and false).
+func isDuration(p property) bool {
+	return len(p.OneOf) == 2 && p.OneOf[0].Type == "string" && p.OneOf[0].Pattern != "" && p.OneOf[1].Type == "number"
 }
 
 // defaultOf writes a default the way a person would type it in the file.
@@ -212,7 +229,7 @@ func defaultOf(p property) string {
 	case nil:
 		return ""
 	case string:
-		if len(p.OneOf) > 0 {
+		if isDuration(p) {
 			if d, err := time.ParseDuration(v); err == nil {
 				return "`\"" + shortDuration(d) + "\"`"
 			}
@@ -256,8 +273,17 @@ func valuesOf(p property) string {
 	if p.MinLength != nil && *p.MinLength > 0 {
 		parts = append(parts, "not empty")
 	}
-	if len(p.OneOf) > 0 {
+	switch {
+	case isDuration(p):
 		parts = append(parts, "`\"90s\"`, `\"2m\"`, `\"1h30m\"` or a number of seconds")
+	case len(p.OneOf) > 0:
+		for _, alt := range p.OneOf {
+			if alt.Type == "boolean" && len(alt.Enum) == 0 {
+				parts = append(parts, "`true`, `false`")
+			} else if v := valuesOf(alt); v != "" {
+				parts = append(parts, v)
+			}
+		}
 	}
 	return strings.Join(parts, "; ")
 }
