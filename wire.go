@@ -306,7 +306,9 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 	if err != nil {
 		return nil, usageError(fmt.Errorf("config: %w", err))
 	}
-	return cls, nil
+	// Globs and recursive reads are judged by what is on disk when the
+	// command is classified, which is just before it runs.
+	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())), nil
 }
 
 // instructions reads AGENT.md and SKILLS.md (built in, and the person's own

@@ -161,7 +161,12 @@ func New(o Options) (*Agent, error) {
 	}
 	o.Own = resolveOwn(o.Own)
 	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
-	a.strict = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
+	a.strict = sync.OnceValues(func() (*safety.Classifier, error) {
+		if o.Safety != nil {
+			return o.Safety.Strict(), nil // the built-in judgement, with the same view of the disk
+		}
+		return safety.NewClassifier(safety.Rules{})
+	})
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
 	if err := a.setupSubAgents(); err != nil {

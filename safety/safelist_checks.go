@@ -1265,6 +1265,15 @@ func checkFind(c *proofCtx, a *proofArgs) string {
 	if !known {
 		list = nil
 	}
+	if len(execs) > 0 {
+		// A name the files must have that names a secret, or could: the
+		// command run on them reads it whether or not it is there now.
+		for _, n := range append(append([]string(nil), names...), inames...) {
+			if secretLoc(placePath(n, "")) != "" || couldMatchSecret(n, false) != "" {
+				return "runs a command on the files named " + display(n) + ", which could be a secret"
+			}
+		}
+	}
 	for _, cmd := range execs {
 		saved, cwd := c.items, c.p.w.cwd
 		c.items = &itemSource{list: list}
