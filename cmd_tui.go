@@ -137,7 +137,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return describeHooks(p)
 		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
 			return describeAgents(a, agent.HomeDir())
-		})}, screenCommands(custom)...),
+		})}, screenCommands(p, custom)...),
 	})
 	c.sayHowToResume(st, current)
 	return err

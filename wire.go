@@ -29,6 +29,10 @@ type project struct {
 	cfg  config.Config
 	srcs config.Sources
 	key  string
+	// trusted is whether the person trusts the project's files that need
+	// it (see projectHash): its .pincer.json settings, its MCP servers,
+	// its commands' "!" lines and its agents.
+	trusted bool
 }
 
 // loadProject resolves the project directory and loads the configuration,
@@ -91,7 +95,7 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	for _, w := range srcs.Warnings {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
 	}
-	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv)}, nil
+	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv), trusted: trusted && trustErr == nil}, nil
 }
 
 // clientOptions are the model client's options from the configuration.
@@ -237,6 +241,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		return nil, nil, err
 	}
 	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
+	defs, defWarnings = p.trustedAgents(defs, defWarnings)
 	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
