@@ -111,6 +111,7 @@ func (p *project) clientOptions() agent.ClientOptions {
 		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
 		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
 		Secrets:           p.cfg.Secrets(),
+		MaxToolArgs:       p.cfg.ToolArgsMaxKB << 10,
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
