@@ -84,6 +84,30 @@ type entry struct {
 func spec(name, about, opts string, operands argKind) *entry {
 	e := &entry{name: name, about: about, operands: operands, maxOps: -1,
 		opts: optTable{short: map[byte]optKind{}, long: map[string]optKind{}}}
+	e.parseOpts(opts)
+	return e
+}
+
+// specOn builds an entry whose options are those of base (parsed once and
+// shared by the entries that use them: git's log options) and extra.
+func specOn(name, about string, base optTable, extra string, operands argKind) *entry {
+	e := &entry{name: name, about: about, operands: operands, maxOps: -1, opts: base}
+	if strings.TrimSpace(extra) != "" {
+		e.opts = optTable{short: make(map[byte]optKind, len(base.short)+8), long: make(map[string]optKind, len(base.long)+8)}
+		for k, v := range base.short {
+			e.opts.short[k] = v
+		}
+		for k, v := range base.long {
+			e.opts.long[k] = v
+		}
+		e.parseOpts(extra)
+	}
+	return e
+}
+
+// parseOpts adds the options of the option language to e.
+func (e *entry) parseOpts(opts string) {
+	name := e.name
 	for _, w := range strings.Fields(opts) {
 		switch {
 		case w == "#":
@@ -102,7 +126,6 @@ func spec(name, about, opts string, operands argKind) *entry {
 			panic(fmt.Sprintf("safelist: malformed option %q of %s", w, name))
 		}
 	}
-	return e
 }
 
 // optWord reads one option word with a value.

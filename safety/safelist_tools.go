@@ -139,6 +139,11 @@ func gitReadEntry(name, about, opts string) *entry {
 	return spec(name, about, opts, argLit).checked(checkGitPaths)
 }
 
+// gitReadOn is gitReadEntry on a shared, parsed option table.
+func gitReadOn(name, about string, base optTable, extra string) *entry {
+	return specOn(name, about, base, extra, argLit).checked(checkGitPaths)
+}
+
 func checkGitBranch(c *proofCtx, a *proofArgs) string {
 	if len(a.ops) > 0 && !a.has("-l", "--list") {
 		return "git branch with a name creates a branch"
@@ -257,30 +262,37 @@ func gitEntry() *entry {
 	e.posix = true
 	e.check = checkGitGlobal
 	sub := func(name, about, opts string) *entry { return gitReadEntry("git "+name, about, opts) }
+	logT, diffT := spec("git log", "", gitLogOpts, argLit).opts, spec("git diff", "", gitDiffOpts, argLit).opts
+	onLog := func(name, about, extra string) *entry {
+		e := gitReadOn("git "+name, about, logT, extra)
+		e.number = true // git log -5
+		return e
+	}
+	onDiff := func(name, about, extra string) *entry { return gitReadOn("git "+name, about, diffT, extra) }
 	stash := &entry{name: "git stash", about: "stash listings", maxOps: -1, subs: map[string]*entry{
-		"list": sub("stash list", "lists stashes", gitLogOpts),
-		"show": sub("stash show", "shows a stash", gitDiffOpts+" --include-untracked --only-untracked"),
+		"list": onLog("stash list", "lists stashes", ""),
+		"show": onDiff("stash show", "shows a stash", " --include-untracked --only-untracked"),
 	}}
-	reflog := sub("reflog", "shows the reflog", gitLogOpts)
+	reflog := onLog("reflog", "shows the reflog", "")
 	reflog.posix = true
 	reflog.subs = map[string]*entry{
 		"":       reflog,
-		"show":   sub("reflog show", "shows the reflog", gitLogOpts),
+		"show":   onLog("reflog show", "shows the reflog", ""),
 		"list":   sub("reflog list", "lists reflogs", ""),
 		"exists": sub("reflog exists", "tests a reflog", ""),
 	}
 	e.subs = map[string]*entry{
 		"status":        sub("status", "shows the work tree's state", "-s -b -v -z -u? --short --branch --show-stash --porcelain? --long --verbose --untracked-files? --ignore-submodules? --ignored? --column? --no-column --ahead-behind --no-ahead-behind --renames --no-renames --find-renames? --null"),
-		"diff":          sub("diff", "shows changes", gitDiffOpts+" --no-index"),
-		"log":           sub("log", "shows history", gitLogOpts),
-		"show":          sub("show", "shows objects", gitLogOpts),
-		"whatchanged":   sub("whatchanged", "shows history", gitLogOpts),
+		"diff":          onDiff("diff", "shows changes", " --no-index"),
+		"log":           onLog("log", "shows history", ""),
+		"show":          onLog("show", "shows objects", ""),
+		"whatchanged":   onLog("whatchanged", "shows history", ""),
 		"blame":         sub("blame", "shows who changed each line", "-b -l -t -s -e -w -p -n -f -c -M? -C? -L= -S=r --root --show-stats --porcelain --line-porcelain --incremental --encoding= --contents=r --date= --progress --no-progress --show-name --show-number --show-email --abbrev? --color-lines --color-by-age --minimal --ignore-rev= --ignore-revs-file=r --reverse= --first-parent"),
 		"annotate":      sub("annotate", "shows who changed each line", "-b -l -t -s -e -w -p -n -f -c -M? -C? -L= --root --porcelain --encoding= --date= --abbrev?"),
-		"shortlog":      sub("shortlog", "summarises history", gitLogOpts+" -e -n -s -c -w? --numbered --summary --email --group= --committer"),
+		"shortlog":      onLog("shortlog", "summarises history", " -e -n -s -c -w? --numbered --summary --email --group= --committer"),
 		"describe":      sub("describe", "names a commit", "--all --tags --contains --abbrev? --candidates= --exact-match --debug --long --match= --exclude= --always --first-parent --dirty? --broken?"),
 		"rev-parse":     spec("git rev-parse", "resolves names", "", argLit).with(func(e *entry) { e.anyOpts = true }).checked(checkGitPaths),
-		"rev-list":      sub("rev-list", "lists commits", gitLogOpts+" --quiet"),
+		"rev-list":      onLog("rev-list", "lists commits", " --quiet"),
 		"ls-files":      spec("git ls-files", "lists tracked files", "-c -d -o -i -s -u -k -m -z -t -v -f --cached --deleted --others --ignored --stage --unmerged --killed --modified --directory --no-empty-directory --eol --deduplicate -x= -X=r --exclude= --exclude-from=r --exclude-per-directory= --exclude-standard --error-unmatch --with-tree= --full-name --recurse-submodules --abbrev? --debug --sparse --format=", argList).checked(checkGitLsFiles),
 		"ls-tree":       spec("git ls-tree", "lists a tree's names", "-d -r -t -l -z --name-only --name-status --object-only --full-name --full-tree --abbrev? --format=", argLit),
 		"cat-file":      sub("cat-file", "shows an object", "-t -s -e -p --allow-unknown-type --use-mailmap --no-use-mailmap"),
@@ -302,10 +314,10 @@ func gitEntry() *entry {
 		"check-attr":    sub("check-attr", "shows attributes", "-a -z --all --cached --source="),
 		"var":           sub("var", "prints a git variable", "-l"),
 		"version":       sub("version", "prints git's version", "--build-options"),
-		"range-diff":    sub("range-diff", "compares commit ranges", gitDiffOpts+" --creation-factor= --no-dual-color --left-only --right-only"),
-		"diff-tree":     sub("diff-tree", "compares trees", gitDiffOpts+" -r -t -v --root --no-commit-id --always --pretty? --format= --encoding= --notes?"),
-		"diff-files":    sub("diff-files", "compares the work tree", gitDiffOpts+" -q -0 -1 -2 -3 --base --ours --theirs"),
-		"diff-index":    sub("diff-index", "compares the index", gitDiffOpts),
+		"range-diff":    onDiff("range-diff", "compares commit ranges", " --creation-factor= --no-dual-color --left-only --right-only"),
+		"diff-tree":     onDiff("diff-tree", "compares trees", " -r -t -v --root --no-commit-id --always --pretty? --format= --encoding= --notes?"),
+		"diff-files":    onDiff("diff-files", "compares the work tree", " -q -0 -1 -2 -3 --base --ours --theirs"),
+		"diff-index":    onDiff("diff-index", "compares the index", ""),
 		"show-branch":   sub("show-branch", "shows branches", "-a -r -g --all --remotes --topo-order --date-order --current --sparse --more= --list --merge-base --independent --no-name --sha1-name --topics --reflog? --color? --no-color"),
 		"cherry":        sub("cherry", "finds unmerged commits", "-v --abbrev?"),
 		"archive":       sub("archive", "writes an archive to its output", "-l -v -0 -1 -2 -3 -4 -5 -6 -7 -8 -9 --format= --list --verbose --prefix= --worktree-attributes --mtime="),
