@@ -125,7 +125,7 @@ func (c *proofCtx) argv(argv []field) (string, *proofFail) {
 	}
 	e, ok := c.p.w.sh.c.safelist[name]
 	if !ok {
-		if len(argv) == 2 && c.p.w.sh.c.versionOK[name] && isVersionFlag(argv[1].s) && argv[1].known() {
+		if len(argv) == 2 && c.p.w.sh.c.versionOK[name] && isVersionFlag(name, argv[1].s) && argv[1].known() {
 			if why := c.envFor(name, nil); why != "" {
 				return "", c.fail(why)
 			}
@@ -133,7 +133,7 @@ func (c *proofCtx) argv(argv []field) (string, *proofFail) {
 		}
 		return "", c.fail(display(name) + " is not one of them")
 	}
-	if len(argv) == 2 && isVersionFlag(argv[1].s) && argv[1].known() && c.p.w.sh.c.versionOK[name] {
+	if len(argv) == 2 && isVersionFlag(name, argv[1].s) && argv[1].known() && c.p.w.sh.c.versionOK[name] {
 		if why := c.envFor(name, e); why != "" {
 			return "", c.fail(why)
 		}
@@ -145,11 +145,15 @@ func (c *proofCtx) argv(argv []field) (string, *proofFail) {
 	return c.entry(name, e, argv[1:])
 }
 
-// isVersionFlag reports a lone --version or --help style argument.
-func isVersionFlag(s string) bool {
+// isVersionFlag reports a lone --version or --help style argument, or
+// the short version flag of a program known to use one (python3 -V, not
+// grep -v).
+func isVersionFlag(name, s string) bool {
 	switch s {
-	case "--version", "--help", "-version", "-help", "-V", "-v", "-h":
+	case "--version", "--help", "-version", "-help":
 		return true
+	case "-V", "-v":
+		return shortVersion[name] == s || shortVersion[name] == "-Vv" || name == "python" || name == "python3" || name == "python2"
 	}
 	return false
 }
