@@ -6,15 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"pincer/safety"
+	"pincer/ui/safetext"
 )
 
 func (c *cli) classifyCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, explain bool
 	cmd := &cobra.Command{
 		Use:   "classify [command]",
 		Short: "Show the risk tier pincer gives a shell command, and why",
@@ -29,10 +31,15 @@ With --json, commands are read from standard input, one JSON string per line (so
 commands with newlines fit), and each gets one line of output:
   {"command": "...", "tier": "safe|confirm|dangerous", "reasons": [...]}
 with "denied" and "rule" added when a deny rule matched. A line that is not a JSON
-string gets {"line": N, "error": "..."}, and the exit status is then 2.`,
+string gets {"line": N, "error": "..."}, and the exit status is then 2.
+
+A command is safe only when every part of it is on pincer's closed list of commands
+that only read. With --explain, a safe verdict also names the entry of the list that
+proved each part (with --json, as "proven").`,
 		Example: `pincer classify 'rm -rf build/'
 pincer classify 'git status && go test ./...'
-printf '%s\n' '"ls -la"' '"curl -fsSL x | sh"' | pincer classify --json`,
+printf '%s\n' '"ls -la"' '"curl -fsSL x | sh"' | pincer classify --json
+pincer classify --explain 'cd src && grep -rn TODO .'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := c.loadProject(cmd)
 			if err != nil {
@@ -46,30 +53,43 @@ printf '%s\n' '"ls -la"' '"curl -fsSL x | sh"' | pincer classify --json`,
 				if len(args) > 0 {
 					return usageError(errors.New("with --json, commands come from standard input, one JSON string per line; give no arguments"))
 				}
-				return classifyLines(cls, c.stdin, c.stdout)
+				return classifyLines(cls, c.stdin, c.stdout, explain)
 			}
 			if len(args) == 0 {
 				return usageError(errors.New("give the command to classify, quoted as one argument: pincer classify 'rm -rf build/'"))
 			}
-			printVerdict(c.stdout, cls.Classify(strings.Join(args, " ")))
+			printVerdict(c.stdout, cls.Classify(strings.Join(args, " ")), explain)
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "read JSON-string commands from standard input and print one JSON verdict per line")
+	cmd.Flags().BoolVar(&explain, "explain", false, "for a safe verdict, name the entry of the list that proved each part")
 	// Everything after the command's first word is the command's own:
 	// pincer classify git commit -m x.
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
 
-// printVerdict writes the tier and one reason per line.
-func printVerdict(w io.Writer, v safety.Verdict) {
+// printVerdict writes the tier and one reason per line; with explain, a
+// safe verdict also names what proved each part. The reasons quote the
+// command, so they go through the sanitiser: a carriage return or an
+// escape in it is drawn, never obeyed by the terminal.
+func printVerdict(w io.Writer, v safety.Verdict, explain bool) {
 	fmt.Fprintln(w, v.Tier)
 	if v.Denied {
-		fmt.Fprintf(w, "  denied by the rule %q\n", v.Rule)
+		fmt.Fprintf(w, "  denied by the rule %s\n", safetext.LineOf(strconv.Quote(v.Rule)))
 	}
 	for _, r := range v.Reasons {
-		fmt.Fprintf(w, "  %s\n", r)
+		fmt.Fprintf(w, "  %s\n", safetext.LineOf(r))
+	}
+	if !explain || v.Tier != safety.Safe || v.Denied {
+		return
+	}
+	if v.Rule != "" {
+		fmt.Fprintf(w, "  allowed by your rule %s\n", safetext.LineOf(strconv.Quote(v.Rule)))
+	}
+	for _, p := range v.Proven {
+		fmt.Fprintf(w, "  proven: %s\n", safetext.LineOf(p))
 	}
 }
 
@@ -80,11 +100,12 @@ type classifyLine struct {
 	Reasons []string `json:"reasons"`
 	Denied  bool     `json:"denied,omitempty"`
 	Rule    string   `json:"rule,omitempty"`
+	Proven  []string `json:"proven,omitempty"`
 }
 
 // classifyLines reads one JSON string per line and writes one verdict per
 // line. Bad lines are reported in place and the rest still classified.
-func classifyLines(cls *safety.Classifier, in io.Reader, out io.Writer) error {
+func classifyLines(cls *safety.Classifier, in io.Reader, out io.Writer, explain bool) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 16<<20)
 	enc := json.NewEncoder(out)
@@ -108,7 +129,11 @@ func classifyLines(cls *safety.Classifier, in io.Reader, out io.Writer) error {
 		if reasons == nil {
 			reasons = []string{}
 		}
-		if err := enc.Encode(classifyLine{Command: command, Tier: v.Tier.String(), Reasons: reasons, Denied: v.Denied, Rule: v.Rule}); err != nil {
+		out := classifyLine{Command: command, Tier: v.Tier.String(), Reasons: reasons, Denied: v.Denied, Rule: v.Rule}
+		if explain && v.Tier == safety.Safe {
+			out.Proven = v.Proven
+		}
+		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	}

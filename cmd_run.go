@@ -174,9 +174,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	if isCommand {
 		// Made now that its "!" lines can run through the approvals.
-		run := func(ctx context.Context, command string) (string, error) {
+		run := commandRunner(p, found, func(ctx context.Context, command string) (string, error) {
 			return a.RunShell(ctx, command, printer.Event)
-		}
+		})
 		if prompt, err = found.Render(ctx, cmdArgs, run); err != nil {
 			if code := printer.Finish(agent.Result{StopReason: "error"}, err); code != 0 {
 				return &exitError{code: code, silent: true}

@@ -122,7 +122,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return describeHooks(p)
 		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
 			return describeAgents(a, agent.HomeDir())
-		})}, screenCommands(custom)...)
+		})}, screenCommands(p, custom)...)
 	}
 	err = ui.Run(ctx, ui.Options{
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},

@@ -38,7 +38,9 @@ func TestCustomCommandHeadless(t *testing.T) {
 // TestCustomCommandIncludes: a command's "!" lines and "!`…`" parts run
 // through the approvals and their output is in the prompt, an @path
 // mention brings the file's content, and a command the person refuses
-// sends nothing at all.
+// sends nothing at all. A project's command runs its lines only once the
+// project is trusted: before, it is listed, a warning names pincer trust,
+// and typing it runs and sends nothing.
 func TestCustomCommandIncludes(t *testing.T) {
 	t.Parallel()
 	srv := agenttest.New()
@@ -48,12 +50,31 @@ func TestCustomCommandIncludes(t *testing.T) {
 	s.write("notes.txt", "the-notes-content-7731\n")
 	s.write(".pincer/commands/ctx.md", "Context for $1:\n!echo line-$1-out\nInline: !`echo inline-out` end.\nNotes: @notes.txt\n")
 	s.write(".pincer/commands/risky.md", "Before:\n!touch made-by-command\nAfter.\n")
+	s.write(".pincer/commands/plain.md", "Just a prompt.\n")
 
-	r := s.run("", "run", "/ctx alpha")
+	r := s.run("", "run", "--yes", "/risky")
+	if r.code == 0 || !strings.Contains(r.stderr, "/risky run shell lines") && !strings.Contains(r.stderr, "/risky") ||
+		!strings.Contains(r.stderr+r.stdout, "pincer trust") {
+		t.Errorf("an untrusted project's command: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "made-by-command")); err == nil {
+		t.Fatal("an untrusted project's command line ran, even with --yes")
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d requests for a command that was not sent", n)
+	}
+	if r := s.run("", "run", "/plain"); r.code != 0 {
+		t.Errorf("a project's command without shell lines needs no trust: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := s.run("", "trust", "--yes"); r.code != 0 || !strings.Contains(r.stdout, ".pincer/commands/risky.md") {
+		t.Fatalf("pincer trust: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = s.run("", "run", "/ctx alpha")
 	if r.code != 0 {
 		t.Fatalf("run /ctx: exit %d\n%s", r.code, r.stderr)
 	}
-	reqs := srv.Requests()
+	reqs := srv.Requests()[1:] // after /plain's
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
@@ -79,8 +100,8 @@ func TestCustomCommandIncludes(t *testing.T) {
 	if !strings.Contains(r.stderr+r.stdout, "was refused") {
 		t.Errorf("the refusal is not said:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 	}
-	if n := len(srv.Requests()); n != 1 {
-		t.Errorf("%d requests after the refused command, want still 1", n)
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests after the refused command, want still 2", n)
 	}
 	if _, err := os.Stat(filepath.Join(s.dir, "made-by-command")); err == nil {
 		t.Error("the refused command ran")
@@ -93,8 +114,16 @@ func TestCustomCommandIncludes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.dir, "made-by-command")); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
 	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("%d requests after the approved command, want 2", n)
+	if n := len(srv.Requests()); n != 3 {
+		t.Errorf("%d requests after the approved command, want 3", n)
+	}
+	// A change to the command is a change to what was trusted.
+	s.write(".pincer/commands/risky.md", "Before:\n!touch made-again\nAfter.\n")
+	if r = s.run("", "run", "--yes", "/risky"); r.code == 0 || !strings.Contains(r.stderr+r.stdout, "pincer trust") {
+		t.Errorf("a changed command ran without a new trust: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "made-again")); err == nil {
+		t.Error("the changed command's line ran")
 	}
 }
 
@@ -106,6 +135,9 @@ func TestTUICustomCommand(t *testing.T) {
 	srv.SetFallback(agenttest.Text("answered", 5))
 	s := newSandbox(t, srv.BaseURL())
 	s.write(".pincer/commands/review.md", "---\nmodel: review-model\n---\nReview $ARGUMENTS please.\n!touch review-ran\n")
+	if r := s.run("", "trust", "--yes"); r.code != 0 {
+		t.Fatalf("pincer trust: exit %d\n%s", r.code, r.stderr)
+	}
 	ts := newTmuxScreen(t, s, 110, 34, "-s", "cmds")
 	ts.waitFor("the screen to open", "Ask pincer")
 	ts.keys("/review api", "Enter")

@@ -458,6 +458,36 @@ func TestClassifyCommand(t *testing.T) {
 	}
 }
 
+// TestClassifyExplain checks what pincer classify says beyond the tier:
+// for a safe command, the entry of the list that proved each part; for one
+// the list does not prove, why; and that text from the command reaches the
+// terminal through the sanitiser (a carriage return in a word is drawn,
+// so the line cannot be made to read as something else).
+func TestClassifyExplain(t *testing.T) {
+	t.Parallel()
+	s := newSandbox(t, "")
+	s.write("main.go", "package main\n")
+	s.write("src/a.go", "package src\n")
+	r := s.run("", "classify", "--explain", "cd src && grep -rn TODO . | head -5")
+	want := "safe\n  proven: cd src: cd (changes directory)\n  proven: grep -rn TODO .: grep (searches files)\n  proven: head -5: head (prints the start of files)\n"
+	if r.code != 0 || r.stdout != want {
+		t.Errorf("explain: exit %d\n%s\nwant\n%s", r.code, r.stdout, want)
+	}
+	s.write(".env", "KEY=x\n")
+	r = s.run("", "classify", "--explain", "grep -rn TODO .")
+	if !strings.HasPrefix(r.stdout, "confirm\n") || !strings.Contains(r.stdout, "including .env, which looks like a secret") {
+		t.Errorf("grep over a tree with .env: %q", r.stdout)
+	}
+	r = s.run("", "classify", "touch a.txt\recho harmless-looking")
+	if strings.Contains(r.stdout, "\r") || !strings.Contains(r.stdout, "writes a.txt␍echo;") {
+		t.Errorf("the carriage return reached the terminal, or the file is misnamed: %q", r.stdout)
+	}
+	r = s.run(`"ls -la"`+"\n", "classify", "--json", "--explain")
+	if !strings.Contains(r.stdout, `"proven":["ls -la: ls (lists directories)"]`) {
+		t.Errorf("--json --explain: %q", r.stdout)
+	}
+}
+
 func TestClassifyJSON(t *testing.T) {
 	t.Parallel()
 	s := newSandbox(t, "")

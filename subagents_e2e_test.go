@@ -182,7 +182,8 @@ func TestTaskHeadless(t *testing.T) {
 // TestTaskUserAgentHeadless: an agent file's prompt, tools and model are
 // used; its write still needs approval (refused without --yes, the
 // refusal naming the sub-agent); a file naming an unknown tool is
-// reported once and left out.
+// reported once and left out. The agent files are the project's, so the
+// project is trusted first (until then they are not offered).
 func TestTaskUserAgentHeadless(t *testing.T) {
 	t.Parallel()
 	srv := agenttest.New()
@@ -201,6 +202,9 @@ func TestTaskUserAgentHeadless(t *testing.T) {
 	s := newSandbox(t, srv.BaseURL())
 	s.write(".pincer/agents/scribe.md", "---\nname: scribe\ndescription: writes notes\ntools:\n  - read_file\n  - write_file\nmodel: scribe-model\n---\nYou are Scribe, who writes tidy notes.\n")
 	s.write(".claude/agents/typo.md", "---\nname: typo\ndescription: broken\ntools: Read, Frobnicate\n---\nx\n")
+	if r := s.run("", "trust", "--yes"); r.code != 0 {
+		t.Fatalf("pincer trust: exit %d\n%s", r.code, r.stderr)
+	}
 	r := s.run("", "run", "write a note")
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
@@ -272,6 +276,9 @@ func TestTUITask(t *testing.T) {
 	s := newSandbox(t, srv.BaseURL())
 	s.write("notes.txt", "remember the milk\n")
 	s.write(".pincer/agents/scribe.md", "---\nname: scribe\ndescription: writes notes\ntools: read_file, write_file\n---\nYou write notes.\n")
+	if r := s.run("", "trust", "--yes"); r.code != 0 { // the agent file is the project's
+		t.Fatalf("pincer trust: exit %d\n%s", r.code, r.stderr)
+	}
 	ts := newTmuxScreen(t, s, 110, 32, "-s", "subs")
 	ts.waitFor("the screen", "Ask pincer")
 	settle := func() { time.Sleep(400 * time.Millisecond) }

@@ -10,12 +10,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"pincer/agent"
+	"pincer/commands"
 	"pincer/config"
 	"pincer/internal/safefile"
+	"pincer/ui/safetext"
 )
 
 // trustFile lists the projects whose .pincer.json and .mcp.json the
@@ -57,7 +61,8 @@ func (c *cli) readTrust() (trustFile, error) {
 
 // projectHash is the hash of a project's .pincer.json, and of its
 // .mcp.json when it has one (its servers are programs the project chose),
-// or "" without either.
+// and of its commands with "!" lines and its agent files (what they run
+// and grant, the project chose too), or "" without any of them.
 func projectHash(root string) string {
 	// A file that cannot be read safely is ignored by config.Load, with a
 	// warning, so there is nothing to trust either.
@@ -69,7 +74,8 @@ func projectHash(root string) string {
 	if err != nil {
 		mcp = nil
 	}
-	if data == nil && mcp == nil {
+	extras := projectTrustFiles(root)
+	if data == nil && mcp == nil && len(extras) == 0 {
 		return ""
 	}
 	h := sha256.New()
@@ -80,7 +86,49 @@ func projectHash(root string) string {
 		h.Write([]byte("\x00.mcp.json\x00"))
 		h.Write(mcp)
 	}
+	for _, f := range extras {
+		// Likewise, a project without commands or agents that run or grant
+		// anything keeps the hash it had.
+		h.Write([]byte("\x00" + f.rel + "\x00"))
+		h.Write(f.data)
+	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// trustFileEntry is one of a project's command or agent files that needs
+// trust: its path in the project and its content.
+type trustFileEntry struct {
+	rel, what string
+	data      []byte
+}
+
+// projectTrustFiles lists the project's own command files that run shell
+// lines and its agent files, in a fixed order.
+func projectTrustFiles(root string) []trustFileEntry {
+	var out []trustFileEntry
+	add := func(path, what string) {
+		data, err := safefile.Read(path, safefile.Options{Within: root, Limit: 256 << 10})
+		if err != nil {
+			return
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return
+		}
+		out = append(out, trustFileEntry{rel: filepath.ToSlash(rel), what: what, data: data})
+	}
+	cmds, _ := commands.Load(commands.Dirs("", root))
+	for _, cmd := range cmds {
+		if cmd.RunsShell() {
+			add(cmd.Path, "the command /"+cmd.Name+", which runs shell lines")
+		}
+	}
+	defs, _ := agent.LoadAgentDefs(agent.AgentDirs("", root))
+	for _, d := range defs {
+		add(d.Path, "the agent "+d.Name)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out
 }
 
 // trusted reports whether the person trusts the project's config file as
@@ -99,18 +147,21 @@ func (c *cli) trustCommand() *cobra.Command {
 	var yes, revoke bool
 	cmd := &cobra.Command{
 		Use:   "trust",
-		Short: "Let this project's .pincer.json and .mcp.json choose the server, key variable, command rules, MCP servers and limits",
+		Short: "Let this project's .pincer.json and .mcp.json choose the server, key variable, command rules, MCP servers and limits, and its commands and agents run",
 		Long: `A project's .pincer.json may set where requests go (provider, base_url,
 api_key_env), which commands run without asking (allow, unknown_commands),
 where sessions are kept (data_dir), which MCP servers start (mcp_servers,
 and the servers of a .mcp.json), which commands run around every turn
 (hooks), and limits (context_window,
-max_iterations, max_retries, command_timeout, idle_timeout). A cloned
-repository controls that file, so pincer ignores those settings — limits
-only when they are looser than yours — and says so, until you trust the
-project. trust shows them under the file that sets each, and records your
-yes together with a hash of the files: if either changes, pincer asks
-again.`,
+max_iterations, max_retries, command_timeout, idle_timeout). Its own slash
+commands (.pincer/commands, .claude/commands) may hold "!" lines that run
+when you type the command, and its agent files (.pincer/agents,
+.claude/agents) choose what a sub-agent may do. A cloned repository
+controls all of these, so pincer ignores those settings — limits only when
+they are looser than yours —, does not run those lines and does not offer
+those agents, and says so, until you trust the project. trust shows each
+setting under the file that sets it, and records your yes together with a
+hash of the files: if one changes, pincer asks again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			root := c.flags.cwd
@@ -134,13 +185,19 @@ again.`,
 			}
 			h := projectHash(root)
 			if h == "" {
-				return usageError(fmt.Errorf("there is no %s or %s; nothing to trust", path, config.MCPFileName))
+				return usageError(fmt.Errorf("there is no %s or %s, and no command with \"!\" lines or agent file in .pincer/ or .claude/; nothing to trust", path, config.MCPFileName))
 			}
 			cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: root, Getenv: c.getenv})
 			if err != nil {
 				return usageError(err)
 			}
 			c.showTrusted(cfg, srcs, root)
+			if extras := projectTrustFiles(root); len(extras) > 0 {
+				fmt.Fprintln(c.stdout, "The project's own files that run or grant something:")
+				for _, f := range extras {
+					fmt.Fprintf(c.stdout, "  %s: %s\n", safetext.LineOf(f.rel), safetext.LineOf(f.what))
+				}
+			}
 			if !yes {
 				fmt.Fprint(c.stderr, "Trust these settings for this project? [y/N] ")
 				answer, _ := bufio.NewReader(c.stdin).ReadString('\n')

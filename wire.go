@@ -29,6 +29,10 @@ type project struct {
 	cfg  config.Config
 	srcs config.Sources
 	key  string
+	// trusted is whether the person trusts the project's files that need
+	// it (see projectHash): its .pincer.json settings, its MCP servers,
+	// its commands' "!" lines and its agents.
+	trusted bool
 }
 
 // loadProject resolves the project directory and loads the configuration,
@@ -91,7 +95,7 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	for _, w := range srcs.Warnings {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
 	}
-	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv)}, nil
+	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv), trusted: trusted && trustErr == nil}, nil
 }
 
 // clientOptions are the model client's options from the configuration.
@@ -107,6 +111,7 @@ func (p *project) clientOptions() agent.ClientOptions {
 		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
 		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
 		Secrets:           p.cfg.Secrets(),
+		MaxToolArgs:       p.cfg.ToolArgsMaxKB << 10,
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
@@ -247,6 +252,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		return nil, nil, err
 	}
 	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
+	defs, defWarnings = p.trustedAgents(defs, defWarnings)
 	a, err := agent.New(agent.Options{
 		Model:         client,
 		Tools:         reg,
@@ -316,7 +322,9 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 	if err != nil {
 		return nil, usageError(fmt.Errorf("config: %w", err))
 	}
-	return cls, nil
+	// Globs and recursive reads are judged by what is on disk when the
+	// command is classified, which is just before it runs.
+	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())), nil
 }
 
 // instructions reads AGENT.md and SKILLS.md (built in, and the person's own

@@ -161,7 +161,12 @@ func New(o Options) (*Agent, error) {
 	}
 	o.Own = resolveOwn(o.Own)
 	a := &Agent{opts: o, classifier: o.Safety, usedIDs: map[string]bool{}}
-	a.strict = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
+	a.strict = sync.OnceValues(func() (*safety.Classifier, error) {
+		if o.Safety != nil {
+			return o.Safety.Strict(), nil // the built-in judgement, with the same view of the disk
+		}
+		return safety.NewClassifier(safety.Rules{})
+	})
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
 	if err := a.setupSubAgents(); err != nil {
@@ -363,6 +368,9 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
+		if reply.DroppedCalls > 0 {
+			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, MaxToolCalls)})
+		}
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			if !final {
@@ -391,6 +399,9 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
 			case a.hookHalt != "":
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
+			case call.Oversize > 0:
+				r = tools.Result{Content: oversizeRefusal(call, reply.ArgsLimit), IsError: true}
+				sink(Notice{Text: fmt.Sprintf("Refused %s: its arguments were %s, over the limit of %s (tool_args_max_kb).", call.Name, humanBytes(int64(call.Oversize)), humanBytes(int64(reply.ArgsLimit)))})
 			default:
 				callSink := withCall(sink, callKeys[i])
 				r = a.runCall(ctx, call, func(ev Event) {
@@ -402,6 +413,10 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			if summary == "" {
 				summary = a.callSummary(call)
+			}
+			if i == len(msg.ToolCalls)-1 && reply.DroppedCalls > 0 {
+				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
+					len(msg.ToolCalls), reply.DroppedCalls, MaxToolCalls, MaxToolCalls)
 			}
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
@@ -427,6 +442,14 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			return res, nil
 		}
 	}
+}
+
+// oversizeRefusal is what the model is told of a call whose arguments
+// passed the limit.
+func oversizeRefusal(call ToolCall, limit int) string {
+	return fmt.Sprintf("Not run: the arguments of this %s call were %s, over pincer's limit of %s for one call; they were not read. "+
+		"Send less in one call: write a large file in parts (write_file a first part, then edit_file to add the rest), "+
+		"or produce it with a command.", call.Name, humanBytes(int64(call.Oversize)), humanBytes(int64(limit)))
 }
 
 func limitPrompt(n int) string {

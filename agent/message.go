@@ -57,4 +57,8 @@ type ToolCall struct {
 	ID        string `json:"id"`
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
+	// Oversize is set, to the bytes the model sent, when the arguments
+	// passed the limit: they were neither kept nor parsed (Arguments is
+	// "{}"), and the call is refused.
+	Oversize int `json:"oversize,omitempty"`
 }

@@ -49,7 +49,20 @@ type Reply struct {
 	ToolCalls    []ToolCall
 	FinishReason string
 	Usage        Usage
+	// DroppedCalls counts the calls of the answer past MaxToolCalls, which
+	// were neither kept nor run; ArgsLimit is the bound on one call's
+	// arguments the answer was read with (0: none).
+	DroppedCalls int
+	ArgsLimit    int
 }
+
+// MaxToolCalls is the most tool calls of one answer pincer keeps and runs;
+// those past it are refused, and the model is told to send them again.
+const MaxToolCalls = 64
+
+// DefaultMaxToolArgs is the default bound on the arguments of one tool
+// call: a larger call is refused without being read.
+const DefaultMaxToolArgs = 1 << 20
 
 // ClientOptions configure a Client.
 type ClientOptions struct {
@@ -72,6 +85,9 @@ type ClientOptions struct {
 	// Secrets are credentials besides APIKey (those inside BaseURL) that
 	// must never appear in an error or notice.
 	Secrets []string
+	// MaxToolArgs bounds the arguments of one tool call in bytes; 0 means
+	// DefaultMaxToolArgs, <0 no bound.
+	MaxToolArgs int
 
 	backoff func(int) time.Duration
 }
@@ -118,9 +134,17 @@ func NewClient(o ClientOptions) (*Client, error) {
 	if backoff == nil {
 		backoff = defaultBackoff
 	}
+	maxArgs := o.MaxToolArgs
+	switch {
+	case maxArgs == 0:
+		maxArgs = DefaultMaxToolArgs
+	case maxArgs < 0:
+		maxArgs = 0 // no bound
+	}
 	base, query := splitBase(o.BaseURL)
 	scrub := newScrubber(append([]string{o.APIKey}, o.Secrets...)...)
 	tr := &transport{
+		maxArgs:      maxArgs,
 		base:         o.HTTP,
 		apiKey:       o.APIKey,
 		scrub:        scrub,
@@ -294,6 +318,12 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 		mr := m.reply()
 		r.Usage = mr.Usage
 		r.FinishReason = mr.FinishReason // as the server said it, even when empty
+		r.DroppedCalls, r.ArgsLimit = mr.DroppedCalls, mr.ArgsLimit
+		for i := range r.ToolCalls {
+			if i < len(mr.ToolCalls) && mr.ToolCalls[i].ID == r.ToolCalls[i].ID {
+				r.ToolCalls[i].Oversize = mr.ToolCalls[i].Oversize
+			}
+		}
 	}
 	return r, nil
 }

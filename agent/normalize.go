@@ -63,6 +63,11 @@ type callAcc struct {
 	id       string
 	name     string
 	args     textStream
+	pos      int  // its place among the calls kept
+	size     int  // bytes of arguments received, kept or not
+	over     bool // the arguments passed the limit: they are dropped, not kept
+	shown    bool // the card was told the arguments are gone
+	dropped  bool // a call past the limit on calls: nothing of it is kept
 }
 
 // merger turns the chunks of one streamed response into the finished
@@ -80,6 +85,17 @@ type merger struct {
 	usage     *Usage
 	done      bool // [DONE] seen
 	chunks    int
+	// maxArgs bounds the arguments kept of one call (0: no bound) and
+	// maxCalls the calls kept of one answer (0: no bound): what a server
+	// sends past them is counted, not held.
+	maxArgs, maxCalls int
+	dropped           int // calls past maxCalls
+	// byIndex and byID find the latest call with an index or an id, and
+	// last is the latest call of all, kept or dropped: lookups stay cheap
+	// however many calls a server sends.
+	byIndex map[int]*callAcc
+	byID    map[string]*callAcc
+	last    *callAcc
 }
 
 // apiError is an error object a server sent instead of, or in the middle of,
@@ -274,37 +290,28 @@ func (m *merger) toolFragment(f *wireToolCall) {
 	var call *callAcc
 	switch {
 	case f.Index != nil:
-		for _, c := range m.calls {
-			if c.hasIndex && c.index == *f.Index {
-				call = c // the latest call with this index wins
-			}
-		}
+		call = m.byIndex[*f.Index] // the latest call with this index wins
 		if call != nil && (id != "" && call.id != "" && call.id != id ||
 			name != "" && call.name != "" && call.name != name) {
 			call = nil // index reused for a new call
 		}
-		if call == nil && id == "" && name == "" && len(m.calls) > 0 {
+		if call == nil && id == "" && name == "" && m.last != nil {
 			// A continuation under an index no call has: servers that number
 			// the header by the tool's place in the request and the rest by
 			// the call's place. Nothing starts a new call, so it continues
 			// the latest one.
-			call = m.calls[len(m.calls)-1]
+			call = m.last
 		}
 	case id != "":
-		for _, c := range m.calls {
-			if c.id == id {
-				call = c
-			}
-		}
-		if call == nil && len(m.calls) > 0 {
+		call = m.byID[id]
+		if call == nil && m.last != nil {
 			// An id that appears only on a later fragment of the last call.
-			if last := m.calls[len(m.calls)-1]; last.id == "" && (name == "" || name == last.name) {
+			if last := m.last; last.id == "" && (name == "" || name == last.name) {
 				call = last
 			}
 		}
 	default:
-		if n := len(m.calls); n > 0 {
-			last := m.calls[n-1]
+		if last := m.last; last != nil {
 			if name == "" || last.name == "" || last.name == name {
 				call = last
 			}
@@ -314,34 +321,75 @@ func (m *merger) toolFragment(f *wireToolCall) {
 		call = &callAcc{}
 		if f.Index != nil {
 			call.index, call.hasIndex = *f.Index, true
+			if m.byIndex == nil {
+				m.byIndex = map[int]*callAcc{}
+			}
+			m.byIndex[*f.Index] = call
 		}
-		m.calls = append(m.calls, call)
+		if m.maxCalls > 0 && len(m.calls) >= m.maxCalls {
+			call.dropped = true // counted, never held or shown
+			m.dropped++
+		} else {
+			call.pos = len(m.calls)
+			m.calls = append(m.calls, call)
+		}
+		m.last = call
 	}
-	if call.id == "" {
+	if call.id == "" && id != "" {
 		call.id = id
+		if m.byID == nil {
+			m.byID = map[string]*callAcc{}
+		}
+		m.byID[id] = call
 	}
 	if call.name == "" {
 		call.name = name // later fragments may repeat it
 	}
+	if call.dropped {
+		return
+	}
 	if args := bytes.TrimSpace(f.Function.Arguments); len(args) > 0 {
 		switch args[0] {
 		case '"':
-			call.args.add(unquoteLoose(args))
+			frag := unquoteLoose(args)
+			call.size += len(frag)
+			switch {
+			case call.over:
+			case m.maxArgs > 0 && call.args.Len()+len(frag) > m.maxArgs:
+				m.overflow(call)
+			default:
+				call.args.add(frag)
+			}
 		case '{', '[':
-			// A server that sends the arguments as a JSON value, whole.
+			// A server that sends the arguments as a JSON value, whole: it
+			// replaces whatever came before.
+			call.size = len(args)
+			if m.maxArgs > 0 && len(args) > m.maxArgs {
+				m.overflow(call)
+				break
+			}
 			var buf bytes.Buffer
 			if json.Compact(&buf, args) == nil {
+				call.over = false
 				call.args.replace(buf.String())
 			}
 		}
 	}
-	pos := 0
-	for i, c := range m.calls {
-		if c == call {
-			pos = i
+	if call.over {
+		if !call.shown {
+			call.shown = true
+			m.emit(ToolCallDelta{Index: call.pos, ID: call.id, Name: call.name, ArgsSoFar: ""})
 		}
+		return
 	}
-	m.emit(ToolCallDelta{Index: pos, ID: call.id, Name: call.name, ArgsSoFar: call.args.String()})
+	m.emit(ToolCallDelta{Index: call.pos, ID: call.id, Name: call.name, ArgsSoFar: call.args.String()})
+}
+
+// overflow drops the arguments of a call that passed the limit: what came
+// is let go, and what comes is only counted.
+func (m *merger) overflow(call *callAcc) {
+	call.over = true
+	call.args.replace("")
 }
 
 // finishText hands out text held back at the end of the stream (an
@@ -357,6 +405,9 @@ func (m *merger) finishText() {
 	}
 	for i, c := range m.calls {
 		c.args.flush()
+		if c.over {
+			continue
+		}
 		if c.name != "" && strings.TrimSpace(c.args.String()) == "" {
 			c.args.replace("{}")
 			m.emit(ToolCallDelta{Index: i, ID: c.id, Name: c.name, ArgsSoFar: "{}"})
@@ -375,18 +426,25 @@ func (m *merger) reply() Reply {
 		Content:      m.text.String(),
 		Reasoning:    m.reasoning.String(),
 		FinishReason: m.finish,
+		DroppedCalls: m.dropped,
+		ArgsLimit:    m.maxArgs,
 	}
 	if m.usage != nil {
 		r.Usage = *m.usage
 	}
 	for i, c := range m.calls {
 		args := c.args.String()
-		if c.name == "" && strings.TrimSpace(args) == "" {
+		if c.name == "" && strings.TrimSpace(args) == "" && !c.over {
 			continue
 		}
 		id := c.id
 		if id == "" {
 			id = "call_" + strconv.Itoa(i)
+		}
+		if c.over {
+			// Not held, so not passed on: the loop refuses the call.
+			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: "{}", Oversize: max(c.size, 1)})
+			continue
 		}
 		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: args})
 	}

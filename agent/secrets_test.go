@@ -25,6 +25,7 @@ func TestCredentialsNeverLeaveInErrors(t *testing.T) {
 		{"error event in the stream", []agenttest.Reply{{Body: "event: error\ndata: {\"message\":\"bad key " + testKey + "\"}\n\n"}}},
 		{"error body", []agenttest.Reply{agenttest.Error(401, "Incorrect API key provided: "+testKey)}},
 		{"plain error body", []agenttest.Reply{{Status: 403, Body: "forbidden for " + testKey}}},
+		{"the key three times in one body (errors pass two scrubs)", []agenttest.Reply{{Status: 403, Body: "key " + testKey + " refused; check " + testKey + " (" + testKey + ")"}}},
 		{"retried, then failed", []agenttest.Reply{agenttest.Error(503, "overloaded; key "+testKey), agenttest.Error(400, "key "+testKey+" is bad")}},
 	}
 	for _, tt := range tests {
@@ -111,5 +112,30 @@ func TestUnreachableServerErrorsHideURLCredentials(t *testing.T) {
 	}
 	if _, err := NewClient(ClientOptions{BaseURL: "ftp://" + testKey + "@h", Model: "m", Secrets: secrets}); err == nil || strings.Contains(err.Error(), testKey) {
 		t.Errorf("NewClient error %v shows the key", err)
+	}
+}
+
+// TestScrubberRemovesEveryOccurrence: a message that carries a secret
+// more than once, or two secrets one inside the other, keeps none of them.
+func TestScrubberRemovesEveryOccurrence(t *testing.T) {
+	inner := testKey[:12]
+	sc := newScrubber(inner, testKey)
+	for _, in := range []string{
+		testKey + " " + testKey,
+		"a " + testKey + " b " + testKey + " c " + testKey,
+		"x" + testKey + testKey + "y",
+		inner + " and " + testKey,
+	} {
+		got := sc.text(in)
+		if strings.Contains(got, inner) || strings.Contains(got, testKey[12:]) {
+			t.Errorf("text(%q) = %q: a secret is left", in, got)
+		}
+		if strings.Count(got, "<redacted>") != strings.Count(in, inner) {
+			t.Errorf("text(%q) = %q: want one <redacted> for each secret", in, got)
+		}
+	}
+	err := sc.err(fmt.Errorf("bad key %s (was %s)", testKey, testKey))
+	if strings.Contains(err.Error(), inner) {
+		t.Errorf("err kept the key: %v", err)
 	}
 }

@@ -30,11 +30,24 @@ type sseReader struct {
 	has  bool     // data holds at least one data line
 	next [][]byte // lines split off a line that contained bare CRs
 	eof  bool
+	max  int // bound on one event in bytes; 0: none
 }
 
 func newSSEReader(r io.Reader) *sseReader {
 	return &sseReader{r: bufio.NewReaderSize(r, 32*1024)}
 }
+
+// newSSEReaderMax is newSSEReader with a bound on one event (and one
+// line) in bytes: past it, reading stops with errEventTooLarge rather
+// than holding whatever the server sends.
+func newSSEReaderMax(r io.Reader, max int) *sseReader {
+	s := newSSEReader(r)
+	s.max = max
+	return s
+}
+
+// errEventTooLarge is returned for an event over the reader's bound.
+var errEventTooLarge = errors.New("the model server sent one event larger than pincer reads; the answer was stopped (a tool call's arguments are bounded by tool_args_max_kb)")
 
 // Next returns the next event, or io.EOF once the body is exhausted and
 // every buffered event has been delivered.
@@ -75,6 +88,9 @@ func (s *sseReader) Next() (sseEvent, error) {
 				return ev, nil
 			}
 			s.appendData(value)
+			if s.max > 0 && s.data.Len() > s.max {
+				return sseEvent{}, errEventTooLarge
+			}
 		case "event":
 			s.name = string(value)
 		case "error":
@@ -123,6 +139,9 @@ func (s *sseReader) readLine() ([]byte, error) {
 	for {
 		chunk, err := s.r.ReadSlice('\n')
 		s.line = append(s.line, chunk...)
+		if s.max > 0 && len(s.line) > s.max {
+			return nil, errEventTooLarge
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}

@@ -103,6 +103,19 @@ type transport struct {
 	temperature  *float64
 	backoff      func(attempt int) time.Duration
 	sleep        func(ctx context.Context, d time.Duration) error
+	// maxArgs bounds the arguments of one tool call kept (0: none); the
+	// calls of one answer are bounded by MaxToolCalls.
+	maxArgs int
+}
+
+// maxEvent bounds one event of a stream: room for a tool call's arguments
+// at the limit, JSON-escaped, and for text, so a server cannot make pincer
+// hold an event of any size.
+func (t *transport) maxEvent() int {
+	if t.maxArgs <= 0 {
+		return 64 << 20
+	}
+	return 8<<20 + 2*t.maxArgs
 }
 
 // callState links one Complete call to the requests langchaingo sends for
@@ -185,7 +198,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		sent := func() { st.emit(Waiting{FirstByte: firstByte, Budget: t.silentBudget}) }
 		resp, actx, cancel, err := t.attempt(req, body, firstByte, sent)
 		if err == nil && resp.StatusCode == http.StatusOK {
-			m := &merger{emit: st.emit}
+			m := &merger{emit: st.emit, maxArgs: t.maxArgs, maxCalls: MaxToolCalls}
 			st.mu.Lock()
 			st.merger = m
 			st.mu.Unlock()
@@ -585,7 +598,7 @@ func (t *transport) newStream(ctx context.Context, resp *http.Response, cancel c
 		ctx:    ctx,
 		resp:   resp,
 		cancel: cancel,
-		events: newSSEReader(resp.Body),
+		events: newSSEReaderMax(resp.Body, t.maxEvent()),
 		merger: m,
 		st:     st,
 		idle:   t.idleTimeout,

@@ -5,8 +5,11 @@
 // tool work unchanged); a project's command wins a name clash, and a
 // subfolder makes a "folder:name" command.
 //
-// A command only writes a prompt: what the model then does is asked
-// about like any other turn, so a project's commands need no trust.
+// A command writes a prompt: what the model then does is asked about like
+// any other turn. Its "!" lines run when the command is typed, so a
+// project's command with such lines is held to the project's trust: until
+// the person runs pincer trust, those lines do not run (the caller gives
+// Render a run function that refuses).
 package commands
 
 import (
@@ -218,6 +221,10 @@ func shellLine(line string) (string, bool) {
 	}
 	return cmd, true
 }
+
+// RunsShell reports whether the command's text has a shell part ("!"
+// lines, "!`…`") that Render would run.
+func (c Command) RunsShell() bool { return hasShell(c.Body) }
 
 // hasShell reports whether body has a shell part Render would run.
 func hasShell(body string) bool {

@@ -57,6 +57,7 @@ type Config struct {
 	CheckpointMaxFileMB   int        `json:"checkpoint_max_file_mb" jsonschema:"minimum=1,maximum=1024" jsonschema_description:"Files larger than this many MiB are not recorded in checkpoints; a rewind leaves them alone and says so (default 5)."`
 	CheckpointKeep        int        `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
 	CheckpointMaxAge      Duration   `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
+	ToolArgsMaxKB         int        `json:"tool_args_max_kb" jsonschema:"minimum=1,maximum=65536" jsonschema_description:"Largest arguments of one tool call the model may send, in KiB (default 1024). A larger call is refused without being read, and the model is told to send less; so are the calls of one answer past the 64th."`
 	WebTimeout            Duration   `json:"web_timeout" jsonschema_description:"Time limit of one read_web fetch, redirects and reading the page included, as \"20s\" or a number of seconds, at least 1s (default 20s)."`
 
 	// MCP servers and their limit.
@@ -130,6 +131,7 @@ const (
 	DefaultCheckpointMaxMB   = 5
 	DefaultCheckpointKeep    = 200
 	DefaultCheckpointMaxAge  = 30 * 24 * time.Hour
+	DefaultToolArgsMaxKB     = 1024
 	DefaultWebTimeout        = 20 * time.Second
 	DefaultMCPTimeout        = 60 * time.Second
 	// DefaultProvider is used when nothing names a provider or a base URL.
@@ -162,6 +164,7 @@ func Defaults() Config {
 		CheckpointMaxFileMB: DefaultCheckpointMaxMB,
 		CheckpointKeep:      DefaultCheckpointKeep,
 		CheckpointMaxAge:    Duration(DefaultCheckpointMaxAge),
+		ToolArgsMaxKB:       DefaultToolArgsMaxKB,
 		WebTimeout:          Duration(DefaultWebTimeout),
 		MCPTimeout:          Duration(DefaultMCPTimeout),
 	}

@@ -42,6 +42,7 @@ type FileConfig struct {
 	CheckpointMaxFileMB   *int        `json:"checkpoint_max_file_mb,omitempty"`
 	CheckpointKeep        *int        `json:"checkpoint_keep,omitempty"`
 	CheckpointMaxAge      *Duration   `json:"checkpoint_max_age,omitempty"`
+	ToolArgsMaxKB         *int        `json:"tool_args_max_kb,omitempty"`
 	WebTimeout            *Duration   `json:"web_timeout,omitempty"`
 
 	// MCP servers and their limit.

@@ -59,6 +59,9 @@ func limitFields() []limitField {
 	add("checkpoint_max_age", b, s)
 	b, s = dur(func(c Config) Duration { return c.WebTimeout })
 	add("web_timeout", b, s)
+	// What one answer of the model may make pincer hold.
+	b, s = num(func(c Config) int { return c.ToolArgsMaxKB })
+	add("tool_args_max_kb", b, s)
 	return out
 }
 

@@ -104,6 +104,8 @@ func TestPrecedence(t *testing.T) {
 			user: stage{json: `500`, want: 500}, project: stage{json: `20`, want: 20}},
 		{field: "checkpoint_max_age", def: Duration(720 * time.Hour),
 			user: stage{json: `"1000h"`, want: Duration(1000 * time.Hour)}, project: stage{json: `"2h"`, want: Duration(2 * time.Hour)}},
+		{field: "tool_args_max_kb", def: 1024,
+			user: stage{json: `4096`, want: 4096}, project: stage{json: `256`, want: 256}},
 		{field: "web_timeout", def: Duration(20 * time.Second),
 			user: stage{json: `"45s"`, want: Duration(45 * time.Second)}, project: stage{json: `5`, want: Duration(5 * time.Second)}},
 		{field: "mcp_servers", def: map[string]MCPServer(nil),

@@ -67,6 +67,10 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		bad(ErrInvalidValue, "checkpoint_max_file_mb", fmt.Sprint(c.CheckpointMaxFileMB), is("checkpoint_max_file_mb", fmt.Sprint(c.CheckpointMaxFileMB))+
 			"; "+ld.fix("checkpoint_max_file_mb", fields["checkpoint_max_file_mb"], "a whole number of MiB from 1 to 1024, such as 5"))
 	}
+	if c.ToolArgsMaxKB < 1 || c.ToolArgsMaxKB > 65536 {
+		bad(ErrInvalidValue, "tool_args_max_kb", fmt.Sprint(c.ToolArgsMaxKB), is("tool_args_max_kb", fmt.Sprint(c.ToolArgsMaxKB))+
+			"; "+ld.fix("tool_args_max_kb", fields["tool_args_max_kb"], "a whole number of KiB from 1 to 65536, such as 1024"))
+	}
 	if c.CheckpointKeep < 1 {
 		bad(ErrInvalidValue, "checkpoint_keep", fmt.Sprint(c.CheckpointKeep), is("checkpoint_keep", fmt.Sprint(c.CheckpointKeep))+
 			"; "+ld.fix("checkpoint_keep", fields["checkpoint_keep"], "at least 1, such as 200"))

@@ -2,6 +2,7 @@ package docs_test
 
 import (
 	"encoding/json"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -174,6 +175,27 @@ func TestConfigurationCoversConfig(t *testing.T) {
 	}
 }
 
+// emptyProject is the file system the examples are judged against: an
+// empty project directory, and nothing outside it that can be listed.
+type emptyProject struct{ dir string }
+
+func (e emptyProject) ReadDir(p string) ([]fs.DirEntry, error) {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		return nil, fs.ErrNotExist
+	}
+	return os.ReadDir(filepath.Join(e.dir, filepath.FromSlash(p)))
+}
+
+func (e emptyProject) EvalSymlinks(p string) (string, error) {
+	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
+		return p, nil
+	}
+	if _, err := os.Lstat(filepath.Join(e.dir, filepath.FromSlash(p))); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
 // exampleRules is the JSON a classify marker may carry.
 type exampleRules struct {
 	Allow           []string `json:"allow"`
@@ -199,6 +221,7 @@ func TestSafetyTiers(t *testing.T) {
 		if err != nil {
 			t.Fatalf("safety.md line %d: %v", tb.line, err)
 		}
+		cls = cls.WithFiles(emptyProject{t.TempDir()})
 		for _, row := range tb.rows {
 			command, want := code(t, row[0]), row[1]
 			v := cls.Classify(command)

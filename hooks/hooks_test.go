@@ -236,6 +236,49 @@ func TestRunStopsAtTheFirstBlock(t *testing.T) {
 	}
 }
 
+// TestPermissionsOnlyTighten: with several PreToolUse hooks, the strictest
+// answer wins whatever the order, so a later allow cannot cancel an
+// earlier ask (or deny), and the reason kept is the strictest one's.
+func TestPermissionsOnlyTighten(t *testing.T) {
+	needSh(t)
+	answer := func(decision, reason string) string {
+		return `echo '{"hookSpecificOutput":{"permissionDecision":"` + decision + `","permissionDecisionReason":"` + reason + `"}}'`
+	}
+	for _, tc := range []struct {
+		name       string
+		decisions  [][2]string
+		want       Permission
+		wantReason string
+		ran        int // a deny blocks, and the hooks after it do not run
+	}{
+		{"ask then allow", [][2]string{{"ask", "touches prod"}, {"allow", "fine"}}, PermissionAsk, "touches prod", 2},
+		{"allow then ask", [][2]string{{"allow", "fine"}, {"ask", "touches prod"}}, PermissionAsk, "touches prod", 2},
+		{"ask, allow, allow", [][2]string{{"ask", "first"}, {"allow", "a"}, {"allow", "b"}}, PermissionAsk, "first", 3},
+		{"ask then deny", [][2]string{{"ask", "first"}, {"deny", "never"}}, PermissionDeny, "never", 2},
+		{"deny then ask", [][2]string{{"deny", "never"}, {"ask", "later"}}, PermissionDeny, "never", 1},
+		{"allow, then nothing", [][2]string{{"allow", "ok"}, {"", ""}}, PermissionAllow, "ok", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var hs []Hook
+			for _, d := range tc.decisions {
+				cmd := "true"
+				if d[0] != "" {
+					cmd = answer(d[0], d[1])
+				}
+				hs = append(hs, Hook{Event: PreToolUse, Command: cmd})
+			}
+			r, err := New(hs, Options{Dir: t.TempDir(), Env: []string{"PATH=" + os.Getenv("PATH")}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := r.Run(context.Background(), Input{Event: PreToolUse, ToolName: "run_command", ToolInput: json.RawMessage(`{"command":"ls"}`)})
+			if out.Ran != tc.ran || out.Permission != tc.want || out.PermissionReason != tc.wantReason {
+				t.Errorf("ran %d, permission %q (%q); want %d, %q (%q)", out.Ran, out.Permission, out.PermissionReason, tc.ran, tc.want, tc.wantReason)
+			}
+		})
+	}
+}
+
 // TestTimeoutKillsTheGroup: a hook that hangs, with a child of its own,
 // is stopped at its timeout — the child too — and the run goes on with a
 // notice.

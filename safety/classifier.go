@@ -17,6 +17,16 @@ type Classifier struct {
 	unknown  Tier
 	programs map[string]handler
 	names    []string // known program names, sorted
+	// safelist is the closed list of commands that run without asking,
+	// and versionOK the programs whose lone --version only prints.
+	safelist  map[string]*entry
+	versionOK map[string]bool
+	// files is the view of the file system that globs and trees are
+	// resolved against; nil when there is none (then they are unproven).
+	files Files
+	// engineOnly turns the proof layer off, for tests of the engine's
+	// handlers alone.
+	engineOnly bool
 }
 
 // NewClassifier compiles the user's rules. A malformed pattern is an error
@@ -39,7 +49,27 @@ func NewClassifier(r Rules) (*Classifier, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return &Classifier{allow: allow, deny: deny, unknown: r.UnknownCommands.Tier(), programs: progs, names: names}, nil
+	return &Classifier{allow: allow, deny: deny, unknown: r.UnknownCommands.Tier(), programs: progs, names: names,
+		safelist: safelistTable(), versionOK: versionQueries()}, nil
+}
+
+// WithFiles returns a copy of the classifier that resolves file name
+// patterns and recursive reads against files, the project as the command
+// will find it. Without it a pattern is proven only when it could not
+// match a secret, and a recursive read is not proven at all.
+func (c *Classifier) WithFiles(files Files) *Classifier {
+	cp := *c
+	cp.files = files
+	return &cp
+}
+
+// Strict returns a copy without the person's allow and deny rules and
+// with unknown programs asked about: the built-in judgement alone (plan
+// mode asks it what changes nothing). The view of the file system stays.
+func (c *Classifier) Strict() *Classifier {
+	cp := *c
+	cp.allow, cp.deny, cp.unknown = nil, nil, Confirm
+	return &cp
 }
 
 // WithAllow returns a copy of the classifier with extra allow rules, such
@@ -81,8 +111,9 @@ func (c *Classifier) classify(command string) Verdict {
 		w.unparsable(command, err)
 		return sh.acc.verdict()
 	}
-	w.sc.collect(f)
+	w.sc.collect(f, command)
 	w.evalScan(f)
+	w.proveScan(f)
 	w.stmts(f.Stmts, stream{})
 	return sh.acc.verdict()
 }

@@ -764,8 +764,21 @@ func hNixShell(p *part, name string, args []field) {
 	p.raise(Confirm, "builds and enters a Nix environment")
 }
 
+// kubectlGlobal lists kubectl's (and oc's) global options, which may come
+// before the subcommand: kubectl -n prod exec … is an exec.
+var kubectlGlobal = optSpec{
+	shortArg: "nsv",
+	longArg: []string{"namespace", "context", "cluster", "kubeconfig", "server", "user", "token", "as", "as-group", "as-uid",
+		"certificate-authority", "client-certificate", "client-key", "cache-dir", "request-timeout", "v", "vmodule",
+		"log-dir", "log-file", "profile", "profile-output", "tls-server-name", "password", "username", "match-server-version"},
+	posix: true,
+}
+
 func hKubectl(p *part, name string, args []field) {
 	op, i := firstOperand(args)
+	if ps := getopt(args, kubectlGlobal); ps.rest < len(args) {
+		op, i = args[ps.rest], ps.rest
+	}
 	switch op.s {
 	case "delete":
 		for _, a := range args[i+1:] {

@@ -26,7 +26,12 @@ var gitHardening = [][2]string{
 
 // SafeEnv returns the environment entries to add when running a command
 // that the built-in rules rate Safe: git configuration that turns off the
-// settings that run programs (see gitHardening). base is the environment
+// settings that run programs (see gitHardening). It judges with the
+// engine that finds dangers, without the closed list's proof, which needs
+// a view of the disk SafeEnv does not have: so every command the agent's
+// classifier proves safe (git grep over a clean tree, too) gets it, and
+// so does an approved one the engine finds nothing against, for which
+// the hardening changes nothing it needs. base is the environment
 // the command would otherwise get; configuration already passed through
 // GIT_CONFIG_COUNT there is kept, and the hardening is numbered after it,
 // so it wins. For any other command SafeEnv returns nil: a command the user
@@ -37,6 +42,7 @@ func SafeEnv(command string, base []string) []string {
 	if err != nil {
 		return nil
 	}
+	c.engineOnly = true
 	return envFor(c.Classify(command), base)
 }
 

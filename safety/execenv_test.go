@@ -17,6 +17,12 @@ func TestSafeEnv(t *testing.T) {
 	if len(got) == 0 || got[0] != "GIT_CONFIG_KEY_2=core.fsmonitor" || got[len(got)-1] != "GIT_CONFIG_COUNT=6" {
 		t.Errorf("SafeEnv after two settings of the user = %q", got)
 	}
+	// Commands whose proof needs the disk still run hardened.
+	for _, cmd := range []string{"git grep foo", "find . -name '*.go' -exec git log -1 -- {} \\;"} {
+		if got := SafeEnv(cmd, nil); len(got) == 0 {
+			t.Errorf("SafeEnv(%q) is empty; a safe git read must run hardened", cmd)
+		}
+	}
 	for _, cmd := range []string{"git commit -m x", "git push", "rm -rf x", "go test ./...", "ls > out.txt"} {
 		if got := SafeEnv(cmd, nil); got != nil {
 			t.Errorf("SafeEnv(%q) = %q; a command that asks runs with the user's configuration", cmd, got)

@@ -79,6 +79,7 @@ func (p *part) nestedProbe(text string) {
 		return
 	}
 	sh := newShared(p.w.sh.c)
+	sh.probe = true
 	tw := &walker{sh: sh, sc: newScope(), depth: p.w.depth, cwd: p.w.cwd}
 	tw.script(asSource(text), scriptOpts{bulk: p.bulk})
 	if sh.acc.top == Dangerous && len(sh.acc.dangerous) > 0 {

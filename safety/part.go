@@ -37,6 +37,10 @@ type part struct {
 	// inside its substitutions), when it came from a parsed command.
 	params []string
 	parsed bool
+	// assigns are the NAME=value words before the command (or the whole
+	// statement, when it has no command).
+	assigns []*syntax.Assign
+	proofs  []string // the allowlist entries that proved the part
 }
 
 func (w *walker) newPart(text string, stdin stream) *part {
@@ -88,6 +92,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, stdin stream, effects
 	for i, argv := range alts {
 		p := w.newPart(text, stdin)
 		p.params, p.parsed = params, true
+		p.assigns = ce.Assigns
 		p.raises = append(p.raises, effects...)
 		for _, a := range ce.Assigns {
 			p.assignment(a)
@@ -334,6 +339,15 @@ func (p *part) finish() {
 		}
 	}
 	t := p.tier()
+	if t == Safe && sh.proving() {
+		entries, fail := p.prove()
+		if fail != nil {
+			p.raises = append(p.raises, raise{Confirm, fail.level, unprovenWhy + " (" + fail.why + ")"})
+			t = Confirm
+		} else {
+			p.proofs = entries
+		}
+	}
 	if t == Confirm && !denied {
 		for k, argv := range p.levels {
 			rule, ok := firstMatch(c.allow, argv)
@@ -360,6 +374,9 @@ func (p *part) finish() {
 	}
 	if t == Safe {
 		sh.acc.add(Safe, "")
+		for _, e := range p.proofs {
+			sh.acc.prove(display(p.text) + ": " + e)
+		}
 		return
 	}
 	var whys []string

@@ -207,15 +207,22 @@ func secretLoc(l loc) string {
 	switch {
 	case isHistoryFile(lower):
 		return "the shell history, which often holds secrets typed in commands"
+	case replHistoryFiles[lower]:
+		return "a program's history, which often holds secrets typed there"
 	case strings.HasPrefix(p, "/proc/") && base == "environ":
 		return "a process's environment, which often holds secrets"
-	case lower == ".env" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
+	case lower == ".env" || lower == ".envrc" || (strings.HasPrefix(lower, ".env.") && !isTemplate(lower)):
 		return "an environment file, which usually holds secrets"
 	case strings.HasPrefix(lower, "id_rsa") || strings.HasPrefix(lower, "id_dsa") ||
 		strings.HasPrefix(lower, "id_ecdsa") || strings.HasPrefix(lower, "id_ed25519"):
 		return "an SSH key"
-	case hasAnySuffix(lower, ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".tfstate", ".gpg"):
+	case hasAnySuffix(lower, ".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".tfstate", ".gpg", ".keytab") ||
+		strings.HasSuffix(lower, ".tfvars") || strings.HasSuffix(lower, ".tfstate.backup"):
 		return "a key, certificate or secret store"
+	case toolCredentialFiles[lower]:
+		return "another tool's credentials"
+	case p == "~/.claude.json" || p == "~/.yarnrc.yml" || p == "~/.m2/settings.xml" || p == "~/.gradle/gradle.properties":
+		return "another tool's credentials"
 	case credentialFiles[lower] && lower != "known_hosts" && lower != "authorized_keys" && lower != ".gitconfig",
 		lower == ".htpasswd", lower == ".vault-token", lower == "credentials",
 		strings.HasPrefix(lower, "credentials.") || strings.HasPrefix(lower, "secrets.") || strings.HasPrefix(lower, "secret."):
@@ -237,9 +244,50 @@ func secretLoc(l loc) string {
 		case c == ".config" && i+1 < len(comps) && (comps[i+1] == "gh" || comps[i+1] == "hub" || comps[i+1] == "op"),
 			c == ".password-store", c == ".terraform.d", c == "keyrings", c == "Keychains":
 			return "a credentials directory"
+		case c == ".config" && i+1 < len(comps) && credentialConfigDirs[comps[i+1]],
+			c == ".claude" || c == ".codex" || c == ".kaggle" || c == ".oci" || c == ".huggingface",
+			c == "huggingface" && i+1 < len(comps) && comps[i+1] == "token":
+			return "another tool's credentials"
+		case i == 0 && c == "~" && i+2 < len(comps) && (comps[1] == ".config" || comps[1] == ".local") && pincerDir(comps[1:]):
+			return "pincer's own configuration or store, which may hold an API key"
 		}
 	}
 	return ""
+}
+
+// replHistoryFiles are the histories of database clients and language
+// prompts: like the shell's, they keep what was typed, passwords included.
+var replHistoryFiles = map[string]bool{
+	".psql_history": true, ".mysql_history": true, ".sqlite_history": true, ".python_history": true,
+	".node_repl_history": true, ".rediscli_history": true, ".irb_history": true, ".lesshst": true,
+	".mongosh_repl_history": true, ".dbshell": true, ".scala_history": true,
+}
+
+// toolCredentialFiles are files other programs keep their tokens and
+// passwords in, by name.
+var toolCredentialFiles = map[string]bool{
+	".credentials.json": true, "rclone.conf": true, ".boto": true, ".s3cfg": true, ".dockercfg": true,
+	".terraformrc": true, "terraform.rc": true, "kaggle.json": true, ".git-credentials": true,
+}
+
+// credentialConfigDirs are directories under ~/.config that hold another
+// tool's login.
+var credentialConfigDirs = map[string]bool{
+	"rclone": true, "github-copilot": true, "doctl": true, "hcloud": true, "netlify": true, "vercel": true,
+	"heroku": true, "flyctl": true, "fly": true, "gcloud": true, "op": true, "gh": true, "hub": true,
+}
+
+// pincerDir reports pincer's own directories in their default places
+// (.config/pincer, .local/share/pincer, .local/state/pincer): its config
+// may hold the API key and its store every conversation.
+func pincerDir(comps []string) bool {
+	switch {
+	case comps[0] == ".config":
+		return comps[1] == "pincer"
+	case comps[0] == ".local" && len(comps) > 2:
+		return (comps[1] == "share" || comps[1] == "state") && comps[2] == "pincer"
+	}
+	return false
 }
 
 func isTemplate(name string) bool {

@@ -67,6 +67,10 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				stdin = st
 				if why := secretLoc(l); why != "" {
 					add(Confirm, "reads "+display(target.s)+" ("+why+")")
+				} else if w.sh.proving() && !target.proc && !isNetDev(l.path) {
+					if why := w.redirReadWhy(target, l); why != "" {
+						add(Confirm, unprovenWhy+" ("+why+")")
+					}
 				}
 			case syntax.DplIn:
 			case syntax.DplOut:
@@ -74,11 +78,13 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 					continue
 				}
 				add(w.writeEffect(target, l))
+				w.redirWriteProof(target, l, add)
 			default: // >, >>, >|, &>, &>>, <>
 				if target.proc {
 					continue
 				}
 				add(w.writeEffect(target, l))
+				w.redirWriteProof(target, l, add)
 				written = append(written, l.path)
 				if _, seen := w.sh.wrote[l.path]; !seen && (r.Op == syntax.AppOut || r.Op == syntax.AppAll || r.Op == syntax.RdrInOut) {
 					w.sh.wrote[l.path] = unknownMark + "\n" // what the file held before is not known
@@ -210,4 +216,27 @@ func (w *walker) printsNothing(cmd syntax.Command) bool {
 		return len(rest) == 1 && rest[0] == ""
 	}
 	return false
+}
+
+// redirReadWhy proves a file a redirection reads (< file), like a read
+// operand: written out, not a device, nothing private of another process.
+func (w *walker) redirReadWhy(target field, l loc) string {
+	c := &proofCtx{p: &part{w: w}}
+	return c.read(target)
+}
+
+// redirWriteProof adds the proof's reason for a write the engine found
+// harmless: only /dev/null and the command's own streams are proven, so
+// writes to a terminal (/dev/pts/N, /dev/tty) or another descriptor are
+// asked about.
+func (w *walker) redirWriteProof(target field, l loc, add func(Tier, string)) {
+	if !w.sh.proving() || target.proc {
+		return
+	}
+	if t, _ := writeRisk(l); t != Safe {
+		return // the engine gave its own reason
+	}
+	if !target.known() || !ownStream(l.path) {
+		add(Confirm, unprovenWhy+" (writes "+display(target.s)+", and only /dev/null and the command's own output are on the list)")
+	}
 }

@@ -184,6 +184,7 @@ func TestClassifierConcurrentUse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	c = c.WithFiles(cleanProject())
 	var wg sync.WaitGroup
 	errs := make(chan string, 64)
 	for i := 0; i < 8; i++ {

@@ -20,6 +20,22 @@ type scope struct {
 	hasPos     bool
 	resolving  map[string]bool
 	cache      map[string]varVals
+	// inputs are variables a builtin fills from what it reads (read,
+	// mapfile, getopts, printf -v, declare as a command): their values
+	// are not in the command. arith are variables assigned in arithmetic,
+	// declared those named by declare without a value.
+	inputs   map[string]bool
+	arith    map[string]bool
+	declared map[string]bool
+	// loopBodies are where each loop variable is certainly set: the bodies
+	// of the for loops over it, in the source they were collected from.
+	loopBodies map[string][]span
+}
+
+// span is a stretch of one source text.
+type span struct {
+	src        string
+	start, end int
 }
 
 // varVals is what a variable may hold: each value a list of elements (one
@@ -31,20 +47,24 @@ type varVals struct {
 
 func newScope() *scope {
 	return &scope{
-		assigns:   map[string][]*syntax.Assign{},
-		loops:     map[string][]*syntax.Word{},
-		funcs:     map[string]bool{},
-		aliases:   map[string]string{},
-		expanding: map[string]bool{},
-		resolving: map[string]bool{},
-		cache:     map[string]varVals{},
+		assigns:    map[string][]*syntax.Assign{},
+		loops:      map[string][]*syntax.Word{},
+		funcs:      map[string]bool{},
+		aliases:    map[string]string{},
+		expanding:  map[string]bool{},
+		resolving:  map[string]bool{},
+		cache:      map[string]varVals{},
+		inputs:     map[string]bool{},
+		arith:      map[string]bool{},
+		declared:   map[string]bool{},
+		loopBodies: map[string][]span{},
 	}
 }
 
 // collect records the assignments, loop variables and functions of a
 // parsed script. The walk is flow-insensitive on purpose: a value assigned
 // anywhere is a value the variable may have everywhere.
-func (sc *scope) collect(f *syntax.File) {
+func (sc *scope) collect(f *syntax.File, src string) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.Assign:
@@ -54,14 +74,37 @@ func (sc *scope) collect(f *syntax.File) {
 		case *syntax.ForClause:
 			if it, ok := x.Loop.(*syntax.WordIter); ok && it.Name != nil {
 				sc.loops[it.Name.Value] = append(sc.loops[it.Name.Value], it.Items...)
+				if len(it.Items) > 0 && !x.Select {
+					sc.loopBodies[it.Name.Value] = append(sc.loopBodies[it.Name.Value],
+						span{src, int(x.DoPos.Offset()), int(x.DonePos.Offset())})
+				}
 			}
 		case *syntax.CallExpr:
+			sc.collectInputs(x)
 			if len(x.Args) > 1 && x.Args[0].Lit() == "set" {
 				args := x.Args[1:]
 				for len(args) > 0 && strings.HasPrefix(args[0].Lit(), "-") {
 					args = args[1:]
 				}
 				sc.setArgs = append(sc.setArgs, args)
+			}
+		case *syntax.DeclClause:
+			for _, a := range x.Args {
+				if a.Name != nil && a.Naked {
+					sc.declared[a.Name.Value] = true
+				}
+			}
+		case *syntax.BinaryArithm:
+			switch x.Op {
+			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+				if word, ok := x.X.(*syntax.Word); ok {
+					sc.arith[word.Lit()] = true
+				}
+			}
+		case *syntax.UnaryArithm:
+			if word, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.Inc || x.Op == syntax.Dec) {
+				sc.arith[word.Lit()] = true
 			}
 		case *syntax.FuncDecl:
 			if x.Name != nil {
@@ -167,6 +210,10 @@ func (w *walker) varValues(name string) ([][]string, bool) {
 	for _, item := range sc.loops[name] {
 		for _, alt := range w.expand(item) {
 			for _, f := range alt {
+				if f.glob && !f.dynamic() {
+					add([]string{globMark + f.s})
+					continue
+				}
 				add([]string{f.s})
 			}
 		}
@@ -232,4 +279,66 @@ func atoiSmall(s string) int {
 		}
 	}
 	return n
+}
+
+// collectInputs records the variables a builtin fills from its input: every
+// word of read, mapfile, readarray and getopts that is a plain name, the
+// name printf -v assigns, and the names declare-like builtins assign when
+// run as commands (command declare, builtin local). REPLY is read's own.
+func (sc *scope) collectInputs(ce *syntax.CallExpr) {
+	if len(ce.Args) == 0 {
+		return
+	}
+	i := 0
+	for i < len(ce.Args) && (ce.Args[i].Lit() == "command" || ce.Args[i].Lit() == "builtin") {
+		i++
+	}
+	if i >= len(ce.Args) {
+		return
+	}
+	switch ce.Args[i].Lit() {
+	case "read", "mapfile", "readarray", "getopts", "printf", "declare", "typeset", "local", "export", "readonly", "select":
+	default:
+		return
+	}
+	prog := ce.Args[i].Lit()
+	args := ce.Args[i+1:]
+	if prog == "printf" {
+		if len(args) > 1 && args[0].Lit() == "-v" && isEnvName(args[1].Lit()) {
+			sc.inputs[args[1].Lit()] = true
+		}
+		return
+	}
+	sc.inputs["REPLY"] = true
+	valued := map[string]string{"read": "dnNptui", "mapfile": "dnOsuCc", "readarray": "dnOsuCc"}[prog]
+	for j := 0; j < len(args); j++ {
+		lit := args[j].Lit()
+		if strings.HasPrefix(lit, "-") {
+			if len(lit) == 2 && strings.IndexByte(valued, lit[1]) >= 0 {
+				j++ // the option's value is not a name
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(lit, "=")
+		if isEnvName(name) {
+			sc.inputs[name] = true
+		}
+	}
+}
+
+// loopSet reports a reference to a variable inside the body of a for loop
+// over it, when nothing else assigns the variable: there it holds one of
+// the loop's items, never a value from the environment.
+func (w *walker) loopSet(name string, at syntax.Node) bool {
+	sc := w.sc
+	if len(sc.assigns[name]) > 0 || sc.inputs[name] || sc.arith[name] || len(sc.loops[name]) == 0 {
+		return false
+	}
+	off := int(at.Pos().Offset())
+	for _, b := range sc.loopBodies[name] {
+		if b.src == w.src && off > b.start && off < b.end {
+			return true
+		}
+	}
+	return false
 }

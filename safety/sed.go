@@ -36,6 +36,8 @@ func hSed(p *part, name string, args []field) {
 				p.nestedCommand(field{s: e.arg}, scriptOpts{})
 			case 'w':
 				p.writes([]field{{s: e.arg}})
+			case 'r':
+				p.readsFiles([]field{{s: e.arg}})
 			case '?':
 				p.raise(Confirm, "has a sed script pincer cannot read")
 			}
@@ -51,7 +53,7 @@ func hSed(p *part, name string, args []field) {
 }
 
 type sedEffect struct {
-	kind byte // 'e' executes, 'w' writes a file, '?' unreadable
+	kind byte // 'e' executes, 'w' writes a file, 'r' reads one, '?' unreadable
 	arg  string
 }
 
@@ -166,7 +168,9 @@ func sedEffects(script string) []sedEffect {
 			out = append(out, sedEffect{kind: 'w', arg: restOfLine()})
 		case 'b', 't', 'T', ':', 'l', 'L', 'q', 'Q', 'v':
 			label()
-		case 'a', 'i', 'c', 'r', 'R', '#':
+		case 'r', 'R':
+			out = append(out, sedEffect{kind: 'r', arg: restOfLine()})
+		case 'a', 'i', 'c', '#':
 			restOfLine()
 		case 'F', 'z':
 		case 'p', 'P', 'd', 'D', 'n', 'N', 'g', 'G', 'h', 'H', 'x', '=':

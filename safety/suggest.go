@@ -27,7 +27,7 @@ func (c *Classifier) suggest(command string) string {
 	if err != nil {
 		return ""
 	}
-	w.sc.collect(f)
+	w.sc.collect(f, command)
 	w.stmts(f.Stmts, stream{})
 	if sh.acc.top != Confirm {
 		return ""

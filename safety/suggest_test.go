@@ -46,14 +46,11 @@ func TestSuggestRule(t *testing.T) {
 // the suggested rule lets the same command run without asking, and the rule
 // never lowers a dangerous command.
 func TestSuggestRuleMakesCommandSafe(t *testing.T) {
-	base, err := NewClassifier(Rules{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := tableClassifier()
 	suggested := 0
 	checked := map[string]bool{}
 	for _, tc := range commandCases {
-		rule := SuggestRule(tc.cmd)
+		rule := base.suggest(tc.cmd)
 		if rule == "" {
 			continue
 		}

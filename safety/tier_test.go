@@ -33,7 +33,7 @@ func TestTierText(t *testing.T) {
 		t.Fatal(err)
 	}
 	js, err := json.Marshal(c.Classify("ls"))
-	if err != nil || string(js) != `{"tier":"safe","reasons":[]}` {
+	if err != nil || string(js) != `{"tier":"safe","reasons":[],"proven":["ls: ls (lists directories)"]}` {
 		t.Errorf("json of a safe verdict = %s, %v", js, err)
 	}
 }

@@ -18,6 +18,9 @@ type Verdict struct {
 	// Rule is the deny rule that refused the command, or the allow rule that
 	// made it safe, when one decided.
 	Rule string `json:"rule,omitempty"`
+	// Proven names, for each part the closed list proved harmless, the
+	// entry that proved it: "<the part>: <entry>".
+	Proven []string `json:"proven,omitempty"`
 }
 
 // acc collects what every part of one classification found.
@@ -30,6 +33,7 @@ type acc struct {
 	denyRule  string
 	allowRule string
 	allowed   bool // an allow rule lowered some part to Safe
+	proven    []string
 }
 
 func newAcc() *acc { return &acc{seen: map[string]bool{}} }
@@ -47,6 +51,14 @@ func (a *acc) add(t Tier, reason string) {
 		a.dangerous = append(a.dangerous, reason)
 	} else {
 		a.confirm = append(a.confirm, reason)
+	}
+}
+
+// prove records the allowlist entry that proved one part.
+func (a *acc) prove(entry string) {
+	if !a.seen["\x00proof"+entry] {
+		a.seen["\x00proof"+entry] = true
+		a.proven = append(a.proven, entry)
 	}
 }
 
@@ -69,6 +81,7 @@ func (a *acc) verdict() Verdict {
 		v.Reasons = append(v.Reasons, a.dangerous...)
 		v.Reasons = append(v.Reasons, a.confirm...)
 	}
+	v.Proven = a.proven
 	switch {
 	case a.denied:
 		v.Rule = a.denyRule
@@ -79,7 +92,9 @@ func (a *acc) verdict() Verdict {
 }
 
 // display shortens a command for a dialog line: whitespace runs become one
-// space and long text is cut with an ellipsis.
+// space and long text is cut with an ellipsis. A carriage return is not
+// whitespace to bash but part of a word, so it is kept: the screen's
+// sanitiser shows it (as ␍) where a reason is drawn.
 func display(s string) string {
 	const max = 72
 	var b strings.Builder
@@ -87,7 +102,7 @@ func display(s string) string {
 	n := 0
 	s = strings.ReplaceAll(s, unknownParam, "…")
 	for _, r := range strings.TrimSpace(s) {
-		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+		if r == ' ' || r == '\t' || r == '\n' {
 			space = true
 			continue
 		}
@@ -100,7 +115,7 @@ func display(s string) string {
 			b.WriteString("…")
 			return b.String()
 		}
-		if r == utf8.RuneError || r < 0x20 || r == 0x7f {
+		if r == utf8.RuneError || (r < 0x20 && r != '\r') || r == 0x7f {
 			r = '?'
 		}
 		b.WriteRune(r)

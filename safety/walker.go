@@ -24,6 +24,8 @@ type shared struct {
 	record     bool              // keep every finished part (for SuggestRule)
 	finished   []*part
 	trial      bool // a trial classification (trialTier): no trials inside it
+	probe      bool // a probe for dangers inside another language: nothing is proven
+	globs      map[string]globResult
 }
 
 func newShared(c *Classifier) *shared {
@@ -35,6 +37,7 @@ func newShared(c *Classifier) *shared {
 		downloaded: map[string]bool{},
 		leaked:     map[string]taint{},
 		wrote:      map[string]string{},
+		globs:      map[string]globResult{},
 	}
 }
 
@@ -62,8 +65,41 @@ type scriptOpts struct {
 	program bool
 }
 
+// parseScript parses bash source. The parser takes a carriage return for
+// a blank, as if the script had Windows line ends; bash does not: in
+// `touch a.txt\recho x` the \r is part of the word, and touch makes a file
+// named "a.txt\recho". So carriage returns are swapped for a byte the
+// source does not hold before parsing, and swapped back in the words
+// after: the classifier reads the words bash will run.
 func parseScript(src string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if !strings.Contains(src, "\r") {
+		return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	}
+	stand := byte(0)
+	for b := byte(0x02); b < 0x20; b++ {
+		if b != '\t' && b != '\n' && b != '\r' && b != 0x0b && b != 0x0c && strings.IndexByte(src, b) < 0 {
+			stand = b
+			break
+		}
+	}
+	if stand == 0 {
+		return nil, syntax.ParseError{Text: "holds every control character"}
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(strings.ReplaceAll(src, "\r", string(stand))), "")
+	if f == nil {
+		return f, err
+	}
+	back := func(s string) string { return strings.ReplaceAll(s, string(stand), "\r") }
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Lit:
+			x.Value = back(x.Value)
+		case *syntax.SglQuoted:
+			x.Value = back(x.Value)
+		}
+		return true
+	})
+	return f, err
 }
 
 // script classifies shell source run by the current command (bash -c,
@@ -90,7 +126,11 @@ func (w *walker) script(src string, o scriptOpts) stream {
 		child.unparsable(src, err)
 		return stream{present: true}
 	}
-	child.sc.collect(f)
+	child.sc.collect(f, src)
+	if !o.shareScope {
+		child.evalScan(f)
+	}
+	child.proveScan(f)
 	out := child.stmts(f.Stmts, o.stdin)
 	if o.shareScope {
 		w.cwd = child.cwd
@@ -453,6 +493,11 @@ func (w *walker) decl(s *syntax.Stmt, d *syntax.DeclClause) stream {
 	}
 	if names == 0 && !functions && d.Variant != nil && d.Variant.Value != "local" {
 		p.raise(Confirm, "prints variables, which often hold secrets")
+	}
+	if w.sh.proving() && p.tier() == Safe {
+		if why := w.declWhy(w.declItems(d)); why != "" {
+			p.raise(Confirm, unprovenWhy+" ("+why+")")
+		}
 	}
 	p.finish()
 	return stream{}

@@ -11,6 +11,11 @@ import (
 // occur in a shell word, so it never collides with real text.
 const unknownMark = "\x00"
 
+// globMark starts a variable's value that is a file name pattern the
+// shell expands before the value is taken (for f in *.go): the variable
+// holds one of the names it matches.
+const globMark = "\x01"
+
 // unknownParam is how unknown text is spelled when it is put back into
 // shell source (a bash -c string built from an expansion); it is never
 // given a value, so the nested walk sees an unknown expansion.
@@ -30,8 +35,9 @@ type stream struct {
 	taint   taint
 	literal string // the whole text when exact; may hold unknownMark pieces
 	exact   bool
-	present bool // something feeds it; false means nothing (a terminal)
-	shell   bool // the output of a shell running whatever it reads
+	present bool     // something feeds it; false means nothing (a terminal)
+	shell   bool     // the output of a shell running whatever it reads
+	list    *listing // file names, when a proven lister prints them
 }
 
 func (s stream) merge(o stream) stream {
@@ -49,6 +55,14 @@ type field struct {
 	// variable whose value is not certain, even if every value is known:
 	// a program named that way needs approval.
 	computed bool
+	// fromGlob is set when the text is a file name pattern the shell
+	// expanded earlier (the variable of for f in *.go): the word is one
+	// of the files it matches.
+	fromGlob bool
+	// item is set for a word a wrapper fills in at run time from what it
+	// reads (find -exec {}, xargs): the proof layer judges it by where
+	// those names come from.
+	item bool
 }
 
 // known reports whether the field's text is exactly what the program will see.
@@ -68,6 +82,7 @@ type seg struct {
 	taint     taint
 	fieldsSep bool // "${a[@]}": elements become separate words even when quoted
 	computed  bool // from a command substitution or an uncertain variable
+	fromGlob  bool // a loop variable over a file name pattern
 }
 
 const (
@@ -238,6 +253,9 @@ func (w *walker) paramSegs(pe *syntax.ParamExp, quoted bool) [][]seg {
 	}
 	name := pe.Param.Value
 	vals, exact := w.varValues(name)
+	if !exact && w.loopSet(name, pe) {
+		exact = true
+	}
 	all := false
 	if pe.Index != nil {
 		idx, ok := pe.Index.(*syntax.Word)
@@ -287,6 +305,8 @@ func (w *walker) paramSegs(pe *syntax.ParamExp, quoted bool) [][]seg {
 			add(seg{quoted: quoted, splits: !quoted, computed: !exact})
 		case all:
 			add(seg{s: strings.Join(v, " "), quoted: quoted, splits: true, fieldsSep: quoted && name != "*", computed: !exact})
+		case strings.HasPrefix(v[0], globMark):
+			add(seg{s: v[0][len(globMark):], quoted: quoted, splits: !quoted, computed: !exact, fromGlob: true})
 		default:
 			add(seg{s: v[0], quoted: quoted, splits: !quoted, computed: !exact})
 		}
@@ -365,6 +385,7 @@ func assemble(segs []seg, seps string) []field {
 		cur.glob = cur.glob || s.glob
 		cur.proc = cur.proc || s.proc
 		cur.computed = cur.computed || s.computed
+		cur.fromGlob = cur.fromGlob || s.fromGlob
 		cur.taint |= s.taint
 		if s.unknown && !s.quoted {
 			cur.split = true

@@ -542,7 +542,11 @@ func anyComputed(fs []field) bool {
 // (after --), which runs in a new pod.
 func hKube(p *part, name string, args []field) {
 	hKubectl(p, name, args)
-	if op, _ := firstOperand(args); op.s == "run" || op.s == "debug" {
+	op, _ := firstOperand(args)
+	if ps := getopt(args, kubectlGlobal); ps.rest < len(args) {
+		op = args[ps.rest]
+	}
+	if op.s == "run" || op.s == "debug" {
 		if i := indexOf(args, "--"); i >= 0 && i+1 < len(args) {
 			p.run(args[i+1:])
 		}

@@ -234,3 +234,44 @@ func TestMCPApprovalShowsTheRealArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestSecondStepTakesOnlyTypedYes: the second step of a dangerous action
+// is passed only by typing yes. A bare Enter on the empty field, a y (the
+// first step's key, pressed once more or held), or anything else leaves
+// it open, clears what was typed and answers nothing; Esc refuses.
+func TestSecondStepTakesOnlyTypedYes(t *testing.T) {
+	step2 := agent.Approval{Kind: agent.ApproveCommand, Step: 2, Command: "rm -rf build", Tier: safety.Dangerous,
+		Reasons: []string{"rm -rf build: recursive forced delete"}}
+	for _, keys := range [][]string{
+		{"enter"},
+		{"y", "enter"},
+		{"Y", "enter"},
+		{"y", "e", "enter"},
+		{"y", "e", "s", "!", "enter"},
+		{"n", "o", "enter"},
+		{" ", "enter"},
+	} {
+		a, q := openApproval(t, 100, 24, step2)
+		press(a, keys...)
+		select {
+		case d := <-q.reply:
+			t.Errorf("keys %q answered the second step: %+v", keys, d)
+			continue
+		default:
+		}
+		if _, ok := a.topDialog().(*approvalDialog); !ok {
+			t.Errorf("keys %q closed the second step", keys)
+			continue
+		}
+		// What was typed is gone, and yes still passes it.
+		press(a, "y", "e", "s", "enter")
+		if d := answer(t, q); !d.Allow {
+			t.Errorf("after %q, typing yes did not allow: %+v", keys, d)
+		}
+	}
+	a, q := openApproval(t, 100, 24, step2)
+	press(a, "esc")
+	if d := answer(t, q); d.Allow || d.Comment == "<no answer>" {
+		t.Errorf("esc on the second step: %+v, want a refusal", d)
+	}
+}

@@ -13,6 +13,10 @@ import (
 // previewLines is how many lines of a tool's result a collapsed card shows.
 const previewLines = 4
 
+// commandPreviewLines is how many lines of a multi-line command a collapsed
+// card shows under its header before it folds the rest into a count.
+const commandPreviewLines = 6
+
 // renderCard draws a tool card: the tool's name and key argument, then, once
 // it ran, a preview of the result (the whole result when expanded).
 func (s *state) renderCard(it *item, w int) []string {
@@ -29,6 +33,7 @@ func (s *state) renderCard(it *item, w int) []string {
 	if t.sub != nil || t.name == taskTool {
 		return s.renderTaskCard(it, out, bar, inner)
 	}
+	out = s.appendCommandLines(out, t, it.expanded, bar, inner)
 	switch {
 	case t.done:
 		out = s.appendResult(out, t, it.expanded, bar, inner)
@@ -77,6 +82,51 @@ func cardArgument(t *toolState) string {
 		arg = strings.TrimRight(arg[:i], " ") + " …"
 	}
 	return strings.TrimSpace(arg)
+}
+
+// commandRest is what the header does not show of a multi-line key
+// argument (a script given to run_command): every line after the first.
+// Each is one line of what runs, so each is drawn on a line of its own,
+// a carriage return in it shown, never taken for a line break.
+func commandRest(t *toolState) []string {
+	_, v, ok := keyArgument(t.args)
+	if !ok {
+		return nil
+	}
+	lines := strings.Split(strings.TrimSpace(v), "\n")
+	if len(lines) < 2 {
+		return nil
+	}
+	return lines[1:]
+}
+
+// appendCommandLines adds the lines of a multi-line command after the
+// header: a few when the card is collapsed, then how many more there are
+// (never cut without saying so), and all of them when it is expanded.
+func (s *state) appendCommandLines(out []string, t *toolState, expanded bool, bar string, w int) []string {
+	rest := commandRest(t)
+	if len(rest) == 0 {
+		return out
+	}
+	st := &s.styles
+	shown := len(rest)
+	if !expanded && shown > commandPreviewLines {
+		shown = commandPreviewLines - 1 // leave a line for the count
+	}
+	for _, line := range rest[:shown] {
+		line = sanitizeLine(line)
+		if !expanded {
+			out = append(out, bar+st.ToolArg.Render(ansi.Truncate(line, w, "…")))
+			continue
+		}
+		for _, part := range appendWrapped(nil, line, w) {
+			out = append(out, bar+st.ToolArg.Render(part))
+		}
+	}
+	if more := len(rest) - shown; more > 0 {
+		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(more)+" more line"+plural(more)+" of the command (expand the card to see them)"))
+	}
+	return out
 }
 
 // appendResult adds the result lines of a finished call.

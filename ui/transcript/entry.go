@@ -78,7 +78,8 @@ func (it *item) collapsible() bool {
 	case KindReasoning, KindCompressed, KindRecalled:
 		return true
 	case KindTool:
-		return it.tool.done
+		// A long command folds, so it expands also while it waits or runs.
+		return it.tool.done || len(commandRest(it.tool)) >= commandPreviewLines
 	}
 	return false
 }

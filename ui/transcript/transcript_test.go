@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -573,5 +574,55 @@ func TestWebCardShowsURLStatusTypeAndSize(t *testing.T) {
 	m = press(m, "enter")
 	if indexOf(viewLines(m), "LAST-LINE") < 0 {
 		t.Error("the expanded card does not show the whole page")
+	}
+}
+
+// TestMultiLineCommandCard: the card of a multi-line command shows every
+// line of it, not only the first: a short script whole, a long one folded
+// with the count of the lines left out, and all of it when the card is
+// expanded — also before the command has run. A carriage return in a line
+// is drawn, never taken for a line break.
+func TestMultiLineCommandCard(t *testing.T) {
+	m := newTestModel(70, 40)
+	m.ToolCallDelta(0, "c1", "run_command", `{"command": "cd src\ngo vet ./...\nrm -rf build"}`)
+	m.ToolStarted("c1", "run_command cd src …")
+	lines := viewLines(m)
+	for _, want := range []string{"cd src", "│ go vet ./...", "│ rm -rf build"} {
+		if indexOf(lines, want) < 0 {
+			t.Errorf("a three-line command's card lacks %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+
+	var script []string
+	for i := 1; i <= 20; i++ {
+		script = append(script, fmt.Sprintf("echo step-%02d", i))
+	}
+	script[12] = "touch a.txt\recho harmless"
+	args, _ := json.Marshal(map[string]string{"command": strings.Join(script, "\n")})
+	m = newTestModel(70, 40)
+	m.ToolCallDelta(0, "c2", "run_command", string(args))
+	m.ToolStarted("c2", "run_command echo step-01 …")
+	lines = viewLines(m)
+	for _, want := range []string{"echo step-01", "│ echo step-02", "│ echo step-06", "│ … 14 more lines of the command"} {
+		if indexOf(lines, want) < 0 {
+			t.Errorf("a long command's folded card lacks %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	if indexOf(lines, "step-07") >= 0 {
+		t.Error("the folded card shows more than its preview")
+	}
+	m = press(m, "ctrl+up")
+	m = press(m, "enter")
+	lines = viewLines(m)
+	for i := 2; i <= 20; i++ {
+		if i == 13 {
+			continue
+		}
+		if indexOf(lines, fmt.Sprintf("│ echo step-%02d", i)) < 0 {
+			t.Errorf("the expanded card lacks line %d:\n%s", i, strings.Join(lines, "\n"))
+		}
+	}
+	if indexOf(lines, "│ touch a.txt␍echo harmless") < 0 || indexOf(lines, "more lines of the command") >= 0 {
+		t.Errorf("the expanded card hides the carriage return or still folds:\n%s", strings.Join(lines, "\n"))
 	}
 }
