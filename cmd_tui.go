@@ -110,7 +110,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	u := opened.sess.Usage
 	sb := c.sandboxState(p)
 	err = ui.Run(ctx, ui.Options{
-		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},
+		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Jailed: sb.Jailed, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
 		Private:           c.flags.private,

@@ -38,6 +38,12 @@ func main() {
 		os.Exit(sbx.HelperMain(os.Args))
 	}
 	sbx.ProtectSelf()
+	if exe, err := os.Executable(); err == nil {
+		if err := sbx.CheckExecutable(exe); err != nil {
+			fmt.Fprintf(os.Stderr, "pincer: %s\n", safetext.LineOf(err.Error()))
+			os.Exit(2)
+		}
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 

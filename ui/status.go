@@ -99,6 +99,8 @@ func (a *App) modes() []string {
 			m = append(m, "sandbox off")
 		case !sb.Active:
 			m = append(m, "no sandbox")
+		case !sb.Jailed:
+			m = append(m, "sandbox "+sb.Mode+", no namespaces")
 		case !sb.Network:
 			m = append(m, "sandbox "+sb.Mode+", net off")
 		default:
@@ -106,9 +108,12 @@ func (a *App) modes() []string {
 		}
 	}
 	if a.autoApprove {
-		if a.opts.Sandbox.Active {
+		switch {
+		case a.opts.Sandbox.Jailed:
 			m = append(m, "auto")
-		} else {
+		case a.opts.Sandbox.Active:
+			m = append(m, "auto (asks: no namespaces)")
+		default:
 			m = append(m, "auto (asks: no sandbox)")
 		}
 	}
