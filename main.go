@@ -162,6 +162,7 @@ func (c *cli) addFlags(root *cobra.Command) {
 		{"run", []func(*cobra.Command){model, named, latest, contain, private}},
 		{"config", []func(*cobra.Command){model, theme, contain}},
 		{"sandbox", []func(*cobra.Command){contain}},
+		{"sandbox exec", []func(*cobra.Command){contain}},
 		{"sessions compact", []func(*cobra.Command){model}},
 		{"tasks run", []func(*cobra.Command){model, contain}},
 		{"tasks add", []func(*cobra.Command){named}},

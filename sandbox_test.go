@@ -388,3 +388,73 @@ func TestSandboxCommand(t *testing.T) {
 		t.Errorf("sandbox --sandbox off: %d\n%s", r.code, r.stdout)
 	}
 }
+
+// TestInspectBlockedThroughTheBinary: a command rated safe (here an
+// unknown program, with unknown_commands: safe) that writes is stopped by
+// the inspect jail; headless without --yes the model reads that it tried
+// to change something and nothing ran again; with --yes it ran again in
+// the workspace jail and the write landed.
+func TestInspectBlockedThroughTheBinary(t *testing.T) {
+	for _, tt := range []struct {
+		flags  []string
+		landed bool
+		want   string
+	}{
+		{nil, false, "it tried to change something: write to"},
+		{[]string{"--yes"}, true, "ran again in the workspace jail"},
+	} {
+		t.Run(fmt.Sprint(tt.flags), func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			if err := os.MkdirAll(filepath.Join(s.home, ".config", "pincer"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(s.home, ".config", "pincer", "config.json"), []byte(`{"unknown_commands": "safe"}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s.write("writer", "#!/bin/sh\necho made > made.txt\n")
+			if err := os.Chmod(filepath.Join(s.dir, "writer"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, content := sandboxRun(t, s, "./writer", tt.flags...)
+			_, err := os.Stat(filepath.Join(s.dir, "made.txt"))
+			if (err == nil) != tt.landed || !strings.Contains(content, tt.want) {
+				t.Errorf("landed = %v, want %v; tool result:\n%s", err == nil, tt.landed, content)
+			}
+		})
+	}
+}
+
+// TestWithoutNamespaces: where user namespaces are unavailable (forced
+// here), pincer says so, auto approvals ask as ask does, and the flat
+// jail still passes its own self-test.
+func TestWithoutNamespaces(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	s.env = append(s.env, "PINCER_SANDBOX_NAMESPACES=off")
+	r := s.run("", "sandbox", "--json")
+	var got struct {
+		Active, Jailed bool
+		Note           string
+		SelfTest       []struct {
+			Profile, Name, Want, Result string
+			OK                          bool
+		} `json:"self_test"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v:\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	if r.code != 0 || !got.Active || got.Jailed || !strings.Contains(got.Note, "PINCER_SANDBOX_NAMESPACES=off") || !strings.Contains(got.Note, "auto approvals ask") {
+		t.Errorf("exit %d, %+v", r.code, got)
+	}
+	for _, c := range got.SelfTest {
+		if !c.OK {
+			t.Errorf("flat self-test %s/%q: want %s, got %s", c.Profile, c.Name, c.Want, c.Result)
+		}
+	}
+	r, _ = sandboxRun(t, s, "touch made.txt", "--auto")
+	if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); err == nil {
+		t.Error("auto ran a change unasked without the full jail")
+	}
+	if !strings.Contains(r.stderr, "no namespaces") {
+		t.Errorf("pincer run does not say the jail is partial:\n%s", r.stderr)
+	}
+}
