@@ -455,3 +455,64 @@ func TestKillAfterTheEndReachesNoOtherCommand(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkLauncher is the cost of one `/bin/true` through a warm helper,
+// flat (Landlock, seccomp) and in the full jail (namespaces too): the
+// namespaces' cost per command, apart from the shell's.
+func BenchmarkLauncher(b *testing.B) {
+	isSecret := func(p string, _ bool) bool { return strings.HasSuffix(p, ".env") }
+	for _, tc := range []struct {
+		name          string
+		flat, secrets bool
+	}{{"flat", true, false}, {"jail", false, false}, {"jail, hiding the project's secrets", false, true}} {
+		b.Run(tc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			needJail(b, tc.flat)
+			exe, _ := os.Executable()
+			spec := Spec{Root: dir, Writable: []string{dir}, Flat: tc.flat}
+			if tc.secrets {
+				spec.SecretRoots, spec.IsSecret = []string{dir}, isSecret
+			}
+			l := NewLauncher(exe, spec)
+			defer l.Close()
+			null, _ := os.Open(os.DevNull)
+			defer null.Close()
+			run := func() {
+				p, err := l.Start(Request{Path: "/bin/true", Argv: []string{"true"}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if exit, err := p.Wait(); err != nil || exit != (Exit{}) {
+					b.Fatal(exit, err)
+				}
+			}
+			run() // the helper starts
+			for b.Loop() {
+				run()
+			}
+		})
+	}
+}
+
+// BenchmarkHelperStart is the cost of a new helper, paid once per jail
+// and session in the background (Warm), flat and in the full jail.
+func BenchmarkHelperStart(b *testing.B) {
+	for _, layout := range layouts {
+		b.Run(layout.name, func(b *testing.B) {
+			dir := b.TempDir()
+			needJail(b, layout.flat)
+			exe, _ := os.Executable()
+			null, _ := os.Open(os.DevNull)
+			defer null.Close()
+			for b.Loop() {
+				l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+				p, err := l.Start(Request{Path: "/bin/true", Argv: []string{"true"}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Wait()
+				l.Close()
+			}
+		})
+	}
+}

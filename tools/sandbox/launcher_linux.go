@@ -310,6 +310,11 @@ func (l *Launcher) Close() {
 			}
 		}()
 	}
+	l.scanMu.Lock()
+	for _, sc := range l.scans {
+		sc.close()
+	}
+	l.scanMu.Unlock()
 	l.gone(0)
 }
 

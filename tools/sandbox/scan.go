@@ -9,32 +9,60 @@ import (
 )
 
 // secretScan finds the secret files and directories below a root (the
-// project) and tells cheaply whether that may have changed: it remembers
-// every directory's modification time, which changes whenever an entry
-// is created, removed or renamed in it, and reads again only the
-// directories that changed. Links are not followed and .git is not
-// entered.
+// project) and tells cheaply whether that may have changed. It watches
+// every directory it read (inotify, where there is one), so before a
+// command it reads again only the directories whose entries were created,
+// removed or renamed; a directory it cannot watch (the kernel's limit of
+// watches, or no inotify) it looks at by its modification time. Links are
+// not followed and .git is not entered.
 type secretScan struct {
 	root     string
 	isSecret func(rel string) bool
 	dirs     map[string]scannedDir // by path relative to root, "." for root
+	watch    dirWatcher
 }
 
 type scannedDir struct {
 	mtime   time.Time
+	watched bool     // the watcher reports its changes
 	secrets []string // names of the secret entries
 	subdirs []string // names of the subdirectories scanned
 }
 
+// dirWatcher reports which watched directories changed.
+type dirWatcher interface {
+	// add watches dir (relative to the root) and reports whether it can.
+	add(rel string) bool
+	// remove stops watching it.
+	remove(rel string)
+	// changed returns the directories changed since the last call; all is
+	// set when the watcher lost track and every directory must be looked at.
+	changed() (rels []string, all bool)
+	close()
+}
+
 func newSecretScan(root string, isSecret func(rel string) bool) *secretScan {
-	s := &secretScan{root: filepath.Clean(root), isSecret: isSecret, dirs: map[string]scannedDir{}}
+	return scanWith(root, isSecret, newDirWatcher(filepath.Clean(root)))
+}
+
+func scanWith(root string, isSecret func(rel string) bool, w dirWatcher) *secretScan {
+	s := &secretScan{root: filepath.Clean(root), isSecret: isSecret, dirs: map[string]scannedDir{}, watch: w}
 	s.read(".")
 	return s
 }
 
-// read (re)reads one directory and scans its new subdirectories.
+// close stops watching.
+func (s *secretScan) close() { s.watch.close() }
+
+// read (re)reads one directory and scans its new subdirectories. The
+// watch comes first, so nothing made while it is read goes unseen.
 func (s *secretScan) read(rel string) {
 	dir := filepath.Join(s.root, rel)
+	old, known := s.dirs[rel]
+	watched := old.watched
+	if !known {
+		watched = s.watch.add(rel)
+	}
 	info, err := os.Lstat(dir)
 	if err != nil || !info.IsDir() {
 		s.drop(rel)
@@ -45,8 +73,7 @@ func (s *secretScan) read(rel string) {
 		s.drop(rel)
 		return
 	}
-	old := s.dirs[rel]
-	d := scannedDir{mtime: info.ModTime()}
+	d := scannedDir{mtime: info.ModTime(), watched: watched}
 	for _, e := range entries {
 		name := e.Name()
 		relName := filepath.ToSlash(filepath.Join(rel, name))
@@ -75,9 +102,13 @@ func (s *secretScan) read(rel string) {
 func (s *secretScan) drop(rel string) {
 	d, ok := s.dirs[rel]
 	if !ok {
+		s.watch.remove(rel)
 		return
 	}
 	delete(s.dirs, rel)
+	if d.watched {
+		s.watch.remove(rel)
+	}
 	for _, sub := range d.subdirs {
 		s.drop(filepath.Join(rel, sub))
 	}
@@ -87,17 +118,28 @@ func (s *secretScan) drop(rel string) {
 // and reports whether the secrets found changed.
 func (s *secretScan) refresh() bool {
 	before := s.found()
-	var stale []string
+	changed, all := s.watch.changed()
+	stale := map[string]bool{}
+	for _, rel := range changed {
+		stale[rel] = true
+	}
 	for rel, d := range s.dirs {
+		if d.watched && !all {
+			continue
+		}
 		info, err := os.Lstat(filepath.Join(s.root, rel))
 		if err != nil || !info.ModTime().Equal(d.mtime) {
-			stale = append(stale, rel)
+			stale[rel] = true
 		}
+	}
+	order := make([]string, 0, len(stale))
+	for rel := range stale {
+		order = append(order, rel)
 	}
 	// Parents first, so a removed tree is dropped before its children
 	// are looked at.
-	slices.SortFunc(stale, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
-	for _, rel := range stale {
+	slices.SortFunc(order, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+	for _, rel := range order {
 		if _, still := s.dirs[rel]; still {
 			s.read(rel)
 		}
@@ -162,3 +204,11 @@ func bulky(shown string) bool {
 	}
 	return false
 }
+
+// noWatcher watches nothing: every directory is looked at by its time.
+type noWatcher struct{}
+
+func (noWatcher) add(string) bool           { return false }
+func (noWatcher) remove(string)             {}
+func (noWatcher) changed() ([]string, bool) { return nil, false }
+func (noWatcher) close()                    {}
