@@ -112,9 +112,18 @@ func (c *cli) sandboxState(p *project) sandboxState {
 	if st.Jailed {
 		st.Note = fmt.Sprintf("Commands run in a jail (%s): read-only ones unasked in inspect (no writes, no network), approved ones in %s.", layers, workspaceWords(st.Profiles[2]))
 	} else {
-		st.Note = fmt.Sprintf("Commands run in a partial jail (%s; no namespaces: %s): /tmp is not private, Unix sockets outside and other terminals' output may be reachable, so auto approvals ask as ask does.", layers, st.Support.NamespacesReason)
+		st.Note = partialNote(st.Support)
 	}
 	return st
+}
+
+// partialNote says what a jail without namespaces leaves open.
+func partialNote(sup sbx.Support) string {
+	layers := fmt.Sprintf("Landlock ABI %d", sup.ABI)
+	if sup.Seccomp {
+		layers += ", seccomp"
+	}
+	return fmt.Sprintf("Commands run in a partial jail (%s; no namespaces: %s): /tmp is not private and Unix sockets there may be reachable, so auto approvals ask as ask does.", layers, sup.NamespacesReason)
 }
 
 // workspaceWords sums up what approved commands may do.
@@ -350,7 +359,7 @@ status is 1 when a check fails.
 				return err
 			}
 			st := c.sandboxState(p)
-			tests := c.sandboxSelfTest(cmd.Context(), p, st)
+			tests := c.sandboxSelfTest(cmd.Context(), p, &st)
 			failed := slices.ContainsFunc(tests, func(t selfTest) bool { return !t.OK })
 			if asJSON {
 				if err := c.writeJSON(struct {

@@ -289,6 +289,26 @@ func TestSandboxExec(t *testing.T) {
 	if r.code != 128+int(syscall.SIGKILL) {
 		t.Errorf("a command killed by a signal: exit %d, want %d", r.code, 128+int(syscall.SIGKILL))
 	}
+	// pincer's data and config dirs lie in the temp dir here (as
+	// PINCER_DATA_DIR under /tmp does): commands still make files there
+	// (issue 25), in the full jail and in the flat one.
+	for _, env := range []string{"", "PINCER_SANDBOX_NAMESPACES=off"} {
+		s2 := *s
+		// The temp dir holds home, and so pincer's data dir.
+		s2.env = append(append([]string(nil), s.env...), env, "TMPDIR="+filepath.Dir(s.home))
+		r = s2.run("", "sandbox", "exec", "--profile", "inspect", "--", "sh", "-c", `f=$(mktemp) && echo made > "$f" && cat "$f" && mkdir "$TMPDIR/d" && touch "$TMPDIR/d/x"`)
+		if r.code != 0 || !strings.Contains(r.stdout, "made") {
+			t.Errorf("%s: mktemp in the temp dir: exit %d\n%s%s", env, r.code, r.stdout, r.stderr)
+		}
+	}
+	r = s.run("", "sandbox", "exec", "--", "sh", "-c", "touch /tmp/pincer-exec-x && ls /tmp/pincer-exec-x")
+	if r.code != 0 {
+		t.Errorf("touch /tmp/x in the full jail: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat("/tmp/pincer-exec-x"); err == nil {
+		os.Remove("/tmp/pincer-exec-x")
+		t.Error("a file the jail made in its /tmp reached the machine's /tmp")
+	}
 	r = s.run("", "sandbox", "exec", "--profile", "none", "--", "true")
 	if r.code != 2 || !strings.Contains(r.stderr, "inspect, contained or workspace") {
 		t.Errorf("--profile none: exit %d, %q", r.code, r.stderr)

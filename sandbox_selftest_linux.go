@@ -54,7 +54,7 @@ type jailCheck struct {
 // terminal, listening sockets, a process with a secret in its
 // environment, copies of pincer's program inside the project and in the
 // temp dir, and a build cache.
-func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) []selfTest {
+func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st *sandboxState) []selfTest {
 	if !st.Active {
 		return nil
 	}
@@ -63,7 +63,7 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 		return []selfTest{{Name: "set up", Want: "allowed", Result: "failed", Detail: err.Error()}}
 	}
 	defer fx.close()
-	checks := fx.checks(ctx, st)
+	checks := fx.checks(ctx, *st)
 	var out []selfTest
 	for _, pr := range safety.Profiles() {
 		// A check that failed in one profile must not fail the next.
@@ -77,7 +77,7 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 		if !ok {
 			continue
 		}
-		cs := newCommandSandbox(st, pol)
+		cs := newCommandSandbox(*st, pol)
 		if cs == nil {
 			continue
 		}
@@ -127,6 +127,12 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) 
 				}
 			}
 			out = append(out, t)
+		}
+		if l := cs.Launcher(pr); l != nil && st.Jailed && !l.Support().Namespaces {
+			// The kernel offered namespaces, but this machine refused them.
+			st.Support = l.Support()
+			st.Jailed = false
+			st.Note = partialNote(st.Support)
 		}
 		cs.Close()
 	}

@@ -15,4 +15,4 @@ type selfTest struct {
 }
 
 // sandboxSelfTest has nothing to test where there is no jail.
-func (c *cli) sandboxSelfTest(context.Context, *project, sandboxState) []selfTest { return nil }
+func (c *cli) sandboxSelfTest(context.Context, *project, *sandboxState) []selfTest { return nil }

@@ -117,7 +117,7 @@ func HelperMain(args []string) int {
 	j := &jail{}
 	if st.Namespaces {
 		if j, err = build(st); err != nil {
-			return fail("cannot build the jail", err)
+			return fail(buildFailed, err)
 		}
 	}
 	// The restriction is per thread, and every command is forked from
@@ -162,6 +162,10 @@ func HelperMain(args []string) int {
 		}
 	}
 }
+
+// buildFailed starts the error of a helper that could not build its
+// namespaces' mounts, which makes the launcher fall back to a flat jail.
+const buildFailed = "cannot build the jail"
 
 // installFilter applies the seccomp filter f to the calling thread (and
 // so to every command forked from it).

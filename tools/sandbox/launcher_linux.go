@@ -61,9 +61,13 @@ func NewLauncher(helper string, spec Spec) *Launcher {
 	return &Launcher{helper: helper, spec: spec, sup: Probe()}
 }
 
-// Support is what the launcher's jails are built with on this machine.
+// Support is what the launcher's jails are built with on this machine:
+// what the kernel offers, less the namespaces when a helper could not
+// build them after all (a container's policy the probe cannot see).
 func (l *Launcher) Support() Support {
+	l.mu.Lock()
 	s := l.sup
+	l.mu.Unlock()
 	if l.spec.Flat {
 		s.Namespaces, s.NamespacesReason = false, "left out on request"
 	}
@@ -471,6 +475,24 @@ type server struct {
 
 // startServer starts a helper and waits until its jail is built.
 func (l *Launcher) startServer() (*server, error) {
+	s, err := l.startOne()
+	if err == nil || !l.Support().Namespaces || !errors.Is(err, errNoNamespaces) {
+		return s, err
+	}
+	// The kernel said yes to namespaces, this machine no: fall back to the
+	// flat jail, and say why from now on (auto approvals then ask).
+	l.mu.Lock()
+	l.sup.Namespaces, l.sup.NamespacesReason = false, err.Error()
+	l.mu.Unlock()
+	return l.startOne()
+}
+
+// errNoNamespaces marks a helper that could not make or fill its
+// namespaces.
+var errNoNamespaces = errors.New("the namespaces could not be made")
+
+// startOne starts a helper and waits until its jail is built.
+func (l *Launcher) startOne() (*server, error) {
 	if l.helper == "" {
 		return nil, errors.New("sandbox: no helper binary")
 	}
@@ -518,6 +540,9 @@ func (l *Launcher) startServer() (*server, error) {
 	if err != nil {
 		unix.Close(s.fd)
 		s.removeOwn()
+		if st.Namespaces && (errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSPC)) {
+			return nil, fmt.Errorf("%w: %v", errNoNamespaces, err)
+		}
 		return nil, fmt.Errorf("sandbox: start the helper %s: %w", l.helper, err)
 	}
 	go func() {
@@ -534,6 +559,8 @@ func (l *Launcher) startServer() (*server, error) {
 		switch {
 		case err != nil:
 			ready <- s.lost(err)
+		case m.Op == "error" && st.Namespaces && strings.HasPrefix(m.Err, buildFailed):
+			ready <- fmt.Errorf("%w: %s", errNoNamespaces, m.Err)
 		case m.Op == "error":
 			ready <- errors.New(m.Err)
 		case m.Op != "ready":
