@@ -187,6 +187,10 @@ func TestRunCommandSandboxCancelKillsEverything(t *testing.T) {
 	for _, f := range []string{"child", "grandchild", "daemon"} {
 		readPID(t, filepath.Join(root, f+".pid"))
 	}
+	// The daemon writes its pid file just before it becomes the sleep.
+	for i := 0; i < 300 && len(agenttest.Marked(marker)) < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if n := len(agenttest.Marked(marker)); n != 2 {
 		t.Fatalf("%d marked processes run, want the grandchild's sleep and the daemon", n)
 	}
