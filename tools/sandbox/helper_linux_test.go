@@ -260,8 +260,9 @@ func TestHelperPassesOnACrash(t *testing.T) {
 }
 
 // whichHelper is a shell snippet that names the helper serving the
-// command: its pid and start time (in a pid namespace every helper is 1).
-const whichHelper = `echo "helper $PPID $(cut -d' ' -f22 /proc/$PPID/stat)"`
+// command: its pid, and its pid namespace (in the namespaces every helper
+// is 1 of a namespace of its own).
+const whichHelper = `echo "helper $PPID $(readlink /proc/$$/ns/pid)"`
 
 // TestLauncherReusesOneHelper: commands in a row are served by one
 // helper (the cost of starting one is paid once), each sees only its own
