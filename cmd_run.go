@@ -125,7 +125,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if err := p.pickModel(ctx); err != nil {
 		return err
 	}
-	if st := c.sandboxState(p); !st.Active && st.Mode != "off" {
+	if st := c.sandboxState(p); !st.Jailed && st.Mode != "off" {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", st.Note)
 	}
 	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)

@@ -1,11 +1,10 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -20,36 +19,56 @@ import (
 	"pincer/ui/safetext"
 )
 
-// sandboxState is what contains commands in this project: the mode asked
-// for, what the machine can enforce, and the paths.
+// sandboxState is what jails commands in this project: the mode asked
+// for, what the machine can enforce, and each profile's rights.
 type sandboxState struct {
 	Mode      safety.SandboxMode `json:"mode"`
 	Approvals string             `json:"approvals"`
 	Support   sbx.Support        `json:"support"`
-	// Active is true when commands really run in the sandbox.
+	// Active is true when commands really run in a jail.
 	Active bool `json:"active"`
-	// Network is whether sandboxed commands may use TCP; when the kernel
-	// cannot block it, it stays allowed whatever the setting.
-	Network  bool     `json:"network"`
-	Writable []string `json:"writable"`
-	Hidden   []string `json:"hidden"`
-	// PrivateTemp: read-only mode's per-command temp dir.
-	PrivateTemp bool `json:"private_temp"`
+	// Jailed is true when the full jail (namespaces and Landlock) holds
+	// them: only then do auto approvals run confirm-tier commands unasked.
+	Jailed bool `json:"jailed"`
+	// Network is whether approved commands may reach the network.
+	Network bool `json:"network"`
+	// Profiles are the jails, strictest first.
+	Profiles []profileState `json:"profiles"`
 	// Note says in one sentence what is (not) contained, for the start
 	// of a session and the status line's tooltip.
 	Note string `json:"note"`
-	// Helper is the binary that applies the sandbox to each command.
+	// Helper is the program that builds the jails: pincer itself, through
+	// the file it was started from (never a path a command could replace).
 	Helper string `json:"helper,omitempty"`
+	// Binary is pincer's program on disk, pinned read-only in every jail.
+	Binary string `json:"binary,omitempty"`
+
+	policy safety.SandboxPolicy
+	home   string
 }
 
-// sandboxState works out the sandbox for p from its configuration.
+// profileState is one jail as `pincer sandbox` shows it.
+type profileState struct {
+	safety.ProfileRights
+	// Temp is where its temp dir is.
+	Temp string `json:"temp"`
+	// Sees says what it sees, in words.
+	Sees string `json:"sees"`
+	// Layers are the mechanisms that hold it, e.g. "landlock ABI 7".
+	Layers []string `json:"layers"`
+	// Used says when commands run in it.
+	Used string `json:"used"`
+}
+
+// sandboxState works out the jails for p from its configuration.
 func (c *cli) sandboxState(p *project) sandboxState {
 	home, _ := os.UserHomeDir()
 	if h := c.getenv("HOME"); h != "" {
 		home = h
 	}
+	home = realPath(home)
 	mode := safety.SandboxMode(p.cfg.Sandbox)
-	st := sandboxState{Mode: mode, Approvals: p.cfg.Approvals, Support: sbx.Probe(), Network: true}
+	st := sandboxState{Mode: mode, Approvals: p.cfg.Approvals, Support: sbx.Probe(), Network: true, home: home}
 	if mode == safety.SandboxOff {
 		st.Note = "The sandbox is off: commands run with your full rights."
 		return st
@@ -58,51 +77,182 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		st.Note = "No sandbox on this machine: " + st.Support.Reason + ". Commands run with your full rights, and auto approvals ask as usual."
 		return st
 	}
-	pol := safety.SandboxPolicy{
-		Mode:      mode,
-		Root:      p.root,
-		Home:      home,
-		TempDir:   realPath(os.TempDir()),
-		Extra:     usableDirs(append(safety.ToolchainCaches(home, c.getenv), p.cfg.SandboxWritable...), home),
-		ConfigDir: filepath.Dir(config.UserConfigPath(c.getenv)),
-		DataDir:   c.dataDir(p),
+	if exe, err := os.Executable(); err == nil {
+		st.Binary = realPath(exe)
+	}
+	st.Helper = helperPath(st.Binary)
+	own := c.ownFiles(p)
+	explicitNet := p.srcs.Of("sandbox_network").Kind >= config.FromUserFile && p.cfg.SandboxNetwork
+	st.policy = safety.SandboxPolicy{
+		Mode:           mode,
+		Root:           p.root,
+		Home:           home,
+		Writable:       usableDirs(p.cfg.SandboxWritable, home),
+		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
+		Own:            own,
+		Binary:         st.Binary,
+		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
+		NetworkUnasked: explicitNet,
+		Sockets:        p.cfg.SandboxSockets,
 	}
 	st.Active = true
-	if exe, err := os.Executable(); err == nil {
-		st.Helper = exe
+	st.Jailed = st.Support.Jailed()
+	st.Network = st.policy.Network
+	for _, pr := range safety.Profiles() {
+		r, _ := st.policy.Rights(pr)
+		st.Profiles = append(st.Profiles, describeProfile(r, st.Support, pr))
 	}
-	st.Writable, st.Hidden = pol.Writable(), pol.Hidden()
-	if cfgFile := c.getenv(config.EnvConfig); cfgFile != "" && filepath.IsAbs(cfgFile) {
-		st.Hidden = append(st.Hidden, cfgFile)
+	layers := fmt.Sprintf("Landlock ABI %d", st.Support.ABI)
+	if st.Jailed {
+		layers += ", namespaces"
 	}
-	st.PrivateTemp = mode == safety.SandboxReadOnly
-	st.Network = p.cfg.SandboxNetwork || !st.Support.Network
-	where := "the project, the temp dir and the build caches"
-	if st.PrivateTemp {
-		where = "a private temp dir only"
+	if st.Support.Seccomp {
+		layers += ", seccomp"
 	}
-	net := "network allowed"
-	switch {
-	case !p.cfg.SandboxNetwork && !st.Support.Network:
-		net = "the network cannot be blocked here (" + st.Support.Reason + ")"
-	case !st.Network:
-		net = "network blocked"
+	if st.Jailed {
+		st.Note = fmt.Sprintf("Commands run in a jail (%s): read-only ones unasked in inspect (no writes, no network), approved ones in %s.", layers, workspaceWords(st.Profiles[2]))
+	} else {
+		st.Note = partialNote(st.Support)
 	}
-	st.Note = fmt.Sprintf("Commands run in a %s sandbox (%s ABI %d): writes to %s; %s.", mode, st.Support.Mechanism, st.Support.ABI, where, net)
 	return st
 }
 
-// commandSandbox is run_command's sandbox, or nil when commands run
-// unsandboxed. One is made per state and kept for the life of the
-// process, with its helper started in the background soon after start-up
-// (not competing with the first frame), so the first command does not
-// wait for it.
+// partialNote says what a jail without namespaces leaves open.
+func partialNote(sup sbx.Support) string {
+	layers := fmt.Sprintf("Landlock ABI %d", sup.ABI)
+	if sup.Seccomp {
+		layers += ", seccomp"
+	}
+	return fmt.Sprintf("Commands run in a partial jail (%s; no namespaces: %s): /tmp is not private and Unix sockets there may be reachable, so auto approvals ask as ask does.", layers, sup.NamespacesReason)
+}
+
+// workspaceWords sums up what approved commands may do.
+func workspaceWords(w profileState) string {
+	if w.Profile != safety.ProfileWorkspace {
+		return "inspect too (read-only mode)"
+	}
+	net := "network on"
+	if !w.Network {
+		net = "no network"
+	}
+	return "workspace (the project, the temp dir and the caches; " + net + ")"
+}
+
+// describeProfile puts a profile's rights into the words and layers
+// `pincer sandbox` shows.
+func describeProfile(r safety.ProfileRights, sup sbx.Support, pr safety.Profile) profileState {
+	ps := profileState{ProfileRights: r}
+	ps.ProfileRights.Profile = pr
+	ps.Layers = []string{fmt.Sprintf("landlock ABI %d", sup.ABI)}
+	if sup.Namespaces {
+		ps.Layers = append(ps.Layers, "userns", "mntns", "pidns", "ipcns")
+		if !r.Network {
+			ps.Layers = append(ps.Layers, "netns")
+		}
+	}
+	if sup.Seccomp {
+		ps.Layers = append(ps.Layers, "seccomp")
+	}
+	ps.Temp = "/tmp, the jail's own (TMPDIR=/tmp)"
+	if !sup.Namespaces {
+		ps.Temp = "a private directory ($TMPDIR); the real /tmp is read-only"
+	}
+	if r.ScratchTemp {
+		ps.Temp += ", emptied after each command"
+	}
+	var sees []string
+	if r.MaskProjectSecrets {
+		sees = append(sees, "the project with its secret files masked")
+	} else {
+		sees = append(sees, "the project, secret files included")
+	}
+	sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own")
+	switch {
+	case sup.Namespaces:
+		sees = append(sees, "its own /dev and ptys (no other terminal), its own processes only, nothing of /run or $XDG_RUNTIME_DIR")
+	default:
+		sees = append(sees, "no pty at all, every process's name (but no other's environment)")
+	}
+	switch r.Sockets {
+	case safety.SocketsNone:
+		sees = append(sees, "no Unix socket")
+	case safety.SocketsOwn:
+		if sup.UnixByPath {
+			sees = append(sees, "its own Unix sockets only")
+		} else {
+			sees = append(sees, fmt.Sprintf("no Unix socket (Landlock ABI %d cannot limit them by path)", sup.ABI))
+		}
+	case safety.SocketsListed:
+		if len(r.Listed) > 0 {
+			sees = append(sees, "the sockets in sandbox_sockets")
+		}
+		if !sup.UnixByPath {
+			sees = append(sees, "Unix sockets outside the usual places")
+		}
+	}
+	ps.Sees = strings.Join(sees, "; ")
+	switch pr {
+	case safety.ProfileInspect:
+		ps.Used = "commands rated safe, run without asking"
+	case safety.ProfileContained:
+		ps.Used = "confirm-tier commands auto approvals run without asking"
+		if !sup.Jailed() {
+			ps.Used = "not used here: without namespaces auto approvals ask"
+		}
+	case safety.ProfileWorkspace:
+		ps.Used = "commands you approved, or allowed by a rule of yours"
+	}
+	return ps
+}
+
+// helperPath is how pincer starts its helper: through /proc/self/exe,
+// which is the program this process runs even after the file was
+// replaced; where there is no /proc, the binary itself.
+func helperPath(binary string) string {
+	if runtime.GOOS == "linux" {
+		return "/proc/self/exe"
+	}
+	return binary
+}
+
+// specs are the jails of st's profiles, around root.
+func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Spec {
+	out := map[safety.Profile]sbx.Spec{}
+	for _, pr := range safety.Profiles() {
+		r, ok := pol.Rights(pr)
+		if !ok {
+			continue
+		}
+		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
+			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret}
+		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
+			spec.Hidden = append(spec.Hidden, cfg)
+		}
+		switch r.Sockets {
+		case safety.SocketsOwn:
+			spec.Unix = sbx.UnixJail
+		case safety.SocketsListed:
+			spec.Unix = sbx.UnixListed
+		}
+		if r.MaskProjectSecrets {
+			spec.SecretRoots = []string{pol.Root}
+		}
+		out[pr] = spec
+	}
+	return out
+}
+
+// commandSandbox is run_command's jails, or nil when commands run
+// unjailed. One is made per state and kept for the life of the process,
+// with its helpers started in the background soon after start-up (not
+// competing with the first frame), so the first command does not wait
+// for one.
 func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
-	key := fmt.Sprintf("%q %q %v %v", st.Writable, st.Hidden, st.Network, st.PrivateTemp)
+	key := fmt.Sprintf("%+v", st.policy)
 	if cs, ok := c.sandboxes[key]; ok {
 		return cs
 	}
-	cs := newCommandSandbox(st)
+	cs := newCommandSandbox(st, st.policy)
 	if cs == nil {
 		return nil
 	}
@@ -114,16 +264,13 @@ func (c *cli) commandSandbox(st sandboxState) *tools.CommandSandbox {
 	return cs
 }
 
-// newCommandSandbox is a sandbox for st of its own (nil when inactive).
-func newCommandSandbox(st sandboxState) *tools.CommandSandbox {
+// newCommandSandbox is a set of jails for st under pol of its own (nil
+// when inactive).
+func newCommandSandbox(st sandboxState, pol safety.SandboxPolicy) *tools.CommandSandbox {
 	if !st.Active || st.Helper == "" {
 		return nil
 	}
-	return &tools.CommandSandbox{
-		Helper:      st.Helper,
-		Spec:        sbx.Spec{Writable: st.Writable, Hidden: st.Hidden, Network: st.Network},
-		PrivateTemp: st.PrivateTemp,
-	}
+	return &tools.CommandSandbox{Helper: st.Helper, Specs: st.specs(pol)}
 }
 
 // keyVariables are the environment variables that hold API keys pincer
@@ -180,27 +327,31 @@ func realPath(p string) string {
 	return p
 }
 
-// selfTest is one check of `pincer sandbox`.
-type selfTest struct {
-	Name   string `json:"name"`
-	Want   string `json:"want"`   // "blocked" or "allowed"
-	Result string `json:"result"` // "blocked", "allowed" or "skipped"
-	Detail string `json:"detail,omitempty"`
-	OK     bool   `json:"ok"`
-}
-
 func (c *cli) sandboxCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "sandbox",
-		Short: "Show how commands are contained here, and test it",
-		Long: `sandbox prints what contains the model's commands on this machine: the
-mechanism (Landlock on Linux) and its ABI, the mode (workspace, read-only, off),
-the paths commands may write, the paths they may not see, and the network.
+		Short: "Show how commands are jailed here, and test it",
+		Long: `sandbox prints how the model's commands are jailed on this machine: the
+mechanism and its layers (Landlock and its ABI, user, mount, pid and network
+namespaces, seccomp), the mode (workspace, read-only, off), and for each profile
+what its commands may write, what they see, and their network:
 
-Then it runs a self-test through the real sandbox: a write outside the project,
-a write inside it, a read of a secret path, and a TCP connect with the network
-off, each with its result. The exit status is 1 when a check fails.`,
+  inspect     commands rated safe, run without asking: write nothing but a
+              private temp dir, no network, the project's secret files masked
+  contained   commands auto approvals run without asking: write the project
+              only, copies of the build caches, no network
+  workspace   commands you approved: the project, the temp dir, the caches
+              and sandbox_writable; network as configured
+
+Then it runs a self-test of every profile through the real jail: writes outside
+and inside the project, secrets in the project and in your home, another
+terminal, Unix sockets outside, TCP, UDP and DNS, a signal to pincer, another
+process's environment, replacing pincer's program, writing a build cache, and
+mktemp in the temp dir. What happened is checked from outside the jail. The exit
+status is 1 when a check fails.
+
+'pincer sandbox exec' runs a command of your own in one of the jails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := c.loadProject(cmd)
@@ -208,7 +359,7 @@ off, each with its result. The exit status is 1 when a check fails.`,
 				return err
 			}
 			st := c.sandboxState(p)
-			tests := c.sandboxSelfTest(cmd.Context(), p, st)
+			tests := c.sandboxSelfTest(cmd.Context(), p, &st)
 			failed := slices.ContainsFunc(tests, func(t selfTest) bool { return !t.OK })
 			if asJSON {
 				if err := c.writeJSON(struct {
@@ -228,6 +379,7 @@ off, each with its result. The exit status is 1 when a check fails.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.AddCommand(c.sandboxExecCommand())
 	return cmd
 }
 
@@ -238,34 +390,64 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 		mech = fmt.Sprintf("%s, ABI %d", st.Support.Mechanism, st.Support.ABI)
 	}
 	fmt.Fprintf(w, "mechanism   %s\n", mech)
+	if st.Support.Available() {
+		ns := "user, mount, pid, IPC and network namespaces"
+		if !st.Support.Namespaces {
+			ns = "none: " + st.Support.NamespacesReason
+		}
+		sc := "on"
+		if !st.Support.Seccomp {
+			sc = "off: " + st.Support.SeccompReason
+		}
+		fmt.Fprintf(w, "namespaces  %s\n", ns)
+		fmt.Fprintf(w, "seccomp     %s\n", sc)
+	}
 	fmt.Fprintf(w, "mode        %s (modes: read-only, workspace, off)\n", st.Mode)
 	fmt.Fprintf(w, "active      %v\n", st.Active)
 	if st.Helper != "" {
-		fmt.Fprintf(w, "helper      %s (started once per session; each command is one fork and exec)\n", safetext.LineOf(st.Helper))
+		fmt.Fprintf(w, "helper      %s, started once per jail (each command is one fork and exec)\n", safetext.LineOf(st.Helper))
 	}
-	fmt.Fprintf(w, "approvals   %s\n", st.Approvals)
-	if st.Active {
-		netText := "allowed"
-		if !st.Network {
-			netText = "blocked (TCP connect and bind)"
-		}
-		fmt.Fprintf(w, "network     %s\n", netText)
-		writable := st.Writable
-		if st.PrivateTemp {
-			writable = append(writable, "a private temp dir per command ($TMPDIR)")
-		}
-		fmt.Fprintf(w, "writable    %s\n", linesOf(writable))
-		fmt.Fprintf(w, "hidden      %s\n", linesOf(st.Hidden))
+	fmt.Fprintf(w, "approvals   %s", st.Approvals)
+	if st.Active && !st.Jailed {
+		fmt.Fprint(w, " (auto asks as ask does: no namespaces)")
 	}
-	fmt.Fprintf(w, "%s\n", st.Note)
+	fmt.Fprintln(w)
+	for _, ps := range st.Profiles {
+		fmt.Fprintf(w, "\n%s — %s\n", ps.Profile, ps.Used)
+		writable := append(slices.Clone(ps.Writable), ps.Temp)
+		fmt.Fprintf(w, "  writes    %s\n", linesOf(writable, "            "))
+		if len(ps.Copies) > 0 {
+			fmt.Fprintf(w, "  copies    %s\n", linesOf(append(slices.Clone(ps.Copies), "(changes go to the jail's own copy, never to these)"), "            "))
+		}
+		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
+		net := "none"
+		if ps.Network {
+			net = "yes"
+		}
+		fmt.Fprintf(w, "  network   %s\n", net)
+		fmt.Fprintf(w, "  layers    %s\n", strings.Join(ps.Layers, ", "))
+	}
+	if st.Active && len(st.Profiles) > 0 {
+		fmt.Fprintf(w, "\nhidden      %s\n", linesOf(st.Profiles[0].Hidden, "            "))
+		fmt.Fprintf(w, "pinned      %s\n", linesOf(st.Profiles[2].Pinned, "            "))
+	}
+	if runtime.GOOS != "linux" {
+		fmt.Fprintf(w, "\nOn %s pincer has no jail yet: commands run with your full rights.\n", runtime.GOOS)
+	}
+	fmt.Fprintf(w, "\n%s\n", st.Note)
 	if len(tests) > 0 {
-		fmt.Fprintln(w, "\nself-test:")
+		fmt.Fprintln(w, "\nself-test (what happened is checked from outside the jail):")
+		last := ""
 		for _, t := range tests {
+			if t.Profile != last {
+				fmt.Fprintf(w, "  %s\n", t.Profile)
+				last = t.Profile
+			}
 			mark := "ok  "
 			if !t.OK {
 				mark = "FAIL"
 			}
-			line := fmt.Sprintf("  %s %-34s want %-8s got %s", mark, t.Name, t.Want, t.Result)
+			line := fmt.Sprintf("    %s %-36s want %-8s got %s", mark, t.Name, t.Want, t.Result)
 			if t.Detail != "" {
 				line += " (" + safetext.LineOf(t.Detail) + ")"
 			}
@@ -274,114 +456,12 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 	}
 }
 
-// sandboxSelfTest runs the four checks through the real helper, in a
-// scratch project, with a scratch secret standing in for ~/.ssh.
-func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st sandboxState) []selfTest {
-	if !st.Active {
-		return nil
-	}
-	scratch, err := os.MkdirTemp(p.root, ".pincer-sandbox-test-")
-	if err != nil {
-		return []selfTest{{Name: "set up", Want: "allowed", Result: "failed", Detail: err.Error()}}
-	}
-	defer os.RemoveAll(scratch)
-	home, _ := os.UserHomeDir()
-	outsideDir, err := os.MkdirTemp(home, ".pincer-sandbox-test-")
-	if err != nil {
-		return []selfTest{{Name: "set up", Want: "allowed", Result: "failed", Detail: err.Error()}}
-	}
-	defer os.RemoveAll(outsideDir)
-	secretDir := filepath.Join(outsideDir, "secret")
-	_ = os.Mkdir(secretDir, 0o700)
-	_ = os.WriteFile(filepath.Join(secretDir, "key"), []byte("secret"), 0o600)
-
-	run := func(spec sbx.Spec, script string) (string, bool) {
-		cs := newCommandSandbox(st)
-		if cs == nil {
-			return "no helper", false
-		}
-		cs.Spec = spec
-		defer cs.Close()
-		reg, err := tools.NewRegistry(tools.Builtins(tools.Options{Root: scratch, Sandbox: cs, CommandTimeout: 10 * time.Second})...)
-		if err != nil {
-			return err.Error(), false
-		}
-		tool, _ := reg.Get("run_command")
-		call, err := tool.Decode(fmt.Sprintf(`{"command": %q}`, script))
-		if err != nil {
-			return err.Error(), false
-		}
-		res, err := call.Run(ctx)
-		if err != nil {
-			return err.Error(), false
-		}
-		return res.Content, !res.IsError
-	}
-	spec := sbx.Spec{Writable: []string{scratch}, Hidden: append(slices.Clone(st.Hidden), secretDir), Network: st.Network}
-	outside := filepath.Join(outsideDir, "canary")
-	var tests []selfTest
-	check := func(name, want string, ok bool, out string) {
-		got := "blocked"
-		if ok {
-			got = "allowed"
-		}
-		t := selfTest{Name: name, Want: want, Result: got, OK: got == want}
-		if !t.OK {
-			t.Detail = firstLineOf(out)
-		}
-		tests = append(tests, t)
-	}
-	out, ok := run(spec, "echo x > "+shellQuote(outside))
-	if _, err := os.Stat(outside); err == nil {
-		ok = true
-	}
-	check("write outside the project", "blocked", ok, out)
-	out, ok = run(spec, "echo x > inside.txt && cat inside.txt")
-	check("write inside the project", "allowed", ok, out)
-	out, ok = run(spec, "cat "+shellQuote(filepath.Join(secretDir, "key")))
-	check("read a secret path", "blocked", ok, out)
-	if !st.Support.Network {
-		tests = append(tests, selfTest{Name: "TCP connect with network off", Want: "blocked", Result: "skipped", Detail: st.Support.Reason, OK: true})
-		return tests
-	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		return tests
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conn.Close()
-		}
-	}()
-	offSpec := spec
-	offSpec.Network = false
-	port := ln.Addr().(*net.TCPAddr).Port
-	if _, err := os.Stat("/bin/bash"); err != nil {
-		tests = append(tests, selfTest{Name: "TCP connect with network off", Want: "blocked", Result: "skipped", Detail: "the check uses /bin/bash", OK: true})
-		return tests
-	}
-	out, ok = run(offSpec, fmt.Sprintf("/bin/bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d'", port))
-	check("TCP connect with network off", "blocked", ok, out)
-	return tests
-}
-
-// firstLineOf is the first line of s, for a short detail.
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return line
-}
-
 // linesOf lists paths one under the other, aligned with the labels above,
 // each drawn safely (a project path may hold anything).
-func linesOf(paths []string) string {
+func linesOf(paths []string, indent string) string {
 	out := make([]string, len(paths))
 	for i, p := range paths {
 		out[i] = safetext.LineOf(p)
 	}
-	return strings.Join(out, "\n            ")
+	return strings.Join(out, "\n"+indent)
 }

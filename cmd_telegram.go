@@ -68,7 +68,7 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return fmt.Errorf("the sessions of the chats are kept in the store, which could not be opened: %w", err)
 	}
-	if s := c.sandboxState(p); !s.Active && s.Mode != "off" {
+	if s := c.sandboxState(p); !s.Jailed && s.Mode != "off" {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", s.Note)
 	}
 	servers := c.mcpManager(p, nil)

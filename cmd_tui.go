@@ -125,7 +125,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		})}, screenCommands(p, custom)...)
 	}
 	err = ui.Run(ctx, ui.Options{
-		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Network: sb.Network, Note: sb.Note},
+		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Jailed: sb.Jailed, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
 		Private:           c.flags.private,

@@ -39,6 +39,12 @@ func main() {
 		os.Exit(sbx.HelperMain(os.Args))
 	}
 	sbx.ProtectSelf()
+	if exe, err := os.Executable(); err == nil {
+		if err := sbx.CheckExecutable(exe); err != nil {
+			fmt.Fprintf(os.Stderr, "pincer: %s\n", safetext.LineOf(err.Error()))
+			os.Exit(2)
+		}
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -162,6 +168,7 @@ func (c *cli) addFlags(root *cobra.Command) {
 		{"run", []func(*cobra.Command){model, named, latest, contain, private}},
 		{"config", []func(*cobra.Command){model, theme, contain}},
 		{"sandbox", []func(*cobra.Command){contain}},
+		{"sandbox exec", []func(*cobra.Command){contain}},
 		{"sessions compact", []func(*cobra.Command){model}},
 		{"tasks run", []func(*cobra.Command){model, contain}},
 		{"tasks add", []func(*cobra.Command){named}},

@@ -131,32 +131,27 @@ func TestSandboxNetwork(t *testing.T) {
 
 func TestCommandsOutliveNothing(t *testing.T) {
 	for _, mode := range []string{"workspace", "off"} {
-		for _, script := range []string{
-			"sleep 7777 & echo $! > bg.pid",
-			"nohup sleep 7777 >/dev/null 2>&1 & echo $! > bg.pid",
-			"setsid sh -c 'echo $$ > bg.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 0.3",
+		for i, script := range []string{
+			"sleep MARK & echo $! > bg.pid",
+			"nohup sleep MARK >/dev/null 2>&1 & echo $! > bg.pid",
+			"setsid sh -c 'echo $$ > bg.pid; exec sleep MARK' >/dev/null 2>&1 & sleep 0.3",
 		} {
 			if mode == "off" && strings.HasPrefix(script, "setsid") {
 				continue // only the sandbox helper catches processes that leave the group
 			}
 			t.Run(mode+"/"+strings.Fields(script)[0], func(t *testing.T) {
 				s, _ := newSandboxedProject(t)
-				sandboxRun(t, s, script, "--yes", "--sandbox", mode)
-				data, err := os.ReadFile(filepath.Join(s.dir, "bg.pid"))
-				if err != nil {
+				// Marked, as in the jail's pid namespace its ids are not the ones outside.
+				marker := fmt.Sprintf("55%d%d.5", i, time.Now().UnixNano()%100000)
+				sandboxRun(t, s, strings.ReplaceAll(script, "MARK", marker), "--yes", "--sandbox", mode)
+				if _, err := os.Stat(filepath.Join(s.dir, "bg.pid")); err != nil {
 					t.Fatal(err)
 				}
-				pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				deadline := time.Now().Add(3 * time.Second)
-				for syscall.Kill(pid, 0) == nil && !zombie(pid) {
-					if time.Now().After(deadline) {
+				if left := agenttest.WaitUnmarked(marker, 3*time.Second); len(left) > 0 {
+					for _, pid := range left {
 						syscall.Kill(pid, syscall.SIGKILL)
-						t.Fatalf("the background process %d outlived the command", pid)
 					}
-					time.Sleep(10 * time.Millisecond)
+					t.Fatalf("the background processes %v outlived the command", left)
 				}
 			})
 		}
@@ -325,8 +320,18 @@ func TestTUISandboxEndToEnd(t *testing.T) {
 	}
 }
 
+// selfTestItems are the checks `pincer sandbox` must run in every
+// profile (issue 23's list, and mktemp from issue 25).
+var selfTestItems = []string{
+	"write outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
+	"write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
+	"signal pincer", "read another process's environment", "replace pincer's program", "write a build cache", "mktemp in the temp dir", "write the real temp dir",
+}
+
 func TestSandboxCommand(t *testing.T) {
 	s, _ := newSandboxedProject(t)
+	// pincer's own data dir in the temp dir (as in these tests) must not
+	// take the temp dir's children away from commands (issue 25).
 	r := s.run("", "sandbox", "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -334,31 +339,122 @@ func TestSandboxCommand(t *testing.T) {
 	var got struct {
 		Mode     string
 		Active   bool
-		Writable []string
-		Hidden   []string
+		Jailed   bool
 		Support  struct{ Mechanism string }
+		Profiles []struct {
+			Profile  string
+			Writable []string
+			Hidden   []string
+			Network  bool
+			Layers   []string
+		}
 		SelfTest []struct {
-			Name, Want, Result string
-			OK                 bool
+			Profile, Name, Want, Result string
+			OK                          bool
 		} `json:"self_test"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 		t.Fatalf("%v:\n%s", err, r.stdout)
 	}
-	if got.Mode != "workspace" || !got.Active || got.Support.Mechanism != "landlock" || len(got.Writable) == 0 || len(got.Hidden) == 0 {
-		t.Errorf("sandbox --json = %+v", got)
+	if got.Mode != "workspace" || !got.Active || got.Support.Mechanism != "landlock" || len(got.Profiles) != 3 {
+		t.Fatalf("sandbox --json = %+v", got)
 	}
-	if len(got.SelfTest) != 4 {
-		t.Fatalf("self-test has %d checks, want 4: %+v", len(got.SelfTest), got.SelfTest)
+	for i, want := range []string{"inspect", "contained", "workspace"} {
+		p := got.Profiles[i]
+		if p.Profile != want || len(p.Hidden) == 0 || len(p.Layers) == 0 {
+			t.Errorf("profile %d = %+v, want %s", i, p, want)
+		}
 	}
+	if len(got.Profiles[0].Writable) != 0 || got.Profiles[0].Network || len(got.Profiles[2].Writable) == 0 {
+		t.Errorf("inspect writes %v (network %v), workspace %v", got.Profiles[0].Writable, got.Profiles[0].Network, got.Profiles[2].Writable)
+	}
+	ran := map[string]bool{}
 	for _, c := range got.SelfTest {
+		ran[c.Profile+"/"+c.Name] = true
 		if !c.OK || c.Result == "" {
-			t.Errorf("self-test %q: want %s, got %s", c.Name, c.Want, c.Result)
+			t.Errorf("self-test %s/%q: want %s, got %s", c.Profile, c.Name, c.Want, c.Result)
+		}
+	}
+	for _, p := range []string{"inspect", "contained", "workspace"} {
+		for _, name := range selfTestItems {
+			if !ran[p+"/"+name] {
+				t.Errorf("the self-test of %s lacks %q", p, name)
+			}
 		}
 	}
 	// Off: nothing enforced, said so, and no self-test.
 	r = s.run("", "sandbox", "--sandbox", "off")
 	if r.code != 0 || !strings.Contains(r.stdout, "The sandbox is off") || strings.Contains(r.stdout, "self-test") {
 		t.Errorf("sandbox --sandbox off: %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestInspectBlockedThroughTheBinary: a command rated safe (here an
+// unknown program, with unknown_commands: safe) that writes is stopped by
+// the inspect jail; headless without --yes the model reads that it tried
+// to change something and nothing ran again; with --yes it ran again in
+// the workspace jail and the write landed.
+func TestInspectBlockedThroughTheBinary(t *testing.T) {
+	for _, tt := range []struct {
+		flags  []string
+		landed bool
+		want   string
+	}{
+		{nil, false, "it tried to change something: write to"},
+		{[]string{"--yes"}, true, "ran again in the workspace jail"},
+	} {
+		t.Run(fmt.Sprint(tt.flags), func(t *testing.T) {
+			s, _ := newSandboxedProject(t)
+			if err := os.MkdirAll(filepath.Join(s.home, ".config", "pincer"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(s.home, ".config", "pincer", "config.json"), []byte(`{"unknown_commands": "safe"}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s.write("writer", "#!/bin/sh\necho made > made.txt\n")
+			if err := os.Chmod(filepath.Join(s.dir, "writer"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_, content := sandboxRun(t, s, "./writer", tt.flags...)
+			_, err := os.Stat(filepath.Join(s.dir, "made.txt"))
+			if (err == nil) != tt.landed || !strings.Contains(content, tt.want) {
+				t.Errorf("landed = %v, want %v; tool result:\n%s", err == nil, tt.landed, content)
+			}
+		})
+	}
+}
+
+// TestWithoutNamespaces: where user namespaces are unavailable (forced
+// here), pincer says so, auto approvals ask as ask does, and the flat
+// jail still passes its own self-test.
+func TestWithoutNamespaces(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	s.env = append(s.env, "PINCER_SANDBOX_NAMESPACES=off")
+	r := s.run("", "sandbox", "--json")
+	var got struct {
+		Active, Jailed bool
+		Note           string
+		SelfTest       []struct {
+			Profile, Name, Want, Result string
+			OK                          bool
+		} `json:"self_test"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
+		t.Fatalf("%v:\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	if r.code != 0 || !got.Active || got.Jailed || !strings.Contains(got.Note, "PINCER_SANDBOX_NAMESPACES=off") || !strings.Contains(got.Note, "auto approvals ask") {
+		t.Errorf("exit %d, %+v", r.code, got)
+	}
+	for _, c := range got.SelfTest {
+		if !c.OK {
+			t.Errorf("flat self-test %s/%q: want %s, got %s", c.Profile, c.Name, c.Want, c.Result)
+		}
+	}
+	r, _ = sandboxRun(t, s, "touch made.txt", "--auto")
+	if _, err := os.Stat(filepath.Join(s.dir, "made.txt")); err == nil {
+		t.Error("auto ran a change unasked without the full jail")
+	}
+	if !strings.Contains(r.stderr, "no namespaces") {
+		t.Errorf("pincer run does not say the jail is partial:\n%s", r.stderr)
 	}
 }

@@ -719,7 +719,8 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		// says why it asks, without repeating that text.
 		v.Reasons = append(v.Reasons, tc.Name+" changes something outside the project files, so it asks first")
 	}
-	if pre.ask || !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call)) {
+	asked := pre.ask || !safety.RunsUnasked(v, a.Approvals(), acc.Command != "" && contained(call))
+	if asked {
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
@@ -752,13 +753,18 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	if fetch != nil {
 		call = fetch.Grant(webGrant(a.classifier, v, addrs))
 	}
+	// The jail holds the command to what it was judged to do.
+	profile := safety.ProfileFor(v, asked)
+	if pc, ok := call.(tools.Profiled); ok {
+		call = pc.InProfile(profile)
+	}
 	if tool.Mutates() {
 		a.awaitCheckpoint(sink)
 	}
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
 	r, err = call.Run(ctx)
 	if err == nil && len(r.SandboxBlocked) > 0 && !plan {
-		r, err = a.leaveSandbox(ctx, tc, call, v, r, sink)
+		r, err = a.afterBlocked(ctx, tc, call, v, profile, r, sink)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -773,6 +779,60 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		return tools.Result{Content: fmt.Sprintf("%s failed: %v", tc.Name, err), IsError: true}
 	}
 	return r
+}
+
+// afterBlocked handles a command the jail stopped. One that ran unasked
+// tried to do more than it was judged to (a "safe" command that writes):
+// it is judged again as a command that changes things, so it runs again
+// only in the jail that verdict gets — unasked in the contained jail
+// under auto approvals, else after a normal approval, in the workspace
+// jail — and never outside the jail without a yes. One the person
+// approved may be let out of the jail (leaveSandbox).
+func (a *Agent) afterBlocked(ctx context.Context, tc ToolCall, call tools.Call, v safety.Verdict, profile safety.Profile, r tools.Result, sink func(Event)) (tools.Result, error) {
+	pc, ok := call.(tools.Profiled)
+	if !ok || profile == safety.ProfileWorkspace {
+		return a.leaveSandbox(ctx, tc, call, v, r, sink)
+	}
+	what := strings.Join(r.SandboxBlocked, "; ")
+	judged := "rated as only reading"
+	if profile == safety.ProfileContained {
+		judged = "run unasked by auto approvals, which allow changes to the project only"
+	}
+	again := v
+	again.Tier = max(v.Tier, safety.Confirm)
+	again.Reasons = append([]string{fmt.Sprintf("%s: %s, it tried %s", call.Summary(), judged, what)}, v.Reasons...)
+	next := safety.ProfileWorkspace
+	if profile == safety.ProfileInspect && safety.RunsUnasked(again, a.Approvals(), contained(call)) {
+		next = safety.ProfileContained
+	} else {
+		acc := call.Access()
+		d := ask(ctx, a.opts.Approver, Approval{
+			Kind: ApproveCommand, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(), Command: acc.Command, Dir: acc.Dir,
+			Tier: again.Tier, Reasons: again.Reasons, SuggestedRule: safety.SuggestRule(acc.Command),
+		})
+		if !d.Allow {
+			r.Content = fmt.Sprintf("This command was %s, and it tried to change something: %s. The jail stopped it, so nothing outside it changed. "+
+				"It needs the user's approval to make that change; the user was asked and did not allow it.", judged, what) +
+				commentOf(d) + "\n\n" + r.Content
+			return r, nil
+		}
+	}
+	sink(Notice{Text: fmt.Sprintf("%s tried %s; running it again in the %s jail.", call.Summary(), what, next)})
+	rerun := pc.InProfile(next)
+	out, err := rerun.Run(ctx)
+	if err == nil && len(out.SandboxBlocked) > 0 {
+		out, err = a.afterBlocked(ctx, tc, rerun, again, next, out, sink)
+	}
+	out.Content = fmt.Sprintf("(This command was %s, and it tried %s; it ran again in the %s jail.)\n", judged, what, next) + out.Content
+	return out, err
+}
+
+// commentOf is what the person said with a decision, for the model.
+func commentOf(d Decision) string {
+	if d.Comment == "" {
+		return ""
+	}
+	return " The user said: " + d.Comment
 }
 
 // leaveSandbox asks whether a command the sandbox blocked may run again

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,8 +18,12 @@ import (
 type fakeShell struct {
 	sandboxed bool
 	blockIn   bool // the sandbox blocks every command
-	mu        sync.Mutex
-	runs      []string // "in" or "out" per run
+	// blockProfiles are the jails that block every command, when blockIn
+	// is not set.
+	blockProfiles []safety.Profile
+	mu            sync.Mutex
+	runs          []string         // "in" or "out" per run
+	profiles      []safety.Profile // the profile of each run inside
 }
 
 func (f *fakeShell) Name() string        { return "run_command" }
@@ -36,21 +41,29 @@ func (f *fakeShell) Decode(s string) (tools.Call, error) {
 }
 
 type fakeCall struct {
-	f   *fakeShell
-	cmd string
-	in  bool
+	f       *fakeShell
+	cmd     string
+	in      bool
+	profile safety.Profile
 }
 
 func (c *fakeCall) Summary() string         { return "run_command " + c.cmd }
 func (c *fakeCall) Access() tools.Access    { return tools.Access{Command: c.cmd, Dir: "/p"} }
 func (c *fakeCall) Sandboxed() bool         { return c.in }
 func (c *fakeCall) Unsandboxed() tools.Call { return &fakeCall{f: c.f, cmd: c.cmd} }
+func (c *fakeCall) InProfile(p safety.Profile) tools.Call {
+	cp := *c
+	cp.profile = p
+	return &cp
+}
+func (c *fakeCall) Profile() safety.Profile { return c.profile }
 func (c *fakeCall) Run(context.Context) (tools.Result, error) {
 	c.f.mu.Lock()
 	defer c.f.mu.Unlock()
 	if c.in {
 		c.f.runs = append(c.f.runs, "in")
-		if c.f.blockIn {
+		c.f.profiles = append(c.f.profiles, c.profile)
+		if c.f.blockIn || slices.Contains(c.f.blockProfiles, c.profile) {
 			return tools.Result{Content: "denied [blocked by the sandbox: write to /x]", IsError: true, SandboxBlocked: []string{"write to /x (outside the writable paths)"}}, nil
 		}
 		return tools.Result{Content: "ran inside"}, nil
@@ -148,6 +161,92 @@ func TestBlockedBySandboxAsksToLeave(t *testing.T) {
 			}
 			if got := strings.Join(f.runs, ","); got != tt.wantRuns {
 				t.Errorf("runs %q, want %q", got, tt.wantRuns)
+			}
+			if got := h.toolMessages(1)[0]["content"].(string); !strings.Contains(got, tt.want) {
+				t.Errorf("tool result %q lacks %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestProfileFollowsTheApproval: each command runs in the jail of how it
+// was allowed — inspect unasked and safe, contained unasked by auto,
+// workspace once approved or allowed by a rule of the person's.
+func TestProfileFollowsTheApproval(t *testing.T) {
+	tests := []struct {
+		name      string
+		approvals safety.ApprovalMode
+		command   string
+		allow     string // a session rule added first
+		want      safety.Profile
+	}{
+		{"a safe command, unasked", safety.ApprovalsAsk, "ls", "", safety.ProfileInspect},
+		{"a confirm command, approved", safety.ApprovalsAsk, "touch a", "", safety.ProfileWorkspace},
+		{"a confirm command under auto", safety.ApprovalsAuto, "touch a", "", safety.ProfileContained},
+		{"a dangerous command, approved twice", safety.ApprovalsAuto, "rm -rf build", "", safety.ProfileWorkspace},
+		{"allowed by the person's rule", safety.ApprovalsAsk, "touch a", "touch *", safety.ProfileWorkspace},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeShell{sandboxed: true}
+			h, a := sandboxHarness(t, f, tt.approvals, tt.command, func(Approval) Decision { return Decision{Allow: true} })
+			if tt.allow != "" {
+				a.allow(tt.allow, func(Event) {})
+			}
+			if _, err := h.run("go"); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(f.profiles, []safety.Profile{tt.want}) {
+				t.Errorf("ran in %v, want %s", f.profiles, tt.want)
+			}
+		})
+	}
+}
+
+// TestInspectBlockedIsJudgedAgain: a command rated safe that tried to
+// write is stopped by the inspect jail; it runs again only after a normal
+// approval naming what it tried (in the workspace jail), or unasked in the
+// contained jail under auto — never outside the jail without a yes.
+func TestInspectBlockedIsJudgedAgain(t *testing.T) {
+	tests := []struct {
+		name      string
+		approvals safety.ApprovalMode
+		block     []safety.Profile
+		allow     func(Approval) bool
+		wantAsks  []string
+		wantRuns  []safety.Profile
+		want      string // in the tool result
+	}{
+		{"yes: again in workspace", safety.ApprovalsAsk, []safety.Profile{safety.ProfileInspect}, func(Approval) bool { return true },
+			[]string{"command/1"}, []safety.Profile{safety.ProfileInspect, safety.ProfileWorkspace}, "ran again in the workspace jail"},
+		{"no: the model is told it tried to change something", safety.ApprovalsAsk, []safety.Profile{safety.ProfileInspect}, func(Approval) bool { return false },
+			[]string{"command/1"}, []safety.Profile{safety.ProfileInspect}, "it tried to change something: write to /x"},
+		{"auto: again in contained, unasked", safety.ApprovalsAuto, []safety.Profile{safety.ProfileInspect}, func(Approval) bool { return false },
+			nil, []safety.Profile{safety.ProfileInspect, safety.ProfileContained}, "ran again in the contained jail"},
+		{"auto, contained blocks too: asked, then workspace", safety.ApprovalsAuto, []safety.Profile{safety.ProfileInspect, safety.ProfileContained}, func(Approval) bool { return true },
+			[]string{"command/1"}, []safety.Profile{safety.ProfileInspect, safety.ProfileContained, safety.ProfileWorkspace}, "ran again in the workspace jail"},
+		{"workspace blocks too: leaving the jail is its own question", safety.ApprovalsAsk, []safety.Profile{safety.ProfileInspect, safety.ProfileWorkspace}, func(a Approval) bool { return a.Kind != ApproveUnsandboxed },
+			[]string{"command/1", "unsandboxed/1"}, []safety.Profile{safety.ProfileInspect, safety.ProfileWorkspace}, "blocked by the sandbox"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeShell{sandboxed: true, blockProfiles: tt.block}
+			h, _ := sandboxHarness(t, f, tt.approvals, "cat notes.txt", func(a Approval) Decision { return Decision{Allow: tt.allow(a)} })
+			if _, err := h.run("go"); err != nil {
+				t.Fatal(err)
+			}
+			var asks []string
+			for _, a := range h.asked {
+				asks = append(asks, string(a.Kind)+"/"+string(rune('0'+a.Step)))
+				if a.Kind == ApproveCommand && (len(a.Reasons) == 0 || !strings.Contains(a.Reasons[0], "it tried write to /x") || a.Tier != safety.Confirm) {
+					t.Errorf("the approval does not name what the command tried: tier %v, %v", a.Tier, a.Reasons)
+				}
+			}
+			if strings.Join(asks, " ") != strings.Join(tt.wantAsks, " ") {
+				t.Errorf("asked %v, want %v", asks, tt.wantAsks)
+			}
+			if !slices.Equal(f.profiles, tt.wantRuns) || slices.Contains(f.runs, "out") && tt.wantAsks[len(tt.wantAsks)-1] != "unsandboxed/1" {
+				t.Errorf("ran in %v (%v), want %v", f.profiles, f.runs, tt.wantRuns)
 			}
 			if got := h.toolMessages(1)[0]["content"].(string); !strings.Contains(got, tt.want) {
 				t.Errorf("tool result %q lacks %q", got, tt.want)

@@ -36,6 +36,7 @@ type FileConfig struct {
 	Sandbox               *string     `json:"sandbox,omitempty"`
 	SandboxWritable       []string    `json:"sandbox_writable,omitempty"`
 	SandboxNetwork        *bool       `json:"sandbox_network,omitempty"`
+	SandboxSockets        []string    `json:"sandbox_sockets,omitempty"`
 	CommandEnvPassthrough []string    `json:"command_env_passthrough,omitempty"`
 	Approvals             *string     `json:"approvals,omitempty"`
 	Checkpoints           *bool       `json:"checkpoints,omitempty"`

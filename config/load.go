@@ -141,6 +141,9 @@ func Load(o LoadOptions) (Config, Sources, error) {
 	for i, w := range c.SandboxWritable {
 		c.SandboxWritable[i] = expandHome(w, ld.home)
 	}
+	for i, w := range c.SandboxSockets {
+		c.SandboxSockets[i] = expandHome(w, ld.home)
+	}
 	srcs.ProviderConfigured = ld.resolveProvider(&c, srcs.Fields, providerAt)
 	ld.validate(c, srcs.Fields)
 	if len(ld.ps) == 0 {

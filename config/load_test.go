@@ -91,6 +91,8 @@ func TestPrecedence(t *testing.T) {
 			user: stage{json: `["/u/cache"]`, want: []string{"/u/cache"}}, project: stage{json: `["/p/cache"]`, want: []string{"/u/cache", "/p/cache"}}},
 		{field: "sandbox_network", def: true,
 			user: stage{json: `true`, want: true}, project: stage{json: `false`, want: false}},
+		{field: "sandbox_sockets", def: []string(nil),
+			user: stage{json: `["/run/user/1/ssh.sock"]`, want: []string{"/run/user/1/ssh.sock"}}, project: stage{json: `["/var/run/docker.sock"]`, want: []string{"/run/user/1/ssh.sock", "/var/run/docker.sock"}}},
 		{field: "command_env_passthrough", def: []string(nil),
 			user: stage{json: `["GITHUB_TOKEN"]`, want: []string{"GITHUB_TOKEN"}}, project: stage{json: `["NPM_TOKEN"]`, want: []string{"GITHUB_TOKEN", "NPM_TOKEN"}}},
 		{field: "approvals", def: "ask",
@@ -541,6 +543,7 @@ func TestDistrustedProjectOnlyTightensTheSandbox(t *testing.T) {
 		{`"sandbox_network": false`, `"sandbox_network": true`, "workspace", false, "sandbox_network"},
 		{``, `"sandbox_network": false`, "workspace", false, ""},
 		{``, `"sandbox_writable": ["/"], "approvals": "auto", "command_env_passthrough": ["OPENAI_API_KEY"]`, "workspace", true, "sandbox_writable,command_env_passthrough,approvals"},
+		{``, `"sandbox_sockets": ["/var/run/docker.sock"]`, "workspace", true, "sandbox_sockets"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.user+"|"+tt.project, func(t *testing.T) {
@@ -554,7 +557,7 @@ func TestDistrustedProjectOnlyTightensTheSandbox(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Sandbox != tt.wantMode || c.SandboxNetwork != tt.wantNetwork || len(c.SandboxWritable) != 0 || c.Approvals != "ask" || len(c.CommandEnvPassthrough) != 0 {
+			if c.Sandbox != tt.wantMode || c.SandboxNetwork != tt.wantNetwork || len(c.SandboxWritable) != 0 || len(c.SandboxSockets) != 0 || c.Approvals != "ask" || len(c.CommandEnvPassthrough) != 0 {
 				t.Errorf("got sandbox %q network %v writable %v approvals %q passthrough %v", c.Sandbox, c.SandboxNetwork, c.SandboxWritable, c.Approvals, c.CommandEnvPassthrough)
 			}
 			if got := strings.Join(srcs.Ignored, ","); got != tt.ignored {

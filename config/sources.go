@@ -88,7 +88,7 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // servers (mcp_servers) or as hooks (hooks), or to have automatic recall
 // bring the person's other projects into its sessions (recall_scope).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "sandbox_sockets", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file

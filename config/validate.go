@@ -162,6 +162,13 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 			break
 		}
 	}
+	for _, w := range c.SandboxSockets {
+		if !filepath.IsAbs(w) {
+			v := fmt.Sprintf("%q", w)
+			bad(ErrInvalidValue, "sandbox_sockets", v, fmt.Sprintf("sandbox_sockets has %s%s, not an absolute path; write it as an absolute path or ~/…, such as \"/run/user/1000/ssh-agent.socket\"", v, ld.from(fields["sandbox_sockets"])))
+			break
+		}
+	}
 	for _, name := range c.CommandEnvPassthrough {
 		if !isEnvName(name) {
 			bad(ErrInvalidValue, "command_env_passthrough", redactedKey, fmt.Sprintf("command_env_passthrough%s has an entry that is not a variable name (it may be a key, so it is not shown); list names such as \"GITHUB_TOKEN\"", ld.from(fields["command_env_passthrough"])))

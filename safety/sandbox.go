@@ -45,9 +45,9 @@ const (
 )
 
 // RunsUnasked reports whether a command with verdict v runs without asking
-// under approvals, when contained says a working sandbox holds it.
-// Dangerous commands and deny rules are never waved through, and without
-// a sandbox auto asks like ask.
+// under approvals, when contained says the full jail (namespaces and
+// Landlock) holds it. Dangerous commands and deny rules are never waved
+// through, and without the jail auto asks like ask.
 func RunsUnasked(v Verdict, approvals ApprovalMode, contained bool) bool {
 	if v.Denied || v.Tier > Confirm {
 		return false
@@ -58,56 +58,9 @@ func RunsUnasked(v Verdict, approvals ApprovalMode, contained bool) bool {
 	return approvals == ApprovalsAuto && contained
 }
 
-// SandboxPolicy decides which paths a sandboxed command may write and
-// which it may not see.
-type SandboxPolicy struct {
-	Mode    SandboxMode
-	Root    string // the project root
-	Home    string // the person's home directory ("" when unknown)
-	TempDir string // the system temp dir
-	// Extra are further writable paths (sandbox_writable and the
-	// toolchain caches), absolute.
-	Extra []string
-	// ConfigDir and DataDir are pincer's own: never the model's to edit.
-	ConfigDir, DataDir string
-}
-
-// Writable lists what a command may write: in workspace mode the project,
-// the temp dir and Extra; in read-only mode nothing (the executor adds a
-// private temp dir); nil when the sandbox is off.
-func (p SandboxPolicy) Writable() []string {
-	if p.Mode != SandboxWorkspace {
-		return nil
-	}
-	var out []string
-	for _, w := range append([]string{p.Root, p.TempDir}, p.Extra...) {
-		if w != "" && filepath.IsAbs(w) && !slices.Contains(out, filepath.Clean(w)) {
-			out = append(out, filepath.Clean(w))
-		}
-	}
-	return out
-}
-
-// Hidden lists the secret paths a command may neither write nor read:
-// credentials under the home directory and pincer's own config and data.
-func (p SandboxPolicy) Hidden() []string {
-	var out []string
-	if p.Home != "" {
-		for _, rel := range []string{".ssh", ".aws", ".gnupg", ".config/gcloud", ".netrc", ".git-credentials"} {
-			out = append(out, filepath.Join(p.Home, filepath.FromSlash(rel)))
-		}
-	}
-	for _, d := range []string{p.ConfigDir, p.DataDir} {
-		if d != "" && filepath.IsAbs(d) {
-			out = append(out, filepath.Clean(d))
-		}
-	}
-	return out
-}
-
 // ToolchainCaches are the directories Go, Node, Python and Rust write
-// while they build and fetch, made writable in workspace mode so builds
-// work: from GOCACHE, GOMODCACHE, CARGO_HOME and XDG_CACHE_HOME when set,
+// while they build and fetch: writable to approved commands, copies of
+// their own for the others, so builds work: from GOCACHE, GOMODCACHE, CARGO_HOME and XDG_CACHE_HOME when set,
 // else their usual places under home. The caller keeps those that exist.
 func ToolchainCaches(home string, getenv func(string) string) []string {
 	if home == "" {

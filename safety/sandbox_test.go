@@ -2,7 +2,6 @@ package safety
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -28,24 +27,7 @@ func TestRunsUnasked(t *testing.T) {
 	}
 }
 
-func TestSandboxPolicy(t *testing.T) {
-	p := SandboxPolicy{Mode: SandboxWorkspace, Root: "/p", Home: "/h", TempDir: "/tmp", Extra: []string{"/h/.cache/go-build", "rel", "/p"},
-		ConfigDir: "/h/.config/pincer", DataDir: "/h/.local/share/pincer"}
-	if got := strings.Join(p.Writable(), " "); got != "/p /tmp /h/.cache/go-build" {
-		t.Errorf("workspace Writable = %q", got)
-	}
-	for _, m := range []SandboxMode{SandboxReadOnly, SandboxOff} {
-		p.Mode = m
-		if w := p.Writable(); w != nil {
-			t.Errorf("%s Writable = %v, want none", m, w)
-		}
-	}
-	h := p.Hidden()
-	for _, want := range []string{"/h/.ssh", "/h/.aws", "/h/.gnupg", "/h/.config/gcloud", "/h/.config/pincer", "/h/.local/share/pincer"} {
-		if !slices.Contains(h, want) {
-			t.Errorf("Hidden lacks %s: %v", want, h)
-		}
-	}
+func TestSandboxModesOrder(t *testing.T) {
 	if !SandboxOff.Looser(SandboxWorkspace) || !SandboxWorkspace.Looser(SandboxReadOnly) || SandboxReadOnly.Looser(SandboxOff) {
 		t.Error("Looser orders the modes wrongly")
 	}

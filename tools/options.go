@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"pincer/safety"
 	"pincer/tools/sandbox"
 )
 
@@ -57,35 +58,69 @@ type Options struct {
 	WebResolver Resolver
 }
 
-// CommandSandbox is how run_command contains commands.
+// CommandSandbox is how run_command jails commands: a jail per profile
+// (safety.ProfileFor chooses one per call), each with the helpers its
+// launcher starts.
 type CommandSandbox struct {
-	// Helper is the binary that applies the sandbox: pincer itself, or a
-	// test binary whose main calls sandbox.HelperMain.
+	// Helper is the binary that builds the jails: "/proc/self/exe" for
+	// pincer, or a test binary whose main calls sandbox.HelperMain.
 	Helper string
-	// Spec is what every command may do.
-	Spec sandbox.Spec
-	// PrivateTemp gives commands a temp dir of their own, the only place
-	// they may write besides Spec.Writable, with TMPDIR pointing at it and
-	// emptied after each command (read-only mode).
-	PrivateTemp bool
+	// Specs are the jails by profile (set them before the first use).
+	Specs map[safety.Profile]sandbox.Spec
 
-	once     sync.Once
-	launcher *sandbox.Launcher
+	mu        sync.Mutex
+	launchers map[safety.Profile]*sandbox.Launcher
 }
 
-// Launcher returns the launcher that starts the commands, made on first
-// use from Helper, Spec and PrivateTemp (set them before).
-func (s *CommandSandbox) Launcher() *sandbox.Launcher {
-	s.once.Do(func() { s.launcher = sandbox.NewLauncher(s.Helper, s.Spec, s.PrivateTemp) })
-	return s.launcher
+// Launcher returns the launcher of profile p's jail, made on first use;
+// nil when there is no jail for p.
+func (s *CommandSandbox) Launcher(p safety.Profile) *sandbox.Launcher {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l, ok := s.launchers[p]; ok {
+		return l
+	}
+	spec, ok := s.Specs[p]
+	if !ok {
+		return nil
+	}
+	if s.launchers == nil {
+		s.launchers = map[safety.Profile]*sandbox.Launcher{}
+	}
+	l := sandbox.NewLauncher(s.Helper, spec)
+	s.launchers[p] = l
+	return l
 }
 
-// Warm starts a helper in the background, so the first command does not
-// wait for one.
-func (s *CommandSandbox) Warm() { s.Launcher().Warm() }
+// Jailed reports whether the full jail (namespaces and Landlock) holds
+// commands here, so auto approvals may run confirm-tier ones unasked in
+// the contained profile.
+func (s *CommandSandbox) Jailed() bool {
+	l := s.Launcher(safety.ProfileContained)
+	return l != nil && l.Support().Jailed()
+}
+
+// Warm starts the helpers of the jails most commands run in (inspect,
+// and workspace) in the background, so the first command does not wait
+// for one.
+func (s *CommandSandbox) Warm() {
+	for _, p := range []safety.Profile{safety.ProfileInspect, safety.ProfileWorkspace} {
+		if l := s.Launcher(p); l != nil {
+			l.Warm()
+		}
+	}
+}
 
 // Close stops the helpers.
-func (s *CommandSandbox) Close() { s.Launcher().Close() }
+func (s *CommandSandbox) Close() {
+	s.mu.Lock()
+	ls := s.launchers
+	s.launchers = nil
+	s.mu.Unlock()
+	for _, l := range ls {
+		l.Close()
+	}
+}
 
 // withDefaults fills zero fields and cleans Root.
 func (o Options) withDefaults() Options {

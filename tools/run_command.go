@@ -58,7 +58,8 @@ func runCommandTool(o Options) (Tool, error) {
 type runCommandCall struct {
 	opts    Options
 	args    runCommandArgs
-	outside bool // the person let this call run outside the sandbox
+	outside bool           // the person let this call run outside the sandbox
+	profile safety.Profile // the jail it runs in; "" is the strictest
 }
 
 // Unsandboxed is the same call, run outside the sandbox: for a command
@@ -69,8 +70,27 @@ func (c *runCommandCall) Unsandboxed() Call {
 	return &cp
 }
 
-// Sandboxed reports whether the call runs inside a sandbox.
-func (c *runCommandCall) Sandboxed() bool { return c.opts.Sandbox != nil && !c.outside }
+// InProfile is the same call, to run in the jail of profile p.
+func (c *runCommandCall) InProfile(p safety.Profile) Call {
+	cp := *c
+	cp.profile = p
+	return &cp
+}
+
+// Profile is the jail the call runs in: the strictest until the agent
+// says how the call was allowed.
+func (c *runCommandCall) Profile() safety.Profile {
+	if c.profile == "" {
+		return safety.ProfileInspect
+	}
+	return c.profile
+}
+
+// Sandboxed reports whether the call runs inside the full jail (which
+// lets auto approvals run it unasked).
+func (c *runCommandCall) Sandboxed() bool {
+	return c.opts.Sandbox != nil && !c.outside && c.opts.Sandbox.Jailed()
+}
 
 // Summary shows the first line of the command, shortened.
 func (c *runCommandCall) Summary() string {
@@ -124,8 +144,7 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 			blocked = sandbox.Blocked(out.Capped(c.opts.MaxOutput), *spec, c.opts.Root)
 		}
 		if len(blocked) > 0 {
-			hint = "blocked by the sandbox: " + strings.Join(blocked, "; ") + ". The command ran in pincer's sandbox, which allows writes only in " +
-				strings.Join(spec.Writable, ", ") + networkNote(*spec) + ". Find a way that stays inside these, or ask the user."
+			hint = "blocked by the sandbox: " + strings.Join(blocked, "; ") + ". " + jailNote(c.Profile(), *spec) + " Find a way that stays inside these, or ask the user."
 		} else {
 			hint = SuggestFix(c.args.Command, out.Capped(c.opts.MaxOutput), c.opts.Root)
 		}
@@ -133,32 +152,32 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	return Result{Content: c.format(out, status, hint), IsError: isErr, SandboxBlocked: blocked}, nil
 }
 
-// sandboxNote tells the model what the sandbox allows, for the tool's
+// sandboxNote tells the model what the jail allows, for the tool's
 // description.
 func sandboxNote(o Options) string {
-	sb := o.Sandbox
-	if sb == nil {
+	if o.Sandbox == nil {
 		return ""
 	}
-	where := "the project directory and the temp dir"
-	if sb.PrivateTemp {
-		where = "a private temp dir ($TMPDIR) only; the project is read-only"
-	}
-	net := "Network access is allowed."
-	if !sb.Spec.Network {
-		net = "Network connections are blocked."
-	}
-	return " Commands run in a sandbox: writes are allowed in " + where + " (and configured caches); secrets such as ~/.ssh are unreadable. " + net +
-		" A command the sandbox blocks fails with \"Permission denied\" and the result says what was blocked."
+	return " Commands run in a jail chosen by how they were allowed: one that only reads (run without asking) may write nothing but $TMPDIR and has no network; " +
+		"one the user approved may write the project, $TMPDIR and the build caches. Secrets such as ~/.ssh and .env files are unreadable, other terminals and sockets unreachable. " +
+		"A command the jail blocks fails with \"Permission denied\" (or a read-only file system, or no network) and the result says what was blocked."
 }
 
-// networkNote says whether the sandbox blocks the network, for the
-// model's note about a blocked command.
-func networkNote(s sandbox.Spec) string {
-	if s.Network {
-		return ""
+// jailNote says what the jail a blocked command ran in allows, for the
+// model's note about it.
+func jailNote(p safety.Profile, s sandbox.Spec) string {
+	net := ""
+	if !s.Network {
+		net = ", and it has no network"
 	}
-	return ", and blocks network connections"
+	where := strings.Join(append(slices.Clone(s.Writable), "$TMPDIR"), ", ")
+	switch p {
+	case safety.ProfileInspect:
+		return "The command ran read-only, in the inspect jail (it was rated as only reading, so nobody was asked): it may write only its temp dir $TMPDIR" + net + "."
+	case safety.ProfileContained:
+		return "The command ran unasked (auto approvals) in the contained jail: it may write only " + where + net + "."
+	}
+	return "The command ran in pincer's sandbox, which allows writes only in " + where + net + "."
 }
 
 // startError is a shell that could not be started at all.
@@ -214,7 +233,12 @@ func (c *runCommandCall) start(name string, args, env []string) (running, *sandb
 		return nil, nil, err
 	}
 	defer null.Close()
-	p, err := sb.Launcher().Start(sandbox.Request{Path: name, Argv: append([]string{name}, args...), Env: env, Dir: c.opts.Root, Stdin: null, Stdout: pw, Stderr: pw})
+	l := sb.Launcher(c.Profile())
+	if l == nil {
+		pr.Close()
+		return nil, nil, fmt.Errorf("no jail for the %s profile", c.Profile())
+	}
+	p, err := l.Start(sandbox.Request{Path: name, Argv: append([]string{name}, args...), Env: env, Dir: c.opts.Root, Stdin: null, Stdout: pw, Stderr: pw})
 	if err != nil {
 		pr.Close()
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {

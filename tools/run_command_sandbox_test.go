@@ -12,13 +12,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"pincer/safety"
 	"pincer/tools/sandbox"
 )
 
-// testSandbox is a workspace sandbox around root with this test binary as
-// the helper; it skips the test where the kernel has no Landlock.
-func testSandbox(t *testing.T, root string) *CommandSandbox {
+// testSandbox is a set of jails around root with this test binary as
+// the helper, as pincer's policy would make them: home (for the canary
+// outside the project) stays in view; it skips the test where the kernel
+// has no Landlock.
+func testSandbox(t *testing.T, root, home string) *CommandSandbox {
 	t.Helper()
 	if !sandbox.Probe().Available() {
 		agenttest.Missing(t, "no Landlock on this kernel")
@@ -27,7 +31,26 @@ func testSandbox(t *testing.T, root string) *CommandSandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &CommandSandbox{Helper: exe, Spec: sandbox.Spec{Writable: []string{root}, Network: true}}
+	return &CommandSandbox{Helper: exe, Specs: map[safety.Profile]sandbox.Spec{
+		safety.ProfileInspect:   {Root: root, Home: home, ScratchTemp: true},
+		safety.ProfileContained: {Root: root, Home: home, Writable: []string{root}, Unix: sandbox.UnixJail},
+		safety.ProfileWorkspace: {Root: root, Home: home, Writable: []string{root}, Network: true, Unix: sandbox.UnixListed},
+	}}
+}
+
+// runIn runs a command through run_command in one profile.
+func runIn(t *testing.T, o Options, p safety.Profile, command string) Result {
+	t.Helper()
+	call := decode(t, o, "run_command", cmdArgs(command, 0))
+	pc, ok := call.(Profiled)
+	if !ok {
+		t.Fatal("run_command calls have no profile")
+	}
+	res, err := pc.InProfile(p).Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 func TestRunCommandSandbox(t *testing.T) {
@@ -42,35 +65,38 @@ func TestRunCommandSandbox(t *testing.T) {
 	canary := filepath.Join(outside, "canary")
 	port := agenttest.ClosingListener(t)
 	connect := fmt.Sprintf("bash -c 'exec 3<>/dev/tcp/127.0.0.1/%d' && echo CONNECTED", port)
-	ws := testSandbox(t, root)
-	ro := &CommandSandbox{Helper: ws.Helper, Spec: sandbox.Spec{Network: true}, PrivateTemp: true}
-	noNet := &CommandSandbox{Helper: ws.Helper, Spec: sandbox.Spec{Writable: []string{root}}}
+	sb := testSandbox(t, root, base)
+	defer sb.Close()
 	tests := []struct {
 		name    string
-		sb      *CommandSandbox
+		profile safety.Profile
 		cmd     string
 		isErr   bool
 		want    string
 		blocked string
 	}{
-		{"write inside", ws, "echo hi > a.txt && cat a.txt", false, "hi\n", ""},
-		{"rm outside", ws, "rm -f " + canary, true, "[exit code 1]", "write to " + canary},
-		{"touch outside", ws, "touch " + canary + ".new", true, "blocked by the sandbox: write to " + canary + ".new", "write to " + canary},
-		{"redirect outside", ws, "echo bad > " + canary, true, "", "write to " + canary},
-		{"read-only blocks the project", ro, "echo hi > a.txt", true, "", "write to " + filepath.Join(root, "a.txt")},
-		{"read-only has a private temp", ro, `echo hi > "$TMPDIR/x" && cat "$TMPDIR/x" && case "$TMPDIR" in *pincer-cmd-*) echo private;; esac`, false, "hi\nprivate\n", ""},
-		{"network off", noNet, connect, true, "", "a network connection"},
-		{"network on", ws, connect, false, "CONNECTED", ""},
+		{"write inside", safety.ProfileWorkspace, "echo hi > a.txt && cat a.txt", false, "hi\n", ""},
+		{"rm outside", safety.ProfileWorkspace, "rm -f " + canary, true, "[exit code 1]", "write to " + canary},
+		{"touch outside", safety.ProfileWorkspace, "touch " + canary + ".new", true, "blocked by the sandbox: write to " + canary + ".new", "write to " + canary},
+		{"redirect outside", safety.ProfileContained, "echo bad > " + canary, true, "", "write to " + canary},
+		{"inspect blocks the project", safety.ProfileInspect, "echo hi > a.txt", true, "ran read-only, in the inspect jail", "write to " + filepath.Join(root, "a.txt")},
+		{"inspect has a private temp", safety.ProfileInspect, `echo hi > "$TMPDIR/x" && cat "$TMPDIR/x" && mktemp >/dev/null && echo private`, false, "hi\nprivate\n", ""},
+		{"the strictest jail when the agent says nothing", "", "echo hi > a.txt", true, "ran read-only", "write to " + filepath.Join(root, "a.txt")},
+		{"contained has no network", safety.ProfileContained, connect, true, "", "a network connection"},
+		{"workspace has the network", safety.ProfileWorkspace, connect, false, "CONNECTED", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := os.WriteFile(canary, []byte("keep"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if tt.sb == noNet && !sandbox.Probe().Network {
-				agenttest.Missing(t, "the kernel cannot block the network")
+			o := Options{Root: root, Sandbox: sb}
+			var res Result
+			if tt.profile == "" {
+				res = run(t, o, "run_command", cmdArgs(tt.cmd, 0))
+			} else {
+				res = runIn(t, o, tt.profile, tt.cmd)
 			}
-			res := run(t, Options{Root: root, Sandbox: tt.sb}, "run_command", cmdArgs(tt.cmd, 0))
 			if res.IsError != tt.isErr || !strings.Contains(res.Content, tt.want) {
 				t.Errorf("result = %q (IsError %v), want it to hold %q (IsError %v)", res.Content, res.IsError, tt.want, tt.isErr)
 			}
@@ -85,7 +111,7 @@ func TestRunCommandSandbox(t *testing.T) {
 	}
 
 	// The person may let a blocked call run outside.
-	call := decode(t, Options{Root: root, Sandbox: ws}, "run_command", cmdArgs("echo out > "+canary, 0))
+	call := decode(t, Options{Root: root, Sandbox: sb}, "run_command", cmdArgs("echo out > "+canary, 0))
 	u, ok := call.(Unsandboxed)
 	if !ok {
 		t.Fatal("run_command calls cannot run outside the sandbox")
@@ -99,14 +125,29 @@ func TestRunCommandSandbox(t *testing.T) {
 	}
 }
 
+// jailedFamily is familyScript with its sleeps marked, so the test finds
+// them from outside the jail's pid namespace; the pid files say when they
+// have started.
+func jailedFamily(marker string) string {
+	return `sh -c 'sleep ` + marker + ` & echo $! > grandchild.pid; wait' &
+echo $! > child.pid
+echo started
+`
+}
+
 func TestRunCommandSandboxTimeoutKillsGroup(t *testing.T) {
 	root := tempRoot(t)
-	res := run(t, Options{Root: root, Sandbox: testSandbox(t, root)}, "run_command", cmdArgs(familyScript+"\n", 1))
+	sb := testSandbox(t, root, "")
+	defer sb.Close()
+	marker := fmt.Sprintf("6%d.5", time.Now().UnixNano()%100000)
+	call := decode(t, Options{Root: root, Sandbox: sb}, "run_command", cmdArgs(jailedFamily(marker)+"wait\n", 1))
+	res, _ := call.(Profiled).InProfile(safety.ProfileWorkspace).Run(context.Background())
 	if !res.IsError || !strings.Contains(res.Content, "timed out") {
 		t.Errorf("result = %q", res.Content)
 	}
-	waitDead(t, readPID(t, filepath.Join(root, "child.pid")), "child")
-	waitDead(t, readPID(t, filepath.Join(root, "grandchild.pid")), "grandchild")
+	if left := agenttest.WaitUnmarked(marker, 5*time.Second); len(left) > 0 {
+		t.Errorf("processes %v outlived the timeout", left)
+	}
 }
 
 func TestCommandEnvDropsKeys(t *testing.T) {
@@ -130,9 +171,12 @@ func TestCommandEnvDropsKeys(t *testing.T) {
 
 func TestRunCommandSandboxCancelKillsEverything(t *testing.T) {
 	root := tempRoot(t)
+	marker := fmt.Sprintf("7%d.5", time.Now().UnixNano()%100000)
 	// A child, a grandchild, and a daemon that left the process group.
-	script := familyScript[:len(familyScript)-len("wait")] + "setsid sh -c 'echo $$ > daemon.pid; exec sleep 7777' >/dev/null 2>&1 &\nwait"
-	call := decode(t, Options{Root: root, Sandbox: testSandbox(t, root)}, "run_command", cmdArgs(script, 600))
+	script := jailedFamily(marker) + "setsid sh -c 'echo $$ > daemon.pid; exec sleep " + marker + "' >/dev/null 2>&1 &\nwait"
+	sb := testSandbox(t, root, "")
+	defer sb.Close()
+	call := decode(t, Options{Root: root, Sandbox: sb}, "run_command", cmdArgs(script, 600)).(Profiled).InProfile(safety.ProfileWorkspace)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -140,16 +184,22 @@ func TestRunCommandSandboxCancelKillsEverything(t *testing.T) {
 		_, err := call.Run(ctx)
 		done <- err
 	}()
-	pids := map[string]int{}
 	for _, f := range []string{"child", "grandchild", "daemon"} {
-		pids[f] = readPID(t, filepath.Join(root, f+".pid"))
+		readPID(t, filepath.Join(root, f+".pid"))
+	}
+	// The daemon writes its pid file just before it becomes the sleep.
+	for i := 0; i < 300 && len(agenttest.Marked(marker)) < 2; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(agenttest.Marked(marker)); n != 2 {
+		t.Fatalf("%d marked processes run, want the grandchild's sleep and the daemon", n)
 	}
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run after cancel returned %v", err)
 	}
-	for what, pid := range pids {
-		waitDead(t, pid, what)
+	if left := agenttest.WaitUnmarked(marker, 5*time.Second); len(left) > 0 {
+		t.Errorf("processes %v outlived the cancel", left)
 	}
 }
 
@@ -163,21 +213,31 @@ func BenchmarkRunCommand(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	spec := sandbox.Spec{Writable: []string{root, os.TempDir()}, Hidden: []string{"/root/.ssh"}, Network: true}
+	ws := sandbox.Spec{Root: root, Writable: []string{root}, Hidden: []string{"/root/.ssh"}, Network: true, Unix: sandbox.UnixListed}
+	inspect := sandbox.Spec{Root: root, ScratchTemp: true}
 	for _, tc := range []struct {
-		name string
-		sb   func() *CommandSandbox
+		name    string
+		spec    *sandbox.Spec
+		profile safety.Profile
+		flat    bool
 	}{
-		{"off", func() *CommandSandbox { return nil }},
-		{"workspace", func() *CommandSandbox { return &CommandSandbox{Helper: exe, Spec: spec} }},
-		{"read-only", func() *CommandSandbox {
-			return &CommandSandbox{Helper: exe, Spec: sandbox.Spec{Network: false}, PrivateTemp: true}
-		}},
+		{"off", nil, "", false},
+		{"workspace/flat", &ws, safety.ProfileWorkspace, true},
+		{"workspace/jail", &ws, safety.ProfileWorkspace, false},
+		{"inspect/flat", &inspect, safety.ProfileInspect, true},
+		{"inspect/jail", &inspect, safety.ProfileInspect, false},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			sb := tc.sb()
-			if sb != nil && !sandbox.Probe().Available() {
-				b.Skip("no Landlock")
+			var sb *CommandSandbox
+			if tc.spec != nil {
+				sup := sandbox.Probe()
+				if !sup.Available() || !tc.flat && !sup.Namespaces {
+					b.Skip("no Landlock, or no namespaces")
+				}
+				spec := *tc.spec
+				spec.Flat = tc.flat
+				sb = &CommandSandbox{Helper: exe, Specs: map[safety.Profile]sandbox.Spec{tc.profile: spec}}
+				defer sb.Close()
 			}
 			tl, err := runCommandTool(Options{Root: root, Sandbox: sb}.withDefaults())
 			if err != nil {
@@ -187,8 +247,8 @@ func BenchmarkRunCommand(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if sb != nil {
-				defer sb.Close()
+			if tc.profile != "" {
+				call = call.(Profiled).InProfile(tc.profile)
 				// The first command waits for the helper to start.
 				if res, err := call.Run(context.Background()); err != nil || res.IsError {
 					b.Fatal(err, res.Content)

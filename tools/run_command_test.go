@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"pincer/agent/agenttest"
+	"pincer/safety"
 	"strconv"
 	"strings"
 	"syscall"
@@ -156,32 +157,42 @@ func TestRunCommandCancelKillsGroup(t *testing.T) {
 
 func TestRunCommandKillsBackground(t *testing.T) {
 	// Whatever the command leaves running dies when it ends: with the
-	// sandbox helper even what left the process group.
+	// sandbox helper even what left the process group. The sleeps carry
+	// a mark of their own, found from outside (inside the jail's pid
+	// namespace their ids are not the ones outside).
 	cases := []struct {
 		name, script string
 		sandboxOnly  bool
 	}{
-		{"background", "sleep 7777 >/dev/null 2>&1 & echo $! > bg.pid; echo hi", false},
-		{"nohup", "nohup sleep 7777 >/dev/null 2>&1 & echo $! > bg.pid; echo hi", false},
-		{"holding the output", "sleep 7777 & echo $! > bg.pid; echo hi", false},
-		{"setsid", "setsid sh -c 'echo $$ > bg.pid; exec sleep 7777' >/dev/null 2>&1 & while [ ! -s bg.pid ]; do sleep 0.05; done; echo hi", true},
+		{"background", "sleep MARK >/dev/null 2>&1 & echo $! > bg.pid; echo hi", false},
+		{"nohup", "nohup sleep MARK >/dev/null 2>&1 & echo $! > bg.pid; echo hi", false},
+		{"holding the output", "sleep MARK & echo $! > bg.pid; echo hi", false},
+		{"setsid", "setsid sh -c 'echo $$ > bg.pid; exec sleep MARK' >/dev/null 2>&1 & while [ ! -s bg.pid ]; do sleep 0.05; done; echo hi", true},
 	}
-	for _, sandboxed := range []bool{false, true} {
-		for _, tc := range cases {
+	for i, sandboxed := range []bool{false, true} {
+		for j, tc := range cases {
 			if tc.sandboxOnly && !sandboxed {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/sandbox=%v", tc.name, sandboxed), func(t *testing.T) {
 				root := tempRoot(t)
-				opts := Options{Root: root}
+				marker := fmt.Sprintf("77%d%d%d.5", i, j, time.Now().UnixNano()%10000)
+				script := strings.ReplaceAll(tc.script, "MARK", marker)
+				var res Result
 				if sandboxed {
-					opts.Sandbox = testSandbox(t, root)
+					sb := testSandbox(t, root, "")
+					defer sb.Close()
+					res = runIn(t, Options{Root: root, Sandbox: sb}, safety.ProfileWorkspace, script)
+				} else {
+					res = run(t, Options{Root: root}, "run_command", cmdArgs(script, 0))
 				}
-				res := run(t, opts, "run_command", cmdArgs(tc.script, 0))
 				if res.IsError || res.Content != "hi\n\n[exit code 0]" {
 					t.Fatalf("result = %q (IsError %v)", res.Content, res.IsError)
 				}
-				waitDead(t, readPID(t, filepath.Join(root, "bg.pid")), "background process")
+				readPID(t, filepath.Join(root, "bg.pid"))
+				if left := agenttest.WaitUnmarked(marker, 5*time.Second); len(left) > 0 {
+					t.Errorf("background processes %v outlived the command", left)
+				}
 			})
 		}
 	}

@@ -1,6 +1,10 @@
 package tools
 
-import "context"
+import (
+	"context"
+
+	"pincer/safety"
+)
 
 // Tool is one capability offered to the model. Its schema and description are
 // sent with every request; Decode turns the model's raw arguments into a Call.
@@ -86,6 +90,15 @@ type Result struct {
 // person agrees, after the sandbox blocked it.
 type Unsandboxed interface {
 	Unsandboxed() Call
+}
+
+// Profiled is a call that runs in one of the jail's profiles, which the
+// agent chooses from how the call was allowed (safety.ProfileFor).
+type Profiled interface {
+	// InProfile is the same call, to run in profile p.
+	InProfile(p safety.Profile) Call
+	// Profile is the profile it runs in.
+	Profile() safety.Profile
 }
 
 // Touch is one file a call read or changed.

@@ -101,6 +101,7 @@ type Options struct {
 type SandboxStatus struct {
 	Mode    string // workspace, read-only or off
 	Active  bool   // commands really run in the sandbox
+	Jailed  bool   // the full jail (namespaces) holds them: auto may run changes unasked
 	Network bool   // sandboxed commands may use the network
 	Note    string // one sentence on what is (not) contained
 }

@@ -876,9 +876,10 @@ func TestStatusLineShowsTheSandbox(t *testing.T) {
 		auto bool
 		want string
 	}{
-		{"workspace", SandboxStatus{Mode: "workspace", Active: true, Network: true}, false, "sandbox workspace"},
-		{"network off", SandboxStatus{Mode: "workspace", Active: true}, false, "sandbox workspace, net off"},
-		{"read-only with auto", SandboxStatus{Mode: "read-only", Active: true, Network: true}, true, "sandbox read-only · auto"},
+		{"workspace", SandboxStatus{Mode: "workspace", Active: true, Jailed: true, Network: true}, false, "sandbox workspace"},
+		{"network off", SandboxStatus{Mode: "workspace", Active: true, Jailed: true}, false, "sandbox workspace, net off"},
+		{"read-only with auto", SandboxStatus{Mode: "read-only", Active: true, Jailed: true, Network: true}, true, "sandbox read-only · auto"},
+		{"no namespaces: auto asks", SandboxStatus{Mode: "workspace", Active: true, Network: true}, true, "sandbox workspace, no namespaces · auto (asks: no namespaces)"},
 		{"none possible", SandboxStatus{Mode: "workspace", Note: "no Landlock"}, true, "no sandbox · auto (asks: no sandbox)"},
 		{"off", SandboxStatus{Mode: "off"}, false, "sandbox off"},
 	}

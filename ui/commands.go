@@ -72,8 +72,10 @@ func builtinCommands() []Command {
 			switch {
 			case !a.autoApprove:
 				a.transcript.AddNotice("Auto approvals are off: commands that change things ask first.")
-			case a.opts.Sandbox.Active:
+			case a.opts.Sandbox.Jailed:
 				a.transcript.AddNotice("Auto approvals are on: ordinary commands run without asking inside the sandbox for the rest of this session; dangerous ones still ask twice, and leaving the sandbox always asks. /auto turns it off.")
+			case a.opts.Sandbox.Active:
+				a.transcript.AddNotice("Auto approvals are on, but commands cannot be fully jailed here (" + a.opts.Sandbox.Note + "), so every command that changes things still asks. /auto turns it off.")
 			default:
 				a.transcript.AddNotice("Auto approvals are on, but no sandbox contains commands here (" + a.opts.Sandbox.Note + "), so every command that changes things still asks. /auto turns it off.")
 			}

@@ -128,6 +128,8 @@ func (a *App) modes() []string {
 			m = append(m, "sandbox off")
 		case !sb.Active:
 			m = append(m, "no sandbox")
+		case !sb.Jailed:
+			m = append(m, "sandbox "+sb.Mode+", no namespaces")
 		case !sb.Network:
 			m = append(m, "sandbox "+sb.Mode+", net off")
 		default:
@@ -135,9 +137,12 @@ func (a *App) modes() []string {
 		}
 	}
 	if a.autoApprove {
-		if a.opts.Sandbox.Active {
+		switch {
+		case a.opts.Sandbox.Jailed:
 			m = append(m, "auto")
-		} else {
+		case a.opts.Sandbox.Active:
+			m = append(m, "auto (asks: no namespaces)")
+		default:
 			m = append(m, "auto (asks: no sandbox)")
 		}
 	}

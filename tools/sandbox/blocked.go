@@ -9,9 +9,16 @@ import (
 )
 
 // denials are the phrases with which programs report a refused file or
-// network operation (Landlock answers EACCES, EPERM or EXDEV).
+// network operation (Landlock answers EACCES, EPERM or EXDEV; a pinned
+// path's mount EROFS, or EBUSY to a rename).
 func denials() []string {
-	return []string{"permission denied", "operation not permitted", "read-only file system", "eacces", "eperm", "invalid cross-device link"}
+	return []string{"permission denied", "operation not permitted", "read-only file system", "eacces", "eperm", "erofs", "invalid cross-device link", "device or resource busy"}
+}
+
+// offline are the phrases with which programs report that there is no
+// network at all (the jail's own network namespace has only a loopback).
+func offline() []string {
+	return []string{"network is unreachable", "temporary failure in name resolution", "could not resolve host", "name or service not known", "no address associated with hostname", "enetunreach"}
 }
 
 // quoted and bare find path-like words in an error line. They are
@@ -43,9 +50,20 @@ func Blocked(output string, spec Spec, dir string) []string {
 			out = append(out, s)
 		}
 	}
+	has := func(low string, phrases []string) bool {
+		return slices.ContainsFunc(phrases, func(d string) bool { return strings.Contains(low, d) })
+	}
 	for line := range strings.SplitSeq(output, "\n") {
 		low := strings.ToLower(line)
-		if !slices.ContainsFunc(denials(), func(d string) bool { return strings.Contains(low, d) }) {
+		if !spec.Network && has(low, offline()) {
+			add("a network connection (the network is off in the sandbox)")
+			continue
+		}
+		if !spec.Network && strings.Contains(low, "connection refused") {
+			add("a network connection (the network is off in the sandbox: 127.0.0.1 is the jail's own)")
+			continue
+		}
+		if !has(low, denials()) {
 			continue
 		}
 		found := false
@@ -58,12 +76,19 @@ func Blocked(output string, spec Spec, dir string) []string {
 			case inAny(p, spec.Hidden):
 				add("access to " + p + " (a protected path)")
 				found = true
+			case inAny(p, spec.Pinned) && couldWrite(p):
+				add("a change to " + p + " (pincer's own, read-only)")
+				found = true
 			case !writableUnder(p, spec) && couldWrite(p):
 				add("write to " + p + " (outside the writable paths)")
 				found = true
 			}
 		}
-		if !found && !spec.Network && netWords(low) {
+		switch {
+		case found:
+		case spec.Unix != UnixListed && strings.Contains(low, "socket") && (strings.Contains(low, "unix") || strings.Contains(low, "af_unix")):
+			add("a Unix socket (the jail allows none)")
+		case !spec.Network && netWords(low):
 			add("a network connection (the network is off in the sandbox)")
 		}
 	}

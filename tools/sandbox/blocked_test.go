@@ -19,10 +19,13 @@ func TestBlocked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	spec := Spec{Writable: []string{proj}, Hidden: []string{secret}}
+	pinned := filepath.Join(proj, "bin", "pincer")
+	spec := Spec{Writable: []string{proj}, Hidden: []string{secret}, Pinned: []string{pinned}, Unix: UnixListed}
 	off := Spec{Writable: []string{proj}, Hidden: []string{secret}, Network: false}
 	on := spec
 	on.Network = true
+	noUnix := spec
+	noUnix.Unix = UnixNone
 	tests := []struct {
 		name   string
 		spec   Spec
@@ -45,6 +48,13 @@ func TestBlocked(t *testing.T) {
 		{"dash bare name", Spec{}, "/bin/sh: 1: cannot create Makefile: Permission denied", "write to " + proj + "/Makefile (outside the writable paths)"},
 		{"network on", on, "bash: connect: Permission denied", ""},
 		{"a path pincer cannot write either", on, "touch: cannot touch '/proc/1/x': Permission denied", ""},
+		{"pincer's binary, read-only", on, "cp: cannot create regular file '" + pinned + "': Read-only file system", "a change to " + pinned + " (pincer's own, read-only)"},
+		{"pincer's binary, renamed away", on, "mv: cannot move '" + pinned + "' to 'x': Device or resource busy", "a change to " + pinned + " (pincer's own, read-only)"},
+		{"no network at all", off, "curl: (6) Could not resolve host: example.com", "a network connection (the network is off in the sandbox)"},
+		{"unreachable", off, "ping: connect: Network is unreachable", "a network connection (the network is off in the sandbox)"},
+		{"unreachable with the network on is not the jail", on, "ping: connect: Network is unreachable", ""},
+		{"a Unix socket", noUnix, "PermissionError: [Errno 1] Operation not permitted (socket AF_UNIX)", "a Unix socket (the jail allows none)"},
+		{"a Unix socket where they are allowed", on, "socket(AF_UNIX): Operation not permitted", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

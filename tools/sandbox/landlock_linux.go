@@ -9,13 +9,16 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -29,26 +32,69 @@ func Probe() Support {
 		}
 		return Support{Reason: reason}
 	}
-	s := Support{Mechanism: "landlock", ABI: abi, Files: true, Network: abi >= 4}
+	s := Support{Mechanism: "landlock", ABI: abi, Files: true, Network: abi >= 4, UnixByPath: abi >= 9}
+	s.Namespaces, s.NamespacesReason = probeNamespaces(os.Getenv, os.ReadFile, os.Getuid())
+	s.Seccomp, s.SeccompReason = probeSeccomp()
+	if s.Namespaces {
+		s.Network = true // a network namespace of its own
+	}
 	if !s.Network {
-		s.Reason = fmt.Sprintf("Landlock ABI %d cannot block the network (it needs ABI 4, Linux 6.7)", abi)
+		s.Reason = fmt.Sprintf("Landlock ABI %d cannot block the network (it needs ABI 4, Linux 6.7), and there are no namespaces: %s", abi, s.NamespacesReason)
 	}
 	return s
 }
 
-// HelperMain is the helper's whole life: restrict the thread that will
-// start the commands, tell pincer it is ready, then run one command per
-// request until pincer closes the socket. It returns the exit code to
-// leave with. Call it from main before anything else when
+// probeNamespaces reports whether this user may make the namespaces the
+// jail needs, reading the switches distributions use to forbid them.
+func probeNamespaces(getenv func(string) string, readFile func(string) ([]byte, error), uid int) (bool, string) {
+	if getenv("PINCER_SANDBOX_NAMESPACES") == "off" {
+		return false, "turned off by PINCER_SANDBOX_NAMESPACES=off"
+	}
+	if _, err := readFile("/proc/self/ns/user"); err != nil && errors.Is(err, os.ErrNotExist) {
+		return false, "the kernel has no user namespaces"
+	}
+	value := func(p string) string {
+		data, err := readFile(p)
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(data))
+	}
+	if value("/proc/sys/user/max_user_namespaces") == "0" {
+		return false, "user namespaces are turned off (the sysctl user.max_user_namespaces is 0)"
+	}
+	if uid != 0 && value("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
+		return false, "user namespaces are turned off for users (the sysctl kernel.unprivileged_userns_clone is 0)"
+	}
+	if uid != 0 && value("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == "1" {
+		return false, "AppArmor keeps users from using namespaces (the sysctl kernel.apparmor_restrict_unprivileged_userns is 1)"
+	}
+	return true, ""
+}
+
+// probeSeccomp reports whether the system call filter can be applied.
+func probeSeccomp() (bool, string) {
+	if audit, _ := seccompArch(); audit == 0 {
+		return false, "pincer has no seccomp filter for " + runtime.GOARCH
+	}
+	if _, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); err != nil {
+		return false, "the kernel has no seccomp (" + err.Error() + ")"
+	}
+	return true, ""
+}
+
+// HelperMain is the helper's whole life: build the jail, restrict the
+// thread that will start the commands, tell pincer it is ready, then run
+// one command per request until pincer closes the socket. It returns the
+// exit code to leave with. Call it from main before anything else when
 // IsHelper(os.Args).
 func HelperMain(args []string) int {
 	// Signals are caught from the start, so one that comes while a
 	// command runs still kills it.
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	spec, err := decodeHelperArgs(args)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "pincer sandbox: %v\n", err)
+	if len(args) != 3 || args[1] != HelperArg || args[2] != "--serve" {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: usage: %s --serve (pincer starts it)\n", HelperArg)
 		return 126
 	}
 	// The socket must not reach the commands: with it they could read
@@ -57,25 +103,47 @@ func HelperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "pincer sandbox: no connection to pincer on fd %d: %v\n", helperFD, err)
 		return 126
 	}
-	// The restriction is per thread, and every command is forked from
-	// this one; a locked thread is never used to start other threads.
-	runtime.LockOSThread()
+	m, fds, err := recvFD(helperFD)
+	closeAll(fds)
+	if err != nil || m.Op != "setup" || m.Setup == nil {
+		fmt.Fprintf(os.Stderr, "pincer sandbox: no setup from pincer (%q, %v)\n", m.Op, err)
+		return 126
+	}
+	st := *m.Setup
 	fail := func(what string, err error) int {
 		_ = sendFD(helperFD, message{Op: "error", Err: what + ": " + err.Error()})
 		return 126
 	}
-	if err := restrict(spec); err != nil {
+	j := &jail{}
+	if st.Namespaces {
+		if j, err = build(st); err != nil {
+			return fail(buildFailed, err)
+		}
+	}
+	// The restriction is per thread, and every command is forked from
+	// this one; a locked thread is never used to start other threads.
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fail("cannot set no_new_privs", err)
+	}
+	if err := restrict(st); err != nil {
 		return fail("cannot restrict the commands", err)
 	}
 	if err := dropCapabilities(); err != nil {
 		return fail("cannot drop capabilities", err)
 	}
+	if st.Seccomp {
+		if err := installFilter(filterFor(st)); err != nil {
+			return fail("cannot install the seccomp filter", err)
+		}
+	}
 	// Orphans (nohup, setsid, double forks) become our children, so they
-	// can be found and killed when the command ends.
+	// can be found and killed when the command ends. (In a pid namespace
+	// the helper is its first process, which they go to anyway.)
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	// Commands may not read the helper's memory through /proc.
 	ProtectSelf()
-	if err := sendFD(helperFD, message{Op: "ready"}); err != nil {
+	if err := sendFD(helperFD, message{Op: "ready", Err: strings.Join(j.notes, "; ")}); err != nil {
 		return 126
 	}
 	inbox := make(chan inbound)
@@ -89,10 +157,30 @@ func HelperMain(args []string) int {
 			closeAll(in.fds)
 			continue
 		}
-		if !runOne(in, inbox, sigs) {
+		if !runOne(in, inbox, sigs, j) {
 			return 0
 		}
 	}
+}
+
+// buildFailed starts the error of a helper that could not build its
+// namespaces' mounts, which makes the launcher fall back to a flat jail.
+const buildFailed = "cannot build the jail"
+
+// installFilter applies the seccomp filter f to the calling thread (and
+// so to every command forked from it).
+func installFilter(f filter) error {
+	audit, x32 := seccompArch()
+	raw, err := bpf.Assemble(program(f, audit, x32))
+	if err != nil {
+		return err
+	}
+	prog := make([]unix.SockFilter, len(raw))
+	for i, r := range raw {
+		prog[i] = unix.SockFilter{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	return unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&fprog)), 0, 0)
 }
 
 // inbound is a message the helper received and the descriptors with it.
@@ -124,7 +212,7 @@ func closeAll(fds []int) {
 // (from pincer, a signal, or pincer going away), kills everything it
 // left behind, and reports how it ended. It returns false when the
 // helper should stop.
-func runOne(in inbound, inbox <-chan inbound, sigs <-chan os.Signal) bool {
+func runOne(in inbound, inbox <-chan inbound, sigs <-chan os.Signal, j *jail) bool {
 	m := in.m
 	if len(in.fds) != 3 || len(m.Argv) == 0 || m.Path == "" {
 		closeAll(in.fds)
@@ -177,6 +265,7 @@ wait:
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	ws := reap(pid)
 	killAll()
+	j.emptyScratch()
 	if !keep {
 		return false
 	}
@@ -270,22 +359,21 @@ func descendants(pid int) []int {
 	return out
 }
 
-// restrict applies spec to the calling thread with Landlock, best effort
+// restrict applies st to the calling thread with Landlock, best effort
 // down to the kernel's ABI.
-func restrict(spec Spec) error {
+func restrict(st setup) error {
 	cfg := landlock.V11
-	if spec.Network {
+	if st.Network || st.Namespaces {
+		// With network nothing is limited; without it, in the namespaces,
+		// there is nothing but the jail's own loopback to reach.
 		cfg.HandledAccessNet = 0
 	}
-	// Signals may not reach processes outside the sandbox (pincer, the
-	// person's other programs); abstract sockets are closed with the network.
-	cfg.Scoped = ll.ScopeSignal
-	if !spec.Network {
-		cfg.Scoped |= ll.ScopeAbstractUnixSocket
-	}
+	// Signals may not reach processes outside the jail (pincer, the
+	// person's other programs), nor abstract Unix sockets (an X server,
+	// a D-Bus bus).
+	cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
 	cfg = cfg.BestEffort()
-	rules := rulesFor(spec, os.ReadDir)
-	fd, flags, err := cfg.NewRulesetFD(rules...)
+	fd, flags, err := cfg.NewRulesetFD(rulesFor(st, os.ReadDir)...)
 	if err != nil {
 		return err
 	}
@@ -293,16 +381,18 @@ func restrict(spec Spec) error {
 		return errors.New("Landlock is not available")
 	}
 	defer unix.Close(fd)
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
-	}
 	return ll.LandlockRestrictSelf(fd, flags)
 }
 
-// rulesFor turns spec into Landlock rules: read (and execute) everything
+// rulesFor turns st into Landlock rules: read (and execute) everything
 // but the hidden trees, write the writable ones, and use the devices
 // every program expects.
-func rulesFor(spec Spec, readDir func(string) ([]os.DirEntry, error)) []landlock.Rule {
+//
+// In the namespaces the hidden paths are already covered by empty mounts
+// and the pinned ones read-only, so the whole tree is granted for reading
+// and each writable path whole. Flat, Landlock must do both itself: it
+// grants the tree around each hidden or pinned path entry by entry.
+func rulesFor(st setup, readDir func(string) ([]os.DirEntry, error)) []landlock.Rule {
 	list := func(dir string) ([]string, error) {
 		es, err := readDir(dir)
 		if err != nil {
@@ -314,39 +404,55 @@ func rulesFor(spec Spec, readDir func(string) ([]os.DirEntry, error)) []landlock
 		}
 		return out, nil
 	}
+	var hidden, pinned []string
+	writable := slices.Clone(st.Writable)
+	if st.Namespaces {
+		writable = append(append(writable, st.TempRoots...), st.Copies...)
+	} else {
+		// A flat jail hides the ptys: every terminal of the person's is one.
+		hidden = append(slices.Clone(st.Hidden), "/dev/pts")
+		pinned = st.Pinned
+	}
+	unixToo := st.UnixByPath && st.Unix != UnixNone
 	var rules []landlock.Rule
-	whole, parents := cover("/", spec.Hidden, list)
+	whole, parents := cover("/", hidden, list)
 	roDirs, roFiles := byKind(whole)
-	read := landlock.RODirs(roDirs...).IgnoreIfMissing()
-	if spec.Network {
-		read = read.WithResolveUnix()
-	}
-	rules = append(rules, read, landlock.ROFiles(roFiles...).IgnoreIfMissing(),
+	rules = append(rules, landlock.RODirs(roDirs...).IgnoreIfMissing(), landlock.ROFiles(roFiles...).IgnoreIfMissing(),
 		landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), parents...).IgnoreIfMissing())
-	for _, w := range spec.Writable {
-		ws, _ := cover(w, spec.Hidden, list)
+	for _, w := range writable {
+		ws, _ := cover(w, append(slices.Clone(hidden), pinned...), list)
 		dirs, files := byKind(ws)
-		rules = append(rules,
-			landlock.RWDirs(dirs...).WithRefer().WithResolveUnix().IgnoreIfMissing(),
-			landlock.RWFiles(files...).IgnoreIfMissing())
+		rw := landlock.RWDirs(dirs...).WithRefer().IgnoreIfMissing()
+		if unixToo {
+			rw = rw.WithResolveUnix()
+		}
+		rules = append(rules, rw, landlock.RWFiles(files...).IgnoreIfMissing())
 	}
-	devs, _ := byKind(deviceDirs())
+	if unixToo && st.Unix == UnixListed && len(st.Sockets) > 0 {
+		rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSResolveUnix), st.Sockets...).IgnoreIfMissing())
+	}
+	devDirs := []string{"/dev/shm"}
+	if st.Namespaces {
+		devDirs = append(devDirs, "/dev/pts") // the jail's own
+	}
 	rules = append(rules,
 		landlock.RWFiles(devices()...).WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs(devs...).WithIoctlDev().IgnoreIfMissing())
+		landlock.RWDirs(devDirs...).WithIoctlDev().IgnoreIfMissing())
 	return rules
 }
 
-// byKind splits paths into directories and everything else (following
-// links, as Landlock does), dropping paths that do not exist.
+// byKind splits paths into directories and files (regular files and
+// devices), dropping what does not exist, links (Landlock judges the
+// file a link leads to, granted where it lies) and pipes and sockets
+// (/dev/stderr may lead to one, and Landlock takes no rule for it).
 func byKind(paths []string) (dirs, files []string) {
 	for _, p := range paths {
-		info, err := os.Stat(p)
+		info, err := os.Lstat(p)
 		switch {
 		case err != nil:
 		case info.IsDir():
 			dirs = append(dirs, p)
-		default:
+		case info.Mode().IsRegular(), info.Mode()&os.ModeDevice != 0:
 			files = append(files, p)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// readyTimeout bounds how long a new helper may take to restrict itself.
+// readyTimeout bounds how long a new helper may take to build its jail.
 const readyTimeout = 10 * time.Second
 
 // killTimeout is how long a helper asked to kill its command may take to
@@ -27,27 +27,51 @@ const killTimeout = 3 * time.Second
 // maxIdle is how many idle helpers a Launcher keeps for the next commands.
 const maxIdle = 2
 
+// homeScanLimit bounds the entries of the home directory looked at for
+// secrets when a helper starts.
+const homeScanLimit = 20000
+
 // Launcher starts commands under one Spec through helpers that live as
-// long as it does: each helper restricts itself once, then runs one
+// long as it does: each helper builds its jail once, then runs one
 // command at a time; commands that overlap get a helper each.
 type Launcher struct {
-	helper      string
-	spec        Spec
-	privateTemp bool
+	helper string
+	spec   Spec
+	sup    Support
 
 	mu      sync.Mutex
 	idle    []*server
 	pending chan startResult // a helper Warm is starting, not yet taken
 	closed  bool
+	state   string // pincer's directory for the jails' temp dirs and copies
+	live    int    // helpers not yet gone
+	serial  int    // numbers the helpers' directories
+	note    string // what the last helper could not build as asked
+
+	scanMu sync.Mutex
+	scans  []*secretScan // one per SecretRoots, made on first use
+	gen    int           // counts changes of the secrets found; a helper built before one is retired
 }
 
 // NewLauncher returns a launcher for commands under spec, with helper
-// (the path of a binary whose main calls HelperMain) as the restricted
-// intermediary. With privateTemp, each helper gets a temp dir of its own,
-// writable besides spec.Writable, emptied after every command and named by
-// TMPDIR in the command's environment (read-only mode).
-func NewLauncher(helper string, spec Spec, privateTemp bool) *Launcher {
-	return &Launcher{helper: helper, spec: spec, privateTemp: privateTemp}
+// (the path of a binary whose main calls HelperMain: "/proc/self/exe"
+// for pincer, so a command that replaced the file on disk is never run)
+// as the jail's keeper.
+func NewLauncher(helper string, spec Spec) *Launcher {
+	return &Launcher{helper: helper, spec: spec, sup: Probe()}
+}
+
+// Support is what the launcher's jails are built with on this machine:
+// what the kernel offers, less the namespaces when a helper could not
+// build them after all (a container's policy the probe cannot see).
+func (l *Launcher) Support() Support {
+	l.mu.Lock()
+	s := l.sup
+	l.mu.Unlock()
+	if l.spec.Flat {
+		s.Namespaces, s.NamespacesReason = false, "left out on request"
+	}
+	return s
 }
 
 // Request is one command to start.
@@ -63,10 +87,13 @@ type Request struct {
 
 // Process is a command started by a Launcher.
 type Process struct {
-	// Pid is the command's process id, and its process group id.
+	// Pid is the command's process id, and its process group id, as the
+	// jail sees it (in the namespaces, not the same as outside).
 	Pid int
-	// Spec is what the command may do: the launcher's, plus its private
-	// temp dir.
+	// Spec is what the command may do, its paths resolved, with the
+	// secrets found hidden. Flat, Writable holds its private temp dir; in
+	// the namespaces /tmp is the jail's own, a different place from the
+	// /tmp outside.
 	Spec Spec
 
 	srv     *server
@@ -93,12 +120,12 @@ func (l *Launcher) Warm() {
 	ch := make(chan startResult, 1)
 	l.pending = ch
 	go func() {
-		s, err := startServer(l.helper, l.spec, l.privateTemp)
+		s, err := l.startServer()
 		ch <- startResult{s, err}
 	}()
 }
 
-// Start starts the command in req under the sandbox.
+// Start starts the command in req in the jail.
 func (l *Launcher) Start(req Request) (*Process, error) {
 	if req.Path == "" || len(req.Argv) == 0 {
 		return nil, errors.New("sandbox: no program to run")
@@ -114,13 +141,18 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		}
 		path = p
 	}
+	if l.secretsChanged() {
+		l.retireIdle()
+	}
 	s, err := l.get()
 	if err != nil {
 		return nil, err
 	}
-	env := req.Env
-	if s.tmp != "" {
-		env = withEnv(env, "TMPDIR", s.tmp)
+	env := withEnv(req.Env, "TMPDIR", s.tmpdir)
+	if !s.setup.Namespaces && len(s.setup.Copies) > 0 {
+		// Flat, the caches cannot be copied: tools that need one get a
+		// throwaway one in the temp dir.
+		env = withEnv(withEnv(env, "XDG_CACHE_HOME", filepath.Join(s.tmpdir, ".cache")), "GOCACHE", filepath.Join(s.tmpdir, ".cache", "go-build"))
 	}
 	err = s.send(message{Op: "run", Path: path, Argv: req.Argv, Env: env, Dir: req.Dir},
 		int(req.Stdin.Fd()), int(req.Stdout.Fd()), int(req.Stderr.Fd()))
@@ -137,9 +169,72 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		l.put(s)
 		return nil, fmt.Errorf("could not start %s in the sandbox: %s", path, m.Err)
 	}
-	p := &Process{Pid: m.Pid, Spec: s.spec, srv: s, l: l, done: make(chan struct{})}
+	p := &Process{Pid: m.Pid, Spec: s.setup.Spec, srv: s, l: l, done: make(chan struct{})}
 	go p.await()
 	return p, nil
+}
+
+// secretsChanged looks again at the directories whose secrets the jail
+// hides, and reports whether the secrets found changed since the idle
+// helpers were built.
+func (l *Launcher) secretsChanged() bool {
+	if l.spec.IsSecret == nil || len(l.spec.SecretRoots) == 0 {
+		return false
+	}
+	l.scanMu.Lock()
+	defer l.scanMu.Unlock()
+	if l.scans == nil {
+		l.scanAll()
+		return false
+	}
+	changed := false
+	for _, sc := range l.scans {
+		changed = sc.refresh() || changed
+	}
+	if changed {
+		l.gen++
+	}
+	return changed
+}
+
+// scanAll makes the scans of the secret roots (scanMu held).
+func (l *Launcher) scanAll() {
+	for _, root := range l.spec.SecretRoots {
+		l.scans = append(l.scans, newSecretScan(root, func(rel string) bool { return l.spec.IsSecret(rel, true) }))
+	}
+}
+
+// secrets lists the secrets found now, and the generation they belong to.
+func (l *Launcher) secrets() ([]string, int) {
+	var found []string
+	if l.spec.IsSecret != nil {
+		l.scanMu.Lock()
+		if l.scans == nil {
+			l.scanAll()
+		}
+		for _, sc := range l.scans {
+			found = append(found, sc.found()...)
+		}
+		gen := l.gen
+		l.scanMu.Unlock()
+		if l.spec.Home != "" {
+			found = append(found, homeSecrets(l.spec.Home, l.spec.SecretRoots, func(p string) bool { return l.spec.IsSecret(p, false) }, homeScanLimit)...)
+		}
+		return found, gen
+	}
+	return nil, 0
+}
+
+// retireIdle stops the idle helpers (their jail hides an old list of
+// secrets); the one Warm is starting is checked when taken.
+func (l *Launcher) retireIdle() {
+	l.mu.Lock()
+	idle := l.idle
+	l.idle = nil
+	l.mu.Unlock()
+	for _, s := range idle {
+		s.close()
+	}
 }
 
 // await reads how the command ended, then hands the helper back.
@@ -155,10 +250,7 @@ func (p *Process) await() {
 	if err != nil {
 		p.err = p.srv.lost(err)
 		p.srv.close()
-		// The helper is gone; whatever is left of the command's group
-		// goes too. Its pid cannot have been reused while the group
-		// still has members.
-		_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+		p.srv.killJail(p.Pid)
 		return
 	}
 	ws := syscall.WaitStatus(m.Status)
@@ -177,7 +269,7 @@ func (p *Process) Wait() (Exit, error) {
 }
 
 // Kill ends the command and everything it started. When the helper does
-// not answer in time it is killed, and the command's group with it.
+// not answer in time it is killed, and the command with it.
 func (p *Process) Kill() {
 	p.killReq.Do(func() {
 		p.mu.Lock()
@@ -200,7 +292,7 @@ func (p *Process) Kill() {
 		defer p.mu.Unlock()
 		if !p.ended {
 			p.srv.close()
-			_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
+			p.srv.killJail(p.Pid)
 		}
 	})
 }
@@ -222,6 +314,12 @@ func (l *Launcher) Close() {
 			}
 		}()
 	}
+	l.scanMu.Lock()
+	for _, sc := range l.scans {
+		sc.close()
+	}
+	l.scanMu.Unlock()
+	l.gone(0)
 }
 
 // get returns an idle helper, the one Warm is starting, or a new one.
@@ -241,23 +339,48 @@ func (l *Launcher) get() (*server, error) {
 	l.pending = nil
 	l.mu.Unlock()
 	if pending != nil {
-		if r := <-pending; r.err == nil {
+		r := <-pending
+		if r.err == nil && r.s.gen == l.generation() {
 			return r.s, nil
 		}
+		if r.err == nil {
+			r.s.close()
+		}
 	}
-	return startServer(l.helper, l.spec, l.privateTemp)
+	return l.startServer()
+}
+
+// Note says what the last helper could not build as asked ("" when
+// nothing), such as a cache that starts empty because its file system
+// refuses an overlay.
+func (l *Launcher) Note() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.note
+}
+
+func (l *Launcher) setNote(n string) {
+	l.mu.Lock()
+	l.note = n
+	l.mu.Unlock()
+}
+
+func (l *Launcher) generation() int {
+	l.scanMu.Lock()
+	defer l.scanMu.Unlock()
+	return l.gen
 }
 
 // put makes s idle again, with its temp dir emptied, or stops it.
 func (l *Launcher) put(s *server) {
-	if s.tmp != "" {
-		if err := emptyDir(s.tmp); err != nil {
+	if s.scratch != "" {
+		if err := emptyDir(s.scratch); err != nil {
 			s.close()
 			return
 		}
 	}
 	l.mu.Lock()
-	keep := !l.closed && len(l.idle) < maxIdle
+	keep := !l.closed && len(l.idle) < maxIdle && s.gen == l.generation()
 	if keep {
 		l.idle = append(l.idle, s)
 	}
@@ -267,6 +390,67 @@ func (l *Launcher) put(s *server) {
 	}
 }
 
+// gone counts a helper that has gone (n = 1), and removes the launcher's
+// directory once it is closed and every helper is gone.
+func (l *Launcher) gone(n int) {
+	l.mu.Lock()
+	l.live -= n
+	remove := l.closed && l.live == 0 && l.state != ""
+	state := l.state
+	if remove {
+		l.state = ""
+	}
+	l.mu.Unlock()
+	if remove {
+		_ = removeAll(state)
+	}
+}
+
+// dirs makes the directories of one new helper: its number, the shared
+// temp dir (or its own scratch one) and one per copy.
+func (l *Launcher) dirs(st *setup) (own string, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return "", errors.New("sandbox: the launcher is closed")
+	}
+	if l.state == "" {
+		if l.state, err = os.MkdirTemp("", "pincer-jail-"); err != nil {
+			return "", fmt.Errorf("make the sandbox's directory: %w", err)
+		}
+	}
+	l.serial++
+	own = filepath.Join(l.state, fmt.Sprintf("h%d", l.serial))
+	if err := os.Mkdir(own, 0o700); err != nil {
+		return "", fmt.Errorf("make the sandbox's directory: %w", err)
+	}
+	l.live++
+	shared := filepath.Join(l.state, "tmp")
+	switch {
+	case st.Namespaces && st.ScratchTemp:
+		st.Temp = "" // a tmpfs of its own, emptied by the helper
+	case st.ScratchTemp:
+		st.Temp = filepath.Join(own, "tmp")
+	default:
+		st.Temp = shared
+	}
+	if st.Temp != "" {
+		if err := os.MkdirAll(st.Temp, 0o700); err != nil {
+			return own, err
+		}
+	}
+	if st.Namespaces {
+		for i := range st.Copies {
+			u := filepath.Join(own, fmt.Sprintf("copy%d", i))
+			if err := os.Mkdir(u, 0o700); err != nil {
+				return own, err
+			}
+			st.Uppers = append(st.Uppers, u)
+		}
+	}
+	return own, nil
+}
+
 type startResult struct {
 	s   *server
 	err error
@@ -274,65 +458,115 @@ type startResult struct {
 
 // server is pincer's side of one helper.
 type server struct {
-	cmd    *exec.Cmd
-	fd     int // pincer's end of the socket
-	spec   Spec
-	tmp    string // the private temp dir, "" without one
-	stderr *bytes.Buffer
-	exited chan struct{} // closed once the helper has exited and been waited for
+	cmd     *exec.Cmd
+	fd      int // pincer's end of the socket
+	setup   setup
+	gen     int    // the secrets' generation it hides
+	tmpdir  string // the command's TMPDIR
+	scratch string // a temp dir pincer empties after each command ("" none)
+	own     string // the helper's directory, removed when it is gone
+	l       *Launcher
+	stderr  *bytes.Buffer
+	exited  chan struct{} // closed once the helper has exited and been waited for
 
 	sendMu sync.Mutex
 	once   sync.Once
 }
 
-// startServer starts a helper for spec and waits until it is restricted.
-func startServer(helper string, spec Spec, privateTemp bool) (*server, error) {
-	if helper == "" {
+// startServer starts a helper and waits until its jail is built.
+func (l *Launcher) startServer() (*server, error) {
+	s, err := l.startOne()
+	if err == nil || !l.Support().Namespaces || !errors.Is(err, errNoNamespaces) {
+		return s, err
+	}
+	// The kernel said yes to namespaces, this machine no: fall back to the
+	// flat jail, and say why from now on (auto approvals then ask).
+	l.mu.Lock()
+	l.sup.Namespaces, l.sup.NamespacesReason = false, err.Error()
+	l.mu.Unlock()
+	return l.startOne()
+}
+
+// errNoNamespaces marks a helper that could not make or fill its
+// namespaces.
+var errNoNamespaces = errors.New("the namespaces could not be made")
+
+// startOne starts a helper and waits until its jail is built.
+func (l *Launcher) startOne() (*server, error) {
+	if l.helper == "" {
 		return nil, errors.New("sandbox: no helper binary")
 	}
-	s := &server{spec: spec, stderr: new(bytes.Buffer), exited: make(chan struct{})}
-	if privateTemp {
-		tmp, err := os.MkdirTemp("", "pincer-cmd-")
-		if err != nil {
-			return nil, fmt.Errorf("make a private temp dir: %w", err)
+	found, gen := l.secrets()
+	st := plan(l.spec, l.Support(), os.Environ(), found)
+	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{})}
+	own, err := l.dirs(&st)
+	s.own = own
+	if err != nil {
+		s.removeOwn()
+		return nil, err
+	}
+	s.setup = st
+	s.tmpdir = st.Temp
+	if st.Namespaces {
+		s.tmpdir = "/tmp"
+	} else {
+		st.Writable = append(st.Writable, st.Temp)
+		s.setup = st
+		if st.ScratchTemp {
+			s.scratch = st.Temp
 		}
-		s.tmp = tmp
-		s.spec.Writable = append(append([]string(nil), spec.Writable...), tmp)
 	}
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		s.removeTemp()
+		s.removeOwn()
 		return nil, fmt.Errorf("sandbox: socketpair: %w", err)
 	}
 	s.fd = pair[0]
 	theirs := os.NewFile(uintptr(pair[1]), "pincer-sandbox")
-	s.cmd = exec.Command(helper, helperArgs(s.spec)...)
+	s.cmd = exec.Command(l.helper, HelperArg, "--serve")
 	// The helper needs nothing from the environment (each command brings
 	// its own), and it is where an API key would be read from.
 	s.cmd.Env = []string{}
+	s.cmd.Dir = "/"
 	s.cmd.ExtraFiles = []*os.File{theirs}
 	s.cmd.Stderr = &limitedBuffer{b: s.stderr, max: 4096}
 	// Its own session: no controlling terminal for it or its commands.
 	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if st.Namespaces {
+		s.cmd.SysProcAttr = namespaced(!st.Network)
+	}
 	err = s.cmd.Start()
 	theirs.Close()
 	if err != nil {
 		unix.Close(s.fd)
-		s.removeTemp()
-		return nil, fmt.Errorf("sandbox: start the helper %s: %w", helper, err)
+		s.removeOwn()
+		if st.Namespaces && (errors.Is(err, unix.EPERM) || errors.Is(err, unix.EACCES) || errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSPC)) {
+			return nil, fmt.Errorf("%w: %v", errNoNamespaces, err)
+		}
+		return nil, fmt.Errorf("sandbox: start the helper %s: %w", l.helper, err)
 	}
-	go func() { _ = s.cmd.Wait(); close(s.exited) }()
+	go func() {
+		_ = s.cmd.Wait()
+		close(s.exited)
+	}()
 	ready := make(chan error, 1)
 	go func() {
+		if err := s.send(message{Op: "setup", Setup: &st}); err != nil {
+			ready <- s.lost(err)
+			return
+		}
 		m, err := s.recv()
 		switch {
 		case err != nil:
 			ready <- s.lost(err)
+		case m.Op == "error" && st.Namespaces && strings.HasPrefix(m.Err, buildFailed):
+			ready <- fmt.Errorf("%w: %s", errNoNamespaces, m.Err)
 		case m.Op == "error":
 			ready <- errors.New(m.Err)
 		case m.Op != "ready":
 			ready <- fmt.Errorf("sandbox: the helper said %q", m.Op)
 		default:
+			l.setNote(m.Err)
 			ready <- nil
 		}
 	}()
@@ -346,6 +580,27 @@ func startServer(helper string, spec Spec, privateTemp bool) (*server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// namespaced starts the helper in namespaces of its own, as the same user
+// (so files keep their owners), with the capabilities it needs to build
+// the jail inside them; it drops them before any command runs.
+func namespaced(noNetwork bool) *syscall.SysProcAttr {
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC)
+	if noNetwork {
+		flags |= syscall.CLONE_NEWNET
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	return &syscall.SysProcAttr{
+		Setsid:      true,
+		Cloneflags:  flags,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		// Overlays need the file capabilities to make their work
+		// directory; all of them count only inside the namespace, on
+		// files the person owns, and are gone before a command runs.
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETPCAP, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_CHOWN, unix.CAP_MKNOD},
+	}
 }
 
 func (s *server) send(m message, fds ...int) error {
@@ -373,6 +628,19 @@ func (s *server) lost(err error) error {
 	return fmt.Errorf("sandbox: lost the helper: %w", err)
 }
 
+// killJail kills what is left of a command whose helper was lost. In the
+// namespaces that is the helper itself: when the first process of a pid
+// namespace dies, the kernel kills every other. Flat, it is the command's
+// process group (its id cannot have been reused while the group still has
+// members).
+func (s *server) killJail(pid int) {
+	if s.setup.Namespaces {
+		_ = s.cmd.Process.Kill()
+		return
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
 // close stops the helper: it sees the socket close, kills what it runs,
 // and exits.
 func (s *server) close() {
@@ -386,15 +654,19 @@ func (s *server) close() {
 				<-s.exited
 			}
 			unix.Close(s.fd)
-			s.removeTemp()
+			s.removeOwn()
 		}()
 	})
 }
 
-func (s *server) removeTemp() {
-	if s.tmp != "" {
-		_ = os.RemoveAll(s.tmp)
+// removeOwn removes the helper's directory and counts it gone.
+func (s *server) removeOwn() {
+	if s.own == "" {
+		return
 	}
+	_ = removeAll(s.own)
+	s.own = ""
+	s.l.gone(1)
 }
 
 // emptyDir removes everything in dir, links as links.
@@ -404,22 +676,49 @@ func emptyDir(dir string) error {
 		return err
 	}
 	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+		if err := removeAll(filepath.Join(dir, e.Name())); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// removeAll is os.RemoveAll that also removes directories a command (or
+// the overlay file system) left without write or search permission.
+func removeAll(p string) error {
+	err := os.RemoveAll(p)
+	if err == nil || !errors.Is(err, os.ErrPermission) {
+		return err
+	}
+	_ = filepath.WalkDir(p, func(q string, d os.DirEntry, err error) error {
+		if d != nil && d.IsDir() {
+			_ = os.Chmod(q, 0o700)
+		}
+		return nil
+	})
+	_ = os.Chmod(p, 0o700)
+	return os.RemoveAll(p)
+}
+
 // withEnv sets one variable in env, replacing an earlier value.
 func withEnv(env []string, key, value string) []string {
+	return append(withoutEnv(env, key), key+"="+value)
+}
+
+// withoutEnv removes variables from env.
+func withoutEnv(env []string, keys ...string) []string {
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k != key {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, d := range keys {
+			drop = drop || k == d
+		}
+		if !drop {
 			out = append(out, kv)
 		}
 	}
-	return append(out, key+"="+value)
+	return out
 }
 
 // limitedBuffer keeps the first max bytes written to it.

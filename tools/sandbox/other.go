@@ -8,9 +8,12 @@ import (
 	"runtime"
 )
 
-// Probe reports what can be enforced: nothing, on this system.
+// Probe reports what can be enforced: nothing, on this system. (A
+// macOS jail would be a Seatbelt profile written from the same Spec,
+// applied by a helper started the same way: a launcher_darwin.go and a
+// HelperMain of its own; Support.Mechanism "seatbelt".)
 func Probe() Support {
-	return Support{Reason: fmt.Sprintf("pincer has no sandbox for %s yet", runtime.GOOS)}
+	return Support{Reason: fmt.Sprintf("pincer has no sandbox for %s yet: commands run with your full rights, and auto approvals ask as ask does", runtime.GOOS)}
 }
 
 // HelperMain refuses: there is no sandbox to apply here.
@@ -26,7 +29,10 @@ func ProtectSelf() {}
 type Launcher struct{}
 
 // NewLauncher returns a launcher whose Start always fails.
-func NewLauncher(helper string, spec Spec, privateTemp bool) *Launcher { return &Launcher{} }
+func NewLauncher(helper string, spec Spec) *Launcher { return &Launcher{} }
+
+// Support is what the launcher's jails are built with: nothing here.
+func (l *Launcher) Support() Support { return Probe() }
 
 // Request is one command to start.
 type Request struct {

@@ -1,22 +1,41 @@
-// Package sandbox runs shell commands under a kernel sandbox: pincer
-// re-executes itself once as a helper, the helper restricts itself
-// (Landlock on Linux) and from then on starts each command pincer sends
-// it, and every command inherits the restriction. pincer itself is never
-// restricted. Because the helper lives as long as the session, a command
-// costs one fork and exec, not the start of another pincer.
+// Package sandbox runs shell commands in a jail: pincer re-executes
+// itself once as a helper per jail, the helper builds the jail around
+// itself and from then on starts each command pincer sends it, and every
+// command inherits the jail. pincer itself is never jailed. Because the
+// helper lives as long as the session, a command costs one fork and
+// exec, not the start of another pincer.
 //
-// A helper runs one command at a time and is a child subreaper, so when
-// the command ends every process it left behind — in the background,
-// under nohup, or after setsid — is killed with it. Commands that run at
-// the same time get a helper each (see Launcher).
+// On Linux the jail has four layers, outermost first:
+//
+//   - namespaces: the helper is started in a user, mount, pid and IPC
+//     namespace of its own (and a network namespace with only a loopback
+//     of its own when the jail has no network). In the mount namespace
+//     it gives the jail a private /tmp and a /dev with only the ordinary
+//     devices and ptys of its own, leaves out /run and the other places
+//     where other programs' sockets live, lays an empty read-only file or
+//     directory over every hidden path, and makes the pinned paths
+//     (pincer's binary) read-only; the jail's /proc shows only its own
+//     processes;
+//   - a seccomp filter refusing the system calls that reach outside:
+//     ptrace, process_vm_*, keyctl, bpf, mount calls, new namespaces,
+//     TIOCSTI and TIOCLINUX, io_uring (see seccomp_linux.go);
+//   - Landlock: writes only to the writable paths, signals only inside;
+//   - no capabilities and no_new_privs.
+//
+// Where user namespaces are not available the jail is Landlock, seccomp
+// and no capabilities only ("flat"); Support says which layers a machine
+// has, and the caller decides what may run unasked in each.
+//
+// A helper runs one command at a time; when the command ends every
+// process it left behind — in the background, under nohup, or after
+// setsid — is killed with it. Commands that run at the same time get a
+// helper each (see Launcher).
 //
 // The package enforces a Spec; which paths belong in it is decided by the
 // caller's policy (safety.SandboxPolicy).
 package sandbox
 
 import (
-	"errors"
-	"fmt"
 	"syscall"
 )
 
@@ -25,21 +44,79 @@ import (
 // anything else.
 const HelperArg = "__pincer-sandbox-exec"
 
-// Spec is what a sandboxed command may do.
+// Spec is what a jailed command may do.
 type Spec struct {
-	// Writable are the files and directories the command may change; the
-	// rest of the file system is read-only.
+	// Name names the jail in messages ("inspect", "workspace").
+	Name string `json:"name,omitempty"`
+	// Root is the project, where commands start: it stays in view
+	// wherever it lies (in /tmp, say), writable or not.
+	Root string `json:"root,omitempty"`
+	// Writable are the files and directories the command may change,
+	// besides the jail's private temp dir; the rest of the file system is
+	// read-only.
 	Writable []string `json:"writable"`
-	// Hidden are directories that stay neither writable nor readable even
-	// when they lie inside Writable or the readable tree (secrets, and
-	// pincer's own config and data).
+	// Hidden are paths the command may neither read nor write, even when
+	// they lie inside Writable (secrets, pincer's own config and data). In
+	// the namespaces an empty read-only file or directory lies over each.
 	Hidden []string `json:"hidden"`
-	// Network allows TCP connect and bind; false blocks both where the
-	// kernel can (Landlock ABI 4 and later).
+	// Pinned are paths that stay read-only even inside Writable, and
+	// cannot be renamed away or replaced (pincer's binary).
+	Pinned []string `json:"pinned,omitempty"`
+	// Copies are directories (build caches) the command sees whole but
+	// whose changes go to a copy of the jail's own: the real directory
+	// never changes. Without namespaces they are read-only.
+	Copies []string `json:"copies,omitempty"`
+	// Network lets the command reach other machines. Without it the jail
+	// has a network namespace with only a loopback of its own (or, flat,
+	// Landlock blocks TCP and, from ABI 10, UDP).
 	Network bool `json:"network"`
+	// Unix says which Unix sockets (by path) the command may use.
+	Unix UnixAccess `json:"unix"`
+	// Sockets are socket paths outside the jail the command may still
+	// reach (the SSH agent, Docker), with UnixListed.
+	Sockets []string `json:"sockets,omitempty"`
+	// ScratchTemp empties the private temp dir after every command.
+	ScratchTemp bool `json:"scratch_temp,omitempty"`
+	// SecretRoots are directories whose secret files are hidden too: they
+	// are looked for when a helper starts, and again when a directory
+	// below changes, before each command. IsSecret decides what is one.
+	SecretRoots []string `json:"-"`
+	// Home is the person's home directory: it stays in view wherever it
+	// lies (read-only but for Writable), and its secret files and
+	// directories near the top (~/.ssh, ~/.aws, ~/.bash_history,
+	// ~/.config/gh, …) are hidden; IsSecret decides.
+	Home string `json:"-"`
+	// IsSecret reports whether a path is a secret: relative to its root
+	// and slash-separated when inProject, else absolute with the home
+	// directory written "~".
+	IsSecret func(path string, inProject bool) bool `json:"-"`
+	// Flat leaves out the namespaces even where the kernel has them (the
+	// fallback, and the benchmark that measures their cost).
+	Flat bool `json:"-"`
 }
 
-// Exit is how a sandboxed command ended.
+// UnixAccess says which Unix sockets a jailed command may use by path.
+// Abstract sockets outside the jail are never reachable (Landlock ABI 6,
+// and without network the jail's own network namespace).
+type UnixAccess int
+
+// The levels of Unix socket access.
+const (
+	// UnixNone: the command cannot make a Unix socket at all
+	// (socketpair, which has no path, still works).
+	UnixNone UnixAccess = iota
+	// UnixJail: its own sockets in the paths it may write. Where the
+	// kernel cannot limit connecting by path (Landlock before ABI 9),
+	// none.
+	UnixJail
+	// UnixListed: its own and Sockets. Where the kernel cannot limit
+	// connecting by path, any socket the jail can see; the namespaces
+	// leave out the usual places (/run, /tmp, $XDG_RUNTIME_DIR) and the
+	// sockets named in pincer's environment.
+	UnixListed
+)
+
+// Exit is how a jailed command ended.
 type Exit struct {
 	// Code is the exit code, when the command exited.
 	Code int
@@ -56,74 +133,37 @@ type Support struct {
 	ABI int `json:"abi"`
 	// Files reports whether writes (and reads of hidden paths) can be limited.
 	Files bool `json:"files"`
-	// Network reports whether TCP connect and bind can be blocked.
+	// Network reports whether the network can be taken away.
 	Network bool `json:"network"`
 	// Reason says why there is no sandbox or why part of it is missing.
 	Reason string `json:"reason,omitempty"`
+	// Namespaces reports whether the jail gets user, mount, pid, IPC and
+	// network namespaces of its own (a private /tmp and /dev, no sockets
+	// or processes outside, masked secrets, no network at all).
+	Namespaces bool `json:"namespaces"`
+	// NamespacesReason says why they are missing.
+	NamespacesReason string `json:"namespaces_reason,omitempty"`
+	// Seccomp reports whether the system call filter is applied.
+	Seccomp bool `json:"seccomp"`
+	// SeccompReason says why it is missing.
+	SeccompReason string `json:"seccomp_reason,omitempty"`
+	// UnixByPath reports whether Landlock limits connecting to Unix
+	// sockets by path (ABI 9); without it UnixJail means no Unix sockets.
+	UnixByPath bool `json:"unix_by_path"`
 }
 
 // Available reports whether commands can be contained at all.
 func (s Support) Available() bool { return s.Files }
 
+// Jailed reports whether the full jail can be built: Landlock inside
+// namespaces of its own. Commands that run unasked because they change
+// things need it.
+func (s Support) Jailed() bool { return s.Files && s.Namespaces }
+
 // IsHelper reports whether args (os.Args) ask for the helper.
 func IsHelper(args []string) bool { return len(args) > 1 && args[1] == HelperArg }
 
-// helperArgs are the arguments that start a helper serving commands
-// under spec: -w PATH, -h PATH and -n, one argument per path, so any path
-// survives unchanged and the helper decodes it without a decoder's
-// start-up cost.
-func helperArgs(spec Spec) []string {
-	argv := make([]string, 0, 2+2*(len(spec.Writable)+len(spec.Hidden)))
-	argv = append(argv, HelperArg)
-	for _, w := range spec.Writable {
-		argv = append(argv, "-w", w)
-	}
-	for _, h := range spec.Hidden {
-		argv = append(argv, "-h", h)
-	}
-	if spec.Network {
-		argv = append(argv, "-n")
-	}
-	return append(argv, "--serve")
-}
-
-// decodeHelperArgs reads the spec back from the helper's os.Args.
-func decodeHelperArgs(args []string) (Spec, error) {
-	var spec Spec
-	usage := errors.New("usage: " + HelperArg + " [-w PATH]... [-h PATH]... [-n] --serve")
-	if len(args) < 2 || args[1] != HelperArg {
-		return spec, usage
-	}
-	for i := 2; i < len(args); i++ {
-		switch args[i] {
-		case "--serve":
-			if i+1 != len(args) {
-				return spec, usage
-			}
-			return spec, nil
-		case "-n":
-			spec.Network = true
-		case "-w", "-h":
-			if i+1 == len(args) {
-				return spec, usage
-			}
-			if args[i] == "-w" {
-				spec.Writable = append(spec.Writable, args[i+1])
-			} else {
-				spec.Hidden = append(spec.Hidden, args[i+1])
-			}
-			i++
-		default:
-			return spec, fmt.Errorf("unknown argument %q; %w", args[i], usage)
-		}
-	}
-	return spec, usage
-}
-
-// devices are the device files ordinary commands write to, sandboxed or not.
+// devices are the device files ordinary commands read and write.
 func devices() []string {
-	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/random", "/dev/urandom"}
+	return []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
 }
-
-// deviceDirs are the device directories ordinary commands write in.
-func deviceDirs() []string { return []string{"/dev/pts", "/dev/shm"} }

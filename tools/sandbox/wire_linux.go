@@ -16,7 +16,8 @@ import (
 // of JSON; a run message carries the command's stdin, stdout and stderr
 // as SCM_RIGHTS on its first bytes.
 //
-//	helper → pincer  ready | error            once, after restricting itself
+//	pincer → helper  setup                    the jail to build, once
+//	helper → pincer  ready | error            once, after building it and restricting itself
 //	pincer → helper  run (+3 fds)             start a command
 //	helper → pincer  started | error          its pid, or why it did not start
 //	pincer → helper  kill                     (optional) end it now
@@ -43,6 +44,7 @@ type message struct {
 	Pid    int      `json:"pid,omitempty"`
 	Status uint32   `json:"status,omitempty"` // a wait status, as wait4 gives it
 	Err    string   `json:"err,omitempty"`
+	Setup  *setup   `json:"setup,omitempty"`
 }
 
 // encode frames m for the socket.

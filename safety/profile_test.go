@@ -1,0 +1,123 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestProfileFor(t *testing.T) {
+	tests := []struct {
+		name  string
+		v     Verdict
+		asked bool
+		want  Profile
+	}{
+		{"safe, unasked: inspects only", Verdict{Tier: Safe}, false, ProfileInspect},
+		{"confirm, unasked (auto)", Verdict{Tier: Confirm}, false, ProfileContained},
+		{"confirm, approved", Verdict{Tier: Confirm}, true, ProfileWorkspace},
+		{"dangerous, approved twice", Verdict{Tier: Dangerous}, true, ProfileWorkspace},
+		{"safe, but a hook made pincer ask", Verdict{Tier: Safe}, true, ProfileWorkspace},
+		{"safe by the person's allow rule", Verdict{Tier: Safe, Rule: "npm install"}, false, ProfileWorkspace},
+		{"a deny rule's name is no approval", Verdict{Tier: Safe, Rule: "rm *", Denied: true}, false, ProfileInspect},
+	}
+	for _, tt := range tests {
+		if got := ProfileFor(tt.v, tt.asked); got != tt.want {
+			t.Errorf("%s: ProfileFor(%+v, %v) = %s, want %s", tt.name, tt.v, tt.asked, got, tt.want)
+		}
+	}
+}
+
+func TestSandboxPolicyRights(t *testing.T) {
+	p := SandboxPolicy{Mode: SandboxWorkspace, Root: "/p", Home: "/h", Writable: []string{"/w", "rel"}, Caches: []string{"/h/.cache/go-build"},
+		Own:    OwnFiles{ConfigDir: "/h/.config/pincer", DataDir: "/h/.local/share/pincer", TrustFile: "/h/.local/share/pincer/trusted", ThemeDir: "/h/.config/pincer/themes"},
+		Binary: "/p/bin/pincer", Network: true, Sockets: []string{"/run/user/1/ssh.sock"}}
+	type want struct {
+		writable, copies string
+		network, mask    bool
+		sockets          SocketAccess
+		scratch          bool
+	}
+	check := func(name string, p SandboxPolicy, pr Profile, w want) {
+		t.Helper()
+		r, ok := p.Rights(pr)
+		if !ok {
+			t.Fatalf("%s: no rights", name)
+		}
+		if got := strings.Join(r.Writable, " "); got != w.writable {
+			t.Errorf("%s: Writable = %q, want %q", name, got, w.writable)
+		}
+		if got := strings.Join(r.Copies, " "); got != w.copies {
+			t.Errorf("%s: Copies = %q, want %q", name, got, w.copies)
+		}
+		if r.Network != w.network || r.MaskProjectSecrets != w.mask || r.Sockets != w.sockets || r.ScratchTemp != w.scratch {
+			t.Errorf("%s: network %v mask %v sockets %s scratch %v, want %+v", name, r.Network, r.MaskProjectSecrets, r.Sockets, r.ScratchTemp, w)
+		}
+		for _, h := range []string{"/h/.ssh", "/h/.aws", "/h/.gnupg", "/h/.netrc", "/h/.config/pincer", "/h/.local/share/pincer", "/h/.local/share/pincer/trusted"} {
+			if !slices.Contains(r.Hidden, h) {
+				t.Errorf("%s: Hidden lacks %s: %v", name, h, r.Hidden)
+			}
+		}
+		if !slices.Contains(r.Pinned, "/p/bin/pincer") {
+			t.Errorf("%s: pincer's binary is not pinned: %v", name, r.Pinned)
+		}
+	}
+	check("inspect", p, ProfileInspect, want{"", "/h/.cache/go-build", false, true, SocketsNone, true})
+	check("contained", p, ProfileContained, want{"/p", "/h/.cache/go-build", false, true, SocketsOwn, false})
+	check("workspace", p, ProfileWorkspace, want{"/p /w /h/.cache/go-build", "", true, false, SocketsListed, false})
+	if r, _ := p.Rights(ProfileContained); !slices.Contains(r.Pinned, "/p/.git/hooks") || !slices.Contains(r.Pinned, "/p/.git/config") {
+		t.Errorf("contained commands may change what git runs later: pinned %v", r.Pinned)
+	}
+	if r, _ := p.Rights(ProfileWorkspace); !slices.Equal(r.Listed, []string{"/run/user/1/ssh.sock"}) {
+		t.Errorf("workspace sockets %v", r.Listed)
+	}
+	// The network reaches commands that ran unasked only when the person
+	// turned it on themselves.
+	p.NetworkUnasked = true
+	check("contained with sandbox_network: true", p, ProfileContained, want{"/p", "/h/.cache/go-build", true, true, SocketsOwn, false})
+	check("inspect with sandbox_network: true", p, ProfileInspect, want{"", "/h/.cache/go-build", false, true, SocketsNone, true})
+	p.NetworkUnasked = false
+	// Read-only mode: nothing but the temp dir, whatever the profile.
+	p.Mode = SandboxReadOnly
+	check("read-only mode, approved", p, ProfileWorkspace, want{"", "/h/.cache/go-build", true, true, SocketsNone, true})
+	check("read-only mode, contained", p, ProfileContained, want{"", "/h/.cache/go-build", false, true, SocketsNone, true})
+	p.Mode = SandboxOff
+	for _, pr := range append(Profiles(), ProfileNone) {
+		if _, ok := p.Rights(pr); ok {
+			t.Errorf("mode off gives %s a jail", pr)
+		}
+	}
+	p.Mode = SandboxWorkspace
+	if _, ok := p.Rights(ProfileNone); ok {
+		t.Error("ProfileNone has a jail")
+	}
+}
+
+func TestMaskedSecret(t *testing.T) {
+	tests := []struct {
+		path      string
+		inProject bool
+		want      bool
+	}{
+		{".env", true, true},
+		{"sub/.env.production", true, true},
+		{".env.example", true, false},
+		{"certs/server.key", true, true},
+		{"deploy/id_ed25519", true, true},
+		{"deploy/id_ed25519.pub", true, false},
+		{"main.go", true, false},
+		{"README.md", true, false},
+		{"~/.ssh", false, true},
+		{"~/.aws", false, true},
+		{"~/.bash_history", false, true},
+		{"~/.docker/config.json", false, true},
+		{"~/.config/gh", false, true},
+		{"~/.gitconfig", false, false},
+		{"~/projects", false, false},
+	}
+	for _, tt := range tests {
+		if got := MaskedSecret(tt.path, tt.inProject); got != tt.want {
+			t.Errorf("MaskedSecret(%q, %v) = %v, want %v", tt.path, tt.inProject, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// setup is what one helper builds: the Spec with every path resolved,
+// and where the jail's own parts live. pincer sends it as the helper's
+// first message.
+type setup struct {
+	Spec
+	// Namespaces: the helper was started in namespaces of its own and
+	// builds the mount tree below.
+	Namespaces bool `json:"namespaces"`
+	// Temp is a directory pincer made: flat, the command's TMPDIR; in the
+	// namespaces, what the jail sees at /tmp ("" for a fresh tmpfs).
+	Temp string `json:"temp,omitempty"`
+	// TempRoots are the machine's temp dirs, which the jail's private one
+	// replaces.
+	TempRoots []string `json:"temp_roots,omitempty"`
+	// Uppers are pincer's directories that take the changes to Copies,
+	// one per copy (the overlay's upper and work dirs are made in it).
+	Uppers []string `json:"uppers,omitempty"`
+	// Covers are directories where other programs keep their sockets
+	// (/run, $XDG_RUNTIME_DIR): the jail sees them empty, with Keep.
+	Covers []string `json:"covers,omitempty"`
+	// Keep are the paths inside TempRoots and Covers that stay as they
+	// are: the project, home, the writable paths and copies, the programs
+	// on PATH, the resolver's configuration, the allowed sockets.
+	Keep []string `json:"keep,omitempty"`
+	// Seccomp applies the system call filter.
+	Seccomp bool `json:"seccomp"`
+	// UnixByPath: Landlock limits connecting to Unix sockets by path.
+	UnixByPath bool `json:"unix_by_path"`
+}
+
+// plan resolves spec for one helper on this machine: the hidden paths
+// (with the secrets found and the sockets named in env), and with
+// namespaces the directories to replace and the paths to keep in them.
+func plan(spec Spec, sup Support, environ []string, found []string) setup {
+	getenv := func(k string) string {
+		for _, kv := range environ {
+			if key, v, ok := strings.Cut(kv, "="); ok && key == k {
+				return v
+			}
+		}
+		return ""
+	}
+	root := spec.Root
+	st := setup{Spec: spec, Namespaces: sup.Namespaces && !spec.Flat, Seccomp: sup.Seccomp, UnixByPath: sup.UnixByPath}
+	st.Hidden = cleanAll(append(append(slices.Clone(spec.Hidden), found...), envSockets(environ, spec.Sockets)...))
+	st.Writable, st.Pinned, st.Copies, st.Sockets = cleanAll(spec.Writable), cleanAll(spec.Pinned), existing(cleanAll(spec.Copies)), cleanAll(spec.Sockets)
+	if !st.Namespaces {
+		return st
+	}
+	for _, t := range []string{"/tmp", getenv("TMPDIR")} {
+		// A temp dir the person made writable is shared, not replaced.
+		if t = realDir(t); t != "" && t != "/" && !slices.ContainsFunc(st.TempRoots, func(r string) bool { return within(t, r) }) &&
+			!slices.ContainsFunc(st.Writable, func(w string) bool { return within(t, w) }) {
+			st.TempRoots = append(st.TempRoots, t)
+		}
+	}
+	keepers := append(append(append(append([]string{root, spec.Home}, st.Writable...), st.Copies...), st.Sockets...), spec.SecretRoots...)
+	for _, dir := range filepath.SplitList(getenv("PATH")) {
+		if dir = realDir(dir); dir != "" {
+			if filepath.Base(dir) == "bin" {
+				dir = filepath.Dir(dir) // a toolchain: its bin and the rest of it
+			}
+			keepers = append(keepers, dir)
+		}
+	}
+	if spec.Network {
+		if r, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil {
+			keepers = append(keepers, r)
+		}
+	}
+	keepers = cleanAll(keepers)
+	inside := func(p string, dirs []string) bool {
+		return slices.ContainsFunc(dirs, func(d string) bool { return within(p, d) })
+	}
+	for _, c := range []string{"/run", "/var/run", getenv("XDG_RUNTIME_DIR"), getenv("TMUX_TMPDIR"), getenv("SCREENDIR")} {
+		c = realDir(c)
+		// A cover over the project or home would take them away.
+		if c == "" || c == "/" || inside(c, st.TempRoots) || inside(c, st.Covers) ||
+			slices.ContainsFunc([]string{root, spec.Home}, func(k string) bool { return k != "" && within(k, c) }) {
+			continue
+		}
+		st.Covers = append(st.Covers, c)
+	}
+	replaced := append(slices.Clone(st.TempRoots), st.Covers...)
+	for _, k := range keepers {
+		if k != "" && inside(k, replaced) && !slices.ContainsFunc(replaced, func(r string) bool { return r == k }) && exists(k) {
+			st.Keep = append(st.Keep, k)
+		}
+	}
+	st.Keep = outermost(st.Keep)
+	return st
+}
+
+// envSockets are the Unix sockets named in pincer's environment (the
+// SSH agent, tmux, D-Bus, Docker, an editor's server), left out of the
+// jail unless allowed lists them. A value may name several, and wrap one
+// as unix:path=…, unix://… or "path,pid,…" as tmux does.
+func envSockets(environ []string, allowed []string) []string {
+	var out []string
+	for _, kv := range environ {
+		_, v, _ := strings.Cut(kv, "=")
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ':' || r == ',' || r == ';' || r == ' ' }) {
+			f = strings.TrimPrefix(strings.TrimPrefix(f, "//"), "path=")
+			if !filepath.IsAbs(f) {
+				continue
+			}
+			if info, err := os.Stat(f); err == nil && info.Mode()&os.ModeSocket != 0 && !slices.Contains(allowed, filepath.Clean(f)) {
+				out = append(out, filepath.Clean(f))
+			}
+		}
+	}
+	return out
+}
+
+// outermost drops the paths that lie inside another of them.
+func outermost(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !slices.ContainsFunc(paths, func(q string) bool { return q != p && within(p, q) }) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return strings.Count(a, "/") - strings.Count(b, "/") })
+	return out
+}
+
+// cleanAll cleans absolute paths, dropping the rest and repeats.
+func cleanAll(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if p != "" && filepath.IsAbs(p) && !slices.Contains(out, filepath.Clean(p)) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}
+
+// existing keeps the paths that exist.
+func existing(paths []string) []string {
+	return slices.DeleteFunc(paths, func(p string) bool { return !exists(p) })
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// realDir is the directory p with its links resolved, "" when it is not
+// an absolute path to a directory.
+func realDir(p string) string {
+	if p == "" || !filepath.IsAbs(p) {
+		return ""
+	}
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	if info, err := os.Stat(r); err != nil || !info.IsDir() {
+		return ""
+	}
+	return r
+}
