@@ -179,12 +179,14 @@ func TestTailIsRenderedAlone(t *testing.T) {
 type countingRenderer struct {
 	inner markdownRenderer
 	calls int
+	bytes int // of source rendered
 	last  string
 	bySrc map[string]int
 }
 
 func (c *countingRenderer) Render(src string, width int) []string {
 	c.calls++
+	c.bytes += len(src)
 	c.last = src
 	if c.bySrc == nil {
 		c.bySrc = map[string]int{}
