@@ -2,14 +2,15 @@ package ui
 
 import "image"
 
-// ScrollArea is the transcript's part of the screen. When a streaming
-// answer pushes the transcript up, the screen moves this part with the
+// ScrollArea is the transcript's part of the screen, and how many lines
+// the transcript moved up since the last frame. When a streaming answer
+// pushes the transcript up, the screen moves this part with the
 // terminal's own scrolling and writes only the new lines, instead of
 // writing every line of the pane again on each frame.
-func (a *App) ScrollArea() image.Rectangle {
+func (a *App) ScrollArea() (image.Rectangle, int) {
 	x := 0
 	if tw := a.treeWidth(); tw > 0 {
 		x = tw + 1 // the tree and its rule stay put
 	}
-	return image.Rect(x, 0, a.width, a.bodyHeight())
+	return image.Rect(x, 0, a.width, a.bodyHeight()), a.transcript.Moved()
 }

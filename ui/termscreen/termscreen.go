@@ -66,8 +66,19 @@ type Options struct {
 // the program moves them with the terminal's own scrolling and writes
 // only what is new, instead of writing the whole region again.
 type ScrollArea interface {
-	ScrollArea() uv.Rectangle
+	// ScrollArea returns the region, and how many lines its content moved
+	// up since the view before (0 when it did not move up). The program
+	// checks the frame against it before it scrolls.
+	ScrollArea() (area uv.Rectangle, moved int)
 }
+
+// MarginsMsg tells the model that the terminal can scroll a part of its
+// width (it has left and right margins, DECSLRM): a ScrollArea beside
+// other content then scrolls without moving that content. Until it
+// comes, and on terminals that never send it (tmux among them), a
+// scroll moves whole rows, and what stands beside the area is drawn
+// again after it.
+type MarginsMsg struct{}
 
 // Program runs one model on one terminal.
 type Program struct {
@@ -87,6 +98,7 @@ type Program struct {
 	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
 	scratch *uv.RenderBuffer
 	sync    bool // the terminal takes synchronized output (mode 2026)
+	margins bool // the terminal scrolls between left and right margins (DECSLRM)
 	profile colorprofile.Profile
 
 	width     int
@@ -202,6 +214,9 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	// Wide characters: the answer to this query says whether the
 	// terminal measures them by grapheme cluster.
 	p.buf.WriteString(ansi.RequestModeUnicodeCore)
+	// Left and right margins: where the terminal has them, a region
+	// beside a pane scrolls without moving the pane.
+	p.buf.WriteString(ansi.RequestModeLeftRightMargin)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, stopSignals()...)
 	defer signal.Stop(sigs)
@@ -352,6 +367,12 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		switch {
 		case m.Mode == ansi.ModeSynchronizedOutput && m.Value == ansi.ModeReset:
 			p.sync = true
+		case m.Mode == ansi.ModeLeftRightMargin && !m.Value.IsNotRecognized() && !m.Value.IsPermanentlyReset():
+			if !p.margins {
+				p.margins = true
+				p.update(MarginsMsg{})
+			}
+			return false, nil
 		case m.Mode == ansi.ModeUnicodeCore && (m.Value.IsSet() || m.Value == ansi.ModeReset):
 			if p.cells.Method != ansi.GraphemeWidth {
 				p.buf.WriteString(ansi.SetModeUnicodeCore)
@@ -381,12 +402,29 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 	return false, nil
 }
 
-// update hands msg to the model and asks for a frame.
+// update hands msg to the model and asks for a frame: at once for what
+// the person does (a key, a paste, a click), however recent the last
+// frame; the cap is for output that keeps coming, and typing during an
+// answer must echo as fast as typing at an idle prompt.
 func (p *Program) update(msg tea.Msg) {
 	var cmd tea.Cmd
 	p.model, cmd = p.model.Update(msg)
 	p.run(cmd)
+	if personal(msg) {
+		p.draw()
+		return
+	}
 	p.frame()
+}
+
+// personal reports input from the person, which is drawn without waiting
+// for the frame cap.
+func personal(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg:
+		return true
+	}
+	return false
 }
 
 // run runs a command off the event loop and sends what it returns.
@@ -539,48 +577,36 @@ func (p *Program) draw() {
 	p.frames.Add(1)
 }
 
-// scroll finds whether the lines of area have moved up since the last
-// frame and, when most of them have, first renders the last frame moved
-// up by as many lines: the renderer finds whole lines that moved and
-// sends the terminal a scroll instead of the lines, and the real frame
-// after it only writes what is new (and the columns beside the area that
-// moved with the scroll).
-func (p *Program) scroll(area uv.Rectangle) {
+// scroll moves the lines of area up by moved, the distance the model
+// says they moved since the last frame, with the terminal's own
+// scrolling, when the frame agrees (most lines of the area are the last
+// frame's lines moved up by that much); the real frame after it then
+// writes only what is new. Where the terminal has left and right margins
+// only the area moves; elsewhere whole rows move, and the columns beside
+// the area are written again after it.
+func (p *Program) scroll(area uv.Rectangle, moved int) {
 	area = area.Intersect(p.cells.Bounds())
 	rows := area.Dy()
-	if rows < 4 || area.Dx() <= 0 {
+	if rows < 4 || area.Dx() <= 0 || moved <= 0 || moved >= rows-1 {
 		return
 	}
-	same := func(y, from int) bool {
-		a, b := p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X]
-		for x := range a {
-			if !a[x].Equal(&b[x]) {
-				return false
-			}
-		}
-		return true
-	}
-	count := func(k int) (n int) {
-		for y := area.Min.Y; y < area.Max.Y-k; y++ {
-			if same(y, y+k) {
-				n++
-			}
-		}
-		return n
-	}
-	best, matched := 0, count(0)
-	for k := 1; k < rows-1; k++ {
-		if n := count(k); n > matched {
-			best, matched = k, n
+	matched := 0
+	for y := area.Min.Y; y < area.Max.Y-moved; y++ {
+		if sameCells(p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[y+moved][area.Min.X:area.Max.X]) {
+			matched++
 		}
 	}
-	if best == 0 || matched < (rows-best)/2 || matched < 2 {
+	if matched < (rows-moved)/2 || matched < 2 {
+		return
+	}
+	if p.margins && (area.Min.X > 0 || area.Max.X < p.width) {
+		p.scrollBetweenMargins(area, moved)
 		return
 	}
 	for y := range p.scratch.Lines {
 		from := y
 		if y >= area.Min.Y && y < area.Max.Y {
-			from = y + best
+			from = y + moved
 		}
 		if from < area.Max.Y || y < area.Min.Y || y >= area.Max.Y {
 			copy(p.scratch.Lines[y], p.shown.Lines[from])
@@ -592,6 +618,52 @@ func (p *Program) scroll(area uv.Rectangle) {
 		p.scratch.TouchLine(0, y, p.width)
 	}
 	p.rend.Render(p.scratch)
+}
+
+// scrollBetweenMargins scrolls area up by n lines between the terminal's
+// margins, so that nothing beside it moves. The renderer is then told
+// what the terminal shows by drawing that into a write that is dropped.
+func (p *Program) scrollBetweenMargins(area uv.Rectangle, n int) {
+	_ = p.rend.Flush() // what the renderer holds goes first; it ends with the pen reset
+	b := &p.buf
+	b.WriteString(ansi.SetModeLeftRightMargin)
+	b.WriteString(ansi.SetTopBottomMargins(area.Min.Y+1, area.Max.Y))
+	b.WriteString(ansi.SetLeftRightMargins(area.Min.X+1, area.Max.X))
+	b.WriteString(ansi.CursorPosition(area.Min.X+1, area.Min.Y+1))
+	b.WriteString(ansi.ScrollUp(n))
+	b.WriteString(ansi.SetLeftRightMargins(1, p.width))
+	b.WriteString(ansi.ResetModeLeftRightMargin)
+	b.WriteString(ansi.SetTopBottomMargins(1, p.height))
+	for y := range p.scratch.Lines {
+		line := p.scratch.Lines[y]
+		copy(line, p.shown.Lines[y])
+		if y < area.Min.Y || y >= area.Max.Y {
+			continue
+		}
+		if from := y + n; from < area.Max.Y {
+			copy(line[area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X])
+		} else {
+			for x := area.Min.X; x < area.Max.X; x++ {
+				line[x] = uv.EmptyCell
+			}
+		}
+		p.scratch.TouchLine(0, y, p.width)
+	}
+	mark := b.Len()
+	p.rend.Render(p.scratch)
+	_ = p.rend.Flush()
+	b.Truncate(mark)
+	p.rend.SetPosition(-1, -1) // the margins moved the cursor
+}
+
+// sameCells reports whether two runs of cells are the same.
+func sameCells(a, b []uv.Cell) bool {
+	for x := range a {
+		if !a[x].Equal(&b[x]) {
+			return false
+		}
+	}
+	return true
 }
 
 // useDefaults draws cells in the colours the view made the terminal's
@@ -618,15 +690,20 @@ func (p *Program) convert(c color.Color) color.Color {
 	return p.profile.Convert(c)
 }
 
-// blendSpaces gives each run of spaces between two other cells the style
-// of a neighbour, where that cannot change how the spaces look: a space
-// shows its background, underline, strike-through and reverse video, but
-// not its foreground colour, boldness or slant. Highlighted code colours
-// every blank between two words; without this, each of them costs the
-// terminal two colour changes for nothing.
+// blendSpaces settles the style of each run of blanks whose style does
+// not show (a blank shows its background, underline, strike-through and
+// reverse video, but not its foreground colour, boldness or slant), to
+// what costs the terminal least. Between two styled cells the run takes
+// the style of one of them, the one after where it can: highlighted code
+// colours every blank between two words, and each would cost two colour
+// changes for nothing; a line is often written from a blank on (the
+// indentation of a pane beside another), and then blanks in the style of
+// what follows cost no change of their own. Anywhere else the run takes
+// no style at all: then it is what the terminal already shows where it
+// cleared or scrolled, and next to plain text it costs no change either.
 func blendSpaces(line uv.Line) {
 	for x := 0; x < len(line); {
-		if !plainSpace(&line[x]) || x == 0 {
+		if !plainSpace(&line[x]) {
 			x++
 			continue
 		}
@@ -634,20 +711,18 @@ func blendSpaces(line uv.Line) {
 		for end < len(line) && plainSpace(&line[end]) {
 			end++
 		}
-		if end == len(line) {
-			return // trailing blanks stay as drawn, for erasing to the end
-		}
-		var style *uv.Style
-		switch prev, next := &line[x-1], &line[end]; {
-		case showsOnlyInk(prev):
-			style = &prev.Style
-		case showsOnlyInk(next):
-			style = &next.Style
-		}
-		if style != nil {
-			for i := x; i < end; i++ {
-				line[i].Style = *style
+		style := uv.Style{}
+		if x > 0 && end < len(line) {
+			switch prev, next := &line[x-1], &line[end]; {
+			case prev.Style.IsZero() || next.Style.IsZero():
+			case showsOnlyInk(next):
+				style = next.Style
+			case showsOnlyInk(prev):
+				style = prev.Style
 			}
+		}
+		for i := x; i < end; i++ {
+			line[i].Style = style
 		}
 		x = end
 	}
