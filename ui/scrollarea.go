@@ -14,3 +14,9 @@ func (a *App) ScrollArea() (image.Rectangle, int) {
 	}
 	return image.Rect(x, 0, a.width, a.bodyHeight()), a.transcript.Moved()
 }
+
+// DeferOutput lets a frame drawn for a keystroke leave the answer that is
+// streaming for the next frame, which is due anyway (see
+// termscreen.OutputDeferrer): typing echoes as fast during an answer as at
+// an idle prompt.
+func (a *App) DeferOutput(on bool) { a.transcript.DeferOutput(on) }

@@ -72,6 +72,14 @@ type ScrollArea interface {
 	ScrollArea() (area uv.Rectangle, moved int)
 }
 
+// OutputDeferrer is a model that can leave output that keeps coming (an
+// answer streaming) out of a frame drawn for the person's input while the
+// next capped frame is due anyway: the echo of a key then costs what it
+// costs at an idle prompt, and the output follows in its own frame.
+type OutputDeferrer interface {
+	DeferOutput(on bool)
+}
+
 // MarginsMsg tells the model that the terminal can scroll a part of its
 // width (it has left and right margins, DECSLRM): a ScrollArea beside
 // other content then scrolls without moving that content. Until it
@@ -234,6 +242,16 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.run(initCmd)
 	for {
 		var msg tea.Msg
+		select {
+		case ev := <-input.events:
+			// What the person does goes before output waiting its turn.
+			msg = translate(ev)
+			if quit, err := p.handle(msg); quit {
+				return p.model, err
+			}
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
 			return p.model, nil
@@ -411,6 +429,11 @@ func (p *Program) update(msg tea.Msg) {
 	p.model, cmd = p.model.Update(msg)
 	p.run(cmd)
 	if personal(msg) {
+		d, ok := p.model.(OutputDeferrer)
+		if ok && p.pending {
+			d.DeferOutput(true)
+			defer d.DeferOutput(false)
+		}
 		p.draw()
 		return
 	}

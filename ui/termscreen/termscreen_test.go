@@ -469,6 +469,56 @@ func (term *terminal) settled(t *testing.T) string {
 	return ""
 }
 
+// deferModel is a textModel that records whether output was deferred
+// when each view was drawn.
+type deferModel struct {
+	textModel
+	deferring bool
+	views     []bool
+}
+
+func (m *deferModel) DeferOutput(on bool) { m.deferring = on }
+
+func (m *deferModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.textModel.Update(msg)
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		m.text += k.Text
+	}
+	return m, nil
+}
+
+func (m *deferModel) View() tea.View {
+	m.views = append(m.views, m.deferring)
+	return m.textModel.View()
+}
+
+// TestKeyDefersOutputThatIsDue: a key drawn while a capped frame is due
+// asks the model to leave the output for that frame; a key at an idle
+// screen does not, and the deferral ends with the key's frame.
+func TestKeyDefersOutputThatIsDue(t *testing.T) {
+	clock := newFakeClock()
+	m := &deferModel{textModel: textModel{text: "one"}}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "one")
+	clock.advance(time.Second)
+	p.Send(tea.KeyPressMsg{Code: 'a', Text: "a"}) // idle: nothing is due
+	term.waitFor(t, "onea")
+	p.Send("two") // right after a frame: waits for the cap
+	waitFor(t, "the cap's timer", func() bool { armed, _ := clock.counts(); return armed == 1 })
+	p.Send(tea.KeyPressMsg{Code: 'b', Text: "b"})
+	term.waitFor(t, "twob")
+	clock.advance(time.Second) // the capped frame
+	p.Send(tea.Quit())
+	waitFor(t, "the capped frame", func() bool { return p.Frames() >= 3 })
+	got := fmt.Sprint(m.views)
+	if got != "[false false true]" && got != "[false false true false]" {
+		t.Errorf("views drawn deferring output: %s, want only the key's while a frame was due", got)
+	}
+	if m.deferring {
+		t.Error("output is still deferred after the key's frame")
+	}
+}
+
 // waitFor waits until ok holds.
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()

@@ -59,6 +59,10 @@ type state struct {
 
 	frame      string // the last View, while nothing changed
 	frameValid bool
+	// since the last frame something changed that is not output (see
+	// arrived), so the next frame must show it
+	personal bool
+	deferring bool // DeferOutput
 
 	// The frame drawn last: its first line, or that it showed the end
 	// (and how many rows that took); and how far the view moved down
@@ -194,4 +198,10 @@ func (s *state) setTheme(th themes.Theme) {
 func (s *state) contentWidth() int { return max(s.width-gutterWidth, 1) }
 
 // changed drops the cached frame.
-func (s *state) changed() { s.frameValid = false }
+func (s *state) changed() { s.frameValid, s.personal = false, true }
+
+// DeferOutput, while on, lets View return the frame drawn last when all
+// that changed since is output that keeps coming (an answer streaming):
+// the screen draws the person's keystroke at once, without the cost of
+// rendering the answer, whose next frame is due anyway.
+func (m *Model) DeferOutput(on bool) { m.s.deferring = on }

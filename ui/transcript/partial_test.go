@@ -158,3 +158,28 @@ func TestSteppedScrollHolds(t *testing.T) {
 		t.Errorf("the finished answer ends on row %d, want the bottom row", end)
 	}
 }
+
+// TestDeferredOutputWaitsForItsFrame: while output is deferred, a frame
+// leaves out the answer that arrived since the last one, but not what the
+// person did; when the deferral ends the answer is drawn.
+func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
+	m := newTestModel(80, 20)
+	m.AddUser("question")
+	m.AppendText("First words.")
+	before := m.View()
+	m.AppendText(" More words.")
+	m.DeferOutput(true)
+	if got := m.View(); got != before {
+		t.Errorf("a deferred frame drew the new output:\n%s", got)
+	}
+	m.DeferOutput(false)
+	if got := m.View(); !strings.Contains(got, "More words.") {
+		t.Errorf("the frame after the deferral lacks the output:\n%s", got)
+	}
+	m.AppendText(" Even more.")
+	m.AddNotice("a notice from the screen")
+	m.DeferOutput(true)
+	if got := m.View(); !strings.Contains(got, "a notice from the screen") {
+		t.Errorf("a deferred frame left out what was not output:\n%s", got)
+	}
+}

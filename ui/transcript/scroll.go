@@ -232,3 +232,13 @@ func (s *state) grew() {
 	}
 	s.changed()
 }
+
+// arrived is grew for output that keeps coming (an answer, reasoning, a
+// tool call): a frame drawn while output is deferred (DeferOutput) may
+// leave it for the next one.
+func (s *state) arrived() {
+	if !s.follow {
+		s.newBelow = true
+	}
+	s.frameValid = false
+}

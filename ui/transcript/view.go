@@ -11,12 +11,12 @@ import (
 // drawing.
 func (m Model) View() string {
 	s := m.s
-	if s.frameValid {
+	if s.frameValid || s.deferring && !s.personal && s.frame != "" {
 		s.moved = 0
 		return s.frame
 	}
 	s.frame = s.draw()
-	s.frameValid = true
+	s.frameValid, s.personal = true, false
 	return s.frame
 }
 
