@@ -61,7 +61,7 @@ type state struct {
 	frameValid bool
 	// since the last frame something changed that is not output (see
 	// arrived), so the next frame must show it
-	personal bool
+	personal  bool
 	deferring bool // DeferOutput
 
 	// The frame drawn last: its first line, or that it showed the end
