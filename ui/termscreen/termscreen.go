@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -104,10 +105,14 @@ type Program struct {
 	buf     bytes.Buffer     // what the next write sends
 	cells   uv.ScreenBuffer  // the frame being drawn
 	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
-	scratch *uv.RenderBuffer
-	sync    bool // the terminal takes synchronized output (mode 2026)
-	margins bool // the terminal scrolls between left and right margins (DECSLRM)
-	profile colorprofile.Profile
+	changed []bool           // rows of the frame being drawn that differ from the last
+	// The last frame's lines, and whether each stood alone (see
+	// linesStandAlone).
+	lastLines []string
+	lastAlone bool
+	sync      bool // the terminal takes synchronized output (mode 2026)
+	margins   bool // the terminal scrolls between left and right margins (DECSLRM)
+	profile   colorprofile.Profile
 
 	width     int
 	height    int
@@ -213,7 +218,6 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
 	p.cells = uv.NewScreenBuffer(w, h)
 	p.shown = uv.NewRenderBuffer(w, h)
-	p.scratch = uv.NewRenderBuffer(w, h)
 	if !overSSH(p.env) {
 		// Synchronized output (mode 2026) keeps a frame from tearing;
 		// the answer, if any, turns it on.
@@ -524,7 +528,6 @@ func (p *Program) resize(w, h int) {
 	p.width, p.height = w, h
 	p.cells.Resize(w, h)
 	p.shown.Resize(w, h)
-	p.scratch.Resize(w, h)
 	p.rend.Resize(w, h)
 	p.rend.Erase()
 	p.lastView.Content = "" // drawn anew
@@ -553,19 +556,43 @@ func (p *Program) draw() {
 	}
 	var frame bytes.Buffer
 	p.apply(v)
-	p.cells.Clear()
-	uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+	lines := strings.Split(v.Content, "\n")
+	standAlone := linesStandAlone(lines)
 	fg, bg := p.convert(v.ForegroundColor), p.convert(v.BackgroundColor)
-	for _, line := range p.cells.Lines {
-		if fg != nil || bg != nil {
-			p.useDefaults(line, fg, bg)
-		}
-		blendSpaces(line)
+	if len(p.changed) != p.height {
+		p.changed = make([]bool, p.height)
 	}
+	if p.drawn && p.lastView.Content != "" && standAlone && p.lastAlone {
+		// Every line starts with no style of its own: only the lines
+		// that differ from the last frame's are read into cells, and
+		// only they are compared with what the terminal shows.
+		for y := range p.height {
+			p.changed[y] = lineAt(lines, y) != lineAt(p.lastLines, y)
+			if p.changed[y] {
+				uv.NewStyledString(lineAt(lines, y)).Draw(p.cells, uv.Rect(0, y, p.width, 1))
+				p.settle(p.cells.Lines[y], fg, bg)
+			}
+		}
+	} else {
+		p.cells.Clear()
+		uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+		for y, line := range p.cells.Lines {
+			p.settle(line, fg, bg)
+			p.changed[y] = true
+		}
+	}
+	p.lastLines, p.lastAlone = lines, standAlone
 	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen && p.lastView.Content != "" {
 		// After a resize or a change of colours (the last view emptied)
 		// the whole screen is drawn anew: there is nothing to scroll.
-		p.scroll(sa.ScrollArea())
+		if area, ok := p.scroll(sa.ScrollArea()); ok {
+			// The terminal moved the area's rows: each is compared with
+			// what it shows now, and the copy of the frame follows.
+			for y := area.Min.Y; y < area.Max.Y; y++ {
+				p.cells.TouchLine(0, y, p.width)
+				p.changed[y] = true
+			}
+		}
 	}
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
@@ -573,7 +600,9 @@ func (p *Program) draw() {
 	}
 	_ = p.rend.Flush()
 	for y, line := range p.cells.Lines {
-		copy(p.shown.Lines[y], line)
+		if p.changed[y] {
+			copy(p.shown.Lines[y], line)
+		}
 	}
 	cursorWas := p.drawn && p.lastView.Cursor != nil
 	if p.sync && p.buf.Len() > 0 {
@@ -600,6 +629,38 @@ func (p *Program) draw() {
 	p.frames.Add(1)
 }
 
+// settle makes a freshly read line of cells cheap to draw: the colours
+// the view made the terminal's defaults lose their codes, and blanks their
+// needless styles.
+func (p *Program) settle(line uv.Line, fg, bg color.Color) {
+	if fg != nil || bg != nil {
+		p.useDefaults(line, fg, bg)
+	}
+	blendSpaces(line)
+}
+
+// lineAt is line y of a view's lines, "" past its end.
+func lineAt(lines []string, y int) string {
+	if y < len(lines) {
+		return lines[y]
+	}
+	return ""
+}
+
+// linesStandAlone reports whether every line of a view but the last ends
+// with no style or link open, so that each can be read into cells on its
+// own: the last escape sequence of a line that has any must be a style
+// reset.
+func linesStandAlone(lines []string) bool {
+	for _, l := range lines[:max(len(lines)-1, 0)] {
+		i := strings.LastIndexByte(l, 0x1b)
+		if i >= 0 && !strings.HasPrefix(l[i:], "\x1b[m") && !strings.HasPrefix(l[i:], "\x1b[0m") {
+			return false
+		}
+	}
+	return true
+}
+
 // scroll moves the lines of area up by moved, the distance the model
 // says they moved since the last frame, with the terminal's own
 // scrolling, when the frame agrees (most lines of the area are the last
@@ -607,11 +668,11 @@ func (p *Program) draw() {
 // writes only what is new. Where the terminal has left and right margins
 // only the area moves; elsewhere whole rows move, and the columns beside
 // the area are written again after it.
-func (p *Program) scroll(area uv.Rectangle, moved int) {
+func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 	area = area.Intersect(p.cells.Bounds())
 	rows := area.Dy()
 	if rows < 4 || area.Dx() <= 0 || moved <= 0 || moved >= rows-1 {
-		return
+		return area, false
 	}
 	matched := 0
 	for y := area.Min.Y; y < area.Max.Y-moved; y++ {
@@ -620,32 +681,38 @@ func (p *Program) scroll(area uv.Rectangle, moved int) {
 		}
 	}
 	if matched < (rows-moved)/2 || matched < 2 {
-		return
+		return area, false
 	}
-	if p.margins && (area.Min.X > 0 || area.Max.X < p.width) {
-		p.scrollBetweenMargins(area, moved)
-		return
+	// The copy of the last frame becomes what the terminal will show
+	// after the scroll; the renderer finds the moved lines in it.
+	cols := uv.Rect(0, 0, p.width, 0)
+	margins := p.margins && (area.Min.X > 0 || area.Max.X < p.width)
+	if margins {
+		cols = area // only the area's columns move
 	}
-	for y := range p.scratch.Lines {
-		from := y
-		if y >= area.Min.Y && y < area.Max.Y {
-			from = y + moved
-		}
-		if from < area.Max.Y || y < area.Min.Y || y >= area.Max.Y {
-			copy(p.scratch.Lines[y], p.shown.Lines[from])
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		line := p.shown.Lines[y][cols.Min.X:cols.Max.X]
+		if from := y + moved; from < area.Max.Y {
+			copy(line, p.shown.Lines[from][cols.Min.X:cols.Max.X])
 		} else {
-			for x := range p.scratch.Lines[y] {
-				p.scratch.Lines[y][x] = uv.EmptyCell
+			for x := range line {
+				line[x] = uv.EmptyCell
 			}
 		}
-		p.scratch.TouchLine(0, y, p.width)
+		p.shown.TouchLine(0, y, p.width)
 	}
-	p.rend.Render(p.scratch)
+	if margins {
+		p.scrollBetweenMargins(area, moved)
+	} else {
+		p.rend.Render(p.shown)
+	}
+	return area, true
 }
 
 // scrollBetweenMargins scrolls area up by n lines between the terminal's
 // margins, so that nothing beside it moves. The renderer is then told
-// what the terminal shows by drawing that into a write that is dropped.
+// what the terminal shows (p.shown, already moved) by drawing it into a
+// write that is dropped.
 func (p *Program) scrollBetweenMargins(area uv.Rectangle, n int) {
 	_ = p.rend.Flush() // what the renderer holds goes first; it ends with the pen reset
 	b := &p.buf
@@ -657,23 +724,8 @@ func (p *Program) scrollBetweenMargins(area uv.Rectangle, n int) {
 	b.WriteString(ansi.SetLeftRightMargins(1, p.width))
 	b.WriteString(ansi.ResetModeLeftRightMargin)
 	b.WriteString(ansi.SetTopBottomMargins(1, p.height))
-	for y := range p.scratch.Lines {
-		line := p.scratch.Lines[y]
-		copy(line, p.shown.Lines[y])
-		if y < area.Min.Y || y >= area.Max.Y {
-			continue
-		}
-		if from := y + n; from < area.Max.Y {
-			copy(line[area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X])
-		} else {
-			for x := area.Min.X; x < area.Max.X; x++ {
-				line[x] = uv.EmptyCell
-			}
-		}
-		p.scratch.TouchLine(0, y, p.width)
-	}
 	mark := b.Len()
-	p.rend.Render(p.scratch)
+	p.rend.Render(p.shown)
 	_ = p.rend.Flush()
 	b.Truncate(mark)
 	p.rend.SetPosition(-1, -1) // the margins moved the cursor

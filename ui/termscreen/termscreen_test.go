@@ -304,8 +304,8 @@ type paneModel struct {
 	first   int  // the number of the region's top line
 	at      int  // first, as the last view drew it
 	moved   int  // how far the region moved up between the last two views
-	claim   int  // when not 0, what ScrollArea says instead of moved
-	margins bool // a MarginsMsg came
+	claim   int           // when not 0, what ScrollArea says instead of moved
+	margins chan struct{} // closed when a MarginsMsg comes, if not nil
 }
 
 func (m *paneModel) Init() tea.Cmd { return nil }
@@ -315,7 +315,7 @@ func (m *paneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case string:
 		m.first++
 	case MarginsMsg:
-		m.margins = true
+		close(m.margins)
 	}
 	return m, nil
 }
@@ -373,11 +373,15 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 // written again.
 func TestRegionScrollsBetweenMargins(t *testing.T) {
 	clock := newFakeClock()
-	m := &paneModel{}
+	m := &paneModel{margins: make(chan struct{})}
 	p, term, _ := start(t, m, clock)
 	term.waitFor(t, "line 008")
 	term.master.WriteString("\x1b[?69;2$y") // DECRPM: the mode is known, and reset
-	waitFor(t, "the margins to be reported", func() bool { return p.margins })
+	select {
+	case <-m.margins:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was not told about the margins")
+	}
 	term.mu.Lock()
 	before := term.out.Len()
 	term.mu.Unlock()
@@ -394,9 +398,6 @@ func TestRegionScrollsBetweenMargins(t *testing.T) {
 	}
 	if strings.Contains(frame, "file") {
 		t.Errorf("the pane beside the region was written again: %q", frame)
-	}
-	if !m.margins {
-		t.Error("the model was not told about the margins")
 	}
 }
 
@@ -498,7 +499,7 @@ func (m *deferModel) View() tea.View {
 func TestKeyDefersOutputThatIsDue(t *testing.T) {
 	clock := newFakeClock()
 	m := &deferModel{textModel: textModel{text: "one"}}
-	p, term, _ := start(t, m, clock)
+	p, term, done := start(t, m, clock)
 	term.waitFor(t, "one")
 	clock.advance(time.Second)
 	p.Send(tea.KeyPressMsg{Code: 'a', Text: "a"}) // idle: nothing is due
@@ -508,8 +509,9 @@ func TestKeyDefersOutputThatIsDue(t *testing.T) {
 	p.Send(tea.KeyPressMsg{Code: 'b', Text: "b"})
 	term.waitFor(t, "twob")
 	clock.advance(time.Second) // the capped frame
-	p.Send(tea.Quit())
 	waitFor(t, "the capped frame", func() bool { return p.Frames() >= 3 })
+	p.Send(tea.Quit())
+	<-done
 	got := fmt.Sprint(m.views)
 	if got != "[false false true]" && got != "[false false true false]" {
 		t.Errorf("views drawn deferring output: %s, want only the key's while a frame was due", got)
@@ -528,6 +530,42 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 		}
 	}
 	t.Fatalf("waited in vain for %s", what)
+}
+
+func TestLinesStandAlone(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"plain", "text"}, true},
+		{[]string{"\x1b[1mbold\x1b[m", "\x1b[31mred\x1b[0m", "\x1b[32mopen at the end"}, true},
+		{[]string{"\x1b[31mred runs on", "into this"}, false},
+		{[]string{"\x1b[31mred\x1b[m then \x1b[1mbold", ""}, false},
+		{[]string{"\x1b]8;;http://x\x1b\\link", "text"}, false},
+	} {
+		if got := linesStandAlone(tc.lines); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestStyleRunsAcrossLines: a line that leaves its style open colours the
+// next one, and a change to that next line alone is drawn in it.
+func TestStyleRunsAcrossLines(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "\x1b[31mred\nplain"}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "plain")
+	term.mu.Lock()
+	before := term.out.Len()
+	term.mu.Unlock()
+	clock.advance(time.Second)
+	p.Send("\x1b[31mred\nplain2")
+	waitFrames(t, p, 2)
+	frame := term.settled(t)[before:]
+	if !strings.Contains(frame, "2") || !strings.Contains(frame, "31") {
+		t.Errorf("the changed line lost the style the line before left open: %q", frame)
+	}
 }
 
 func TestBlendSpaces(t *testing.T) {
