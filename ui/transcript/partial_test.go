@@ -183,3 +183,25 @@ func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 		t.Errorf("a deferred frame left out what was not output:\n%s", got)
 	}
 }
+
+// TestBlocksFinishedBetweenFramesRenderTogether: blocks that finish in
+// pieces between two renders are rendered in one call, and the chunks
+// rendered before stay as they were.
+func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
+	c := &countingRenderer{inner: newGlamourRenderer(themes.Dark())}
+	d := newStreamDoc("")
+	d.append("Intro.\n\nStill")
+	d.render(0, 60, c)
+	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive"} {
+		d.append(p)
+	}
+	before := c.calls
+	got := d.render(0, 60, c)
+	if n := c.calls - before; n != 2 {
+		t.Errorf("four blocks finished between two renders took %d renders, want 2 (them, then the tail)", n)
+	}
+	whole := trimBlank(c.inner.Render(d.text(), 60))
+	if diff := firstDiff(got, whole); diff != "" {
+		t.Errorf("the lines differ from a render of the whole: %s", diff)
+	}
+}

@@ -77,7 +77,15 @@ func (d *streamDoc) append(s string) {
 	d.src.WriteString(s)
 	all := d.src.String()
 	if end := d.stable + stableEnd(all[d.stable:]); end > d.stable {
-		d.chunks = append(d.chunks, docChunk{start: d.stable, end: end, gen: -1})
+		// Blocks that finish between two frames render together: a
+		// glamour call costs a fixed part whatever it renders, and an
+		// answer arrives in pieces of a few words.
+		if n := len(d.chunks); n > 0 && d.chunks[n-1].gen == -1 && d.chunks[n-1].end == d.stable &&
+			end-d.chunks[n-1].start <= loadedChunk {
+			d.chunks[n-1].end = end
+		} else {
+			d.chunks = append(d.chunks, docChunk{start: d.stable, end: end, gen: -1})
+		}
 		d.stable = end
 	}
 }
