@@ -622,10 +622,12 @@ func (p *Program) draw() {
 		frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	}
 	p.buf.Reset()
-	_, _ = p.out.Write(frame.Bytes())
+	// The frame's time is taken before it is written: whoever sees it on
+	// the terminal sees a time no later than the cap is measured from.
 	p.lastView = v
 	p.drawn = true
 	p.last = p.clock.Now()
+	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }
 
@@ -666,12 +668,18 @@ func linesStandAlone(lines []string) bool {
 // scrolling, when the frame agrees (most lines of the area are the last
 // frame's lines moved up by that much); the real frame after it then
 // writes only what is new. Where the terminal has left and right margins
-// only the area moves; elsewhere whole rows move, and the columns beside
-// the area are written again after it.
+// only the area moves. Elsewhere whole rows move, and the columns beside
+// the area are written again after it: then it scrolls only when the
+// lines it keeps outweigh what it moves beside them.
 func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 	area = area.Intersect(p.cells.Bounds())
 	rows := area.Dy()
 	if rows < 4 || area.Dx() <= 0 || moved <= 0 || moved >= rows-1 {
+		return area, false
+	}
+	kept := rows - moved
+	margins := p.margins && (area.Min.X > 0 || area.Max.X < p.width)
+	if !margins && kept*area.Dx() < rows*(p.width-area.Dx()) {
 		return area, false
 	}
 	matched := 0
@@ -680,13 +688,12 @@ func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 			matched++
 		}
 	}
-	if matched < (rows-moved)/2 || matched < 2 {
+	if matched < kept/2 || matched < 2 {
 		return area, false
 	}
-	// The copy of the last frame becomes what the terminal will show
-	// after the scroll; the renderer finds the moved lines in it.
+	// The copy of the last frame becomes what the terminal shows after
+	// the scroll.
 	cols := uv.Rect(0, 0, p.width, 0)
-	margins := p.margins && (area.Min.X > 0 || area.Max.X < p.width)
 	if margins {
 		cols = area // only the area's columns move
 	}
@@ -701,28 +708,33 @@ func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 		}
 		p.shown.TouchLine(0, y, p.width)
 	}
-	if margins {
-		p.scrollBetweenMargins(area, moved)
-	} else {
-		p.rend.Render(p.shown)
-	}
+	p.scrollRegion(area, moved, margins)
 	return area, true
 }
 
-// scrollBetweenMargins scrolls area up by n lines between the terminal's
-// margins, so that nothing beside it moves. The renderer is then told
-// what the terminal shows (p.shown, already moved) by drawing it into a
-// write that is dropped.
-func (p *Program) scrollBetweenMargins(area uv.Rectangle, n int) {
+// scrollRegion scrolls the rows of area up by n lines, between the
+// terminal's left and right margins when margins is set. The renderer is
+// then told what the terminal shows (p.shown, already moved) by drawing it
+// into a write that is dropped: left to find the scroll itself, it takes a
+// large one for lines to paint.
+func (p *Program) scrollRegion(area uv.Rectangle, n int, margins bool) {
 	_ = p.rend.Flush() // what the renderer holds goes first; it ends with the pen reset
 	b := &p.buf
-	b.WriteString(ansi.SetModeLeftRightMargin)
+	left := 0
+	if margins {
+		left = area.Min.X
+		b.WriteString(ansi.SetModeLeftRightMargin)
+	}
 	b.WriteString(ansi.SetTopBottomMargins(area.Min.Y+1, area.Max.Y))
-	b.WriteString(ansi.SetLeftRightMargins(area.Min.X+1, area.Max.X))
-	b.WriteString(ansi.CursorPosition(area.Min.X+1, area.Min.Y+1))
+	if margins {
+		b.WriteString(ansi.SetLeftRightMargins(area.Min.X+1, area.Max.X))
+	}
+	b.WriteString(ansi.CursorPosition(left+1, area.Min.Y+1))
 	b.WriteString(ansi.ScrollUp(n))
-	b.WriteString(ansi.SetLeftRightMargins(1, p.width))
-	b.WriteString(ansi.ResetModeLeftRightMargin)
+	if margins {
+		b.WriteString(ansi.SetLeftRightMargins(1, p.width))
+		b.WriteString(ansi.ResetModeLeftRightMargin)
+	}
 	b.WriteString(ansi.SetTopBottomMargins(1, p.height))
 	mark := b.Len()
 	p.rend.Render(p.shown)

@@ -301,10 +301,11 @@ func (m *seqModel) View() tea.View { return tea.NewView(strings.Join(m.got, " ")
 // paneModel is a side pane of fixed lines beside a region that scrolls,
 // like the tree beside the transcript.
 type paneModel struct {
-	first   int  // the number of the region's top line
-	at      int  // first, as the last view drew it
-	moved   int  // how far the region moved up between the last two views
+	first   int           // the number of the region's top line
+	at      int           // first, as the last view drew it
+	moved   int           // how far the region moved up between the last two views
 	claim   int           // when not 0, what ScrollArea says instead of moved
+	step    int           // lines the region moves on each string (0: 1)
 	margins chan struct{} // closed when a MarginsMsg comes, if not nil
 }
 
@@ -313,7 +314,7 @@ func (m *paneModel) Init() tea.Cmd { return nil }
 func (m *paneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case string:
-		m.first++
+		m.first += max(m.step, 1)
 	case MarginsMsg:
 		close(m.margins)
 	}
@@ -382,6 +383,8 @@ func TestRegionScrollsBetweenMargins(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the model was not told about the margins")
 	}
+	// The message asked for a frame, which waits for the cap.
+	waitFor(t, "the frame the margins asked for", func() bool { armed, _ := clock.counts(); return armed == 1 })
 	term.mu.Lock()
 	before := term.out.Len()
 	term.mu.Unlock()
@@ -408,15 +411,18 @@ func TestScrollTakesTheModelsWord(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		claim  int // 0: the truth
+		step   int
 		scroll bool
 	}{
-		{"the truth", 0, true},
-		{"a wrong distance", 2, false},
-		{"no movement", -1, false},
+		{"the truth", 0, 1, true},
+		{"a wrong distance", 2, 1, false},
+		{"no movement", -1, 1, false},
+		// Moving the pane's 9 rows costs more than the 2 kept save.
+		{"most of the region beside a pane", 0, 7, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := newFakeClock()
-			m := &paneModel{claim: tc.claim}
+			m := &paneModel{claim: tc.claim, step: tc.step}
 			p, term, _ := start(t, m, clock)
 			term.waitFor(t, "line 008")
 			term.mu.Lock()
