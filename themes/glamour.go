@@ -15,6 +15,9 @@ import (
 func (t Theme) Glamour() ansi.StyleConfig {
 	p := t.Palette
 	fg := col(p.Foreground)
+	if t.DefaultText {
+		fg = nil
+	}
 	accent := col(p.Accent)
 	muted := col(p.Muted)
 	border := col(p.Border)

@@ -35,8 +35,12 @@ type Styles struct {
 func (t Theme) Styles() Styles {
 	p := t.Palette
 	s := lipgloss.NewStyle
+	text := s().Foreground(p.Foreground)
+	if t.DefaultText {
+		text = s()
+	}
 	return Styles{
-		Text:      s().Foreground(p.Foreground),
+		Text:      text,
 		Muted:     s().Foreground(p.Muted),
 		Faint:     s().Foreground(p.Border),
 		Accent:    s().Foreground(p.Accent).Bold(true),
@@ -47,7 +51,7 @@ func (t Theme) Styles() Styles {
 		Focus:     s().Foreground(p.Accent),
 
 		ToolName:   s().Foreground(p.Accent).Bold(true),
-		ToolArg:    s().Foreground(p.Foreground),
+		ToolArg:    text,
 		ToolBorder: s().Foreground(p.ToolBorder),
 		OK:         s().Foreground(p.Success).Bold(true),
 		Error:      s().Foreground(p.Error),

@@ -19,6 +19,12 @@ type Theme struct {
 	// ChromaStyle names the chroma style used to highlight code, in
 	// markdown code blocks and diffs alike.
 	ChromaStyle string
+	// DefaultText draws body text in the terminal's own text colour, with
+	// no colour code: OnTerminal sets it where that colour stands for the
+	// palette's Foreground. A run of body text then costs the terminal no
+	// colour change, and markdown renders faster (glamour pads every line
+	// to the width, each blank in the text colour).
+	DefaultText bool
 }
 
 // Palette is the set of colours a theme defines. Every field must be set;

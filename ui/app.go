@@ -29,6 +29,7 @@ import (
 	"pincer/tools"
 	"pincer/ui/complete"
 	"pincer/ui/human"
+	"pincer/ui/termscreen"
 	"pincer/ui/todolist"
 	"pincer/ui/transcript"
 	"pincer/ui/tree"
@@ -184,6 +185,9 @@ type App struct {
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
+	// sideScroll says the terminal scrolls the transcript without moving
+	// the tree beside it (termscreen.MarginsMsg).
+	sideScroll bool
 	notice     string
 
 	usage       agent.Usage // session total
@@ -288,6 +292,7 @@ func newInput() textarea.Model {
 
 // applyTheme points every part of the screen at a theme.
 func (a *App) applyTheme(th themes.Theme) {
+	th = th.OnTerminal(a.terminalBG)
 	a.theme = th
 	a.styles = th.Styles()
 	a.transcript.SetTheme(th)
@@ -422,7 +427,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.terminalBG = msg.Color
 		if a.opts.AutoTheme {
 			a.applyTheme(themes.ForBackground(msg.IsDark()))
+		} else {
+			a.applyTheme(a.theme) // body text may now take the terminal's own colour
 		}
+		return a, nil
+	case termscreen.MarginsMsg:
+		a.sideScroll = true
+		a.layout()
 		return a, nil
 	case tea.FocusMsg:
 		a.terminalOut = false
@@ -914,6 +925,9 @@ func (a *App) layout() {
 	}
 	a.transcript.SetSize(a.width-treeW-btoi(treeW > 0), a.bodyHeight())
 	a.transcript.SetOrigin(treeW+btoi(treeW > 0), 0)
+	// Beside the tree, on a terminal that scrolls only whole rows, every
+	// move of the transcript moves the tree too: stream in steps.
+	a.transcript.SetSteppedScroll(treeW > 0 && !a.sideScroll)
 	popW := min(a.width-treeW-btoi(treeW > 0), 80) // over the transcript, not the tree
 	a.files.SetSize(popW, 8)
 	a.commands.SetSize(popW, 8)
@@ -964,12 +978,7 @@ func (a *App) View() tea.View {
 // than the theme's, so that a dark theme on a light terminal, or /theme
 // light on a dark one, never leaves pale text on white or dark on black.
 // The terminal restores its colours when pincer exits.
-func (a *App) paintsBackground() bool {
-	if a.terminalBG == nil {
-		return true
-	}
-	return themes.IsDark(a.terminalBG) != a.theme.Dark
-}
+func (a *App) paintsBackground() bool { return a.theme.PaintsOn(a.terminalBG) }
 
 func (a *App) render() string {
 	if a.width == 0 || a.height == 0 {
@@ -981,7 +990,9 @@ func (a *App) render() string {
 		if h := a.todoPaneHeight(); h > 0 {
 			left += "\n" + a.todos.Pane(tw, h)
 		}
-		body = joinPanes(left, a.styles.Faint.Render("│"), body)
+		// The divider is plain text: where the terminal scrolls whole
+		// rows it is written again on every new line of an answer.
+		body = joinPanes(left, "│", body)
 	}
 	if a.showHelp {
 		body = a.overlayCenter(body, a.helpView())

@@ -27,6 +27,7 @@ func Run(ctx context.Context, o Options) error {
 		o.Watcher = w
 	} // without a watcher the tree still refreshes after every tool run
 	themes.RegisterCodeStyles() // before anything is drawn: see there
+	themes.CacheHighlighting()  // likewise
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
 	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)

@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,8 +67,27 @@ type Options struct {
 // the program moves them with the terminal's own scrolling and writes
 // only what is new, instead of writing the whole region again.
 type ScrollArea interface {
-	ScrollArea() uv.Rectangle
+	// ScrollArea returns the region, and how many lines its content moved
+	// up since the view before (0 when it did not move up). The program
+	// checks the frame against it before it scrolls.
+	ScrollArea() (area uv.Rectangle, moved int)
 }
+
+// OutputDeferrer is a model that can leave output that keeps coming (an
+// answer streaming) out of a frame drawn for the person's input while the
+// next capped frame is due anyway: the echo of a key then costs what it
+// costs at an idle prompt, and the output follows in its own frame.
+type OutputDeferrer interface {
+	DeferOutput(on bool)
+}
+
+// MarginsMsg tells the model that the terminal can scroll a part of its
+// width (it has left and right margins, DECSLRM): a ScrollArea beside
+// other content then scrolls without moving that content. Until it
+// comes, and on terminals that never send it (tmux among them), a
+// scroll moves whole rows, and what stands beside the area is drawn
+// again after it.
+type MarginsMsg struct{}
 
 // Program runs one model on one terminal.
 type Program struct {
@@ -85,9 +105,14 @@ type Program struct {
 	buf     bytes.Buffer     // what the next write sends
 	cells   uv.ScreenBuffer  // the frame being drawn
 	shown   *uv.RenderBuffer // the frame on the terminal, for finding scrolls
-	scratch *uv.RenderBuffer
-	sync    bool // the terminal takes synchronized output (mode 2026)
-	profile colorprofile.Profile
+	changed []bool           // rows of the frame being drawn that differ from the last
+	// The last frame's lines, and whether each stood alone (see
+	// linesStandAlone).
+	lastLines []string
+	lastAlone bool
+	sync      bool // the terminal takes synchronized output (mode 2026)
+	margins   bool // the terminal scrolls between left and right margins (DECSLRM)
+	profile   colorprofile.Profile
 
 	width     int
 	height    int
@@ -193,7 +218,6 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
 	p.cells = uv.NewScreenBuffer(w, h)
 	p.shown = uv.NewRenderBuffer(w, h)
-	p.scratch = uv.NewRenderBuffer(w, h)
 	if !overSSH(p.env) {
 		// Synchronized output (mode 2026) keeps a frame from tearing;
 		// the answer, if any, turns it on.
@@ -202,6 +226,9 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	// Wide characters: the answer to this query says whether the
 	// terminal measures them by grapheme cluster.
 	p.buf.WriteString(ansi.RequestModeUnicodeCore)
+	// Left and right margins: where the terminal has them, a region
+	// beside a pane scrolls without moving the pane.
+	p.buf.WriteString(ansi.RequestModeLeftRightMargin)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, stopSignals()...)
 	defer signal.Stop(sigs)
@@ -219,6 +246,16 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.run(initCmd)
 	for {
 		var msg tea.Msg
+		select {
+		case ev := <-input.events:
+			// What the person does goes before output waiting its turn.
+			msg = translate(ev)
+			if quit, err := p.handle(msg); quit {
+				return p.model, err
+			}
+			continue
+		default:
+		}
 		select {
 		case <-ctx.Done():
 			return p.model, nil
@@ -352,6 +389,12 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		switch {
 		case m.Mode == ansi.ModeSynchronizedOutput && m.Value == ansi.ModeReset:
 			p.sync = true
+		case m.Mode == ansi.ModeLeftRightMargin && !m.Value.IsNotRecognized() && !m.Value.IsPermanentlyReset():
+			if !p.margins {
+				p.margins = true
+				p.update(MarginsMsg{})
+			}
+			return false, nil
 		case m.Mode == ansi.ModeUnicodeCore && (m.Value.IsSet() || m.Value == ansi.ModeReset):
 			if p.cells.Method != ansi.GraphemeWidth {
 				p.buf.WriteString(ansi.SetModeUnicodeCore)
@@ -381,12 +424,34 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 	return false, nil
 }
 
-// update hands msg to the model and asks for a frame.
+// update hands msg to the model and asks for a frame: at once for what
+// the person does (a key, a paste, a click), however recent the last
+// frame; the cap is for output that keeps coming, and typing during an
+// answer must echo as fast as typing at an idle prompt.
 func (p *Program) update(msg tea.Msg) {
 	var cmd tea.Cmd
 	p.model, cmd = p.model.Update(msg)
 	p.run(cmd)
+	if personal(msg) {
+		d, ok := p.model.(OutputDeferrer)
+		if ok && p.pending {
+			d.DeferOutput(true)
+			defer d.DeferOutput(false)
+		}
+		p.draw()
+		return
+	}
 	p.frame()
+}
+
+// personal reports input from the person, which is drawn without waiting
+// for the frame cap.
+func personal(msg tea.Msg) bool {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.PasteMsg, tea.MouseClickMsg, tea.MouseReleaseMsg, tea.MouseWheelMsg:
+		return true
+	}
+	return false
 }
 
 // run runs a command off the event loop and sends what it returns.
@@ -463,7 +528,6 @@ func (p *Program) resize(w, h int) {
 	p.width, p.height = w, h
 	p.cells.Resize(w, h)
 	p.shown.Resize(w, h)
-	p.scratch.Resize(w, h)
 	p.rend.Resize(w, h)
 	p.rend.Erase()
 	p.lastView.Content = "" // drawn anew
@@ -492,19 +556,43 @@ func (p *Program) draw() {
 	}
 	var frame bytes.Buffer
 	p.apply(v)
-	p.cells.Clear()
-	uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+	lines := strings.Split(v.Content, "\n")
+	standAlone := linesStandAlone(lines)
 	fg, bg := p.convert(v.ForegroundColor), p.convert(v.BackgroundColor)
-	for _, line := range p.cells.Lines {
-		if fg != nil || bg != nil {
-			p.useDefaults(line, fg, bg)
-		}
-		blendSpaces(line)
+	if len(p.changed) != p.height {
+		p.changed = make([]bool, p.height)
 	}
+	if p.drawn && p.lastView.Content != "" && standAlone && p.lastAlone {
+		// Every line starts with no style of its own: only the lines
+		// that differ from the last frame's are read into cells, and
+		// only they are compared with what the terminal shows.
+		for y := range p.height {
+			p.changed[y] = lineAt(lines, y) != lineAt(p.lastLines, y)
+			if p.changed[y] {
+				uv.NewStyledString(lineAt(lines, y)).Draw(p.cells, uv.Rect(0, y, p.width, 1))
+				p.settle(p.cells.Lines[y], fg, bg)
+			}
+		}
+	} else {
+		p.cells.Clear()
+		uv.NewStyledString(v.Content).Draw(p.cells, p.cells.Bounds())
+		for y, line := range p.cells.Lines {
+			p.settle(line, fg, bg)
+			p.changed[y] = true
+		}
+	}
+	p.lastLines, p.lastAlone = lines, standAlone
 	if sa, ok := p.model.(ScrollArea); ok && p.drawn && v.AltScreen && p.lastView.Content != "" {
 		// After a resize or a change of colours (the last view emptied)
 		// the whole screen is drawn anew: there is nothing to scroll.
-		p.scroll(sa.ScrollArea())
+		if area, ok := p.scroll(sa.ScrollArea()); ok {
+			// The terminal moved the area's rows: each is compared with
+			// what it shows now, and the copy of the frame follows.
+			for y := area.Min.Y; y < area.Max.Y; y++ {
+				p.cells.TouchLine(0, y, p.width)
+				p.changed[y] = true
+			}
+		}
 	}
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
@@ -512,7 +600,9 @@ func (p *Program) draw() {
 	}
 	_ = p.rend.Flush()
 	for y, line := range p.cells.Lines {
-		copy(p.shown.Lines[y], line)
+		if p.changed[y] {
+			copy(p.shown.Lines[y], line)
+		}
 	}
 	cursorWas := p.drawn && p.lastView.Cursor != nil
 	if p.sync && p.buf.Len() > 0 {
@@ -532,66 +622,135 @@ func (p *Program) draw() {
 		frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	}
 	p.buf.Reset()
-	_, _ = p.out.Write(frame.Bytes())
+	// The frame's time is taken before it is written: whoever sees it on
+	// the terminal sees a time no later than the cap is measured from.
 	p.lastView = v
 	p.drawn = true
 	p.last = p.clock.Now()
+	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }
 
-// scroll finds whether the lines of area have moved up since the last
-// frame and, when most of them have, first renders the last frame moved
-// up by as many lines: the renderer finds whole lines that moved and
-// sends the terminal a scroll instead of the lines, and the real frame
-// after it only writes what is new (and the columns beside the area that
-// moved with the scroll).
-func (p *Program) scroll(area uv.Rectangle) {
+// settle makes a freshly read line of cells cheap to draw: the colours
+// the view made the terminal's defaults lose their codes, and blanks their
+// needless styles.
+func (p *Program) settle(line uv.Line, fg, bg color.Color) {
+	if fg != nil || bg != nil {
+		p.useDefaults(line, fg, bg)
+	}
+	blendSpaces(line)
+}
+
+// lineAt is line y of a view's lines, "" past its end.
+func lineAt(lines []string, y int) string {
+	if y < len(lines) {
+		return lines[y]
+	}
+	return ""
+}
+
+// linesStandAlone reports whether every line of a view but the last ends
+// with no style or link open, so that each can be read into cells on its
+// own: the last escape sequence of a line that has any must be a style
+// reset.
+func linesStandAlone(lines []string) bool {
+	for _, l := range lines[:max(len(lines)-1, 0)] {
+		i := strings.LastIndexByte(l, 0x1b)
+		if i >= 0 && !strings.HasPrefix(l[i:], "\x1b[m") && !strings.HasPrefix(l[i:], "\x1b[0m") {
+			return false
+		}
+	}
+	return true
+}
+
+// scroll moves the lines of area up by moved, the distance the model
+// says they moved since the last frame, with the terminal's own
+// scrolling, when the frame agrees (most lines of the area are the last
+// frame's lines moved up by that much); the real frame after it then
+// writes only what is new. Where the terminal has left and right margins
+// only the area moves. Elsewhere whole rows move, and the columns beside
+// the area are written again after it: then it scrolls only when the
+// lines it keeps outweigh what it moves beside them.
+func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 	area = area.Intersect(p.cells.Bounds())
 	rows := area.Dy()
-	if rows < 4 || area.Dx() <= 0 {
-		return
+	if rows < 4 || area.Dx() <= 0 || moved <= 0 || moved >= rows-1 {
+		return area, false
 	}
-	same := func(y, from int) bool {
-		a, b := p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[from][area.Min.X:area.Max.X]
-		for x := range a {
-			if !a[x].Equal(&b[x]) {
-				return false
-			}
-		}
-		return true
+	kept := rows - moved
+	margins := p.margins && (area.Min.X > 0 || area.Max.X < p.width)
+	if !margins && kept*area.Dx() < rows*(p.width-area.Dx()) {
+		return area, false
 	}
-	count := func(k int) (n int) {
-		for y := area.Min.Y; y < area.Max.Y-k; y++ {
-			if same(y, y+k) {
-				n++
-			}
-		}
-		return n
-	}
-	best, matched := 0, count(0)
-	for k := 1; k < rows-1; k++ {
-		if n := count(k); n > matched {
-			best, matched = k, n
+	matched := 0
+	for y := area.Min.Y; y < area.Max.Y-moved; y++ {
+		if sameCells(p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[y+moved][area.Min.X:area.Max.X]) {
+			matched++
 		}
 	}
-	if best == 0 || matched < (rows-best)/2 || matched < 2 {
-		return
+	if matched < kept/2 || matched < 2 {
+		return area, false
 	}
-	for y := range p.scratch.Lines {
-		from := y
-		if y >= area.Min.Y && y < area.Max.Y {
-			from = y + best
-		}
-		if from < area.Max.Y || y < area.Min.Y || y >= area.Max.Y {
-			copy(p.scratch.Lines[y], p.shown.Lines[from])
+	// The copy of the last frame becomes what the terminal shows after
+	// the scroll.
+	cols := uv.Rect(0, 0, p.width, 0)
+	if margins {
+		cols = area // only the area's columns move
+	}
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		line := p.shown.Lines[y][cols.Min.X:cols.Max.X]
+		if from := y + moved; from < area.Max.Y {
+			copy(line, p.shown.Lines[from][cols.Min.X:cols.Max.X])
 		} else {
-			for x := range p.scratch.Lines[y] {
-				p.scratch.Lines[y][x] = uv.EmptyCell
+			for x := range line {
+				line[x] = uv.EmptyCell
 			}
 		}
-		p.scratch.TouchLine(0, y, p.width)
+		p.shown.TouchLine(0, y, p.width)
 	}
-	p.rend.Render(p.scratch)
+	p.scrollRegion(area, moved, margins)
+	return area, true
+}
+
+// scrollRegion scrolls the rows of area up by n lines, between the
+// terminal's left and right margins when margins is set. The renderer is
+// then told what the terminal shows (p.shown, already moved) by drawing it
+// into a write that is dropped: left to find the scroll itself, it takes a
+// large one for lines to paint.
+func (p *Program) scrollRegion(area uv.Rectangle, n int, margins bool) {
+	_ = p.rend.Flush() // what the renderer holds goes first; it ends with the pen reset
+	b := &p.buf
+	left := 0
+	if margins {
+		left = area.Min.X
+		b.WriteString(ansi.SetModeLeftRightMargin)
+	}
+	b.WriteString(ansi.SetTopBottomMargins(area.Min.Y+1, area.Max.Y))
+	if margins {
+		b.WriteString(ansi.SetLeftRightMargins(area.Min.X+1, area.Max.X))
+	}
+	b.WriteString(ansi.CursorPosition(left+1, area.Min.Y+1))
+	b.WriteString(ansi.ScrollUp(n))
+	if margins {
+		b.WriteString(ansi.SetLeftRightMargins(1, p.width))
+		b.WriteString(ansi.ResetModeLeftRightMargin)
+	}
+	b.WriteString(ansi.SetTopBottomMargins(1, p.height))
+	mark := b.Len()
+	p.rend.Render(p.shown)
+	_ = p.rend.Flush()
+	b.Truncate(mark)
+	p.rend.SetPosition(-1, -1) // the margins moved the cursor
+}
+
+// sameCells reports whether two runs of cells are the same.
+func sameCells(a, b []uv.Cell) bool {
+	for x := range a {
+		if !a[x].Equal(&b[x]) {
+			return false
+		}
+	}
+	return true
 }
 
 // useDefaults draws cells in the colours the view made the terminal's
@@ -618,15 +777,20 @@ func (p *Program) convert(c color.Color) color.Color {
 	return p.profile.Convert(c)
 }
 
-// blendSpaces gives each run of spaces between two other cells the style
-// of a neighbour, where that cannot change how the spaces look: a space
-// shows its background, underline, strike-through and reverse video, but
-// not its foreground colour, boldness or slant. Highlighted code colours
-// every blank between two words; without this, each of them costs the
-// terminal two colour changes for nothing.
+// blendSpaces settles the style of each run of blanks whose style does
+// not show (a blank shows its background, underline, strike-through and
+// reverse video, but not its foreground colour, boldness or slant), to
+// what costs the terminal least. Between two styled cells the run takes
+// the style of one of them, the one after where it can: highlighted code
+// colours every blank between two words, and each would cost two colour
+// changes for nothing; a line is often written from a blank on (the
+// indentation of a pane beside another), and then blanks in the style of
+// what follows cost no change of their own. Anywhere else the run takes
+// no style at all: then it is what the terminal already shows where it
+// cleared or scrolled, and next to plain text it costs no change either.
 func blendSpaces(line uv.Line) {
 	for x := 0; x < len(line); {
-		if !plainSpace(&line[x]) || x == 0 {
+		if !plainSpace(&line[x]) {
 			x++
 			continue
 		}
@@ -634,20 +798,18 @@ func blendSpaces(line uv.Line) {
 		for end < len(line) && plainSpace(&line[end]) {
 			end++
 		}
-		if end == len(line) {
-			return // trailing blanks stay as drawn, for erasing to the end
-		}
-		var style *uv.Style
-		switch prev, next := &line[x-1], &line[end]; {
-		case showsOnlyInk(prev):
-			style = &prev.Style
-		case showsOnlyInk(next):
-			style = &next.Style
-		}
-		if style != nil {
-			for i := x; i < end; i++ {
-				line[i].Style = *style
+		style := uv.Style{}
+		if x > 0 && end < len(line) {
+			switch prev, next := &line[x-1], &line[end]; {
+			case prev.Style.IsZero() || next.Style.IsZero():
+			case showsOnlyInk(next):
+				style = next.Style
+			case showsOnlyInk(prev):
+				style = prev.Style
 			}
+		}
+		for i := x; i < end; i++ {
+			line[i].Style = style
 		}
 		x = end
 	}

@@ -301,19 +301,28 @@ func (m *seqModel) View() tea.View { return tea.NewView(strings.Join(m.got, " ")
 // paneModel is a side pane of fixed lines beside a region that scrolls,
 // like the tree beside the transcript.
 type paneModel struct {
-	first int // the number of the region's top line
+	first   int           // the number of the region's top line
+	at      int           // first, as the last view drew it
+	moved   int           // how far the region moved up between the last two views
+	claim   int           // when not 0, what ScrollArea says instead of moved
+	step    int           // lines the region moves on each string (0: 1)
+	margins chan struct{} // closed when a MarginsMsg comes, if not nil
 }
 
 func (m *paneModel) Init() tea.Cmd { return nil }
 
 func (m *paneModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if _, ok := msg.(string); ok {
-		m.first++
+	switch msg.(type) {
+	case string:
+		m.first += max(m.step, 1)
+	case MarginsMsg:
+		close(m.margins)
 	}
 	return m, nil
 }
 
 func (m *paneModel) View() tea.View {
+	m.moved, m.at = m.first-m.at, m.first
 	var b strings.Builder
 	for y := range 9 {
 		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d of a long answer that streams", y, m.first+y)
@@ -325,7 +334,12 @@ func (m *paneModel) View() tea.View {
 	return v
 }
 
-func (m *paneModel) ScrollArea() image.Rectangle { return image.Rect(8, 0, 60, 9) }
+func (m *paneModel) ScrollArea() (image.Rectangle, int) {
+	if m.claim != 0 {
+		return image.Rect(8, 0, 60, 9), m.claim
+	}
+	return image.Rect(8, 0, 60, 9), m.moved
+}
 
 // TestRegionBesideAPaneScrolls: when the region beside the pane moves up
 // a line, the terminal is told to scroll and gets the new line, not
@@ -341,7 +355,7 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	clock.advance(time.Second)
 	p.Send("next")
 	waitFrames(t, p, 2)
-	term.waitFor(t, "009") // the frame's new line has been read
+	term.waitFor(t, "009 of") // the frame's new line has been read
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
@@ -355,35 +369,247 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	}
 }
 
+// TestRegionScrollsBetweenMargins: on a terminal with left and right
+// margins the region scrolls between them, and the pane beside it is not
+// written again.
+func TestRegionScrollsBetweenMargins(t *testing.T) {
+	clock := newFakeClock()
+	m := &paneModel{margins: make(chan struct{})}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "line 008")
+	term.master.WriteString("\x1b[?69;2$y") // DECRPM: the mode is known, and reset
+	select {
+	case <-m.margins:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the model was not told about the margins")
+	}
+	// The message asked for a frame, which waits for the cap.
+	waitFor(t, "the frame the margins asked for", func() bool { armed, _ := clock.counts(); return armed == 1 })
+	term.mu.Lock()
+	before := term.out.Len()
+	term.mu.Unlock()
+	clock.advance(time.Second)
+	p.Send("next")
+	term.waitFor(t, "009 of")
+	term.mu.Lock()
+	frame := term.out.String()[before:]
+	term.mu.Unlock()
+	for _, want := range []string{ansi.SetLeftRightMargins(9, 40), ansi.SetTopBottomMargins(1, 9), ansi.ScrollUp(1)} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the scroll lacks %q: %q", want, frame)
+		}
+	}
+	if strings.Contains(frame, "file") {
+		t.Errorf("the pane beside the region was written again: %q", frame)
+	}
+}
+
+// TestScrollTakesTheModelsWord: the program scrolls by what the model
+// says moved, and only when the frame agrees; it does not search for a
+// shift the model did not name.
+func TestScrollTakesTheModelsWord(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		claim  int // 0: the truth
+		step   int
+		scroll bool
+	}{
+		{"the truth", 0, 1, true},
+		{"a wrong distance", 2, 1, false},
+		{"no movement", -1, 1, false},
+		// Moving the pane's 9 rows costs more than the 2 kept save.
+		{"most of the region beside a pane", 0, 7, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := newFakeClock()
+			m := &paneModel{claim: tc.claim, step: tc.step}
+			p, term, _ := start(t, m, clock)
+			term.waitFor(t, "line 008")
+			term.mu.Lock()
+			before := term.out.Len()
+			term.mu.Unlock()
+			clock.advance(time.Second)
+			p.Send("next")
+			waitFrames(t, p, 2)
+			frame := term.settled(t)[before:]
+			if got := strings.Contains(frame, ansi.SetTopBottomMargins(1, 9)); got != tc.scroll {
+				t.Errorf("scrolled: %v, want %v: %q", got, tc.scroll, frame)
+			}
+		})
+	}
+}
+
+// TestInputIsDrawnAtOnce: a key right after a frame is drawn at once,
+// while other changes wait for the frame cap.
+func TestInputIsDrawnAtOnce(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "one"}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "one")
+	p.Send("two") // right after the first frame: waits for the cap
+	waitFor(t, "the cap's timer", func() bool { armed, _ := clock.counts(); return armed == 1 })
+	p.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	waitFrames(t, p, 2)
+	term.waitFor(t, "two")
+	if armed, _ := clock.counts(); armed != 1 {
+		t.Errorf("the key waited for a timer (%d set)", armed)
+	}
+}
+
+// settled is what the terminal has been sent once nothing more arrives
+// for a moment.
+func (term *terminal) settled(t *testing.T) string {
+	t.Helper()
+	last := -1
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		term.mu.Lock()
+		n := term.out.Len()
+		term.mu.Unlock()
+		if n == last {
+			term.mu.Lock()
+			defer term.mu.Unlock()
+			return term.out.String()
+		}
+		last = n
+	}
+	t.Fatal("the terminal never stopped receiving")
+	return ""
+}
+
+// deferModel is a textModel that records whether output was deferred
+// when each view was drawn.
+type deferModel struct {
+	textModel
+	deferring bool
+	views     []bool
+}
+
+func (m *deferModel) DeferOutput(on bool) { m.deferring = on }
+
+func (m *deferModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.textModel.Update(msg)
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		m.text += k.Text
+	}
+	return m, nil
+}
+
+func (m *deferModel) View() tea.View {
+	m.views = append(m.views, m.deferring)
+	return m.textModel.View()
+}
+
+// TestKeyDefersOutputThatIsDue: a key drawn while a capped frame is due
+// asks the model to leave the output for that frame; a key at an idle
+// screen does not, and the deferral ends with the key's frame.
+func TestKeyDefersOutputThatIsDue(t *testing.T) {
+	clock := newFakeClock()
+	m := &deferModel{textModel: textModel{text: "one"}}
+	p, term, done := start(t, m, clock)
+	term.waitFor(t, "one")
+	clock.advance(time.Second)
+	p.Send(tea.KeyPressMsg{Code: 'a', Text: "a"}) // idle: nothing is due
+	term.waitFor(t, "onea")
+	p.Send("two") // right after a frame: waits for the cap
+	waitFor(t, "the cap's timer", func() bool { armed, _ := clock.counts(); return armed == 1 })
+	p.Send(tea.KeyPressMsg{Code: 'b', Text: "b"})
+	term.waitFor(t, "twob")
+	clock.advance(time.Second) // the capped frame
+	waitFor(t, "the capped frame", func() bool { return p.Frames() >= 3 })
+	p.Send(tea.Quit())
+	<-done
+	got := fmt.Sprint(m.views)
+	if got != "[false false true]" && got != "[false false true false]" {
+		t.Errorf("views drawn deferring output: %s, want only the key's while a frame was due", got)
+	}
+	if m.deferring {
+		t.Error("output is still deferred after the key's frame")
+	}
+}
+
+// waitFor waits until ok holds.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("waited in vain for %s", what)
+}
+
+func TestLinesStandAlone(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		want  bool
+	}{
+		{[]string{"plain", "text"}, true},
+		{[]string{"\x1b[1mbold\x1b[m", "\x1b[31mred\x1b[0m", "\x1b[32mopen at the end"}, true},
+		{[]string{"\x1b[31mred runs on", "into this"}, false},
+		{[]string{"\x1b[31mred\x1b[m then \x1b[1mbold", ""}, false},
+		{[]string{"\x1b]8;;http://x\x1b\\link", "text"}, false},
+	} {
+		if got := linesStandAlone(tc.lines); got != tc.want {
+			t.Errorf("%q: %v, want %v", tc.lines, got, tc.want)
+		}
+	}
+}
+
+// TestStyleRunsAcrossLines: a line that leaves its style open colours the
+// next one, and a change to that next line alone is drawn in it.
+func TestStyleRunsAcrossLines(t *testing.T) {
+	clock := newFakeClock()
+	m := &textModel{text: "\x1b[31mred\nplain"}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "plain")
+	term.mu.Lock()
+	before := term.out.Len()
+	term.mu.Unlock()
+	clock.advance(time.Second)
+	p.Send("\x1b[31mred\nplain2")
+	waitFrames(t, p, 2)
+	frame := term.settled(t)[before:]
+	if !strings.Contains(frame, "2") || !strings.Contains(frame, "31") {
+		t.Errorf("the changed line lost the style the line before left open: %q", frame)
+	}
+}
+
 func TestBlendSpaces(t *testing.T) {
 	red := uv.Style{Fg: ansi.Red}
 	green := uv.Style{Fg: ansi.Green}
 	onBlue := uv.Style{Fg: ansi.Red, Bg: ansi.Blue}
 	under := uv.Style{Fg: ansi.Red, Underline: uv.UnderlineSingle}
+	plain := uv.Style{}
 	cell := func(s string, st uv.Style) uv.Cell { return uv.Cell{Content: s, Width: 1, Style: st} }
 	for _, tc := range []struct {
 		name string
 		line uv.Line
 		want []uv.Style // the style of each cell after
 	}{
-		{"a blank between words takes the word before",
-			uv.Line{cell("a", red), cell(" ", green), cell("b", green)},
-			[]uv.Style{red, red, green}},
+		{"a blank between coloured words takes the word after",
+			uv.Line{cell("a", red), cell(" ", red), cell("b", green)},
+			[]uv.Style{red, green, green}},
+		{"a blank before a background takes the word before",
+			uv.Line{cell("a", red), cell(" ", green), cell("b", onBlue)},
+			[]uv.Style{red, red, onBlue}},
 		{"a blank after a background takes the word after",
 			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", green)},
 			[]uv.Style{onBlue, green, green}},
+		{"a blank next to plain text is plain",
+			uv.Line{cell("a", red), cell(" ", red), cell("b", plain), cell(" ", green), cell("c", green)},
+			[]uv.Style{red, plain, plain, plain, green}},
 		{"a blank with a background keeps it",
 			uv.Line{cell("a", red), cell(" ", onBlue), cell("b", green)},
 			[]uv.Style{red, onBlue, green}},
 		{"an underlined blank keeps its style",
 			uv.Line{cell("a", red), cell(" ", under), cell("b", green)},
 			[]uv.Style{red, under, green}},
-		{"leading and trailing blanks stay",
+		{"leading and trailing blanks are plain",
 			uv.Line{cell(" ", green), cell("a", red), cell(" ", green)},
-			[]uv.Style{green, red, green}},
-		{"neither neighbour fits",
+			[]uv.Style{plain, red, plain}},
+		{"between two backgrounds a blank is plain",
 			uv.Line{cell("a", onBlue), cell(" ", red), cell("b", onBlue)},
-			[]uv.Style{onBlue, red, onBlue}},
+			[]uv.Style{onBlue, plain, onBlue}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			blendSpaces(tc.line)

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"pincer/themes"
 )
 
 // streamFrames cuts an answer into the pieces one frame receives when the
@@ -162,4 +164,34 @@ func BenchmarkStreamCodeBlock(b *testing.B) {
 		m.View()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(frames)), "ns/frame")
+}
+
+// BenchmarkResize is a width change with a 35 KB answer (prose and code)
+// at the bottom of the pane, and the frame after it: what each step of
+// dragging a window's edge costs. Code's tokens are kept, as on the
+// screen (themes.CacheHighlighting).
+func BenchmarkResize(b *testing.B) {
+	themes.CacheHighlighting()
+	for _, how := range []string{"streamed", "loaded"} {
+		b.Run(how, func(b *testing.B) {
+			m := newTestModel(160, 45)
+			liveSession(&m, 10)
+			answer := longAnswer(35_000)
+			if how == "loaded" {
+				m.Load(Entry{Kind: KindAssistant, Text: answer})
+			} else {
+				for _, f := range streamFrames(answer, 135) {
+					m.AppendText(f)
+				}
+				m.FinishAssistant(false)
+			}
+			m.View()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				m.SetSize(150+10*(i%2), 45)
+				m.View()
+			}
+		})
+	}
 }

@@ -15,11 +15,11 @@ func (m *Model) AppendText(delta string) {
 	if s.answer == nil {
 		s.endReasoning()
 		s.answer = &item{kind: KindAssistant, doc: newStreamDoc(""), streaming: true, gen: -1}
-		s.push(s.answer)
+		s.items = append(s.items, s.answer)
 	}
 	s.answer.doc.append(delta)
 	s.answer.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // AppendReasoning adds a piece of the model's reasoning in flight. It is
@@ -31,11 +31,11 @@ func (m *Model) AppendReasoning(delta string) {
 	}
 	if s.reasoning == nil {
 		s.reasoning = &item{kind: KindReasoning, body: &growingText{gen: -1}, expanded: true, streaming: true, gen: -1}
-		s.push(s.reasoning)
+		s.items = append(s.items, s.reasoning)
 	}
 	s.reasoning.body.append(delta)
 	s.reasoning.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // ToolCallDelta shows a tool call whose arguments are still streaming.
@@ -64,7 +64,7 @@ func (m *Model) ToolCallDelta(index int, id, name, argsSoFar string) {
 	}
 	t.args = argsSoFar
 	card.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // ToolCall shows a finished tool call as the model made it: the card of
@@ -79,7 +79,7 @@ func (m *Model) ToolCall(id, name, args string) {
 	}
 	t.args = args
 	card.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // ToolStarted marks the call id as running. summary says what it does
@@ -90,7 +90,7 @@ func (m *Model) ToolStarted(id, summary string) {
 	card.tool.running = true
 	card.tool.summary = summary
 	card.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // ToolResult shows the outcome of the call id: a mark and the first lines
@@ -102,7 +102,7 @@ func (m *Model) ToolResult(id, name, content string, isError bool) {
 	t.running, t.done = false, true
 	t.result, t.isError = content, isError
 	card.invalidate()
-	s.grew()
+	s.arrived()
 }
 
 // FinishAssistant ends the message in flight: the answer's last block is

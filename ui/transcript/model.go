@@ -11,6 +11,8 @@
 package transcript
 
 import (
+	"time"
+
 	"pincer/themes"
 )
 
@@ -57,6 +59,34 @@ type state struct {
 
 	frame      string // the last View, while nothing changed
 	frameValid bool
+	// since the last frame something changed that is not output (see
+	// arrived), so the next frame must show it
+	personal  bool
+	deferring bool // DeferOutput
+
+	// The frame drawn last: its first line, or that it showed the end
+	// (and how many rows that took); and how far the view moved down
+	// between the two frames drawn last (Moved).
+	shownTop   anchor
+	shownGen   int
+	shownValid bool
+	shownAtEnd bool
+	shownRows  int
+	moved      int
+	// Where the transcript ended in the frame drawn last: the last
+	// position with lines and its span then.
+	endIdx, endSpan, endGen int
+	endValid                bool
+
+	// Stepped following (SetSteppedScroll): while output is in flight the
+	// view holds its first line and moves in steps, at most one a
+	// stepEvery, so that the rows below the end fill before it moves.
+	stepped  bool
+	holding  bool
+	held     anchor // the first line shown while holding
+	heldGen  int
+	lastStep time.Time
+	now      func() time.Time // the clock steps are timed by; tests set it
 }
 
 // anchor is a line of the transcript: line off of entry idx, counting the
@@ -74,6 +104,7 @@ func New(th themes.Theme) Model {
 		follow:    true,
 		focus:     -1,
 		queuedGen: -1,
+		now:       time.Now,
 	}
 	s.newMD = func(th themes.Theme) markdownRenderer { return newGlamourRenderer(th) }
 	s.setTheme(th)
@@ -124,8 +155,37 @@ func (m *Model) Reset() {
 	s.answer, s.reasoning = nil, nil
 	s.queued, s.queuedLines, s.queuedGen = nil, nil, -1
 	s.follow, s.top, s.newBelow, s.focus = true, anchor{}, false, -1
+	s.holding, s.shownValid, s.endValid = false, false, false
 	s.changed()
 }
+
+// SetSteppedScroll makes the view, while it follows output in flight,
+// move in steps rather than line by line: it holds its first line while
+// the end fits, and when the end reaches the bottom it moves so that the
+// end sits half a page up, at most once every half second (what arrives
+// in between is shown by the next step). When nothing is in flight it
+// shows the end at the bottom again.
+//
+// The screen sets it where the terminal can only scroll whole rows and a
+// pane stands beside the transcript: every move of the transcript then
+// moves that pane too, and it has to be drawn again.
+func (m *Model) SetSteppedScroll(on bool) {
+	s := m.s
+	if s.stepped != on {
+		s.stepped, s.holding = on, false
+		s.changed()
+	}
+}
+
+// SteppedScroll reports whether the view follows output in steps.
+func (m Model) SteppedScroll() bool { return m.s.stepped }
+
+// Moved is how many lines the view moved down between the last two frames
+// View drew: the lines that left the pane at the top, which the screen can
+// move with the terminal's own scrolling instead of writing the pane again.
+// It is 0 when the view stayed, moved up, moved a page or more, or was
+// drawn at another size or theme.
+func (m Model) Moved() int { return m.s.moved }
 
 func (s *state) setTheme(th themes.Theme) {
 	s.theme = th
@@ -138,4 +198,10 @@ func (s *state) setTheme(th themes.Theme) {
 func (s *state) contentWidth() int { return max(s.width-gutterWidth, 1) }
 
 // changed drops the cached frame.
-func (s *state) changed() { s.frameValid = false }
+func (s *state) changed() { s.frameValid, s.personal = false, true }
+
+// DeferOutput, while on, lets View return the frame drawn last when all
+// that changed since is output that keeps coming (an answer streaming):
+// the screen draws the person's keystroke at once, without the cost of
+// rendering the answer, whose next frame is due anyway.
+func (m *Model) DeferOutput(on bool) { m.s.deferring = on }

@@ -5,6 +5,11 @@ package transcript
 // in it) or sticks to the bottom; moving it walks entries one by one, so
 // scrolling and drawing touch only the entries near the view.
 
+import "time"
+
+// stepEvery is how often a stepped view (SetSteppedScroll) may move.
+const stepEvery = 500 * time.Millisecond
+
 // count is the number of positions: the entries and the queued block.
 func (s *state) count() int { return len(s.items) + 1 }
 
@@ -45,8 +50,10 @@ func (s *state) span(i int) int {
 }
 
 // bottomAnchor is the anchor that shows the last screenful.
-func (s *state) bottomAnchor() anchor {
-	need := s.page()
+func (s *state) bottomAnchor() anchor { return s.anchorAbove(s.page()) }
+
+// anchorAbove is the anchor need lines above the end.
+func (s *state) anchorAbove(need int) anchor {
 	for i := s.count() - 1; i >= 0; i-- {
 		h := s.span(i)
 		if h >= need {
@@ -62,10 +69,44 @@ func (s *state) page() int { return max(s.height, 1) }
 
 // viewTop is the first visible line, following or not.
 func (s *state) viewTop() anchor {
-	if s.follow {
-		return s.bottomAnchor()
+	switch {
+	case !s.follow:
+		return s.top
+	case s.holding:
+		return s.held
 	}
-	return s.top
+	return s.bottomAnchor()
+}
+
+// inFlight reports whether output is still arriving: an answer, reasoning
+// or a tool call streaming.
+func (s *state) inFlight() bool {
+	return s.answer != nil || s.reasoning != nil || len(s.calls) > 0
+}
+
+// frameTop is the first line of the frame being drawn, or atBottom when
+// the frame shows the end at the bottom. A stepped view that follows
+// output in flight holds its first line while the end fits, and moves, at
+// most once a stepEvery, to put the end half a page above the bottom.
+func (s *state) frameTop() (top anchor, atBottom bool) {
+	switch {
+	case !s.follow:
+		s.holding = false
+		return s.top, false
+	case !s.stepped || !s.inFlight():
+		s.holding = false
+		return anchor{}, true
+	}
+	now := s.now()
+	if !s.holding || s.heldGen != s.gen || s.held.idx >= s.count() {
+		s.holding, s.held, s.heldGen, s.lastStep = true, s.bottomAnchor(), s.gen, now
+		return s.held, false
+	}
+	if s.linesFrom(s.held, s.page()) <= s.page() || now.Sub(s.lastStep) < stepEvery {
+		return s.held, false
+	}
+	s.held, s.lastStep = s.anchorAbove(s.page()-s.page()/2), now
+	return s.held, false
 }
 
 // up moves an anchor up n lines, stopping at the top.
@@ -178,7 +219,7 @@ func (s *state) toTop() {
 
 // toBottom shows the end and follows new output again.
 func (s *state) toBottom() {
-	s.follow = true
+	s.follow, s.holding = true, false
 	s.newBelow = false
 	s.changed()
 }
@@ -190,4 +231,14 @@ func (s *state) grew() {
 		s.newBelow = true
 	}
 	s.changed()
+}
+
+// arrived is grew for output that keeps coming (an answer, reasoning, a
+// tool call): a frame drawn while output is deferred (DeferOutput) may
+// leave it for the next one.
+func (s *state) arrived() {
+	if !s.follow {
+		s.newBelow = true
+	}
+	s.frameValid = false
 }

@@ -56,13 +56,17 @@ func TestStreamingMatchesWholeRender(t *testing.T) {
 				pieces := cutDoc(doc, step, rng)
 				renderAt := renderPoints(doc, pieces)
 				d := newStreamDoc("")
+				streamedChunks := 0 // boundaries found
 				for i, p := range pieces {
+					before := d.stable
 					d.append(p)
+					if d.stable != before {
+						streamedChunks++
+					}
 					if renderAt[i] {
 						d.render(0, width, g)
 					}
 				}
-				streamedChunks := len(d.chunks)
 				d.finish()
 				got := d.render(0, width, g)
 				if want := minChunks[di]; (step == 3 && streamedChunks < want) || (want > 0 && streamedChunks == 0) {
@@ -102,9 +106,9 @@ func renderPoints(doc string, pieces []string) []bool {
 	at := make([]bool, len(pieces))
 	d := newStreamDoc("")
 	for i, p := range pieces {
-		before := len(d.chunks)
+		before := d.stable
 		d.append(p)
-		if len(d.chunks) != before {
+		if d.stable != before {
 			for _, j := range []int{i - 1, i, i + 1} {
 				if j >= 0 && j < len(at) {
 					at[j] = true
@@ -130,9 +134,9 @@ func TestRenderPointsCoverEveryBoundary(t *testing.T) {
 	d := newStreamDoc("")
 	gap := 0
 	for i, p := range pieces {
-		before := len(d.chunks)
+		before := d.stable
 		d.append(p)
-		if len(d.chunks) != before && (!at[i] || i > 0 && !at[i-1] || i+1 < len(at) && !at[i+1]) {
+		if d.stable != before && (!at[i] || i > 0 && !at[i-1] || i+1 < len(at) && !at[i+1]) {
 			t.Errorf("piece %d made a boundary stable but is not rendered around", i)
 		}
 		if at[i] {
@@ -179,12 +183,14 @@ func TestTailIsRenderedAlone(t *testing.T) {
 type countingRenderer struct {
 	inner markdownRenderer
 	calls int
+	bytes int // of source rendered
 	last  string
 	bySrc map[string]int
 }
 
 func (c *countingRenderer) Render(src string, width int) []string {
 	c.calls++
+	c.bytes += len(src)
 	c.last = src
 	if c.bySrc == nil {
 		c.bySrc = map[string]int{}

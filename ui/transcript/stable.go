@@ -16,6 +16,20 @@ import "strings"
 // src must start at a block boundary (the start of the answer or an offset
 // stableEnd returned before), so a scan can resume there.
 func stableEnd(src string) int {
+	return scanBoundaries(src, nil)
+}
+
+// boundaries returns every offset of src at which stableEnd would cut
+// (src starts at a block boundary), in order.
+func boundaries(src string) []int {
+	var out []int
+	scanBoundaries(src, func(at int) { out = append(out, at) })
+	return out
+}
+
+// scanBoundaries is stableEnd, telling found about each boundary as it is
+// found (found may be nil).
+func scanBoundaries(src string, found func(int)) int {
 	var (
 		sc        blockScanner
 		boundary  int
@@ -40,8 +54,11 @@ func stableEnd(src string) int {
 		if prevBlank && indent == 0 {
 			switch blockStart(line, complete, inList) {
 			case startsNewBlock:
-				if !joinNext {
+				if !joinNext && start > boundary {
 					boundary = start
+					if found != nil {
+						found(start)
+					}
 				}
 				inList, joinNext = false, false
 			case continuesBlock, undecided:

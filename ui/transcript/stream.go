@@ -7,6 +7,10 @@ import "strings"
 // and theme; the tail holds the block that may still grow and is rendered
 // again when it changes. A finished answer is a streamDoc whose tail is
 // final, so finishing costs one render of the tail, not of the whole.
+//
+// Chunks render on their own, so a view that needs only the end of a long
+// answer (the bottom of the transcript after a resize) renders only the
+// chunks it shows (lastLines).
 type streamDoc struct {
 	src    strings.Builder
 	stable int // src[:stable] is covered by chunks
@@ -20,9 +24,9 @@ type streamDoc struct {
 	tailFirst bool
 	preview   fencePreview // the tail while it is one long open code block
 
-	gen   int      // render generation of the cached lines; -1 for none
-	lines []string // chunk lines joined, then the tail lines
-	fixed int      // lines[:fixed] belong to chunks and stay valid
+	gen    int      // render generation of joined; -1 for none
+	joined []string // the lines of chunks[:nJoined], in order
+	nJoin  int
 
 	// closing closes the markup an interrupted answer left open; it is
 	// drawn after the last chunk, never part of the text (see
@@ -30,12 +34,18 @@ type streamDoc struct {
 	closing string
 }
 
-// docChunk is a run of finished blocks; its rendered lines live in
-// streamDoc.lines once rendered is set.
+// docChunk is a run of finished blocks and its lines, rendered for gen
+// (-1: not rendered).
 type docChunk struct {
 	start, end int
-	rendered   bool
+	gen        int
+	lines      []string
 }
+
+// loadedChunk is about how much of a finished answer one chunk holds: its
+// blocks render together (one glamour call each costs a fixed part), and
+// a view of the answer's end renders a chunk or two of them.
+const loadedChunk = 1500
 
 func newStreamDoc(src string) *streamDoc {
 	d := &streamDoc{gen: -1, tailGen: -1}
@@ -43,11 +53,19 @@ func newStreamDoc(src string) *streamDoc {
 	return d
 }
 
-// finishedDoc is a complete answer as one chunk, rendered whole when it
-// first comes into view.
+// finishedDoc is a complete answer, cut at block boundaries into chunks of
+// about loadedChunk bytes, rendered as they come into view.
 func finishedDoc(src string) *streamDoc {
 	d := &streamDoc{gen: -1, tailGen: -1}
 	d.src.WriteString(src)
+	start := 0
+	for _, at := range boundaries(src) {
+		if at-start >= loadedChunk {
+			d.chunks = append(d.chunks, docChunk{start: start, end: at, gen: -1})
+			start = at
+		}
+	}
+	d.stable = start
 	d.finish()
 	return d
 }
@@ -64,7 +82,15 @@ func (d *streamDoc) append(s string) {
 	d.src.WriteString(s)
 	all := d.src.String()
 	if end := d.stable + stableEnd(all[d.stable:]); end > d.stable {
-		d.chunks = append(d.chunks, docChunk{start: d.stable, end: end})
+		// Blocks that finish between two frames render together: a
+		// glamour call costs a fixed part whatever it renders, and an
+		// answer arrives in pieces of a few words.
+		if n := len(d.chunks); n > 0 && d.chunks[n-1].gen == -1 && d.chunks[n-1].end == d.stable &&
+			end-d.chunks[n-1].start <= loadedChunk {
+			d.chunks[n-1].end = end
+		} else {
+			d.chunks = append(d.chunks, docChunk{start: d.stable, end: end, gen: -1})
+		}
 		d.stable = end
 	}
 }
@@ -73,7 +99,7 @@ func (d *streamDoc) append(s string) {
 func (d *streamDoc) finish() {
 	all := d.src.String()
 	if d.stable < len(all) && strings.TrimSpace(all[d.stable:]) != "" {
-		d.chunks = append(d.chunks, docChunk{start: d.stable, end: len(all)})
+		d.chunks = append(d.chunks, docChunk{start: d.stable, end: len(all), gen: -1})
 		d.stable = len(all)
 	}
 }
@@ -83,6 +109,11 @@ func (d *streamDoc) finish() {
 func (d *streamDoc) finishInterrupted() {
 	d.finish()
 	d.closing = unclosedMarkup(d.src.String())
+	if n := len(d.chunks); n > 0 && d.closing != "" {
+		// Lines drawn before the answer was cut lack the closing.
+		d.chunks[n-1].gen = -1
+		d.gen = -1
+	}
 }
 
 // chunkLead stands in for the blocks before a chunk when it is rendered on
@@ -94,36 +125,88 @@ func (d *streamDoc) finishInterrupted() {
 const chunkLead = "<!-- -->\n\n"
 
 // render returns the answer's lines at width, rendering only chunks that
-// have no lines for this generation and the tail if it changed. A chunk
-// whose text is the tail last rendered (the end of a finished answer) takes
-// the tail's lines.
+// have no lines for this generation and the tail if it changed.
 func (d *streamDoc) render(gen, width int, md markdownRenderer) []string {
-	all := d.src.String()
 	if d.gen != gen {
-		for i := range d.chunks {
-			d.chunks[i].rendered = false
-		}
-		d.lines, d.fixed, d.gen = d.lines[:0], 0, gen
+		d.joined, d.nJoin, d.gen = d.joined[:0], 0, gen
 	}
-	d.lines = d.lines[:d.fixed]
-	for i := range d.chunks {
-		c := &d.chunks[i]
-		if c.rendered {
-			continue
-		}
-		src, first := all[c.start:c.end], i == 0
-		if d.closing != "" && c.end == len(all) {
-			src = strings.TrimRight(src, " \t") + d.closing
-		}
-		if d.tailGen == gen && d.tailLines != nil && d.tailSrc == src && d.tailFirst == first {
-			d.lines = append(d.lines, d.tailLines...)
-		} else {
-			d.lines = append(d.lines, renderChunk(md, src, width, first)...)
-		}
-		c.rendered = true
+	for ; d.nJoin < len(d.chunks); d.nJoin++ {
+		d.joined = append(d.joined, d.chunkLines(d.nJoin, gen, width, md)...)
 	}
-	d.fixed = len(d.lines)
-	tail, first := all[d.stable:], len(d.chunks) == 0
+	lines := append(d.joined, d.tail(gen, width, md)...)
+	return trimBlank(lines)
+}
+
+// lastLines returns the answer's last need lines at width (all of them when
+// it has fewer), rendering chunks from the end only as far as that takes;
+// whole says they are all of the answer's lines.
+func (d *streamDoc) lastLines(gen, width int, md markdownRenderer, need int) (lines []string, whole bool) {
+	if d.gen == gen && d.nJoin == len(d.chunks) {
+		all := d.render(gen, width, md)
+		return all[max(len(all)-need, 0):], len(all) <= need
+	}
+	if k := len(d.chunks) - 1; k >= 0 {
+		// First, so that a chunk that was the tail takes the tail's lines.
+		d.chunkLines(k, gen, width, md)
+	}
+	parts := [][]string{d.tail(gen, width, md)}
+	n, blankEnd := 0, true
+	count := func(ls []string) {
+		for k := len(ls) - 1; k >= 0; k-- {
+			if blankEnd && ls[k] == "" {
+				continue // trailing blank lines are trimmed
+			}
+			blankEnd = false
+			n++
+		}
+	}
+	count(parts[0])
+	i := len(d.chunks) - 1
+	for ; i >= 0 && n < need; i-- {
+		ls := d.chunkLines(i, gen, width, md)
+		parts = append(parts, ls)
+		count(ls)
+	}
+	if i < 0 {
+		all := d.render(gen, width, md) // every chunk has its lines now
+		return all[max(len(all)-need, 0):], len(all) <= need
+	}
+	var out []string
+	for k := len(parts) - 1; k >= 0; k-- {
+		out = append(out, parts[k]...)
+	}
+	for len(out) > 0 && out[len(out)-1] == "" {
+		out = out[:len(out)-1]
+	}
+	return out[max(len(out)-need, 0):], false
+}
+
+// chunkLines returns chunk i's lines at width, rendering them when they
+// are missing or stale. A chunk whose text is the tail last rendered (the
+// end of a finished answer) takes the tail's lines.
+func (d *streamDoc) chunkLines(i, gen, width int, md markdownRenderer) []string {
+	c := &d.chunks[i]
+	if c.gen == gen {
+		return c.lines
+	}
+	all := d.src.String()
+	src, first := all[c.start:c.end], i == 0
+	if d.closing != "" && c.end == len(all) {
+		src = strings.TrimRight(src, " \t") + d.closing
+	}
+	if d.tailGen == gen && d.tailLines != nil && d.tailSrc == src && d.tailFirst == first {
+		c.lines = d.tailLines
+	} else {
+		c.lines = renderChunk(md, src, width, first)
+	}
+	c.gen = gen
+	return c.lines
+}
+
+// tail returns the lines of the text after the last chunk, rendering them
+// again when that text, its place or the generation changed.
+func (d *streamDoc) tail(gen, width int, md markdownRenderer) []string {
+	tail, first := d.src.String()[d.stable:], len(d.chunks) == 0
 	if tail != d.tailSrc || first != d.tailFirst || gen != d.tailGen {
 		d.tailSrc, d.tailFirst, d.tailGen = tail, first, gen
 		d.tailLines = nil
@@ -133,8 +216,7 @@ func (d *streamDoc) render(gen, width int, md markdownRenderer) []string {
 			d.tailLines = renderChunk(md, tail, width, first)
 		}
 	}
-	d.lines = append(d.lines, d.tailLines...)
-	return trimBlank(d.lines)
+	return d.tailLines
 }
 
 // renderChunk renders one chunk of an answer; see chunkLead.

@@ -158,6 +158,13 @@ of the built-in themes {{codes .Themes}}, or the name of a theme file
 ` + "`NAME.json`" + ` in the ` + "`themes`" + ` directory next to the user file
 (` + "`~/.config/pincer/themes/NAME.json`" + `).
 
+Once the terminal has said what its background is, a theme of that kind
+(dark on a dark terminal) whose text colour is a grey draws body text in the
+terminal's own text colour, which costs no colour codes; a tinted text colour
+(` + "`tokyo-night`" + `'s, or a theme file's) is kept. On a terminal of the other kind,
+or one that does not say, pincer sets the terminal's colours to the theme's
+while it runs.
+
 ## Where sessions are kept
 
 Sessions live in one file, ` + "`pincer.db`" + `, in the first of:

@@ -1,0 +1,115 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"pincer/agent"
+	"pincer/themes"
+	"pincer/ui/termscreen"
+)
+
+// TestBodyTextInTheTerminalsColour: once a dark terminal has said what its
+// background is, the dark theme's body text (a grey, the terminal's own
+// text colour in all but name) is drawn with no colour code: on the
+// answer's lines, in the tree's file names, and with no colours for the
+// terminal to take either.
+func TestBodyTextInTheTerminalsColour(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	a.Update(tea.BackgroundColorMsg{Color: themes.Dark().Palette.Background})
+	a.Update(eventsMsg{agent.TextDelta{Text: "Plain words of the answer, then `code` and **bold**.\n\nMore plain words."}})
+	v := a.View()
+	if v.ForegroundColor != nil || v.BackgroundColor != nil {
+		t.Errorf("the screen sets the terminal's colours on a terminal of the theme's kind")
+	}
+	for _, want := range []string{"Plain words of the answer", "More plain words", "main.go"} {
+		line := lineWith(t, v.Content, want)
+		before := line[:strings.Index(line, want)+len(want)]
+		if i := strings.LastIndex(before, "\x1b["); i >= 0 && !strings.HasPrefix(before[i:], "\x1b[m") && !strings.HasPrefix(before[i:], "\x1b[0m") {
+			t.Errorf("%q is drawn in a style of its own: %q", want, line)
+		}
+	}
+	fg := strings.TrimPrefix(ansi.Style{}.ForegroundColor(themes.Dark().Palette.Foreground).String(), "\x1b[")
+	fg = strings.TrimSuffix(fg, "m")
+	if strings.Contains(v.Content, fg) {
+		t.Errorf("the screen still names the theme's text colour (%q) somewhere", fg)
+	}
+}
+
+// TestDividerIsPlain: the line between the tree and the transcript has no
+// style, so that writing it again beside each new line of an answer (on a
+// terminal that scrolls whole rows) costs one character.
+func TestDividerIsPlain(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	v := a.View()
+	tw := a.treeWidth()
+	for y, line := range strings.Split(v.Content, "\n")[:a.bodyHeight()] {
+		r, sgr := cellAt(line, tw)
+		if r != '│' {
+			t.Fatalf("row %d has %q at column %d, not the divider: %q", y, r, tw, line)
+		}
+		if sgr != "" && sgr != "\x1b[m" && sgr != "\x1b[0m" {
+			t.Errorf("row %d draws the divider in the style %q: %q", y, sgr, line)
+		}
+	}
+}
+
+// cellAt is the character in column x of a line of one-column characters,
+// and the last style sequence before it.
+func cellAt(line string, x int) (r rune, sgr string) {
+	col := 0
+	for i := 0; i < len(line); {
+		if line[i] == 0x1b {
+			j := i + 2
+			for j < len(line) && (line[j] < 0x40 || line[j] > 0x7e) {
+				j++
+			}
+			if j < len(line) && line[j] == 'm' {
+				sgr = line[i : j+1]
+			}
+			i = j + 1
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(line[i:])
+		if col == x {
+			return r, sgr
+		}
+		col++
+		i += n
+	}
+	return 0, sgr
+}
+
+// TestTranscriptStepsBesideTheTree: beside the tree the transcript moves in
+// steps, unless the terminal scrolls between margins; without the tree it
+// follows line by line.
+func TestTranscriptStepsBesideTheTree(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	if !a.transcript.SteppedScroll() {
+		t.Error("beside the tree, on a terminal not known to have margins, the transcript does not step")
+	}
+	a.Update(termscreen.MarginsMsg{})
+	if a.transcript.SteppedScroll() {
+		t.Error("with margins the transcript still steps")
+	}
+	b := newTestApp(t, 80, 30) // too narrow for the tree
+	if b.transcript.SteppedScroll() {
+		t.Error("without the tree the transcript steps")
+	}
+}
+
+// lineWith is the line of s that contains want.
+func lineWith(t *testing.T, s, want string) string {
+	t.Helper()
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(ansi.Strip(l), want) {
+			return l
+		}
+	}
+	t.Fatalf("no line holds %q", want)
+	return ""
+}

@@ -1,0 +1,207 @@
+package transcript
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"pincer/themes"
+)
+
+// TestFinishedDocMatchesWholeRender: a loaded answer is cut into chunks
+// that render on their own; its lines are those of the whole answer
+// rendered in one go, and its last lines, rendered from the end alone,
+// are the whole render's last lines.
+func TestFinishedDocMatchesWholeRender(t *testing.T) {
+	g := newGlamourRenderer(themes.Dark())
+	docs := append([]string{longAnswer(9000)}, splitCorpus...)
+	for di, doc := range docs {
+		for _, width := range []int{40, 100} {
+			whole := trimBlank(g.Render(doc, width))
+			if got := finishedDoc(doc).render(0, width, g); firstDiff(got, whole) != "" {
+				t.Errorf("doc %d width %d (%d chunks): %s", di, width, len(finishedDoc(doc).chunks), firstDiff(got, whole))
+			}
+			for _, need := range []int{1, 7, 30, len(whole), len(whole) + 5} {
+				got, all := finishedDoc(doc).lastLines(0, width, g, need)
+				want := whole[max(len(whole)-need, 0):]
+				if diff := firstDiff(got, want); diff != "" {
+					t.Errorf("doc %d width %d last %d lines: %s", di, width, need, diff)
+				}
+				if all != (need >= len(whole)) {
+					t.Errorf("doc %d width %d last %d of %d lines: whole %v", di, width, need, len(whole), all)
+				}
+			}
+		}
+	}
+	if n := len(finishedDoc(longAnswer(9000)).chunks); n < 4 {
+		t.Errorf("a 9 KB answer is %d chunks, want at least 4", n)
+	}
+}
+
+// TestResizeRendersOnlyWhatThePageShows: after a width change the pane,
+// at the bottom of a long answer, renders the chunks it shows, not the
+// whole answer; scrolling up then renders the rest.
+func TestResizeRendersOnlyWhatThePageShows(t *testing.T) {
+	for _, how := range []string{"loaded", "streamed"} {
+		t.Run(how, func(t *testing.T) {
+			m := newTestModel(100, 30)
+			c := countRenders(&m)
+			answer := longAnswer(40000)
+			if how == "loaded" {
+				m.Load(Entry{Kind: KindUser, Text: "question"}, Entry{Kind: KindAssistant, Text: answer})
+			} else {
+				m.AddUser("question")
+				for k := 0; k < len(answer); k += 500 {
+					m.AppendText(answer[k:min(k+500, len(answer))])
+					m.View()
+				}
+				m.FinishAssistant(false)
+			}
+			m.View()
+			before := viewLines(m)
+			c.bytes = 0
+			m.SetSize(90, 30)
+			m.View()
+			if c.bytes > len(answer)/5 {
+				t.Errorf("a width change rendered %d bytes of a %d-byte answer to show its end", c.bytes, len(answer))
+			}
+			m.SetSize(100, 30)
+			if got := viewLines(m); firstDiff(got, before) != "" {
+				t.Errorf("the end of the answer, back at the first width: %s", firstDiff(got, before))
+			}
+			m = press(m, "home")
+			if got := strings.Join(viewLines(m), "\n"); !strings.Contains(got, "question") {
+				t.Errorf("the top of the transcript after scrolling up:\n%s", got)
+			}
+		})
+	}
+}
+
+// TestMovedIsWhatWasAppended: while the view follows, Moved is the number
+// of lines the frame added at the bottom, so the pane's old lines are the
+// new ones moved up by that much.
+func TestMovedIsWhatWasAppended(t *testing.T) {
+	m := newTestModel(80, 20)
+	m.AddUser("question")
+	answer := longAnswer(6000)
+	prev := viewLines(m)
+	moves := 0
+	for k := 0; k < len(answer); k += 90 {
+		m.AppendText(answer[k:min(k+90, len(answer))])
+		cur := viewLines(m)
+		n := m.Moved()
+		if n > 0 {
+			moves++
+			// Every line but the last few (the tail, which may change as it
+			// grows) is the previous frame's line n rows further down.
+			for y := 0; y+n < len(cur)-4; y++ {
+				if cur[y] != prev[y+n] {
+					t.Fatalf("after %d bytes Moved said %d, but row %d is %q, not %q", k, n, y, cur[y], prev[y+n])
+				}
+			}
+		}
+		prev = cur
+	}
+	if moves < 10 {
+		t.Errorf("the view moved %d times while a long answer streamed", moves)
+	}
+	m.View()
+	if m.Moved() != 0 {
+		t.Errorf("a frame with nothing new moved %d lines", m.Moved())
+	}
+}
+
+// TestSteppedScrollHolds: a stepped view holds its first line while the
+// answer fills the pane, moves at most once a half second, and then puts
+// the end half a page above the bottom; when the answer ends it shows the
+// end at the bottom.
+func TestSteppedScrollHolds(t *testing.T) {
+	now := time.Unix(1000, 0)
+	m := newTestModel(80, 30)
+	m.s.now = func() time.Time { return now }
+	m.SetSteppedScroll(true)
+	m.AddUser("question")
+	m.View()
+	line := 0
+	feed := func(n int) {
+		for range n {
+			m.AppendText(fmt.Sprintf("line %03d\n\n", line))
+			line++
+		}
+		m.View()
+	}
+	feed(3)
+	first := viewLines(m)[0]
+	feed(4) // the end still fits: the view holds
+	if got := viewLines(m)[0]; got != first {
+		t.Fatalf("the view moved while the end fitted: top %q, was %q", got, first)
+	}
+	feed(10) // past the bottom, too soon to move
+	if got := viewLines(m)[0]; got != first {
+		t.Fatalf("the view moved before half a second passed: top %q", got)
+	}
+	now = now.Add(600 * time.Millisecond)
+	feed(1)
+	moved := m.Moved()
+	lines := viewLines(m)
+	end := lastNonEmpty(lines)
+	if !strings.Contains(lines[end], fmt.Sprintf("line %03d", line-1)) || end != 30-15-1 {
+		t.Errorf("after a step the end %q is on row %d, want the last line on row 14:\n%s", lines[end], end, strings.Join(lines, "\n"))
+	}
+	if moved == 0 {
+		t.Error("the step did not say how far it moved")
+	}
+	m.FinishAssistant(false)
+	lines = viewLines(m)
+	if end := lastNonEmpty(lines); end != 29 {
+		t.Errorf("the finished answer ends on row %d, want the bottom row", end)
+	}
+}
+
+// TestDeferredOutputWaitsForItsFrame: while output is deferred, a frame
+// leaves out the answer that arrived since the last one, but not what the
+// person did; when the deferral ends the answer is drawn.
+func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
+	m := newTestModel(80, 20)
+	m.AddUser("question")
+	m.AppendText("First words.")
+	before := m.View()
+	m.AppendText(" More words.")
+	m.DeferOutput(true)
+	if got := m.View(); got != before {
+		t.Errorf("a deferred frame drew the new output:\n%s", got)
+	}
+	m.DeferOutput(false)
+	if got := m.View(); !strings.Contains(got, "More words.") {
+		t.Errorf("the frame after the deferral lacks the output:\n%s", got)
+	}
+	m.AppendText(" Even more.")
+	m.AddNotice("a notice from the screen")
+	m.DeferOutput(true)
+	if got := m.View(); !strings.Contains(got, "a notice from the screen") {
+		t.Errorf("a deferred frame left out what was not output:\n%s", got)
+	}
+}
+
+// TestBlocksFinishedBetweenFramesRenderTogether: blocks that finish in
+// pieces between two renders are rendered in one call, and the chunks
+// rendered before stay as they were.
+func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
+	c := &countingRenderer{inner: newGlamourRenderer(themes.Dark())}
+	d := newStreamDoc("")
+	d.append("Intro.\n\nStill")
+	d.render(0, 60, c)
+	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive"} {
+		d.append(p)
+	}
+	before := c.calls
+	got := d.render(0, 60, c)
+	if n := c.calls - before; n != 2 {
+		t.Errorf("four blocks finished between two renders took %d renders, want 2 (them, then the tail)", n)
+	}
+	whole := trimBlank(c.inner.Render(d.text(), 60))
+	if diff := firstDiff(got, whole); diff != "" {
+		t.Errorf("the lines differ from a render of the whole: %s", diff)
+	}
+}
