@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -260,7 +259,11 @@ func TestRunAutoInsideTheSandbox(t *testing.T) {
 func TestTUISandboxEndToEnd(t *testing.T) {
 	s, canary := newSandboxedProject(t)
 	write, _ := json.Marshal(map[string]string{"command": "echo out > " + canary})
-	long, _ := json.Marshal(map[string]string{"command": "sleep 7777 & echo $! > bg.pid; setsid sh -c 'echo $$ > daemon.pid; exec sleep 7777' >/dev/null 2>&1 & sleep 600"})
+	// Found by a marker of their own, not by the ids they write: in the
+	// jail's pid namespace those are not the ones outside, and checking
+	// (or killing) them here would reach whatever process has that id.
+	marker := fmt.Sprintf("77%d.5", time.Now().UnixNano()%1000000)
+	long, _ := json.Marshal(map[string]string{"command": "sleep " + marker + " & setsid sh -c 'exec sleep " + marker + "' >/dev/null 2>&1 & sleep 600"})
 	srv := agenttest.New(
 		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: string(write)}),
 		agenttest.Text("Wrote the canary.", 8),
@@ -292,31 +295,19 @@ func TestTUISandboxEndToEnd(t *testing.T) {
 	ts.waitFor("the approval", "Run this command?")
 	settle()
 	ts.keys("y")
-	var pids []int
-	for _, f := range []string{"bg.pid", "daemon.pid"} {
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			data, err := os.ReadFile(filepath.Join(s.dir, f))
-			if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-				pids = append(pids, pid)
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the command never wrote %s:\n%s", f, ts.capture())
-			}
-			time.Sleep(20 * time.Millisecond)
+	deadline := time.Now().Add(15 * time.Second)
+	for len(agenttest.Marked(marker)) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the command never started its two sleeps:\n%s", ts.capture())
 		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	ts.keys("Escape")
-	for _, pid := range pids {
-		deadline := time.Now().Add(5 * time.Second)
-		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
-			if time.Now().After(deadline) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				t.Fatalf("process %d outlived Esc", pid)
-			}
-			time.Sleep(20 * time.Millisecond)
+	if left := agenttest.WaitUnmarked(marker, 5*time.Second); len(left) > 0 {
+		for _, pid := range left {
+			syscall.Kill(pid, syscall.SIGKILL) // ours: they carry the marker
 		}
+		t.Fatalf("the processes %v outlived Esc", left)
 	}
 }
 
