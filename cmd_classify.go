@@ -11,8 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"pincer/internal/safetext"
 	"pincer/safety"
-	"pincer/ui/safetext"
 )
 
 func (c *cli) classifyCommand() *cobra.Command {

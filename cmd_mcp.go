@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/config"
+	"pincer/internal/safetext"
 	"pincer/tools/mcp"
-	"pincer/ui/safetext"
 )
 
 // mcpManager prepares the configured MCP servers of the project (Start

@@ -12,10 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"pincer/internal/human"
 	"pincer/internal/safefile"
+	"pincer/internal/safetext"
 	"pincer/session"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // memoryCommand is `pincer memory`: the notes pincer remembers for a

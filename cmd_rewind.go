@@ -14,10 +14,10 @@ import (
 
 	"pincer/agent"
 	"pincer/checkpoint"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // sessionRewinder opens what rewinding session ref needs: the store, the

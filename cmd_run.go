@@ -14,8 +14,8 @@ import (
 
 	"pincer/agent"
 	"pincer/commands"
+	"pincer/internal/safetext"
 	"pincer/ui/headless"
-	"pincer/ui/safetext"
 )
 
 // runFlags are the flags of `pincer run`.

@@ -12,11 +12,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/config"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
 	sbx "pincer/tools/sandbox"
-	"pincer/ui/safetext"
 )
 
 // sandboxState is what jails commands in this project: the mode asked

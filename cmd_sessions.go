@@ -14,11 +14,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/session"
 	"pincer/tools/todo"
 	"pincer/ui/headless"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 func (c *cli) sessionsCommand() *cobra.Command {

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/session"
 	"pincer/ui/headless"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 func (c *cli) tasksCommand() *cobra.Command {

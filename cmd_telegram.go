@@ -13,9 +13,9 @@ import (
 
 	"pincer/agent"
 	"pincer/checkpoint"
+	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
-	"pincer/ui/safetext"
 	"pincer/ui/telegram"
 )
 

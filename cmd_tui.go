@@ -14,12 +14,12 @@ import (
 	"pincer/commands"
 	"pincer/config"
 	"pincer/docs"
+	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools/mcp"
 	"pincer/ui"
-	"pincer/ui/safetext"
 )
 
 // runTUI opens the full-screen program in the project, in a new or resumed

@@ -24,11 +24,11 @@ import (
 	"charm.land/fang/v2"
 	"github.com/spf13/cobra"
 
+	"pincer/internal/safetext"
 	"pincer/session"
 	"pincer/tools"
 	sbx "pincer/tools/sandbox"
 	"pincer/ui/headless"
-	"pincer/ui/safetext"
 )
 
 // version is the release this source belongs to.

@@ -19,7 +19,7 @@ import (
 	"pincer/commands"
 	"pincer/config"
 	"pincer/internal/safefile"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // trustFile lists the projects whose .pincer.json and .mcp.json the

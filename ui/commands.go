@@ -10,9 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/ui/complete"
-	"pincer/ui/safetext"
 )
 
 // Command is a slash command: /name args.

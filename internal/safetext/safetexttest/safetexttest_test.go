@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 func TestCheck(t *testing.T) {
