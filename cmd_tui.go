@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/agent/prompts"
 	"pincer/commands"
 	"pincer/config"
-	"pincer/docs"
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
@@ -101,7 +101,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if c.flags.plan {
 		a.SetMode(agent.ModePlan)
 	}
-	in, err := agent.LoadInstructions(docs.AgentMD, docs.SkillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root)
+	in, err := agent.LoadInstructions(prompts.AgentMD, prompts.SkillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root)
 	if err != nil {
 		return usageError(err)
 	}

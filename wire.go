@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/agent/prompts"
 	"pincer/config"
-	"pincer/docs"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
@@ -331,7 +331,7 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 // next to the user config file) and the project's instruction files.
 func (c *cli) instructions(p *project) (agent.Instructions, error) {
 	userDir := filepath.Dir(config.UserConfigPath(c.getenv))
-	in, err := agent.LoadInstructions(docs.AgentMD, docs.SkillsMD, userDir, p.root)
+	in, err := agent.LoadInstructions(prompts.AgentMD, prompts.SkillsMD, userDir, p.root)
 	if err != nil {
 		return in, usageError(err)
 	}
