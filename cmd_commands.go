@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"pincer/agent"
-	"pincer/commands"
 	"pincer/config"
+	"pincer/customcommands"
 	"pincer/ui"
 )
 
@@ -16,12 +16,12 @@ import (
 // from the config directory's commands/ and the project's .pincer/commands
 // and .claude/commands, with a warning for each file left out, and one
 // naming the project's commands whose "!" lines wait for pincer trust.
-func (c *cli) customCommands(p *project) ([]commands.Command, []string) {
+func (c *cli) customCommands(p *project) ([]customcommands.Command, []string) {
 	configDir := ""
 	if path := config.UserConfigPath(c.getenv); path != "" {
 		configDir = filepath.Dir(path)
 	}
-	cmds, warnings := commands.Load(commands.Dirs(configDir, p.root))
+	cmds, warnings := customcommands.Load(customcommands.Dirs(configDir, p.root))
 	if !p.trusted {
 		var held []string
 		for _, cmd := range cmds {
@@ -41,7 +41,7 @@ func (c *cli) customCommands(p *project) ([]commands.Command, []string) {
 // agent's (the same checks, approvals and sandbox as run_command), or, for
 // a project's command while the project is not trusted, one that refuses,
 // so the command is not sent and the person is told why.
-func commandRunner(p *project, cmd commands.Command, run commands.RunFunc) commands.RunFunc {
+func commandRunner(p *project, cmd customcommands.Command, run customcommands.RunFunc) customcommands.RunFunc {
 	if p.trusted || !inProject(p.root, cmd.Path) {
 		return run
 	}
@@ -56,7 +56,7 @@ func commandRunner(p *project, cmd commands.Command, run commands.RunFunc) comma
 }
 
 // screenCommands turns custom commands into the screen's slash commands.
-func screenCommands(p *project, cmds []commands.Command) []ui.Command {
+func screenCommands(p *project, cmds []customcommands.Command) []ui.Command {
 	out := make([]ui.Command, 0, len(cmds))
 	for _, cmd := range cmds {
 		help := cmd.Description

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
-	"pincer/commands"
+	"pincer/customcommands"
 	"pincer/internal/safetext"
 	"pincer/ui/headless"
 )
@@ -89,7 +89,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	for _, w := range cmdWarnings {
 		fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(w))
 	}
-	found, cmdArgs, isCommand := commands.Find(custom, prompt)
+	found, cmdArgs, isCommand := customcommands.Find(custom, prompt)
 	if isCommand {
 		if found.Model != "" && c.flags.model == "" {
 			p.cfg.Model = found.Model // the command asks for it; --model still wins

@@ -12,8 +12,8 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/prompts"
-	"pincer/commands"
 	"pincer/config"
+	"pincer/customcommands"
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
@@ -115,7 +115,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	sb := c.sandboxState(p)
 	// extraCommands are the screen's commands besides the built-in ones:
 	// the lists of MCP servers, hooks and sub-agents, and the person's own.
-	extraCommands := func(custom []commands.Command) []ui.Command {
+	extraCommands := func(custom []customcommands.Command) []ui.Command {
 		return append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
 		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {

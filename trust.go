@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
-	"pincer/commands"
 	"pincer/config"
+	"pincer/customcommands"
 	"pincer/internal/safefile"
 	"pincer/internal/safetext"
 )
@@ -117,7 +117,7 @@ func projectTrustFiles(root string) []trustFileEntry {
 		}
 		out = append(out, trustFileEntry{rel: filepath.ToSlash(rel), what: what, data: data})
 	}
-	cmds, _ := commands.Load(commands.Dirs("", root))
+	cmds, _ := customcommands.Load(customcommands.Dirs("", root))
 	for _, cmd := range cmds {
 		if cmd.RunsShell() {
 			add(cmd.Path, "the command /"+cmd.Name+", which runs shell lines")

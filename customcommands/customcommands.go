@@ -1,4 +1,4 @@
-// Package commands loads the person's own slash commands: Markdown files
+// Package customcommands loads the person's own slash commands: Markdown files
 // whose text becomes the prompt when the command is typed. They live in
 // the user's config directory (commands/) and in the project
 // (.pincer/commands/, and .claude/commands/ so commands written for that
@@ -10,7 +10,7 @@
 // project's command with such lines is held to the project's trust: until
 // the person runs pincer trust, those lines do not run (the caller gives
 // Render a run function that refuses).
-package commands
+package customcommands
 
 import (
 	"context"

@@ -1,25 +1,16 @@
-package tools
+package gitignore
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"testing"
 )
 
 // ignoreCases are patterns with paths and whether git ignores them. They
 // are checked against pincer's matcher and, where git is installed, against
 // git itself, so the expected answers are git's and not pincer's.
-//
-// The matcher is pincer's own rather than a library's because the libraries
-// measured against this table disagree with git: go-git's
-// plumbing/format/gitignore treats "[!abc]" as a set containing "!" and
-// matches "abc/**" against abc itself; sabhiram/go-gitignore is
-// unmaintained.
 var ignoreCases = []struct {
 	pattern string
 	path    string
@@ -63,8 +54,8 @@ var ignoreCases = []struct {
 
 func TestIgnoreRules(t *testing.T) {
 	for _, tt := range ignoreCases {
-		f := parseIgnore("", []byte(tt.pattern+"\n"))
-		got := ignoreStack{f}.ignored(tt.path, tt.isDir)
+		f := Parse("", []byte(tt.pattern+"\n"))
+		got := Stack{f}.Ignored(tt.path, tt.isDir)
 		if got != tt.want {
 			t.Errorf("pattern %q, path %q (dir %v): ignored = %v, want %v", tt.pattern, tt.path, tt.isDir, got, tt.want)
 		}
@@ -127,9 +118,9 @@ func TestIgnoreCasesAgreeWithGit(t *testing.T) {
 }
 
 func TestIgnoreStackPrecedence(t *testing.T) {
-	root := parseIgnore("", []byte("*.log\n!keep.log\n"))
-	sub := parseIgnore("sub", []byte("keep.log\n!debug.log\n/local\n"))
-	stack := ignoreStack{}.push(root).push(sub)
+	root := Parse("", []byte("*.log\n!keep.log\n"))
+	sub := Parse("sub", []byte("keep.log\n!debug.log\n/local\n"))
+	stack := Stack{}.Push(root).Push(sub)
 	tests := []struct {
 		path string
 		want bool
@@ -144,55 +135,11 @@ func TestIgnoreStackPrecedence(t *testing.T) {
 		{"other/local", false},
 	}
 	for _, tt := range tests {
-		if got := stack.ignored(tt.path, false); got != tt.want {
+		if got := stack.Ignored(tt.path, false); got != tt.want {
 			t.Errorf("ignored(%q) = %v, want %v", tt.path, got, tt.want)
 		}
 	}
-	if len(ignoreStack{}.push(root)) != 1 || len(stack) != 2 {
+	if len(Stack{}.Push(root)) != 1 || len(stack) != 2 {
 		t.Fatal("push changed the stack it was called on")
-	}
-}
-
-func TestWalkFilesHonoursGitignore(t *testing.T) {
-	root := tempRoot(t)
-	writeFiles(t, root, map[string]string{
-		".gitignore":              "*.log\n/dist/\nnode_modules/\n!important.log\n",
-		".git/config":             "x",
-		".git/info/exclude":       "secret.txt\n",
-		"secret.txt":              "x",
-		"a.go":                    "x",
-		"app.log":                 "x",
-		"important.log":           "x",
-		"dist/bundle.js":          "x",
-		"node_modules/m/index.js": "x",
-		"pkg/.gitignore":          "generated/\n*.tmp\n!keep.tmp\n",
-		"pkg/a.go":                "x",
-		"pkg/x.tmp":               "x",
-		"pkg/keep.tmp":            "x",
-		"pkg/generated/gen.go":    "x",
-		"pkg/dist/inner.js":       "x", // /dist/ is anchored to the root
-		"pkg/sub/trace.log":       "x",
-		"pkg/sub/important.log":   "x",
-	})
-	collect := func(start string) []string {
-		var got []string
-		err := walkFiles(context.Background(), root, start, func(e dirEntry) error {
-			got = append(got, e.rel)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(got)
-		return got
-	}
-	want := []string{".gitignore", "a.go", "important.log", "pkg/.gitignore", "pkg/a.go", "pkg/dist/inner.js", "pkg/keep.tmp", "pkg/sub/important.log"}
-	if got := collect(root); !reflect.DeepEqual(got, want) {
-		t.Errorf("walk from root = %v\nwant %v", got, want)
-	}
-	// Starting below the root still applies the root's rules.
-	wantSub := []string{"pkg/sub/important.log"}
-	if got := collect(root + "/pkg/sub"); !reflect.DeepEqual(got, wantSub) {
-		t.Errorf("walk from pkg/sub = %v, want %v", got, wantSub)
 	}
 }

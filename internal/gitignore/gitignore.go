@@ -1,4 +1,14 @@
-package tools
+// Package gitignore decides which paths .gitignore files (and
+// .git/info/exclude) hide, with git's semantics. It is pincer's one
+// matcher: the file tools, the project tree and checkpoints all ask it, so
+// they agree on what is ignored.
+//
+// It is pincer's own rather than a library's because the libraries
+// measured against git disagree with it: go-git's
+// plumbing/format/gitignore treats "[!abc]" as a set containing "!" and
+// matches "abc/**" against abc itself; sabhiram/go-gitignore is
+// unmaintained. The tests check every case against git itself.
+package gitignore
 
 import (
 	"bufio"
@@ -7,45 +17,45 @@ import (
 	"strings"
 )
 
-// ignoreRule is one pattern line of a .gitignore file.
-type ignoreRule struct {
+// pattern is one pattern line of a .gitignore file.
+type pattern struct {
 	re      *regexp.Regexp
 	negate  bool // "!pattern": re-include what an earlier rule ignored
 	dirOnly bool // "pattern/": matches directories only
 }
 
-// ignoreFile holds the rules of one .gitignore (or .git/info/exclude) file.
-type ignoreFile struct {
+// File holds the rules of one .gitignore (or .git/info/exclude) file.
+type File struct {
 	base  string // directory holding the file, relative to the walk base, "/"-separated; "" at the base
-	rules []ignoreRule
+	rules []pattern
 }
 
-// parseIgnore reads gitignore rules with git's semantics: blank lines and
+// Parse reads gitignore rules with git's semantics: blank lines and
 // "#" comments skipped, "\" escapes, "!" negation, a trailing "/" for
 // directories only, a "/" at the start or in the middle anchoring the
 // pattern to base, "*", "?", "[...]" within one path segment, "**/", "/**"
 // and "/**/" across segments. Lines that cannot be compiled are skipped, as
 // git does with lines it cannot use.
-func parseIgnore(base string, data []byte) *ignoreFile {
-	f := &ignoreFile{base: base}
+func Parse(base string, data []byte) *File {
+	f := &File{base: base}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
-		if rule, ok := parseIgnoreLine(sc.Text()); ok {
+		if rule, ok := parseLine(sc.Text()); ok {
 			f.rules = append(f.rules, rule)
 		}
 	}
 	return f
 }
 
-// parseIgnoreLine compiles one line; ok is false for blanks and comments.
-func parseIgnoreLine(line string) (ignoreRule, bool) {
+// parseLine compiles one line; ok is false for blanks and comments.
+func parseLine(line string) (pattern, bool) {
 	line = strings.TrimSuffix(line, "\r")
 	line = trimUnescapedSpaces(line)
 	if line == "" || line[0] == '#' {
-		return ignoreRule{}, false
+		return pattern{}, false
 	}
-	var rule ignoreRule
+	var rule pattern
 	switch {
 	case line[0] == '!':
 		rule.negate = true
@@ -60,7 +70,7 @@ func parseIgnoreLine(line string) (ignoreRule, bool) {
 	anchored := strings.Contains(line, "/")
 	line = strings.TrimPrefix(line, "/")
 	if line == "" {
-		return ignoreRule{}, false
+		return pattern{}, false
 	}
 	body := globToRegexp(line)
 	expr := "^(?:.*/)?" + body + "$"
@@ -69,7 +79,7 @@ func parseIgnoreLine(line string) (ignoreRule, bool) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return ignoreRule{}, false
+		return pattern{}, false
 	}
 	rule.re = re
 	return rule, true
@@ -159,24 +169,24 @@ func globClass(p string) (string, int) {
 	return "", 0
 }
 
-// ignoreStack is the .gitignore files in force for one directory, from the
+// Stack is the .gitignore files in force for one directory, from the
 // walk base down. Later files take precedence, as in git. It is never
-// changed in place: push returns a new stack.
-type ignoreStack []*ignoreFile
+// changed in place: Push returns a new stack.
+type Stack []*File
 
-// push returns the stack with f on top.
-func (s ignoreStack) push(f *ignoreFile) ignoreStack {
+// Push returns the stack with f on top.
+func (s Stack) Push(f *File) Stack {
 	if f == nil || len(f.rules) == 0 {
 		return s
 	}
-	out := make(ignoreStack, len(s), len(s)+1)
+	out := make(Stack, len(s), len(s)+1)
 	copy(out, s)
 	return append(out, f)
 }
 
-// ignored reports whether rel ("/"-separated, relative to the walk base) is
+// Ignored reports whether rel ("/"-separated, relative to the walk base) is
 // ignored: the last rule that matches decides.
-func (s ignoreStack) ignored(rel string, isDir bool) bool {
+func (s Stack) Ignored(rel string, isDir bool) bool {
 	for i := len(s) - 1; i >= 0; i-- {
 		f := s[i]
 		sub := rel
