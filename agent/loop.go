@@ -14,8 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pincer/chat"
 	"pincer/safety"
-	"pincer/session"
 	"pincer/tools"
 )
 
@@ -215,7 +215,7 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	}
 	damaged := 0
 	for _, m := range a.history {
-		if m.Kind == session.KindDamaged {
+		if m.Kind == chat.KindDamaged {
 			damaged++
 		}
 	}
@@ -332,7 +332,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		keys := a.newCallKeys()
 		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
-		res.Usage = res.Usage.plus(reply.Usage)
+		res.Usage = res.Usage.Plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
 				// The request's own error is the one to report, even when
@@ -1020,16 +1020,6 @@ func (a *Agent) toolNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func (u Usage) plus(v Usage) Usage {
-	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		TotalTokens:      u.TotalTokens + v.TotalTokens,
-		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
-		CachedTokens:     u.CachedTokens + v.CachedTokens,
-	}
 }
 
 // HomeDir is the person's home directory, or "" when it cannot be known.

@@ -22,13 +22,23 @@ type fixture struct {
 	name string
 	body []byte
 	want struct {
-		Content      string     `json:"content"`
-		Reasoning    string     `json:"reasoning"`
-		ToolCalls    []ToolCall `json:"tool_calls"`
-		FinishReason string     `json:"finish_reason"`
-		Usage        *Usage     `json:"usage"`
-		Error        string     `json:"error"` // "", "cut", or "api:<text the message contains>"
+		Content      string        `json:"content"`
+		Reasoning    string        `json:"reasoning"`
+		ToolCalls    []ToolCall    `json:"tool_calls"`
+		FinishReason string        `json:"finish_reason"`
+		Usage        *fixtureUsage `json:"usage"`
+		Error        string        `json:"error"` // "", "cut", or "api:<text the message contains>"
 	}
+}
+
+// fixtureUsage is a fixture's usage as written, with the server's total,
+// which the JSON form of Usage leaves out.
+type fixtureUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens"`
+	CachedTokens     int `json:"cached_tokens"`
 }
 
 func loadFixtures(t testing.TB) []fixture {
@@ -120,7 +130,7 @@ func checkReply(t *testing.T, f fixture, got Reply, err error, log *eventLog) {
 		}
 		var wantUsage Usage
 		if f.want.Usage != nil {
-			wantUsage = *f.want.Usage
+			wantUsage = Usage(*f.want.Usage)
 		}
 		if got.Usage != wantUsage {
 			t.Errorf("usage %+v, want %+v", got.Usage, wantUsage)

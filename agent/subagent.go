@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -452,7 +453,7 @@ func (m namedModel) Complete(ctx context.Context, req Request, sink func(Event))
 type stepLog struct {
 	steps   []SubStep
 	keys    []string // the sub-agent's key of each step
-	touched []tools.Touch
+	touched []chat.Touch
 	usage   Usage
 }
 
@@ -485,7 +486,7 @@ func (l *stepLog) see(ev Event) {
 		}
 		l.touched = append(l.touched, e.Touched...)
 	case Usage:
-		l.usage = l.usage.plus(e)
+		l.usage = l.usage.Plus(e)
 	}
 }
 

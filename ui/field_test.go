@@ -16,6 +16,7 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
@@ -448,7 +449,7 @@ func TestSessionPickerKeysAndRefresh(t *testing.T) {
 	}
 	for _, n := range []string{"refactor", "bugfix"} {
 		s, _ := st.Create(session.Session{Name: n, Dir: a.opts.Root})
-		st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+		st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "work on the " + n})
 	}
 	a.opts.Store = st
 	drive(t, a, a.openSessionPicker(), 0)
