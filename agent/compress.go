@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"pincer/agent/llm"
 	"pincer/chat"
 )
 
@@ -356,7 +357,7 @@ func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus 
 		user.WriteString("\n\nThe user asks the summary to focus on: " + focus)
 	}
 	fmt.Fprintf(&user, "\n\nWrite the summary now, in at most about %d words.", words)
-	req := Request{Messages: []Message{
+	req := llm.Request{Messages: []Message{
 		{Role: RoleSystem, Content: summaryInstructions},
 		{Role: RoleUser, Content: user.String()},
 	}}

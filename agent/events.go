@@ -1,8 +1,7 @@
 package agent
 
 import (
-	"time"
-
+	"pincer/agent/llm"
 	"pincer/chat"
 	"pincer/tools/todo"
 )
@@ -14,47 +13,18 @@ import (
 // the front ends' tests find it.
 type Event = any
 
-// TextDelta is a piece of the assistant's answer as it streams.
-type TextDelta struct{ Text string }
-
-// ReasoningDelta is a piece of the model's reasoning ("thinking") as it
-// streams, for models that expose it.
-type ReasoningDelta struct{ Text string }
-
-// ToolCallDelta reports a tool call while its arguments still stream, so a
-// card can show the tool and its key argument before the call is complete.
-// Index is the call's position in the assistant message; Call is pincer's
-// own key for the call, unique in the conversation, which the later events
-// about the same call carry too (ID is the server's, and servers reuse
-// theirs).
-type ToolCallDelta struct {
-	Index     int
-	Call      string
-	ID        string
-	Name      string
-	ArgsSoFar string
-}
-
-// Usage is the token accounting the server reported for one request
-// (chat.Usage). It is both an event and the value stored with messages.
-type Usage = chat.Usage
-
-// Retrying says a request failed before any answer arrived and will be sent
-// again after Wait.
-type Retrying struct {
-	Attempt int // the attempt that failed, from 1
-	Wait    time.Duration
-	Err     error
-}
-
-// Waiting says a request reached the model server and its answer has not
-// begun: a front end can count the seconds from here and say what the
-// wait is, instead of a bare spinner. FirstByte is how long this attempt
-// waits for the first byte (0: no limit); Budget is how long all attempts
-// together may wait on a server that stays silent (0: no limit).
-type Waiting struct {
-	FirstByte, Budget time.Duration
-}
+// The model's stream, as the model client reports it (see llm.Event).
+type (
+	TextDelta      = llm.TextDelta
+	ReasoningDelta = llm.ReasoningDelta
+	ToolCallDelta  = llm.ToolCallDelta
+	Retrying       = llm.Retrying
+	Waiting        = llm.Waiting
+	// Usage is the token accounting the server reported for one request
+	// (chat.Usage). It is both an event and the value stored with
+	// messages.
+	Usage = chat.Usage
+)
 
 // AssistantMessage is a finished assistant message: the answer, the
 // reasoning and the complete tool calls, as stored in the history, and the

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/chat"
 	"pincer/safety"
 	"pincer/session"
@@ -37,9 +38,9 @@ func updating() bool {
 // screen with events directly.
 type silentModel struct{ t *testing.T }
 
-func (m silentModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
+func (m silentModel) Complete(context.Context, llm.Request, func(agent.Event)) (llm.Reply, error) {
 	m.t.Error("the model was called")
-	return agent.Reply{}, nil
+	return llm.Reply{}, nil
 }
 
 // newTestApp is the screen at w×h over a small project, with the tree
