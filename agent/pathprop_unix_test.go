@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -150,4 +151,4 @@ func checkLayout(t *testing.T, rnd *rand.Rand) {
 }
 
 // nopModel is never asked: the test calls tools directly.
-type nopModel struct{ Model }
+type nopModel struct{ llm.Model }

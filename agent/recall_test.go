@@ -47,7 +47,7 @@ func loadRecallSet(t testing.TB, file, dir string) (*session.Store, recallSet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(name string, msgs ...session.Message) {
+	add := func(name string, msgs ...Message) {
 		s, err := st.Create(session.Session{Name: name, Dir: dir})
 		if err != nil {
 			t.Fatal(err)
@@ -59,16 +59,16 @@ func loadRecallSet(t testing.TB, file, dir string) (*session.Store, recallSet) {
 		}
 	}
 	for _, f := range set.Facts {
-		add(f.Session, session.Message{Role: session.RoleUser, Content: f.User}, session.Message{Role: session.RoleAssistant, Content: f.Assistant})
+		add(f.Session, Message{Role: RoleUser, Content: f.User}, Message{Role: RoleAssistant, Content: f.Assistant})
 	}
 	for i := range 2 {
-		var msgs []session.Message
+		var msgs []Message
 		for j, f := range set.Filler {
-			role := session.RoleUser
+			role := RoleUser
 			if j%2 == 1 {
-				role = session.RoleAssistant
+				role = RoleAssistant
 			}
-			msgs = append(msgs, session.Message{Role: role, Content: f})
+			msgs = append(msgs, Message{Role: role, Content: f})
 		}
 		add(fmt.Sprintf("filler-%d", i), msgs...)
 	}

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -356,7 +358,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 			return out
 		}
 	}
-	var model Model = a.opts.Model
+	var model llm.Model = a.opts.Model
 	if def.Model != "" {
 		model = namedModel{Model: model, name: def.Model}
 	}
@@ -438,11 +440,11 @@ func (a *Agent) restricted(acc tools.Access, v safety.Verdict) string {
 // namedModel asks for another model than the main agent's, on the same
 // server (an agent file's model).
 type namedModel struct {
-	Model
+	llm.Model
 	name string
 }
 
-func (m namedModel) Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error) {
+func (m namedModel) Complete(ctx context.Context, req llm.Request, sink func(Event)) (llm.Reply, error) {
 	req.Model = m.name
 	return m.Model.Complete(ctx, req, sink)
 }
@@ -452,7 +454,7 @@ func (m namedModel) Complete(ctx context.Context, req Request, sink func(Event))
 type stepLog struct {
 	steps   []SubStep
 	keys    []string // the sub-agent's key of each step
-	touched []tools.Touch
+	touched []chat.Touch
 	usage   Usage
 }
 
@@ -485,7 +487,7 @@ func (l *stepLog) see(ev Event) {
 		}
 		l.touched = append(l.touched, e.Touched...)
 	case Usage:
-		l.usage = l.usage.plus(e)
+		l.usage = l.usage.Plus(e)
 	}
 }
 
