@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/session"
 )
@@ -216,5 +217,22 @@ func TestRecallRelevanceSpread(t *testing.T) {
 	}
 	for _, q := range set.Unrelated {
 		show("unrelated", q, "")
+	}
+}
+
+func TestRecallSummary(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		notes []RecalledNote
+		want  string
+	}{
+		{nil, ""},
+		{[]RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour)}}, "recalled 1 note from 'db-migration', 3 days ago"},
+		{[]RecalledNote{{SessionName: "a", When: now.Add(-2 * time.Hour)}, {NoteID: 4, When: now.Add(-10 * time.Minute)}}, "recalled 2 notes from 'a' and saved memory, 10 min ago"},
+		{[]RecalledNote{{SessionName: "a"}, {SessionName: "a"}}, "recalled 2 notes from 'a', some time ago"},
+	} {
+		if got := RecallSummary(tc.notes, now); got != tc.want {
+			t.Errorf("RecallSummary = %q, want %q", got, tc.want)
+		}
 	}
 }

@@ -29,7 +29,9 @@ func TestToolSchemasGolden(t *testing.T) {
 		func() (tools.Tool, error) {
 			return ScheduleTool(st, TaskPlace{Dir: "/project"}, current, func() time.Time { return time.Unix(0, 0) })
 		},
-		func() (tools.Tool, error) { return taskTool([]AgentDef{{Name: "scout", Description: "Reads the code."}}) },
+		func() (tools.Tool, error) {
+			return taskTool([]AgentDef{{Name: "scout", Description: "Reads the code."}})
+		},
 	} {
 		tool, err := build()
 		if err != nil {

@@ -23,7 +23,6 @@ import (
 
 	"pincer/agent"
 	"pincer/chat"
-	"pincer/internal/human"
 	"pincer/rewind"
 	"pincer/safety"
 	"pincer/session"
@@ -641,7 +640,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddNotice(e.Text)
 		case agent.Recalled:
 			a.recalled = append(a.recalled, e)
-			a.transcript.AddRecalled(human.RecallSummary(e.Notes, time.Now()), e.Text)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"pincer/agent"
-	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools/todo"
@@ -235,7 +234,7 @@ func (p *Printer) Event(ev agent.Event) {
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
-		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(human.RecallSummary(e.Notes, time.Now())))
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:
