@@ -26,7 +26,7 @@ const DefaultMaxIterations = 30
 
 // Options configure an Agent. Model, Tools and Safety are required.
 type Options struct {
-	Model    llm.Model
+	Model    Model
 	Tools    *tools.Registry
 	Safety   *safety.Classifier
 	Approver Approver // nil refuses everything that needs a yes
@@ -66,6 +66,13 @@ type Options struct {
 	// SubAgents, when set, offers the task tool, which hands a job to a
 	// sub-agent (see subagent.go).
 	SubAgents *SubAgents
+}
+
+// Model is what the loop needs of the model client: one completion,
+// streamed, its events sent to sink as they arrive (see llm.Event).
+// llm.Client is the real one; tests script their own.
+type Model interface {
+	Complete(ctx context.Context, req llm.Request, sink func(Event)) (llm.Reply, error)
 }
 
 // Checkpointer records the project's files at the start and the end of

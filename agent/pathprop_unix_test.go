@@ -9,12 +9,10 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"strings"
-	"testing"
-
-	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
+	"strings"
+	"testing"
 )
 
 // Markers that must never reach the model when every approval is refused.
@@ -151,4 +149,4 @@ func checkLayout(t *testing.T, rnd *rand.Rand) {
 }
 
 // nopModel is never asked: the test calls tools directly.
-type nopModel struct{ llm.Model }
+type nopModel struct{ Model }

@@ -358,7 +358,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 			return out
 		}
 	}
-	var model llm.Model = a.opts.Model
+	var model Model = a.opts.Model
 	if def.Model != "" {
 		model = namedModel{Model: model, name: def.Model}
 	}
@@ -440,7 +440,7 @@ func (a *Agent) restricted(acc tools.Access, v safety.Verdict) string {
 // namedModel asks for another model than the main agent's, on the same
 // server (an agent file's model).
 type namedModel struct {
-	llm.Model
+	Model
 	name string
 }
 

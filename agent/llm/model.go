@@ -17,13 +17,7 @@ import (
 	"pincer/chat"
 )
 
-// Model streams one completion. The agent loop depends on this interface
-// only; Client is the real implementation.
-type Model interface {
-	Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error)
-}
-
-// Request is what the loop asks of the model: the whole conversation to send
+// Request is what the agent asks of the model: the whole conversation to send
 // and the tools it may call.
 type Request struct {
 	Messages []chat.Message
