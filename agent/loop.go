@@ -65,6 +65,9 @@ type Options struct {
 	// SubAgents, when set, offers the task tool, which hands a job to a
 	// sub-agent (see subagent.go).
 	SubAgents *SubAgents
+	// Diagnostics, when set, adds the language servers' errors to the
+	// result of each call that changed files (see diagnostics.go).
+	Diagnostics Diagnostics
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -418,6 +421,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
 					len(msg.ToolCalls), reply.DroppedCalls, MaxToolCalls, MaxToolCalls)
 			}
+			r = a.diagnose(ctx, call, callKeys[i], r, sink)
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
@@ -873,6 +877,9 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	if err := tools.CheckWritable(ch); err != nil {
 		// Nobody is asked to review an edit that cannot land.
 		return tools.Result{Content: err.Error() + "; the edit was not applied.", IsError: true}
+	}
+	if d := a.opts.Diagnostics; d != nil {
+		d.Before(ch.Path, ch.Before) // the server reads it while the person reviews
 	}
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{

@@ -126,6 +126,15 @@ func TestPrecedence(t *testing.T) {
 				}}},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
+		{field: "lsp", def: map[string]LSPServer(nil),
+			user:    stage{json: `{"go": {"command": "gopls", "args": ["-rpc.trace"]}, "zig": {"command": "zls", "extensions": [".zig"]}}`, want: map[string]LSPServer{"go": {Command: "gopls", Args: []string{"-rpc.trace"}}, "zig": {Command: "zls", Extensions: []string{".zig"}}}},
+			project: stage{json: `{"go": {"disabled": true}}`, want: map[string]LSPServer{"go": {Disabled: true}, "zig": {Command: "zls", Extensions: []string{".zig"}}}}},
+		{field: "check", def: "",
+			user: stage{json: `"go vet ./..."`, want: "go vet ./..."}, project: stage{json: `"make check"`, want: "make check"}},
+		{field: "auto_check", def: "ask",
+			user: stage{json: `"on"`, want: "on"}, project: stage{json: `"off"`, want: "off"}},
+		{field: "check_rounds", def: 3,
+			user: stage{json: `5`, want: 5}, project: stage{json: `1`, want: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {
