@@ -151,6 +151,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
+	langs := c.lspManager(p, nil)
+	defer langs.Close()
+	setup.lsp = langs
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err

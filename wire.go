@@ -18,6 +18,7 @@ import (
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/tools/mcp"
 	"pincer/tools/todo"
 )
@@ -181,6 +182,9 @@ type agentSetup struct {
 	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
 	// its model schedules report there only.
 	chat int64
+	// lsp, when set, runs the language servers whose diagnostics follow
+	// each edit.
+	lsp *lsp.Manager
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -270,6 +274,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		DynamicTools:  mcpTools(s.mcp),
 		Hooks:         hks,
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
+		Diagnostics:   diagnostics(s.lsp),
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -347,4 +352,13 @@ func mcpTools(m *mcp.Manager) func() []tools.Tool {
 		return nil
 	}
 	return m.Tools
+}
+
+// diagnostics is the agent's Diagnostics for m, or nil (never a nil
+// pointer in an interface).
+func diagnostics(m *lsp.Manager) agent.Diagnostics {
+	if m == nil {
+		return nil
+	}
+	return m
 }

@@ -25,6 +25,7 @@ import (
 // Defaults of the Manager's options.
 const (
 	DefaultWait           = 8 * time.Second
+	DefaultFirstWait      = 45 * time.Second
 	DefaultStartTimeout   = 30 * time.Second
 	DefaultRequestTimeout = 20 * time.Second
 	DefaultMaxRestarts    = 3
@@ -45,9 +46,11 @@ type Options struct {
 	// os.Environ()), less DropEnv (pincer's API keys).
 	Environ []string
 	DropEnv []string
-	// Wait bounds how long a change waits for its diagnostics, the
-	// server's start included (0 means DefaultWait).
-	Wait time.Duration
+	// Wait bounds how long a change waits for its diagnostics (0 means
+	// DefaultWait); FirstWait, how long it waits for a server that has
+	// not published anything yet, which is still loading the project
+	// (0 means DefaultFirstWait).
+	Wait, FirstWait time.Duration
 	// StartTimeout bounds a server's initialize; RequestTimeout one
 	// navigation request. A server that does not answer in time is taken
 	// for hung: ended, and started again on the next use.
@@ -113,6 +116,9 @@ func New(o Options) *Manager {
 	}
 	if o.Wait <= 0 {
 		o.Wait = DefaultWait
+	}
+	if o.FirstWait <= 0 {
+		o.FirstWait = max(DefaultFirstWait, o.Wait)
 	}
 	if o.StartTimeout <= 0 {
 		o.StartTimeout = DefaultStartTimeout
@@ -370,8 +376,6 @@ func (m *Manager) AfterChange(ctx context.Context, paths []string) Report {
 	if len(order) == 0 {
 		return rep
 	}
-	ctx, cancel := context.WithTimeout(ctx, m.opts.Wait)
-	defer cancel()
 	for _, sl := range order {
 		m.check(ctx, sl, groups[sl], &rep)
 	}
@@ -399,8 +403,6 @@ func (m *Manager) Refresh(ctx context.Context) Report {
 		return rep
 	}
 	sort.Slice(ready, func(i, j int) bool { return ready[i].lang < ready[j].lang })
-	ctx, cancel := context.WithTimeout(ctx, m.opts.Wait)
-	defer cancel()
 	var all []string
 	for _, sl := range ready {
 		srv := sl.srv
@@ -425,8 +427,17 @@ func (m *Manager) Refresh(ctx context.Context) Report {
 }
 
 // check syncs paths to sl's server, waits for their diagnostics and adds
-// them to rep.
+// them to rep. It waits at most Wait, or FirstWait for a server that is
+// starting or has not published yet (loading the project).
 func (m *Manager) check(ctx context.Context, sl *slot, paths []string, rep *Report) {
+	wait := m.opts.Wait
+	m.mu.Lock()
+	if sl.srv == nil || !sl.srv.hasPublished() {
+		wait = m.opts.FirstWait
+	}
+	m.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
 	srv := m.serverFor(ctx, sl)
 	if srv == nil {
 		for _, p := range paths {

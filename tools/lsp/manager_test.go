@@ -20,12 +20,15 @@ func fakeManager(t *testing.T, mode string, o Options) (*Manager, string) {
 	if o.Wait == 0 {
 		o.Wait = 5 * time.Second
 	}
+	if o.FirstWait == 0 {
+		o.FirstWait = o.Wait
+	}
 	m := New(o)
 	t.Cleanup(m.Close)
 	return m, root
 }
 
-func write(t *testing.T, path, text string) {
+func write(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)

@@ -205,6 +205,13 @@ func (s *server) published(p publishDiagnosticsParams) {
 	s.mu.Unlock()
 }
 
+// hasPublished reports whether the server published any diagnostics yet.
+func (s *server) hasPublished() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq > 0
+}
+
 // synced is what sync told the server: the version of path it now has
 // and the publish count before, to know which diagnostics came after.
 type synced struct {
