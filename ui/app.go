@@ -193,6 +193,10 @@ type App struct {
 	usage       agent.Usage // session total
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request, or the estimate of the next (see estimateContext)
+	// diagErrors is how many errors the language servers last reported
+	// for the project; diagSeen, whether they reported at all.
+	diagErrors int
+	diagSeen   bool
 
 	dialogs []dialog
 	cmdList []Command
@@ -621,6 +625,10 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
 			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
+		case agent.Diagnosed:
+			a.transcript.ToolDiagnostics(callKey(e.Call, e.ID), e.Report.Label(), e.Report.Errors > 0)
+			a.tree.SetProblems(e.Report.Problems)
+			a.diagErrors, a.diagSeen = e.Report.Total, true
 		case agent.ToolResult:
 			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {

@@ -543,7 +543,11 @@ func (m *Manager) finish(rep *Report, paths []string) {
 			rep.New++
 		}
 	}
-	rep.Total = m.TotalErrors()
+	rep.Problems = m.Problems()
+	rep.Total = 0
+	for _, n := range rep.Problems {
+		rep.Total += n
+	}
 	m.mu.Lock()
 	rep.Notices = append(rep.Notices, m.takeNoticesLocked()...)
 	m.mu.Unlock()

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,5 +298,12 @@ func TestOversizeMessagesAreRefused(t *testing.T) {
 				t.Errorf("err = %v", err)
 			}
 		})
+	}
+}
+
+func TestItemJSONNamesTheSeverity(t *testing.T) {
+	b, err := json.Marshal(Item{Path: "a.go", Line: 1, Column: 2, Severity: SeverityWarning, Message: "m", New: true})
+	if err != nil || string(b) != `{"path":"a.go","line":1,"column":2,"message":"m","new":true,"severity":"warning"}` {
+		t.Errorf("%s %v", b, err)
 	}
 }

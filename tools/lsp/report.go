@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -40,6 +41,8 @@ type Report struct {
 	// Total is how many errors the servers know of in the project now,
 	// in every file they reported on: what the status line shows.
 	Total int `json:"total"`
+	// Problems are those errors by file (relative), for the tree.
+	Problems map[string]int `json:"-"`
 	// Pending are changed files whose diagnostics did not come in time.
 	Pending []string `json:"pending,omitempty"`
 	// Notices are for the person: a server was left off, or is missing.
@@ -146,6 +149,15 @@ func (r Report) Text(budget int) string {
 		fmt.Fprintf(&b, "\n(No diagnostics arrived in time for %s.)", strings.Join(r.Pending, ", "))
 	}
 	return b.String()
+}
+
+// MarshalJSON writes the severity as its word ("error", "warning").
+func (it Item) MarshalJSON() ([]byte, error) {
+	type plain Item
+	return json.Marshal(struct {
+		plain
+		Severity string `json:"severity"`
+	}{plain(it), it.Severity.String()})
 }
 
 // String is the item as the model reads it: file:line:col: severity: message.

@@ -17,6 +17,7 @@ import (
 
 	"pincer/agent"
 	"pincer/safety"
+	"pincer/tools/lsp"
 	"pincer/tools/todo"
 	"pincer/ui/human"
 	"pincer/ui/safetext"
@@ -232,6 +233,8 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "  %s %s\n", mark, safetext.LineOf(firstLine(e.Content, 120)))
 	case agent.Retrying:
 		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
+	case agent.Diagnosed:
+		fmt.Fprintf(p.err, "    %s: %s\n", safetext.LineOf(strings.Join(e.Report.Servers, ", ")), safetext.LineOf(e.Report.Label()))
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
@@ -352,6 +355,15 @@ type (
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	}
+	diagnosticsLine struct {
+		Type     string     `json:"type"`
+		ID       string     `json:"id"`
+		Errors   int        `json:"errors"`
+		Warnings int        `json:"warnings"`
+		New      int        `json:"new"`
+		Total    int        `json:"total"`
+		Items    []lsp.Item `json:"items"`
+	}
 	compressedLine struct {
 		Type         string `json:"type"`
 		Messages     int    `json:"messages"`
@@ -444,6 +456,12 @@ func lineOf(ev agent.Event) any {
 		return messageLine{"notice", e.Text}
 	case agent.Recalled:
 		return recallLine{"recall", e.Notes, e.Text}
+	case agent.Diagnosed:
+		items := e.Report.Items
+		if items == nil {
+			items = []lsp.Item{}
+		}
+		return diagnosticsLine{"diagnostics", e.ID, e.Report.Errors, e.Report.Warnings, e.Report.New, e.Report.Total, items}
 	case agent.Compressed:
 		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
 	case agent.TodoList:
