@@ -8,8 +8,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 )
 
 // spinner is the animation shown while the agent works.

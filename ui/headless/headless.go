@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools/lsp"
 	"pincer/tools/todo"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // Exit codes of `pincer run`.
