@@ -575,3 +575,30 @@ func TestDistrustedProjectOnlyTightensTheSandbox(t *testing.T) {
 		})
 	}
 }
+
+// A cloned project may not name the programs pincer starts as language
+// servers or runs as its check until the person trusts it.
+func TestDistrustProjectIgnoresServersAndCheck(t *testing.T) {
+	for _, distrust := range []bool{false, true} {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, ".pincer.json"),
+			[]byte(`{"model": "m", "lsp": {"go": {"command": "./evil-gopls"}}, "check": "./evil.sh", "auto_check": "on", "check_rounds": 2}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{"HOME": t.TempDir()}
+		c, srcs, err := Load(LoadOptions{ProjectRoot: root, Getenv: func(k string) string { return env[k] }, DistrustProject: distrust})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := c.LSP["go"].Command == "./evil-gopls" || c.Check == "./evil.sh" || c.AutoCheck == "on"
+		if kept == distrust {
+			t.Errorf("distrust=%v: lsp %v check %q auto_check %q", distrust, c.LSP, c.Check, c.AutoCheck)
+		}
+		if c.CheckRounds != 2 {
+			t.Errorf("distrust=%v: check_rounds %d, a harmless setting", distrust, c.CheckRounds)
+		}
+		if distrust && (strings.Join(srcs.Ignored, ",") != "lsp,check,auto_check" || !strings.Contains(strings.Join(srcs.Warnings, " "), "pincer trust")) {
+			t.Errorf("ignored %v, warnings %v", srcs.Ignored, srcs.Warnings)
+		}
+	}
+}

@@ -307,3 +307,40 @@ func TestItemJSONNamesTheSeverity(t *testing.T) {
 		t.Errorf("%s %v", b, err)
 	}
 }
+
+func TestPlans(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module x\n")
+	onPath := map[string]bool{"gopls": true, "pyright-langserver": true}
+	look := func(name string) (string, error) {
+		if onPath[name] {
+			return "/bin/" + name, nil
+		}
+		return "", os.ErrNotExist
+	}
+	servers := Merge(Defaults(), map[string]ServerConfig{"c": {Disabled: true}, "zig": {Command: "zls", Extensions: []string{".zig"}, Origin: "~/.config/pincer/config.json"}})
+	plans := Plans(root, servers, look)
+	got := map[string]Plan{}
+	for _, p := range plans {
+		got[p.Language] = p
+	}
+	if plans[0].Language != "go" || !plans[0].Project || plans[0].Path != "/bin/gopls" || plans[0].Reason != "" {
+		t.Errorf("first plan %+v, want the project's go", plans[0])
+	}
+	for _, tc := range []struct {
+		lang, command, reason string
+	}{
+		{"python", "pyright-langserver --stdio", ""}, // the first alternative on PATH
+		{"c", "clangd", "disabled in the configuration"},
+		{"rust", "rust-analyzer", "rust-analyzer is not on PATH"},
+		{"zig", "zls", "zls is not on PATH"},
+	} {
+		p := got[tc.lang]
+		if strings.Join(p.Command, " ") != tc.command || p.Reason != tc.reason || p.Project {
+			t.Errorf("%s: %+v", tc.lang, p)
+		}
+	}
+	if got["zig"].Origin != "~/.config/pincer/config.json" || got["go"].Origin != "built in" {
+		t.Errorf("origins %q %q", got["zig"].Origin, got["go"].Origin)
+	}
+}
