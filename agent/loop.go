@@ -68,6 +68,9 @@ type Options struct {
 	// Diagnostics, when set, adds the language servers' errors to the
 	// result of each call that changed files (see diagnostics.go).
 	Diagnostics Diagnostics
+	// Check, when set, runs after a turn that changed files; its
+	// failures go back to the model (see check.go).
+	Check *CheckOptions
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -104,6 +107,9 @@ type Result struct {
 	StopReason string
 	// Planned is set when the answer was given in plan mode: Text is the plan.
 	Planned bool
+	// Check is how the last check of the turn went: "passed", "failed",
+	// or "" when none ran.
+	Check string
 }
 
 // Agent is one conversation with the model and its tools. Run must not be
@@ -309,6 +315,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}()
 	}
 	stopContinues := 0
+	var check checkState
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
@@ -377,7 +384,18 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			if !final {
-				again, err := a.stopHook(ctx, &stopContinues, sink)
+				again, err := a.runCheck(ctx, &check, sink)
+				if err != nil {
+					res.StopReason = "error"
+					if ctx.Err() != nil {
+						res.StopReason = "cancelled"
+					}
+					return res, err
+				}
+				if again {
+					continue
+				}
+				again, err = a.stopHook(ctx, &stopContinues, sink)
 				if err != nil {
 					res.StopReason = "error"
 					return res, err
@@ -387,6 +405,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				}
 			}
 			res.StopReason = "answer"
+			res.Check = check.result
 			if final {
 				res.StopReason = "max_iterations"
 			}
@@ -422,6 +441,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 					len(msg.ToolCalls), reply.DroppedCalls, MaxToolCalls, MaxToolCalls)
 			}
 			r = a.diagnose(ctx, call, callKeys[i], r, sink)
+			check.noteChange(call, r)
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.

@@ -197,6 +197,7 @@ type App struct {
 	// for the project; diagSeen, whether they reported at all.
 	diagErrors int
 	diagSeen   bool
+	checks     int // the checks shown, to key their cards
 
 	dialogs []dialog
 	cmdList []Command
@@ -344,6 +345,10 @@ func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 			}
 			if m.Kind == agent.KindHook {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: m.Content})
+				continue
+			}
+			if m.Kind == agent.KindCheck {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "The check failed; its output was sent to the model."})
 				continue
 			}
 			typed, files := agent.SplitAttachments(m.Content)
@@ -625,6 +630,17 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
 			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
+		case agent.Checked:
+			a.checks++
+			id := fmt.Sprintf("check-%d", a.checks)
+			a.transcript.ToolCall(id, "check", "")
+			a.transcript.ToolStarted(id, fmt.Sprintf("check %s (round %d of %d)", e.Command, e.Round, e.Rounds))
+			if e.Passed {
+				a.transcript.ToolDiagnostics(id, "passed", false)
+			} else {
+				a.transcript.ToolDiagnostics(id, "failed", true)
+			}
+			a.transcript.ToolResult(id, "check", e.Output, !e.Passed)
 		case agent.Diagnosed:
 			a.transcript.ToolDiagnostics(callKey(e.Call, e.ID), e.Report.Label(), e.Report.Errors > 0)
 			a.tree.SetProblems(e.Report.Problems)

@@ -96,6 +96,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	langs := c.lspManager(p, nil)
 	defer langs.Close()
 	setup.lsp = langs
+	setup.check = c.checkOptions(p, false, true)
 	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return err

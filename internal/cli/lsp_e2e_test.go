@@ -98,3 +98,44 @@ func TestRunFeedsGoplsDiagnosticsBack(t *testing.T) {
 		t.Errorf("tool results %q", results)
 	}
 }
+
+// TestRunCheckLoopsUntilTheBuildPasses: pincer run --check runs go build
+// and go vet in the jail after the model answers; the failure goes back to
+// the model, whose fix makes it pass; a model that never fixes it makes
+// the run fail.
+func TestRunCheckLoopsUntilTheBuildPasses(t *testing.T) {
+	t.Parallel()
+	for _, fixes := range []bool{true, false} {
+		replies := []agenttest.Reply{
+			agenttest.Tools("", agenttest.Call{ID: "c1", Name: "edit_file", Arguments: `{"path":"greet.go","old_text":"return \"hello\"","new_text":"return 42"}`}),
+			agenttest.Text("Changed it.", 4),
+		}
+		if fixes {
+			replies = append(replies,
+				agenttest.Tools("", agenttest.Call{ID: "c2", Name: "edit_file", Arguments: `{"path":"greet.go","old_text":"return 42","new_text":"return \"hi\""}`}),
+				agenttest.Text("Fixed.", 4))
+		} else {
+			replies = append(replies, agenttest.Text("I will not.", 4), agenttest.Text("Still not.", 4))
+		}
+		srv := agenttest.New(replies...)
+		defer srv.Close()
+		s := goSandbox(t, srv.BaseURL())
+		s.write(".pincer.json", `{"check_rounds": 2}`)
+		res := s.run("", "run", "--yes", "--check", "change the greeting")
+		reqs := srv.Requests()
+		if len(reqs) < 3 {
+			t.Fatalf("fixes=%v: %d requests; stderr:\n%s", fixes, len(reqs), res.stderr)
+		}
+		msgs := reqs[2].Body["messages"].([]any)
+		told := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+		if !strings.Contains(told, "go build ./... && go vet ./...") || !strings.Contains(told, "greet.go:4:9") {
+			t.Errorf("fixes=%v: the model was told:\n%s\nstderr:\n%s", fixes, told, res.stderr)
+		}
+		if fixes && (res.code != 0 || !strings.Contains(res.stderr, "(round 2 of 2): passed")) {
+			t.Errorf("exit %d, stderr:\n%s", res.code, res.stderr)
+		}
+		if !fixes && (res.code != 1 || !strings.Contains(res.stderr, "still fails")) {
+			t.Errorf("exit %d, stderr:\n%s", res.code, res.stderr)
+		}
+	}
+}

@@ -185,6 +185,8 @@ type agentSetup struct {
 	// lsp, when set, runs the language servers whose diagnostics follow
 	// each edit.
 	lsp *lsp.Manager
+	// check, when set, is the check run after a turn that changed files.
+	check *agent.CheckOptions
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -275,6 +277,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		Hooks:         hks,
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Diagnostics:   diagnostics(s.lsp),
+		Check:         s.check,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
