@@ -66,6 +66,12 @@ type Options struct {
 	// SubAgents, when set, offers the task tool, which hands a job to a
 	// sub-agent (see subagent.go).
 	SubAgents *SubAgents
+	// Diagnostics, when set, adds the language servers' errors to the
+	// result of each call that changed files (see diagnostics.go).
+	Diagnostics Diagnostics
+	// Check, when set, runs after a turn that changed files; its
+	// failures go back to the model (see check.go).
+	Check *CheckOptions
 }
 
 // Model is what the loop needs of the model client: one completion,
@@ -109,6 +115,9 @@ type Result struct {
 	StopReason string
 	// Planned is set when the answer was given in plan mode: Text is the plan.
 	Planned bool
+	// Check is how the last check of the turn went: "passed", "failed",
+	// or "" when none ran.
+	Check string
 }
 
 // Agent is one conversation with the model and its tools. Run must not be
@@ -314,6 +323,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}()
 	}
 	stopContinues := 0
+	var check checkState
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
@@ -382,7 +392,18 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			if !final {
-				again, err := a.stopHook(ctx, &stopContinues, sink)
+				again, err := a.runCheck(ctx, &check, sink)
+				if err != nil {
+					res.StopReason = "error"
+					if ctx.Err() != nil {
+						res.StopReason = "cancelled"
+					}
+					return res, err
+				}
+				if again {
+					continue
+				}
+				again, err = a.stopHook(ctx, &stopContinues, sink)
 				if err != nil {
 					res.StopReason = "error"
 					return res, err
@@ -392,6 +413,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				}
 			}
 			res.StopReason = "answer"
+			res.Check = check.result
 			if final {
 				res.StopReason = "max_iterations"
 			}
@@ -426,6 +448,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
 					len(msg.ToolCalls), reply.DroppedCalls, llm.MaxToolCalls, llm.MaxToolCalls)
 			}
+			r = a.diagnose(ctx, call, callKeys[i], r, sink)
+			check.noteChange(call, r)
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
@@ -881,6 +905,9 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	if err := tools.CheckWritable(ch); err != nil {
 		// Nobody is asked to review an edit that cannot land.
 		return tools.Result{Content: err.Error() + "; the edit was not applied.", IsError: true}
+	}
+	if d := a.opts.Diagnostics; d != nil {
+		d.Before(ch.Path, ch.Before) // the server reads it while the person reviews
 	}
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{

@@ -393,7 +393,8 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks
 		// it whoever makes it. (The mode follows the parent's, see Mode.)
-		Hooks: a.opts.Hooks,
+		Hooks:       a.opts.Hooks,
+		Diagnostics: a.opts.Diagnostics,
 	})
 	if err != nil {
 		return nil, false, err

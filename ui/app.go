@@ -192,6 +192,11 @@ type App struct {
 	usage       agent.Usage // session total
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request, or the estimate of the next (see estimateContext)
+	// diagErrors is how many errors the language servers last reported
+	// for the project; diagSeen, whether they reported at all.
+	diagErrors int
+	diagSeen   bool
+	checks     int // the checks shown, to key their cards
 
 	dialogs []dialog
 	cmdList []Command
@@ -339,6 +344,10 @@ func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 			}
 			if m.Kind == agent.KindHook {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: m.Content})
+				continue
+			}
+			if m.Kind == agent.KindCheck {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "The check failed; its output was sent to the model."})
 				continue
 			}
 			typed, files := agent.SplitAttachments(m.Content)
@@ -620,6 +629,21 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
 			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
+		case agent.Checked:
+			a.checks++
+			id := fmt.Sprintf("check-%d", a.checks)
+			a.transcript.ToolCall(id, "check", "")
+			a.transcript.ToolStarted(id, fmt.Sprintf("check %s (round %d of %d)", e.Command, e.Round, e.Rounds))
+			if e.Passed {
+				a.transcript.ToolDiagnostics(id, "passed", false)
+			} else {
+				a.transcript.ToolDiagnostics(id, "failed", true)
+			}
+			a.transcript.ToolResult(id, "check", e.Output, !e.Passed)
+		case agent.Diagnosed:
+			a.transcript.ToolDiagnostics(callKey(e.Call, e.ID), e.Report.Label(), e.Report.Errors > 0)
+			a.tree.SetProblems(e.Report.Problems)
+			a.diagErrors, a.diagSeen = e.Report.Total, true
 		case agent.ToolResult:
 			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {

@@ -22,6 +22,7 @@ import (
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/ui/complete"
 	"pincer/ui/tree"
 	"pincer/ui/watch"
@@ -923,5 +924,52 @@ func TestSwitchingSessionsClearsTheirMarks(t *testing.T) {
 	}
 	if own, _ := a.tree.MarkOf("internal/a.go"); own != tree.MarkRead {
 		t.Errorf("internal/a.go mark %v, want read", own)
+	}
+}
+
+// What the language servers report after an edit reaches the card, the
+// tree and the status line; the fix takes the count to zero and clears
+// the tree's mark.
+func TestDiagnosticsOnScreen(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	edit := func(id string, rep lsp.Report) {
+		a.Update(eventsMsg{
+			agent.ToolCallDelta{Index: 0, ID: id, Name: "edit_file", ArgsSoFar: `{"path":"main.go"}`},
+			agent.AssistantMessage{},
+			agent.ToolStarted{ID: id, Name: "edit_file", Summary: "edit_file main.go"},
+			agent.Diagnosed{ID: id, Report: rep},
+			agent.ToolResult{ID: id, Name: "edit_file", Content: "Edited main.go.\n\n" + rep.Text(0), Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchChanged}}},
+		})
+	}
+	broken := lsp.Report{Servers: []string{"gopls"}, Files: []string{"main.go"}, Errors: 1, New: 1, Total: 1, Baseline: true,
+		Problems: map[string]int{"main.go": 1},
+		Items:    []lsp.Item{{Path: "main.go", Line: 3, Column: 2, Severity: lsp.SeverityError, Message: "undefined: x", New: true}}}
+	edit("c1", broken)
+	treeMark := func(screen string) string {
+		for _, l := range strings.Split(screen, "\n") {
+			if pane, _, ok := strings.Cut(l, "│"); ok && strings.HasPrefix(strings.TrimSpace(pane), "main.go") {
+				return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(pane), "main.go"))
+			}
+		}
+		return ""
+	}
+	got := screen(a)
+	for _, want := range []string{"edit_file  main.go · 1 error", "✗ 1 error"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("screen lacks %q:\n%s", want, got)
+		}
+	}
+	if m := treeMark(got); m != "✗" {
+		t.Errorf("the tree marks main.go %q:\n%s", m, got)
+	}
+	edit("c2", lsp.Report{Servers: []string{"gopls"}, Files: []string{"main.go"}, Baseline: true, Problems: map[string]int{}})
+	got = screen(a)
+	for _, want := range []string{"edit_file  main.go · no problems", "· 0 errors ·"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the fix the screen lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "✗ 1 error") || treeMark(got) != "●" {
+		t.Errorf("the error is still shown after the fix:\n%s", got)
 	}
 }

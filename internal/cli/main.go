@@ -128,6 +128,7 @@ git diff | pincer run --json "review this change"`,
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())
 	root.AddCommand(c.memoryCommand())
+	root.AddCommand(c.lspCommand())
 	c.addFlags(root)
 	return root
 }

@@ -19,6 +19,7 @@ import (
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/tools/mcp"
 	"pincer/tools/todo"
 )
@@ -182,6 +183,11 @@ type agentSetup struct {
 	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
 	// its model schedules report there only.
 	chat int64
+	// lsp, when set, runs the language servers whose diagnostics follow
+	// each edit.
+	lsp *lsp.Manager
+	// check, when set, is the check run after a turn that changed files.
+	check *agent.CheckOptions
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -271,6 +277,8 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		DynamicTools:  mcpTools(s.mcp),
 		Hooks:         hks,
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
+		Diagnostics:   diagnostics(s.lsp),
+		Check:         s.check,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -348,4 +356,13 @@ func mcpTools(m *mcp.Manager) func() []tools.Tool {
 		return nil
 	}
 	return m.Tools
+}
+
+// diagnostics is the agent's Diagnostics for m, or nil (never a nil
+// pointer in an interface).
+func diagnostics(m *lsp.Manager) agent.Diagnostics {
+	if m == nil {
+		return nil
+	}
+	return m
 }

@@ -18,6 +18,7 @@ import (
 	"pincer/agent"
 	"pincer/internal/safetext"
 	"pincer/safety"
+	"pincer/tools/lsp"
 	"pincer/tools/todo"
 )
 
@@ -231,6 +232,19 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "  %s %s\n", mark, safetext.LineOf(firstLine(e.Content, 120)))
 	case agent.Retrying:
 		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
+	case agent.Checked:
+		verdict := "passed"
+		if !e.Passed {
+			verdict = "failed"
+		}
+		fmt.Fprintf(p.err, "check %s (round %d of %d): %s\n", safetext.LineOf(e.Command), e.Round, e.Rounds, verdict)
+		if !e.Passed {
+			for _, l := range strings.Split(strings.TrimSpace(e.Output), "\n") {
+				fmt.Fprintf(p.err, "  %s\n", safetext.LineOf(l))
+			}
+		}
+	case agent.Diagnosed:
+		fmt.Fprintf(p.err, "    %s: %s\n", safetext.LineOf(strings.Join(e.Report.Servers, ", ")), safetext.LineOf(e.Report.Label()))
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
@@ -351,6 +365,23 @@ type (
 		Type    string `json:"type"`
 		Message string `json:"message"`
 	}
+	checkLine struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Round   int    `json:"round"`
+		Rounds  int    `json:"rounds"`
+		Passed  bool   `json:"passed"`
+		Output  string `json:"output"`
+	}
+	diagnosticsLine struct {
+		Type     string     `json:"type"`
+		ID       string     `json:"id"`
+		Errors   int        `json:"errors"`
+		Warnings int        `json:"warnings"`
+		New      int        `json:"new"`
+		Total    int        `json:"total"`
+		Items    []lsp.Item `json:"items"`
+	}
 	compressedLine struct {
 		Type         string `json:"type"`
 		Messages     int    `json:"messages"`
@@ -458,6 +489,14 @@ func lineOf(ev agent.Event) any {
 		return messageLine{"notice", e.Text}
 	case agent.Recalled:
 		return recallLine{"recall", e.Notes, e.Text}
+	case agent.Checked:
+		return checkLine{"check", e.Command, e.Round, e.Rounds, e.Passed, e.Output}
+	case agent.Diagnosed:
+		items := e.Report.Items
+		if items == nil {
+			items = []lsp.Item{}
+		}
+		return diagnosticsLine{"diagnostics", e.ID, e.Report.Errors, e.Report.Warnings, e.Report.New, e.Report.Total, items}
 	case agent.Compressed:
 		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
 	case agent.TodoList:

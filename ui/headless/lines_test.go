@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/tools/lsp"
 	"pincer/tools/todo"
 )
 
@@ -57,6 +58,8 @@ func sampleEvents() map[string]agent.Event {
 		"ToolStarted": agent.ToolStarted{ID: "c1", Name: "glob", Summary: "glob *.go"},
 		"ToolResult":  agent.ToolResult{ID: "c1", Name: "glob", Summary: "glob *.go", Content: "main.go", IsError: false},
 		"Notice":      agent.Notice{Text: "note"},
+		"Checked":     agent.Checked{Command: "go vet ./...", Round: 1, Rounds: 3, Output: "x.go:1: bad\nexit code 1"},
+		"Diagnosed":   agent.Diagnosed{ID: "c1", Report: lsp.Report{Servers: []string{"gopls"}, Errors: 1, New: 1, Total: 1, Items: []lsp.Item{{Path: "a.go", Line: 1, Column: 2, Severity: lsp.SeverityError, Message: "x", New: true}}}},
 		"Compressed":  agent.Compressed{Summary: "s", Messages: 4, Before: 900, After: 300},
 		"TodoList":    agent.TodoList{Items: []todo.Item{{Content: "a", Status: todo.Pending}}},
 		"SubEvent":    agent.SubEvent{ID: "t1", Agent: "scout", Event: agent.Notice{Text: "inside"}},
