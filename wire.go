@@ -181,6 +181,9 @@ type agentSetup struct {
 	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
 	// its model schedules report there only.
 	chat int64
+	// buffers, when set, is the editor whose buffers the file tools read
+	// and write (pincer acp).
+	buffers tools.Buffers
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -201,6 +204,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
 	topts.Sandbox, topts.DropEnv = c.commandSandbox(c.sandboxState(p)), c.keyVariables(p)
 	topts.WebTimeout = p.cfg.WebTimeout.Std()
+	topts.Buffers = s.buffers
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
