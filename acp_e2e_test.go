@@ -495,3 +495,98 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestACPWithTheSDKClient drives `pincer acp` with a client no one on the
+// project wrote: the official ACP TypeScript SDK's, which parses every
+// message with its own schemas. Three prompt turns complete: a command
+// rejected, an edit allowed into the editor's buffer, a dangerous command
+// allowed in two steps.
+func TestACPWithTheSDKClient(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("installs the SDK with npm; go test without -short (or .ci/run) runs it")
+	}
+	script := acptest.InstallSDK(t)
+	editArgs, _ := json.Marshal(map[string]string{"path": "notes.txt", "old_text": "milk", "new_text": "oat milk"})
+	srv := agenttest.New(
+		agenttest.Tools("I will create it.", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"touch made-by-model"}`}),
+		agenttest.Text("Understood, I did not run it.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "edit_file", Arguments: string(editArgs)}),
+		agenttest.Text("Changed the note.", 6),
+		agenttest.Tools("", agenttest.Call{ID: "c3", Name: "run_command", Arguments: `{"command":"rm -rf build"}`}),
+		agenttest.Text("Removed build.", 6),
+	)
+	defer srv.Close()
+	s := newSandbox(t, srv.BaseURL())
+	s.write("notes.txt", "remember the milk\n")
+	s.write("build/out.o", "object")
+	notes := filepath.Join(s.dir, "notes.txt")
+	plan, _ := json.Marshal(map[string]any{
+		"prompts": []string{"create a file", "say oat milk", "clean the build"},
+		"answers": []string{"reject", "allow", "allow", "run-it"},
+		"buffers": map[string]string{notes: "remember the milk\nunsaved line\n"},
+	})
+	cmd := exec.Command("node", script, binary(t), s.dir, string(plan))
+	cmd.Dir, cmd.Env = s.dir, s.env
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the SDK client: %v\nstderr:\n%s", err, stderr.String())
+	}
+	var got struct {
+		StopReasons []string
+		Permissions []struct {
+			Title   string
+			Kind    string
+			Answer  string
+			Options []struct{ ID, Name, Kind string }
+		}
+		Updates map[string]int
+		Writes  []string
+		Errors  []string
+		Text    string
+		Buffers map[string]string
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("the SDK client's report: %v\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	if len(got.Errors) > 0 {
+		t.Errorf("the SDK client reported: %q", got.Errors)
+	}
+	if !slices.Equal(got.StopReasons, []string{"end_turn", "end_turn", "end_turn"}) {
+		t.Errorf("stop reasons %q", got.StopReasons)
+	}
+	if len(got.Permissions) != 4 {
+		t.Fatalf("%d permission requests, want 4: %+v", len(got.Permissions), got.Permissions)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "made-by-model")); err == nil {
+		t.Error("the rejected command ran")
+	}
+	if reqs := srv.Requests(); len(reqs) < 2 || !slices.Contains(toolMessages(reqs[1]), "User cancelled the operation") {
+		t.Error("the model was not told the command was refused")
+	}
+	if got.Buffers[notes] != "remember the oat milk\nunsaved line\n" || len(got.Writes) != 1 {
+		t.Errorf("the editor's buffer after the edit: %q (%d writes)", got.Buffers[notes], len(got.Writes))
+	}
+	second := got.Permissions[3]
+	if second.Options[0].Kind != "reject_once" || second.Options[1].Name != "rm -rf build — yes, run it" {
+		t.Errorf("the second step of the dangerous command offers %+v", second.Options)
+	}
+	for _, p := range got.Permissions[2:] {
+		for _, o := range p.Options {
+			if o.Kind == "allow_always" {
+				t.Errorf("a dangerous command is offered %q", o.Name)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "build")); !os.IsNotExist(err) {
+		t.Error("build is still there after two yeses")
+	}
+	if got.Updates["tool_call"] != 3 || got.Updates["agent_message_chunk"] == 0 || got.Updates["available_commands_update"] != 1 {
+		t.Errorf("updates %v", got.Updates)
+	}
+	if !strings.Contains(got.Text, "Understood, I did not run it.") || !strings.Contains(got.Text, "Removed build.") {
+		t.Errorf("the answers the SDK client read: %q", got.Text)
+	}
+}
