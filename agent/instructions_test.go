@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"pincer/docs"
+	"pincer/agent/prompts"
 	"pincer/tools"
 	"pincer/tools/todo"
 )
@@ -151,25 +151,25 @@ func TestDefaultSkillsMatchTheTools(t *testing.T) {
 		}
 	}
 	mentioned := map[string]bool{}
-	for _, m := range regexp.MustCompile("`([a-z]+(?:_[a-z]+)+)`").FindAllStringSubmatch(docs.SkillsMD, -1) {
+	for _, m := range regexp.MustCompile("`([a-z]+(?:_[a-z]+)+)`").FindAllStringSubmatch(prompts.SkillsMD, -1) {
 		mentioned[m[1]] = true
 		if !names[m[1]] && !args[m[1]] {
 			t.Errorf("SKILLS.md names %q, which is neither a tool nor a tool's argument", m[1])
 		}
 	}
 	// Each bullet of the tools section explains a tool that exists.
-	for _, m := range regexp.MustCompile("(?m)^- `([a-z_]+)`").FindAllStringSubmatch(docs.SkillsMD, -1) {
+	for _, m := range regexp.MustCompile("(?m)^- `([a-z_]+)`").FindAllStringSubmatch(prompts.SkillsMD, -1) {
 		if !names[m[1]] {
 			t.Errorf("SKILLS.md explains %q as a tool, but there is no such tool", m[1])
 		}
 	}
 	for _, n := range reg.Names() {
-		if !mentioned[n] && !strings.Contains(docs.SkillsMD, "`"+n+"`") {
+		if !mentioned[n] && !strings.Contains(prompts.SkillsMD, "`"+n+"`") {
 			t.Errorf("SKILLS.md does not explain the tool %q", n)
 		}
 	}
-	if len(Skills(docs.SkillsMD)) < 3 {
-		t.Errorf("the default SKILLS.md has %d composite skills", len(Skills(docs.SkillsMD)))
+	if len(Skills(prompts.SkillsMD)) < 3 {
+		t.Errorf("the default SKILLS.md has %d composite skills", len(Skills(prompts.SkillsMD)))
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // TestSanitisingTable checks the examples of the sanitising policy in

@@ -116,4 +116,46 @@
 // project and ordinary is Safe; outside the project, inside .git/ or
 // secret-looking needs approval; writing where a command's write would be
 // dangerous is Dangerous.
+//
+// # Files
+//
+// The names say the role. The engine reads a command into a verdict:
+//
+//   - engine_classify.go: Classifier, Classify, the entry point
+//   - engine_rough.go: what is too large or deep to parse, scanned roughly
+//   - engine_walk.go: the walk of a parsed script, statement by statement
+//   - engine_words.go: expanding words (quotes, braces, variables, globs)
+//   - engine_scope.go: variables, functions and parameters one shell knows
+//   - engine_eval.go: text bash evaluates as code (arithmetic, subscripts)
+//   - engine_env.go: assignments and the variables that inject code
+//   - engine_redirect.go: redirections and what they write or read
+//   - engine_nested.go: strings a shell will run (bash -c, eval, ssh)
+//   - engine_part.go: one simple command, its raises and its handler call
+//   - engine_getopt.go: splitting a program's arguments into options
+//   - engine_paths.go: placing a path argument and rating where it points
+//   - engine_files.go: Files, the only view of the disk (globs, trees)
+//   - engine_leak.go: secrets followed until they reach a network tool
+//   - engine_verdict.go, engine_tier.go: Verdict and Tier
+//
+// Proven, not listed: what the engine finds nothing against is Safe only
+// when proof.go proves every level of it against the closed list
+// (proof_safelist.go, with the checks of scripts and patterns in
+// proof_safelist_checks.go and git and go in proof_safelist_git.go);
+// proof_scan.go proves what the shell evaluates outside simple commands.
+//
+// The handlers of single programs are prog_*.go, indexed by
+// prog_table.go: prog_files.go (rm, cp, chmod, dd, …), prog_text.go (cat,
+// grep, sort, …), prog_read_options.go (programs that only read unless an
+// option makes them write or run something), prog_wrappers.go (sudo, env,
+// xargs, …), prog_shells.go, prog_interp.go (python -c, node -e, …),
+// prog_git.go, prog_dev.go (package managers, compilers, docker, clouds),
+// prog_net.go, prog_system.go, prog_publish.go, prog_archive.go,
+// prog_find.go, prog_sed.go, prog_awk.go.
+//
+// Decisions that are not about shell commands are policy_*.go:
+// policy_path.go (file tools), policy_web.go (read_web), policy_mcp.go
+// (MCP tool calls), policy_sandbox.go (sandbox modes), policy_profile.go
+// (the jail a verdict gets) and policy_execenv.go (the git settings a
+// safe command runs with). The user's allow and deny rules are rules.go,
+// and the rule "always allow for this session" saves is rules_suggest.go.
 package safety

@@ -9,7 +9,7 @@ import (
 
 // A part the engine finds nothing against is still not Safe until it is
 // proven harmless: every level of it (wrapper → program) is on the closed
-// list of commands that run without asking (safelist.go), with options on
+// list of commands that run without asking (proof_safelist.go), with options on
 // that program's list and arguments that are written out (or resolve to
 // text the classifier can read) and name no secret, no device and nothing
 // a command that runs unasked may not read. Environment prefixes come from

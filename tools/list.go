@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"pincer/internal/gitignore"
 )
 
 // ErrOutsideRoot is returned by ListDir for a directory that is not inside
@@ -112,7 +114,7 @@ func WalkFilesBreadthFirst(ctx context.Context, root string, limit int, fn func(
 	}
 	type pending struct {
 		abs, rel string
-		stack    ignoreStack
+		stack    gitignore.Stack
 	}
 	_, stack := walkBase(absRoot, absRoot)
 	queue := []pending{{abs: absRoot, stack: stack}}
@@ -188,7 +190,7 @@ func Ignored(root, rel string, isDir bool) bool {
 	dir := filepath.Join(absRoot, filepath.FromSlash(path.Dir(clean)))
 	base, stack := walkBase(absRoot, dir)
 	if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
-		stack = stack.push(parseIgnore(relTo(base, dir), data))
+		stack = stack.Push(gitignore.Parse(relTo(base, dir), data))
 	}
-	return stack.ignored(relTo(base, filepath.Join(absRoot, filepath.FromSlash(clean))), isDir)
+	return stack.Ignored(relTo(base, filepath.Join(absRoot, filepath.FromSlash(clean))), isDir)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"pincer/internal/gitignore"
 )
 
 // Limits of tree_view.
@@ -79,7 +81,7 @@ func (c *treeViewCall) Run(ctx context.Context) (Result, error) {
 	type item struct {
 		abs, rel string
 		depth    int
-		stack    ignoreStack
+		stack    gitignore.Stack
 	}
 	nodes := map[string]*treeNode{}
 	queue := []item{{abs: c.abs, rel: relTo(base, c.abs), depth: 1, stack: stack}}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"pincer/internal/gitignore"
 	"pincer/internal/safefile"
 )
 
@@ -26,14 +27,14 @@ type dirEntry struct {
 // returned stack holds the rules of .git/info/exclude and of every
 // .gitignore above start, so a walk of "pkg/sub" honours "/build" in the
 // root .gitignore. start's own .gitignore is read when it is listed.
-func walkBase(root, start string) (string, ignoreStack) {
+func walkBase(root, start string) (string, gitignore.Stack) {
 	base := start
 	if rel, err := filepath.Rel(root, start); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		base = root
 	}
-	var stack ignoreStack
+	var stack gitignore.Stack
 	if data, err := readOwn(filepath.Join(base, ".git", "info", "exclude")); err == nil {
-		stack = stack.push(parseIgnore("", data))
+		stack = stack.Push(gitignore.Parse("", data))
 	}
 	if base == start {
 		return base, stack
@@ -42,7 +43,7 @@ func walkBase(root, start string) (string, ignoreStack) {
 	dir, relDir := base, ""
 	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
 		if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
-			stack = stack.push(parseIgnore(relDir, data))
+			stack = stack.Push(gitignore.Parse(relDir, data))
 		}
 		dir = filepath.Join(dir, part)
 		relDir = path.Join(relDir, part)
@@ -70,9 +71,9 @@ func relTo(base, abs string) string {
 // listDir reads dir, applying its own .gitignore on top of stack, and
 // returns the visible entries (directories first, then by name) and the
 // stack for the entries' children. ".git" is always left out.
-func listDir(dir, relDir string, stack ignoreStack) ([]dirEntry, ignoreStack, error) {
+func listDir(dir, relDir string, stack gitignore.Stack) ([]dirEntry, gitignore.Stack, error) {
 	if data, err := readOwn(filepath.Join(dir, ".gitignore")); err == nil {
-		stack = stack.push(parseIgnore(relDir, data))
+		stack = stack.Push(gitignore.Parse(relDir, data))
 	}
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -89,7 +90,7 @@ func listDir(dir, relDir string, stack ignoreStack) ([]dirEntry, ignoreStack, er
 			rel = relDir + "/" + name
 		}
 		isDir := d.IsDir()
-		if stack.ignored(rel, isDir) {
+		if stack.Ignored(rel, isDir) {
 			continue
 		}
 		out = append(out, dirEntry{abs: filepath.Join(dir, name), rel: rel, name: name, isDir: isDir, mode: d.Type()})
@@ -122,7 +123,7 @@ func walkFiles(ctx context.Context, root, start string, fn func(e dirEntry) erro
 	return walkDir(ctx, start, relTo(base, start), stack, fn)
 }
 
-func walkDir(ctx context.Context, dir, relDir string, stack ignoreStack, fn func(e dirEntry) error) error {
+func walkDir(ctx context.Context, dir, relDir string, stack gitignore.Stack, fn func(e dirEntry) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

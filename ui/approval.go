@@ -11,11 +11,11 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/cells"
-	"pincer/ui/safetext"
 )
 
 // ask opens the dialog for an approval question from the agent, and

@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/clipperhouse/displaywidth"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // foreignBlock is foreign text an approval dialog shows whole — a command,

@@ -9,10 +9,10 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/themes"
 	"pincer/ui/diffview"
-	"pincer/ui/safetext"
 )
 
 // editKeyMap is the review's own keys; the diff's are diffview's. keys.md's

@@ -10,9 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/session"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // exportSession is /export [-f] [PATH]: the session as Markdown (JSON for

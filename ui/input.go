@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/internal/human"
 	"pincer/ui/complete"
-	"pincer/ui/human"
 )
 
 // Pastes longer than these are shown in the input as a short placeholder

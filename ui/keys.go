@@ -10,8 +10,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/internal/safetext"
 	"pincer/ui/complete"
-	"pincer/ui/safetext"
 )
 
 // keyMap is the screen's own bindings; the transcript, the tree and the

@@ -8,8 +8,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/internal/human"
 	"pincer/session"
-	"pincer/ui/human"
 )
 
 // memoryMsg carries the project's saved notes for /memory.

@@ -8,9 +8,9 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/internal/safetext"
 	"pincer/themes"
 	"pincer/ui/complete"
-	"pincer/ui/safetext"
 )
 
 // picker is a modal list with a fuzzy filter: type to narrow, ↑/↓ to move,

@@ -10,7 +10,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"pincer/agent"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // defaultPlanFile is where /plan save writes, in the project.

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"pincer/internal/atomicfile"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // projectFile is a file a slash command (/plan save, /export) writes in

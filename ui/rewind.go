@@ -15,13 +15,13 @@ import (
 
 	"pincer/agent"
 	"pincer/checkpoint"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/complete"
 	"pincer/ui/diffview"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // rewindBlobLimit caps the content read for one file of a rewind's

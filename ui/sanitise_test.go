@@ -13,12 +13,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/internal/safetext/safetexttest"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
 	"pincer/ui/complete"
-	"pincer/ui/safetext/safetexttest"
 )
 
 // TestEveryViewSanitises feeds each hostile string through each view of

@@ -5,10 +5,10 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"pincer/internal/human"
 	"pincer/session"
 	"pincer/ui/cells"
 	"pincer/ui/complete"
-	"pincer/ui/human"
 )
 
 // maxNameColumn caps the name column of the session picker.

@@ -11,10 +11,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/session"
 	"pincer/ui/complete"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // sessionOpenedMsg switches the screen to another session.

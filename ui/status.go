@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // spinner is the animation shown while the agent works.

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/tools"
-	"pincer/ui/safetext"
 	"pincer/ui/transcript"
 )
 

@@ -8,9 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
+	"pincer/internal/human"
 	"pincer/session"
 	"pincer/ui/complete"
-	"pincer/ui/human"
 )
 
 // tasksDueMsg carries the due tasks of this session.

@@ -8,8 +8,8 @@ import (
 
 	"pincer/agent"
 	"pincer/checkpoint"
+	"pincer/internal/human"
 	"pincer/rewind"
-	"pincer/ui/human"
 )
 
 // builtin are pincer's own slash commands in an editor: those of the

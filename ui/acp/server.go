@@ -11,8 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"pincer/internal/safetext"
 	store "pincer/session"
-	"pincer/ui/safetext"
 )
 
 // Options configure Serve.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"pincer/agent"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // kindOf is the ACP kind of a tool, which editors show as its icon.

@@ -6,7 +6,7 @@ package cells
 import (
 	"strings"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 
 	"github.com/charmbracelet/x/ansi"
 )

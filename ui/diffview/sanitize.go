@@ -1,6 +1,6 @@
 package diffview
 
-import "pincer/ui/safetext"
+import "pincer/internal/safetext"
 
 // appendDisplay appends s, one line of a file, to b as it is drawn under
 // pincer's one policy (package safetext): tabs expanded to the next stop,

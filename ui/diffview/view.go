@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // maxNoteLines bounds the warning above the diff.

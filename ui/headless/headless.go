@@ -16,10 +16,10 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools/todo"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
 )
 
 // Exit codes of `pincer run`.

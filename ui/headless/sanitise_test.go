@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"pincer/agent"
+	"pincer/internal/safetext/safetexttest"
 	"pincer/safety"
 	"pincer/tools"
-	"pincer/ui/safetext/safetexttest"
 )
 
 // TestTextOutputSanitises feeds each hostile string through every line

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"pincer/agent"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // subLine is the JSON line of a sub-agent's event: the event's own line,

@@ -7,8 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/internal/safetext"
 	"pincer/themes"
-	"pincer/ui/safetext"
 )
 
 const (

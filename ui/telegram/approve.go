@@ -15,9 +15,9 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools"
-	"pincer/ui/safetext"
 )
 
 // pending is an approval question waiting for a button press.

@@ -27,7 +27,7 @@ import (
 
 	"pincer/agent"
 	"pincer/internal/atomicfile"
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // Conversation is one chat's agent, as the bot uses it.

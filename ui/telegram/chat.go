@@ -13,8 +13,8 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"pincer/agent"
-	"pincer/ui/human"
-	"pincer/ui/safetext"
+	"pincer/internal/human"
+	"pincer/internal/safetext"
 )
 
 // chat is one Telegram chat: its conversation and the turn in progress.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pincer/ui/safetext"
+	"pincer/internal/safetext"
 )
 
 // MaxMessage is the most characters Telegram accepts in one message, after

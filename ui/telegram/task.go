@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"pincer/agent"
+	"pincer/internal/safetext"
 	"pincer/session"
-	"pincer/ui/safetext"
 )
 
 // MessageRunner is a conversation that can run a message other than a

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"pincer/internal/safetext/safetexttest"
 	"pincer/themes"
-	"pincer/ui/safetext/safetexttest"
 )
 
 // TestRecalledLineExpands: the recall line is one dim line; enter on it

@@ -1,6 +1,6 @@
 package transcript
 
-import "pincer/ui/safetext"
+import "pincer/internal/safetext"
 
 // tabWidth is the distance between tab stops when tabs are expanded.
 const tabWidth = safetext.TabWidth

@@ -1,0 +1,110 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"pincer/config"
+)
+
+func (c *cli) configCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show the merged configuration and where each value came from",
+		Long: `config prints the configuration pincer would use here, merged from (lowest to
+highest): built-in defaults, the user file, the project's .pincer.json, the
+environment, and flags. The API key is never shown.
+
+Files:
+  user     $XDG_CONFIG_HOME/pincer/config.json (default ~/.config/pincer/config.json),
+           or the file named by PINCER_CONFIG
+  project  .pincer.json in the project directory (never put a key here)
+
+Environment: PINCER_PROVIDER, PINCER_BASE_URL, PINCER_MODEL, PINCER_API_KEY,
+OPENAI_API_KEY and OPENAI_BASE_URL as fallbacks, PINCER_CONFIG, PINCER_DATA_DIR.
+
+Providers (preset names fill in the base URL and the key's variable):
+` + presetHelp() + `
+A minimal user file:
+
+  {"provider": "deepseek", "model": "deepseek-chat"}
+
+with the key in DEEPSEEK_API_KEY. 'pincer config schema' prints the JSON Schema
+of the file, for editors.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := c.loadProject(cmd)
+			if err != nil {
+				return err
+			}
+			red := p.cfg.Redacted()
+			if asJSON {
+				return c.writeJSON(red)
+			}
+			return c.printConfig(red, p.srcs, p.cfg.APIKeySource(c.getenv))
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged configuration as JSON")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "schema",
+		Short: "Print the JSON Schema of the config file",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			s, err := config.Schema()
+			if err != nil {
+				return err
+			}
+			_, err = c.stdout.Write(append(s, '\n'))
+			return err
+		},
+	})
+	cmd.AddCommand(&cobra.Command{
+		Use:   "path",
+		Short: "Print the path of the user config file",
+		Args:  cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintln(c.stdout, config.UserConfigPath(c.getenv))
+			return err
+		},
+	})
+	return cmd
+}
+
+// printConfig shows each field with its value and its source.
+func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource string) error {
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(fields))
+	width := 0
+	for k := range fields {
+		names = append(names, k)
+		width = max(width, len(k))
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(c.stdout, "%-*s  %-40s  %s\n", width, k, string(fields[k]), srcs.Of(k))
+	}
+	switch keySource {
+	case "":
+		fmt.Fprintf(c.stdout, "\napi key: not set\n")
+	default:
+		fmt.Fprintf(c.stdout, "\napi key: set (from %s; never shown)\n", keySource)
+	}
+	if len(srcs.Files) > 0 {
+		fmt.Fprintf(c.stdout, "\nfiles read: %s\n", strings.Join(srcs.Files, ", "))
+	}
+	return nil
+}
+
+func presetHelp() string { return wrapHanging(config.ProviderHelp(), 78) }

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"pincer/agent"
+	"pincer/agent/agenttest"
+	"pincer/config"
+)
+
+// serverError is the error a real client returns for a scripted answer.
+func serverError(t *testing.T, reply agenttest.Reply) error {
+	t.Helper()
+	srv := agenttest.New(reply)
+	defer srv.Close()
+	client, err := agent.NewClient(agent.ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.Complete(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}, nil)
+	if err == nil {
+		t.Fatal("the request did not fail")
+	}
+	return err
+}
+
+// TestExplainModelError: each failure reads as one sentence with the fix;
+// a refused key names where the key is set.
+func TestExplainModelError(t *testing.T) {
+	cases := []struct {
+		name   string
+		reply  agenttest.Reply
+		env    map[string]string
+		apiKey string
+		want   []string
+	}{
+		{"401 with the key in the environment", agenttest.Error(401, "Incorrect API key provided"),
+			map[string]string{"DEEPSEEK_API_KEY": "sk-x"}, "", []string{"refused the API key", "Incorrect API key provided", "environment variable DEEPSEEK_API_KEY", "export DEEPSEEK_API_KEY=<a valid key for deepseek>"}},
+		{"403 with the key in a file", agenttest.Error(403, "forbidden"), nil, "sk-y", []string{"refused the API key", `"api_key" in /home/u/.config/pincer/config.json`}},
+		{"401 without a key", agenttest.Error(401, "no key"), nil, "", []string{"no API key is set", "export DEEPSEEK_API_KEY=<your key>"}},
+		{"500", agenttest.Error(500, "boom"), nil, "", []string{"failed, also when asked again", "boom", "send it again"}},
+		{"429", agenttest.Error(429, "slow down"), nil, "", []string{"limiting requests", "quota"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &cli{getenv: func(k string) string { return tc.env[k] }}
+			p := &project{}
+			p.cfg.BaseURL, p.cfg.Provider, p.cfg.APIKeyEnv, p.cfg.APIKey = "https://api.deepseek.com/v1", "deepseek", "DEEPSEEK_API_KEY", tc.apiKey
+			p.srcs.Fields = map[string]config.Source{"api_key": {Kind: config.FromUserFile, Name: "/home/u/.config/pincer/config.json"}}
+			p.srcs.ProviderConfigured = true
+			got := c.explainModelError(p, serverError(t, tc.reply)).Error()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			if strings.Contains(got, "sk-") {
+				t.Errorf("%q shows the key", got)
+			}
+		})
+	}
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"regexp"
+	"testing"
+	"time"
+
+	"pincer/agent/agenttest"
+)
+
+// ctxGauge matches the context gauge on the status line.
+var ctxGauge = regexp.MustCompile(`ctx \d+%`)
+
+// TestTUIGaugeStaysAfterResumeUndoRedo: with the binary in tmux, a
+// resumed session shows the context gauge before any request, and it
+// stays after /undo and /redo instead of vanishing until the next answer.
+func TestTUIGaugeStaysAfterResumeUndoRedo(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("An answer of a few words.", 8))
+	s := newSandbox(t, srv.BaseURL())
+	for _, prompt := range []string{"first question", "second question"} {
+		if r := s.run("", "run", "-s", "gauge", prompt); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	ts := newTmuxScreen(t, s, 110, 30, "-s", "gauge")
+	screen := ts.waitFor("the resumed session", "second question", "idle")
+	if !ctxGauge.MatchString(screen) {
+		t.Errorf("the resumed session shows no context gauge:\n%s", screen)
+	}
+	ts.keys("/undo", "Enter")
+	ts.waitFor("the preview", "Rewind to #2", "y rewind")
+	time.Sleep(400 * time.Millisecond) // a new dialog ignores keys at first
+	ts.keys("y")
+	screen = ts.waitFor("the rewind", "Rewound to #2", "idle")
+	if !ctxGauge.MatchString(screen) {
+		t.Errorf("after /undo the context gauge is gone:\n%s", screen)
+	}
+	ts.keys("C-u", "/redo", "Enter")
+	screen = ts.waitFor("the redo", "Redone", "idle")
+	if !ctxGauge.MatchString(screen) {
+		t.Errorf("after /redo the context gauge is gone:\n%s", screen)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("%d requests; the screen sent one, so the gauge was not from an answer", n)
+	}
+}

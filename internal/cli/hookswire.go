@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"pincer/agent"
+	"pincer/config"
+	"pincer/hooks"
+)
+
+// configuredHooks lists the hooks of the configuration in the order they
+// run: by event, and within an event the user's before the project's, as
+// the files list them.
+func configuredHooks(p *project) []hooks.Hook {
+	var out []hooks.Hook
+	for _, e := range hooks.Events() {
+		for _, m := range p.cfg.Hooks[string(e)] {
+			for _, h := range m.Hooks {
+				out = append(out, hooks.Hook{
+					Event:   e,
+					Matcher: m.Matcher,
+					Command: h.Command,
+					Timeout: time.Duration(h.Timeout) * time.Second,
+					From:    hookSource(m.From, p.root),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// hookSource names the file a hook came from, the way /hooks and notices
+// show it.
+func hookSource(s config.Source, root string) string {
+	switch s.Kind {
+	case config.FromProjectFile:
+		if rel, err := filepath.Rel(root, s.Name); err == nil && !strings.HasPrefix(rel, "..") {
+			return "project " + rel
+		}
+		return "project " + s.Name
+	case config.FromUserFile:
+		if home := agent.HomeDir(); home != "" {
+			if rel, err := filepath.Rel(home, s.Name); err == nil && !strings.HasPrefix(rel, "..") {
+				return "user file ~/" + filepath.ToSlash(rel)
+			}
+		}
+		return "user file " + s.Name
+	}
+	return s.String()
+}
+
+// hookRunner is the agent's Hooks for the configured hooks, or nil when
+// there are none. session names the session in use (it may change while
+// the screen is open). Hooks get the person's environment less the API
+// key variables (drop), as commands and MCP servers do: a hook often
+// runs on what the model wrote.
+func hookRunner(p *project, drop []string, session func() string) (agent.Hooks, error) {
+	list := configuredHooks(p)
+	if len(list) == 0 {
+		return nil, nil
+	}
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(drop, k)
+	})
+	r, err := hooks.New(list, hooks.Options{Dir: p.root, Env: env})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if session == nil {
+		session = func() string { return "" }
+	}
+	return agentHooks{runner: r, root: p.root, session: session}, nil
+}
+
+// agentHooks adapts a hooks.Runner to the agent's Hooks interface.
+type agentHooks struct {
+	runner  *hooks.Runner
+	root    string
+	session func() string
+}
+
+func (h agentHooks) Run(ctx context.Context, in agent.HookInput) agent.HookOutcome {
+	out := h.runner.Run(ctx, hooks.Input{
+		Event:          hooks.Event(in.Event),
+		SessionID:      h.session(),
+		Cwd:            h.root,
+		ToolName:       in.ToolName,
+		ToolInput:      in.ToolInput,
+		ToolResponse:   in.ToolResponse,
+		Prompt:         in.Prompt,
+		StopHookActive: in.StopHookActive,
+		Source:         in.Source,
+	})
+	return agent.HookOutcome{
+		Block:            out.Block,
+		Reason:           out.Reason,
+		Stop:             out.Stop,
+		StopReason:       out.StopReason,
+		Context:          out.Context,
+		Permission:       string(out.Permission),
+		PermissionReason: out.PermissionReason,
+		UpdatedInput:     out.UpdatedInput,
+		UpdatedBy:        out.UpdatedBy,
+		Notices:          out.Notices,
+	}
+}
+
+// describeHooks is what /hooks shows: the configured hooks by event, each
+// with its matcher, timeout and the file it came from, and a word on a
+// project's hooks left out until the project is trusted.
+func describeHooks(p *project) string {
+	list := configuredHooks(p)
+	var b strings.Builder
+	if len(list) == 0 {
+		b.WriteString("No hooks are configured. Add them under \"hooks\" in ~/.config/pincer/config.json or the project's .pincer.json; see docs/hooks.md.")
+	} else {
+		b.WriteString("Hooks, in the order they run:")
+	}
+	var last hooks.Event
+	for _, h := range list {
+		if h.Event != last {
+			b.WriteString("\n" + string(h.Event))
+			last = h.Event
+		}
+		matcher := h.Matcher
+		if matcher == "" {
+			matcher = "*"
+		}
+		timeout := h.Timeout
+		if timeout == 0 {
+			timeout = hooks.DefaultTimeout
+		}
+		fmt.Fprintf(&b, "\n  • %s\n    ", h.Command)
+		if h.Event == hooks.PreToolUse || h.Event == hooks.PostToolUse || h.Event == hooks.SessionStart {
+			fmt.Fprintf(&b, "matcher %s · ", matcher)
+		}
+		fmt.Fprintf(&b, "timeout %ds · from %s", int(timeout.Seconds()), h.From)
+	}
+	if slices.Contains(p.srcs.Ignored, "hooks") {
+		b.WriteString("\nThe project's .pincer.json sets hooks too; they do not run until you trust this project with 'pincer trust'.")
+	}
+	return b.String()
+}

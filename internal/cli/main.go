@@ -1,0 +1,259 @@
+// Package cli is pincer's command line: the cobra command tree, one file
+// per subcommand, and the composition root that puts the packages
+// together from the configuration — the model client and the agent loop
+// (agent), the tools (tools), the safety policy (safety), the session
+// store (session) and a front end (ui, or ui/headless for `pincer run`).
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"charm.land/fang/v2"
+	"github.com/spf13/cobra"
+
+	"pincer/internal/safetext"
+	"pincer/session"
+	"pincer/tools"
+	sbx "pincer/tools/sandbox"
+	"pincer/ui/headless"
+)
+
+// version is the release this source belongs to.
+const version = "0.1.0"
+
+// Main runs pincer with the process's arguments, streams and environment,
+// and returns the exit code for os.Exit.
+func Main() int {
+	if sbx.IsHelper(os.Args) { // a sandboxed command's helper: nothing else runs
+		return sbx.HelperMain(os.Args)
+	}
+	sbx.ProtectSelf()
+	if exe, err := os.Executable(); err == nil {
+		if err := sbx.CheckExecutable(exe); err != nil {
+			fmt.Fprintf(os.Stderr, "pincer: %s\n", safetext.LineOf(err.Error()))
+			return 2
+		}
+	}
+	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+}
+
+// run executes the command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	root := c.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	if f, ok := stdout.(*os.File); !ok || !headless.IsTerminal(f) {
+		// Help piped or written to a file loses the padding drawn for a
+		// terminal; pincer's commands write to c.stdout, not through here.
+		root.SetOut(&trimLineEnds{w: stdout})
+	}
+	root.SetErr(stderr)
+	err := fang.Execute(ctx, root,
+		fang.WithVersion(versionString()),
+		fang.WithErrorHandler(c.printError),
+	)
+	return exitCodeOf(err)
+}
+
+// cli is the state shared by the commands: the streams, the environment,
+// and the global flags.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	flags          globalFlags
+	// sandboxes are the command sandboxes made so far, by what they
+	// allow; their helpers live as long as the process.
+	sandboxes map[string]*tools.CommandSandbox
+}
+
+// globalFlags are the flags every command accepts.
+type globalFlags struct {
+	provider      string
+	baseURL       string
+	model         string
+	theme         string
+	maxIterations int
+	contextWindow int
+	cwd           string
+	session       string
+	continueLast  bool
+	sandbox       string
+	plan          bool // the screen starts in plan mode
+	private       bool
+}
+
+func (c *cli) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pincer",
+		Short: "A terminal coding assistant for any OpenAI-compatible model",
+		Long: `pincer pairs with you in your project: the model reads the tree, reads and edits
+files and runs commands through tools; you watch the answer stream in, review
+every edit as a diff before it lands, and approve risky commands (twice for
+dangerous ones). Sessions are named and kept, so you can come back tomorrow.
+
+Run it in your project directory. With no provider configured, pincer talks to a
+local Ollama at http://localhost:11434/v1; see 'pincer config --help' to use
+another provider.`,
+		Example: `# open the full-screen assistant in this directory
+pincer
+
+# resume (or start) the session named "refactor"
+pincer -s refactor
+
+# answer without the screen, for scripts and CI
+pincer run "why does go test fail?"
+git diff | pincer run --json "review this change"`,
+		Args: cobra.NoArgs,
+		RunE: c.runTUI,
+	}
+	// Only --cwd concerns every command; the others are given to the
+	// commands that use them, so that each command's help lists its own.
+	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
+	root.Flags().BoolVar(&c.flags.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
+	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
+	root.AddCommand(c.mcpCommand())
+	root.AddCommand(c.telegramCommand())
+	root.AddCommand(c.acpCommand())
+	root.AddCommand(c.memoryCommand())
+	c.addFlags(root)
+	return root
+}
+
+// addFlags gives the model, theme and session flags to the commands that
+// use them.
+func (c *cli) addFlags(root *cobra.Command) {
+	model := func(cmd *cobra.Command) {
+		f := cmd.Flags()
+		f.StringVar(&c.flags.provider, "provider", "", "provider preset: openai, deepseek, dashscope, ollama, lmstudio, vllm, openrouter, groq, mimo, custom")
+		f.StringVar(&c.flags.baseURL, "base-url", "", "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1")
+		f.StringVarP(&c.flags.model, "model", "m", "", "model name, as the server knows it")
+		f.IntVar(&c.flags.maxIterations, "max-iterations", 0, "model requests with tools per prompt before the model must sum up (default 30)")
+		f.IntVar(&c.flags.contextWindow, "context-window", 0, "tokens the model accepts; older turns are compressed at 80% (default 30000)")
+	}
+	theme := func(cmd *cobra.Command) {
+		cmd.Flags().StringVar(&c.flags.theme, "theme", "", "colour theme")
+	}
+	named := func(cmd *cobra.Command) {
+		cmd.Flags().StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
+	}
+	latest := func(cmd *cobra.Command) {
+		cmd.Flags().BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
+	}
+	private := func(cmd *cobra.Command) {
+		cmd.Flags().BoolVar(&c.flags.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
+	}
+	contain := func(cmd *cobra.Command) {
+		cmd.Flags().StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")
+	}
+	for _, use := range []struct {
+		path  string
+		flags []func(*cobra.Command)
+	}{
+		{"", []func(*cobra.Command){model, theme, named, latest, contain, private}},
+		{"run", []func(*cobra.Command){model, named, latest, contain, private}},
+		{"config", []func(*cobra.Command){model, theme, contain}},
+		{"sandbox", []func(*cobra.Command){contain}},
+		{"sandbox exec", []func(*cobra.Command){contain}},
+		{"sessions compact", []func(*cobra.Command){model}},
+		{"tasks run", []func(*cobra.Command){model, contain}},
+		{"tasks add", []func(*cobra.Command){named}},
+		{"telegram", []func(*cobra.Command){model, contain}},
+		{"acp", []func(*cobra.Command){model, contain}},
+	} {
+		cmd, _, err := root.Find(strings.Fields(use.path))
+		if err != nil || (use.path != "" && cmd == root) {
+			panic("pincer: no command " + use.path) // a renamed command; caught by any test
+		}
+		for _, add := range use.flags {
+			add(cmd)
+		}
+	}
+}
+
+// exitError carries an exit code with an error. A silent one has already
+// been reported by the command itself.
+type exitError struct {
+	code   int
+	err    error
+	silent bool
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks bad flags or configuration: exit code 2.
+func usageError(err error) error { return &exitError{code: 2, err: err} }
+
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// Errors from cobra itself (unknown flag, bad arguments) are usage errors.
+	return 2
+}
+
+// printError shows an error as one readable sentence on standard error.
+func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
+	var ee *exitError
+	if errors.As(err, &ee) && ee.silent {
+		return
+	}
+	// Errors carry foreign text (a server's message, a file name).
+	fmt.Fprintf(w, "pincer: %s\n", safetext.LineOf(err.Error()))
+}
+
+// writeJSON prints v as indented JSON, for the --json forms of commands.
+// On a terminal the strings' control and bidi characters are escaped as
+// JSON allows (exportTo), so the value is the same and nothing is obeyed.
+func (c *cli) writeJSON(v any) error {
+	return exportTo(c.stdout, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}, session.FormatJSON)
+}
+
+// orEmpty turns a nil list into an empty one, so JSON output is [] rather
+// than null.
+func orEmpty[T any](list []T) []T {
+	if list == nil {
+		return []T{}
+	}
+	return list
+}
+
+func versionString() string {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 7 {
+				v += " (" + s.Value[:7] + ")"
+			}
+		}
+	}
+	return v
+}

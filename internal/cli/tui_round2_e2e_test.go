@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"pincer/agent/agenttest"
+)
+
+// TestTUICommandAddedWhileRunning: a command file written while pincer
+// runs is in the / list and runs, without a restart.
+func TestTUICommandAddedWhileRunning(t *testing.T) {
+	srv := agenttest.New()
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("answered", 5))
+	s := newSandbox(t, srv.BaseURL())
+	ts := newTmuxScreen(t, s, 110, 34)
+	ts.waitFor("the screen to open", "Ask pincer")
+	s.write(".pincer/commands/standup.md", "---\ndescription: summarise yesterday\n---\nSummarise what changed since yesterday.\n")
+	ts.keys("/stand")
+	ts.waitFor("the new command in the list", "standup", "summarise yesterday")
+	ts.keys("Enter")
+	ts.waitFor("the answer", "answered", "idle")
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(requestText(reqs[0]), "Summarise what changed since yesterday.") {
+		t.Errorf("the command's prompt did not reach the model: %d requests", len(reqs))
+	}
+}
+
+// TestHelpPipedHasNoPadding: help written to a pipe has no spaces at the
+// ends of its lines, and config --help keeps every word of the provider
+// list whole.
+func TestHelpPipedHasNoPadding(t *testing.T) {
+	s := newSandbox(t, "")
+	for _, args := range [][]string{{"--help"}, {"config", "--help"}, {"run", "--help"}, {"sessions", "--help"}} {
+		r := s.run("", args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		for i, l := range strings.Split(r.stdout, "\n") {
+			if strings.HasSuffix(l, " ") {
+				t.Errorf("%v: line %d ends in spaces: %q", args, i+1, l)
+				break
+			}
+		}
+		if args[0] == "config" {
+			for _, word := range []string{"llama-3.3-70b-versatile", "mimo-v2.5-pro", "`lms server start`", "qwen3-coder-plus"} {
+				if !strings.Contains(r.stdout, word) {
+					t.Errorf("config --help breaks %q:\n%s", word, r.stdout)
+				}
+			}
+		}
+	}
+}
+
+// TestMemoryAddWarnsOfASecret: pincer memory add of a note with a token
+// in it saves it and warns on stderr that the token will never be
+// recalled; a plain note gets no warning.
+func TestMemoryAddWarnsOfASecret(t *testing.T) {
+	s := newSandbox(t, "")
+	r := s.run("", "memory", "add", "deploy token: ghp_abcdefghijklmnopqrstuvwxyz0123")
+	if r.code != 0 || !strings.Contains(r.stdout, "Remembered as note") {
+		t.Fatalf("exit %d: %s %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "looks like it holds a secret") || !strings.Contains(r.stderr, "never be recalled") {
+		t.Errorf("no warning: %q", r.stderr)
+	}
+	if r := s.run("", "memory", "add", "the build needs Go 1.25"); r.stderr != "" {
+		t.Errorf("a plain note warned: %q", r.stderr)
+	}
+}

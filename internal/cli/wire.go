@@ -1,0 +1,354 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"pincer/agent"
+	"pincer/agent/prompts"
+	"pincer/config"
+	"pincer/safety"
+	"pincer/session"
+	"pincer/tools"
+	"pincer/tools/mcp"
+	"pincer/tools/todo"
+)
+
+// project is what a command that talks to the model needs: the directory,
+// the merged configuration and where it came from.
+type project struct {
+	root string
+	cfg  config.Config
+	srcs config.Sources
+	key  string
+	// trusted is whether the person trusts the project's files that need
+	// it (see projectHash): its .pincer.json settings, its MCP servers,
+	// its commands' "!" lines and its agents.
+	trusted bool
+}
+
+// loadProject resolves the project directory and loads the configuration,
+// with the flags the person gave on top.
+func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
+	return c.loadProjectAt(cmd, c.flags.cwd)
+}
+
+// loadProjectAt is loadProject for a given directory ("" for the current
+// one).
+func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, usageError(fmt.Errorf("cannot tell the current directory: %w", err))
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, usageError(fmt.Errorf("project directory %q: %w", root, err))
+	}
+	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
+		return nil, usageError(fmt.Errorf("project directory %s does not exist or is not a directory; pass an existing one with --cwd", abs))
+	}
+	ov := config.Overrides{}
+	fl := cmd.Flags()
+	if fl.Changed("provider") {
+		ov.Provider = &c.flags.provider
+	}
+	if fl.Changed("base-url") {
+		ov.BaseURL = &c.flags.baseURL
+	}
+	if fl.Changed("model") {
+		ov.Model = &c.flags.model
+	}
+	if fl.Changed("theme") {
+		ov.Theme = &c.flags.theme
+	}
+	if fl.Changed("max-iterations") {
+		ov.MaxIterations = &c.flags.maxIterations
+	}
+	if fl.Changed("context-window") {
+		ov.ContextWindow = &c.flags.contextWindow
+	}
+	if fl.Changed("sandbox") {
+		ov.Sandbox = &c.flags.sandbox
+	}
+	if f := fl.Lookup("auto"); f != nil && f.Changed && f.Value.String() == "true" {
+		ov.Approvals = config.Ptr("auto")
+	}
+	trusted, trustErr := c.trusted(abs)
+	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted, CheckTheme: c.themeProblem})
+	if err != nil {
+		return nil, usageError(err)
+	}
+	if trustErr != nil {
+		srcs.Warnings = append(srcs.Warnings, trustErr.Error())
+	}
+	for _, w := range srcs.Warnings {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
+	}
+	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv), trusted: trusted && trustErr == nil}, nil
+}
+
+// clientOptions are the model client's options from the configuration.
+func (p *project) clientOptions() agent.ClientOptions {
+	o := agent.ClientOptions{
+		BaseURL:     p.cfg.BaseURL,
+		APIKey:      p.key,
+		Model:       p.cfg.Model,
+		Temperature: p.cfg.Temperature,
+		MaxRetries:  p.cfg.MaxRetries,
+		IdleTimeout: p.cfg.IdleTimeout.Std(),
+
+		FirstByteTimeout:  p.cfg.FirstByteTimeout.Std(),
+		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
+		Secrets:           p.cfg.Secrets(),
+		MaxToolArgs:       p.cfg.ToolArgsMaxKB << 10,
+	}
+	// In the config 0 means none; in the client 0 means its default.
+	if o.MaxRetries == 0 {
+		o.MaxRetries = -1
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = -1
+	}
+	if o.FirstByteTimeout == 0 {
+		o.FirstByteTimeout = -1
+	}
+	if o.SilentRetryBudget == 0 {
+		o.SilentRetryBudget = -1
+	}
+	return o
+}
+
+// pickModel fills in the model on a local server that was configured
+// without one: the first model the server lists.
+func (p *project) pickModel(ctx context.Context) error {
+	if !p.cfg.NeedsModelDiscovery() {
+		return nil // config.Load refuses an empty model everywhere else
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	names, err := agent.ListModels(ctx, p.clientOptions())
+	if err != nil {
+		return p.explainUnreachable(err)
+	}
+	if len(names) == 0 {
+		return usageError(fmt.Errorf("the server at %s lists no models; pull one (for Ollama: ollama pull qwen3) or pass --model", config.RedactURL(p.cfg.BaseURL)))
+	}
+	p.cfg.Model = names[0]
+	return nil
+}
+
+// explainUnreachable turns "cannot connect" into advice. When no provider
+// was configured, the person may not know pincer defaulted to a local
+// Ollama, so the message says how to configure one.
+func (p *project) explainUnreachable(err error) error {
+	if !errors.Is(err, syscall.ECONNREFUSED) && !strings.Contains(err.Error(), "connection refused") {
+		return err
+	}
+	if !p.srcs.ProviderConfigured {
+		return usageError(fmt.Errorf("no model provider is configured, and nothing answers at %s (a local Ollama, the default); "+
+			"start Ollama, or configure a provider, for example: export PINCER_PROVIDER=openai OPENAI_API_KEY=sk-... "+
+			"(or write %s; see 'pincer config --help')", config.RedactURL(p.cfg.BaseURL), config.UserConfigPath(os.Getenv)))
+	}
+	return fmt.Errorf("nothing answers at %s; is the %s server running? (%w)", config.RedactURL(p.cfg.BaseURL), p.cfg.Provider, err)
+}
+
+// agentSetup is what an agent is wired with besides the configuration.
+type agentSetup struct {
+	approver agent.Approver
+	recorder agent.Recorder
+	// store, when open, adds the recall and schedule_task tools (and
+	// auto_recall); current names the session in use.
+	store   *session.Store
+	current func() string
+	// checkpoints, when set, records the files around each turn.
+	checkpoints agent.Checkpointer
+	// mcp, when set, offers the tools of its servers that are ready.
+	mcp *mcp.Manager
+	// recallWithin, when set, replaces the configured recall scope (a
+	// Telegram chat's, held to its own sessions).
+	recallWithin *agent.RecallScope
+	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
+	// its model schedules report there only.
+	chat int64
+	// buffers, when set, is the editor whose buffers the file tools read
+	// and write (pincer acp).
+	buffers tools.Buffers
+}
+
+// newAgent wires the model client, the tools, the safety policy and the
+// system prompt into an agent, and returns the client too (for /model).
+func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, error) {
+	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
+		return nil, nil, usageError(err)
+	}
+	client, err := agent.NewClient(p.clientOptions())
+	if err != nil {
+		return nil, nil, usageError(err)
+	}
+	cls, err := c.classifier(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	topts := tools.Options{Root: p.root, CommandTimeout: p.cfg.CommandTimeout.Std(), ReadLog: tools.NewReadLog(),
+		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
+	topts.Sandbox, topts.DropEnv = c.commandSandbox(c.sandboxState(p)), c.keyVariables(p)
+	topts.WebTimeout = p.cfg.WebTimeout.Std()
+	topts.Buffers = s.buffers
+	if topts.CommandTimeout == 0 {
+		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
+	}
+	all := append(tools.Builtins(topts), todo.Tool())
+	var recall agent.Recaller
+	if s.store != nil {
+		current := s.current
+		if current == nil {
+			current = func() string { return "" }
+		}
+		scope := agent.RecallScope{Dir: p.root, AllProjects: p.cfg.RecallScope == "all"}
+		if s.recallWithin != nil {
+			scope = *s.recallWithin
+		}
+		rt, err := agent.RecallTool(s.store, scope, current)
+		if err != nil {
+			return nil, nil, err
+		}
+		sched, err := agent.ScheduleTool(s.store, agent.TaskPlace{Dir: p.root, Chat: s.chat}, current, time.Now)
+		if err != nil {
+			return nil, nil, err
+		}
+		remember, err := agent.RememberTool(s.store, p.root)
+		if err != nil {
+			return nil, nil, err
+		}
+		all = append(all, rt, sched, remember)
+		if mode := agent.RecallMode(p.cfg.AutoRecall); mode != agent.RecallOff {
+			recall = agent.StoreRecall{Store: s.store, Mode: mode, Scope: scope, Current: current}
+		}
+	}
+	reg, err := tools.NewRegistry(all...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("set up the tools: %w", err)
+	}
+	in, err := c.instructions(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	env := agent.DetectEnvironment(p.root, topts.ShellPath(), time.Now())
+	system := agent.SystemPrompt(agent.PromptParts{
+		Agent:   in.Agent,
+		Skills:  in.Skills,
+		Project: in.Project,
+		Env:     env,
+	})
+	hks, err := hookRunner(p, c.keyVariables(p), s.current)
+	if err != nil {
+		return nil, nil, err
+	}
+	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
+	defs, defWarnings = p.trustedAgents(defs, defWarnings)
+	a, err := agent.New(agent.Options{
+		Model:         client,
+		Tools:         reg,
+		Safety:        cls,
+		Approver:      s.approver,
+		System:        system,
+		Root:          p.root,
+		Home:          agent.HomeDir(),
+		Own:           c.ownFiles(p),
+		MaxIterations: p.cfg.MaxIterations,
+		Recorder:      s.recorder,
+		Recall:        recall,
+		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
+		Checkpoints:   s.checkpoints,
+		DynamicTools:  mcpTools(s.mcp),
+		Hooks:         hks,
+		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
+		Budget: agent.Budget{
+			ContextWindow: p.cfg.ContextWindow,
+			CompressAt:    p.cfg.CompressAt,
+			KeepRecent:    p.cfg.KeepRecent,
+		},
+	})
+	return a, client, err
+}
+
+// configDir is the directory of the person's config file, where their
+// own commands and agents live; "" when it cannot be known.
+func (c *cli) configDir() string {
+	if path := config.UserConfigPath(c.getenv); path != "" {
+		return filepath.Dir(path)
+	}
+	return ""
+}
+
+// ownFiles are pincer's own locations, which the path policy keeps the
+// model from changing.
+func (c *cli) ownFiles(p *project) safety.OwnFiles {
+	store := c.storePath(p)
+	own := safety.OwnFiles{
+		DataDir:   filepath.Dir(store),
+		Store:     store,
+		TrustFile: c.trustPath(),
+		ThemeDir:  c.themeDir(),
+	}
+	if user := config.UserConfigPath(c.getenv); user != "" {
+		own.ConfigDir = filepath.Dir(user)
+	}
+	if named := strings.TrimSpace(c.getenv(config.EnvConfig)); named != "" {
+		if home := agent.HomeDir(); home != "" && strings.HasPrefix(named, "~/") {
+			named = filepath.Join(home, named[2:])
+		}
+		if abs, err := filepath.Abs(named); err == nil {
+			own.ConfigFile = abs
+		}
+	}
+	return own
+}
+
+// classifier builds the safety classifier from the configured rules.
+func (c *cli) classifier(p *project) (*safety.Classifier, error) {
+	unknown := safety.UnknownConfirm
+	if p.cfg.UnknownCommands == "safe" {
+		unknown = safety.UnknownSafe
+	}
+	cls, err := safety.NewClassifier(safety.Rules{Allow: p.cfg.Allow, Deny: p.cfg.Deny, UnknownCommands: unknown})
+	if err != nil {
+		return nil, usageError(fmt.Errorf("config: %w", err))
+	}
+	// Globs and recursive reads are judged by what is on disk when the
+	// command is classified, which is just before it runs.
+	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())), nil
+}
+
+// instructions reads AGENT.md and SKILLS.md (built in, and the person's own
+// next to the user config file) and the project's instruction files.
+func (c *cli) instructions(p *project) (agent.Instructions, error) {
+	userDir := filepath.Dir(config.UserConfigPath(c.getenv))
+	in, err := agent.LoadInstructions(prompts.AgentMD, prompts.SkillsMD, userDir, p.root)
+	if err != nil {
+		return in, usageError(err)
+	}
+	for _, w := range in.Warnings {
+		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", w)
+	}
+	return in, nil
+}
+
+// mcpTools is the agent's DynamicTools for the servers of m, or nil.
+func mcpTools(m *mcp.Manager) func() []tools.Tool {
+	if m == nil {
+		return nil
+	}
+	return m.Tools
+}
