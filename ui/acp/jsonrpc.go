@@ -91,6 +91,7 @@ type conn struct {
 	r   *bufio.Reader
 	h   handler
 	log func(format string, args ...any)
+	max int // the longest message read (maxMessage)
 
 	wmu    sync.Mutex
 	w      io.Writer
@@ -106,7 +107,7 @@ type conn struct {
 
 func newConn(r io.Reader, w io.Writer, h handler, log func(string, ...any)) *conn {
 	return &conn{
-		r: bufio.NewReaderSize(r, 64<<10), w: w, h: h, log: log,
+		r: bufio.NewReaderSize(r, 64<<10), w: w, h: h, log: log, max: maxMessage,
 		pending: map[int64]chan message{}, running: map[string]context.CancelFunc{},
 		done: make(chan struct{}),
 	}
@@ -125,7 +126,7 @@ func (c *conn) serve(ctx context.Context) error {
 		line, err := c.readLine()
 		switch {
 		case errors.Is(err, errTooLong):
-			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes; it was skipped", maxMessage)})
+			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes; it was skipped", c.max)})
 			continue
 		case err == io.EOF && len(line) == 0:
 			return nil
@@ -143,13 +144,13 @@ func (c *conn) serve(ctx context.Context) error {
 
 var errTooLong = errors.New("message too long")
 
-// readLine reads one line without its end, at most maxMessage bytes; a
+// readLine reads one line without its end, at most c.max bytes; a
 // longer one is read to its end and dropped.
 func (c *conn) readLine() ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := c.r.ReadSlice('\n')
-		if len(line)+len(chunk) > maxMessage+1 {
+		if len(line)+len(chunk) > c.max+1 {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = c.r.ReadSlice('\n')
 			}
