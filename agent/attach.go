@@ -242,6 +242,28 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
+// AttachedText is the block that attaches text a front end was given with
+// a prompt (the editor's selection, or a file with its unsaved changes) to
+// the prompt, the way an @path mention attaches a file, so the model reads
+// it alike and SplitAttachments finds the typed prompt again. name says
+// where the text comes from; a text past AttachMaxBytes is cut at a line
+// end, and the block says so.
+func AttachedText(name, text string) string {
+	cut := ""
+	if len(text) > AttachMaxBytes {
+		end := strings.LastIndexByte(text[:AttachMaxBytes], '\n') + 1
+		if end == 0 {
+			end = AttachMaxBytes
+		}
+		cut = fmt.Sprintf(" [cut: the first %s of %s]", humanBytes(int64(end)), humanBytes(int64(len(text))))
+		text = strings.ToValidUTF8(text[:end], "\uFFFD")
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return attachMarker + name + " (" + countOf(strings.Count(text, "\n"), "line") + ")" + cut + " ---\n" + text + "--- end of " + name + " ---"
+}
+
 // SplitAttachments separates a stored user message into what the person
 // typed and the names of the files attached to it, for showing a resumed
 // session.

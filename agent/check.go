@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -87,7 +88,7 @@ func (cs *checkState) noteChange(tc ToolCall, r tools.Result) {
 		return
 	}
 	for _, t := range r.Touched {
-		if t.Kind != tools.TouchRead {
+		if t.Kind != chat.TouchRead {
 			cs.changed = true
 		}
 	}

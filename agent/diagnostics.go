@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"pincer/chat"
 	"pincer/tools"
 	"pincer/tools/lsp"
 )
@@ -50,7 +51,7 @@ func (a *Agent) diagnose(ctx context.Context, tc ToolCall, key string, r tools.R
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(a.opts.Root, filepath.FromSlash(p))
 		}
-		if t.Kind == tools.TouchRead {
+		if t.Kind == chat.TouchRead {
 			read = append(read, p)
 		} else {
 			changed = append(changed, p)

@@ -923,7 +923,7 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	}
 	a.awaitCheckpoint(sink)
 	sink(ToolStarted{ID: tc.ID, Name: tc.Name, Summary: call.Summary()})
-	if err := tools.Apply(ch, content); err != nil {
+	if err := tools.ApplyContext(ctx, ch, content); err != nil {
 		return tools.Result{Content: err.Error(), IsError: true}
 	}
 	r := tools.AppliedResult(ch, content)

@@ -32,8 +32,9 @@ type Change struct {
 	// disk now, so the diff shows the change against the current file.
 	Stale bool
 
-	log    *ReadLog   // told what Apply writes
-	target judgedPath // where Apply writes: the path as the policy judged it
+	log     *ReadLog   // told what Apply writes
+	target  judgedPath // where Apply writes: the path as the policy judged it
+	buffers Buffers    // the editor's buffers, when Apply writes through them
 }
 
 // Planner is implemented by the Calls of edit_file and write_file. Plan reads
@@ -57,6 +58,17 @@ type Planner interface {
 // the call was made (what the path policy judged): a link swapped in since
 // is refused and nothing is written.
 func Apply(ch *Change, content []byte) error {
+	return ApplyContext(context.Background(), ch, content)
+}
+
+// ApplyContext is Apply for a change planned with editor buffers
+// (Options.Buffers): an existing file is written through the editor, after
+// the same check against the text the edit was planned on, and ctx bounds
+// the exchange with the editor. A new file is written to the disk.
+func ApplyContext(ctx context.Context, ch *Change, content []byte) error {
+	if handled, err := applyToBuffer(ctx, ch, content); handled {
+		return err
+	}
 	target := ch.target
 	if target.real == "" {
 		target = newJudgedPath("", ch.Path)

@@ -70,6 +70,7 @@ func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
 	if ch != nil {
 		ch.log = c.opts.ReadLog
 		ch.target = c.target
+		ch.buffers = c.opts.Buffers
 		ch.Stale = ch.Before != nil && c.opts.ReadLog.ChangedSince(c.abs, ch.Before)
 	}
 	return ch, err
@@ -77,7 +78,7 @@ func (c *editFileCall) Plan(ctx context.Context) (*Change, error) {
 
 func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.target.real, rel)
+	before, err := readCurrent(ctx, c.opts.Buffers, c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}

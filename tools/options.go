@@ -56,6 +56,10 @@ type Options struct {
 	// system's resolver. Tests set it to play a name that changes its
 	// address.
 	WebResolver Resolver
+	// Buffers, when set, is the editor that holds the files open: read_file
+	// and the edit tools read its text, and approved edits of existing
+	// files are written through it (see Buffers).
+	Buffers Buffers
 }
 
 // CommandSandbox is how run_command jails commands: a jail per profile

@@ -81,27 +81,38 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 	case !info.Mode().IsRegular():
 		return errorResult(fmt.Sprintf("%s is not a regular file (%s); read_file only reads files.", rel, info.Mode().Type())), nil
 	}
-	f, err := openJudged(c.target.real)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			err = errSwapped
+	var r *bufio.Reader
+	size := info.Size()
+	if text, ok := readBuffer(ctx, c.opts.Buffers, c.target.real); ok {
+		// The editor's text, unsaved changes included: what the person sees.
+		r, size = bufio.NewReader(bytes.NewReader(text)), int64(len(text))
+		if c.opts.ReadLog != nil && size <= maxLoggedRead {
+			c.opts.ReadLog.Saw(c.abs, text)
 		}
-		return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
+	} else {
+		f, err := openJudged(c.target.real)
+		if err != nil {
+			if errors.Is(err, syscall.ELOOP) {
+				err = errSwapped
+			}
+			return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
+		}
+		defer f.Close()
+		if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
+			return errorResult(fmt.Sprintf("%s changed while it was being opened; read it again.", rel)), nil
+		}
+		size = info.Size()
+		if c.opts.ReadLog != nil && size <= maxLoggedRead {
+			if data, err := io.ReadAll(io.NewSectionReader(f, 0, size+1)); err == nil {
+				c.opts.ReadLog.Saw(c.abs, data)
+			}
+		}
+		r = bufio.NewReaderSize(f, 64*1024)
 	}
-	defer f.Close()
-	if info, err = f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return errorResult(fmt.Sprintf("%s changed while it was being opened; read it again.", rel)), nil
-	}
-	r := bufio.NewReaderSize(f, 64*1024)
 	if head, _ := r.Peek(sniffBytes); isBinary(head) {
-		return errorResult(fmt.Sprintf("%s is a binary file (%d bytes); read_file only shows text. Use run_command with a suitable tool (e.g. file, xxd, hexdump) if you need to inspect it.", rel, info.Size())), nil
+		return errorResult(fmt.Sprintf("%s is a binary file (%d bytes); read_file only shows text. Use run_command with a suitable tool (e.g. file, xxd, hexdump) if you need to inspect it.", rel, size)), nil
 	}
-	if c.opts.ReadLog != nil && info.Size() <= maxLoggedRead {
-		if data, err := io.ReadAll(io.NewSectionReader(f, 0, info.Size()+1)); err == nil {
-			c.opts.ReadLog.Saw(c.abs, data)
-		}
-	}
-	if info.Size() == 0 {
+	if size == 0 {
 		return Result{Content: fmt.Sprintf("(%s is empty)", rel), Touched: c.touched()}, nil
 	}
 

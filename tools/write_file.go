@@ -55,12 +55,12 @@ func (c *writeFileCall) Access() Access { return Access{Writes: c.target.paths(c
 // Plan reads the current content, if any, and proposes the new one.
 func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 	rel := displayPath(c.opts.Root, c.abs)
-	before, err := readExisting(c.target.real, rel)
+	before, err := readCurrent(ctx, c.opts.Buffers, c.target.real, rel)
 	if err != nil {
 		return nil, err
 	}
 	after := []byte(c.args.Content)
-	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog, target: c.target}
+	ch := &Change{Path: c.abs, Rel: rel, Before: before, After: after, Created: before == nil, log: c.opts.ReadLog, target: c.target, buffers: c.opts.Buffers}
 	ch.Stale = before != nil && c.opts.ReadLog.ChangedSince(c.abs, before)
 	n := lineCount(after)
 	switch {
@@ -77,6 +77,20 @@ func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 // Run plans and applies the write without review.
 func (c *writeFileCall) Run(ctx context.Context) (Result, error) {
 	return planAndApply(ctx, c, c.opts.MaxOutput)
+}
+
+// readCurrent is readExisting, with the text of the editor's buffer when
+// there is one: the disk says whether the file exists and is a regular
+// file, the editor what it holds now.
+func readCurrent(ctx context.Context, b Buffers, real, rel string) ([]byte, error) {
+	data, err := readExisting(real, rel)
+	if err != nil || data == nil {
+		return data, err
+	}
+	if text, ok := readBuffer(ctx, b, real); ok {
+		return text, nil
+	}
+	return data, nil
 }
 
 // readExisting returns a file's content for planning an edit: nil when it
@@ -129,7 +143,10 @@ func planAndApply(ctx context.Context, p Planner, maxOutput int) (Result, error)
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
-	if err := Apply(ch, ch.After); err != nil {
+	if err := ApplyContext(ctx, ch, ch.After); err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
 		return errorResult(err.Error()), nil
 	}
 	res := AppliedResult(ch, ch.After)

@@ -127,6 +127,7 @@ git diff | pincer run --json "review this change"`,
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())
+	root.AddCommand(c.acpCommand())
 	root.AddCommand(c.memoryCommand())
 	root.AddCommand(c.lspCommand())
 	c.addFlags(root)
@@ -172,6 +173,7 @@ func (c *cli) addFlags(root *cobra.Command) {
 		{"tasks run", []func(*cobra.Command){model, contain}},
 		{"tasks add", []func(*cobra.Command){named}},
 		{"telegram", []func(*cobra.Command){model, contain}},
+		{"acp", []func(*cobra.Command){model, contain}},
 	} {
 		cmd, _, err := root.Find(strings.Fields(use.path))
 		if err != nil || (use.path != "" && cmd == root) {

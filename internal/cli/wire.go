@@ -188,6 +188,9 @@ type agentSetup struct {
 	lsp *lsp.Manager
 	// check, when set, is the check run after a turn that changed files.
 	check *agent.CheckOptions
+	// buffers, when set, is the editor whose buffers the file tools read
+	// and write (pincer acp).
+	buffers tools.Buffers
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
@@ -208,6 +211,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		ReadCheck: agent.ReadPolicy(cls, agent.HomeDir(), c.ownFiles(p))}
 	topts.Sandbox, topts.DropEnv = c.commandSandbox(c.sandboxState(p)), c.keyVariables(p)
 	topts.WebTimeout = p.cfg.WebTimeout.Std()
+	topts.Buffers = s.buffers
 	if topts.CommandTimeout == 0 {
 		topts.CommandTimeout = tools.MaxCommandTimeout // 0 in the config means no limit of its own
 	}
