@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
-	"pincer/session"
 	"pincer/tools"
 )
 
@@ -71,6 +72,13 @@ type Options struct {
 	// Check, when set, runs after a turn that changed files; its
 	// failures go back to the model (see check.go).
 	Check *CheckOptions
+}
+
+// Model is what the loop needs of the model client: one completion,
+// streamed, its events sent to sink as they arrive (see llm.Event).
+// llm.Client is the real one; tests script their own.
+type Model interface {
+	Complete(ctx context.Context, req llm.Request, sink func(Event)) (llm.Reply, error)
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -224,7 +232,7 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	}
 	damaged := 0
 	for _, m := range a.history {
-		if m.Kind == session.KindDamaged {
+		if m.Kind == chat.KindDamaged {
 			damaged++
 		}
 	}
@@ -342,7 +350,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		keys := a.newCallKeys()
 		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
-		res.Usage = res.Usage.plus(reply.Usage)
+		res.Usage = res.Usage.Plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
 				// The request's own error is the one to report, even when
@@ -379,7 +387,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		if reply.DroppedCalls > 0 {
-			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, MaxToolCalls)})
+			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, llm.MaxToolCalls)})
 		}
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
@@ -438,7 +446,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			if i == len(msg.ToolCalls)-1 && reply.DroppedCalls > 0 {
 				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
-					len(msg.ToolCalls), reply.DroppedCalls, MaxToolCalls, MaxToolCalls)
+					len(msg.ToolCalls), reply.DroppedCalls, llm.MaxToolCalls, llm.MaxToolCalls)
 			}
 			r = a.diagnose(ctx, call, callKeys[i], r, sink)
 			check.noteChange(call, r)
@@ -513,7 +521,7 @@ func notSaved(err error) error {
 // messages if there is one, and the messages after it, repaired so that a
 // strict server accepts them and cut down if they would not fit the
 // window. final withholds tools.
-func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
+func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
@@ -523,11 +531,11 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 		sink(Notice{Text: n})
 	}
 	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
-		return Request{}, err
+		return llm.Request{}, err
 	}
-	req := Request{Messages: msgs, Model: a.turnModel}
+	req := llm.Request{Messages: msgs, Model: a.turnModel}
 	for _, t := range a.toolList() {
-		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
+		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}
 	if final {
 		req.ToolChoice = "none"
@@ -1050,16 +1058,6 @@ func (a *Agent) toolNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func (u Usage) plus(v Usage) Usage {
-	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		TotalTokens:      u.TotalTokens + v.TotalTokens,
-		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
-		CachedTokens:     u.CachedTokens + v.CachedTokens,
-	}
 }
 
 // HomeDir is the person's home directory, or "" when it cannot be known.

@@ -22,12 +22,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
-	"pincer/internal/human"
+	"pincer/chat"
 	"pincer/rewind"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
-	"pincer/tools"
 	"pincer/ui/complete"
 	"pincer/ui/termscreen"
 	"pincer/ui/todolist"
@@ -205,7 +204,7 @@ type App struct {
 	// commands again does not repeat a warning.
 	shownWarnings map[string]bool
 	quit          bool
-	previews      map[string][]session.Message // session picker previews
+	previews      map[string][]chat.Message // session picker previews
 
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	runningTask *session.Task // the scheduled task the turn in progress runs
@@ -649,7 +648,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
-				refresh = refresh || t.Kind != tools.TouchRead
+				refresh = refresh || t.Kind != chat.TouchRead
 			}
 			// A command may create or delete files; a read changes nothing
 			// on disk, so the tree and the file list stay as they are.
@@ -665,7 +664,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddNotice(e.Text)
 		case agent.Recalled:
 			a.recalled = append(a.recalled, e)
-			a.transcript.AddRecalled(human.RecallSummary(e.Notes, time.Now()), e.Text)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After
@@ -690,11 +689,11 @@ func callKey(call, id string) string {
 	return id
 }
 
-func markKind(k tools.TouchKind) tree.MarkKind {
+func markKind(k chat.TouchKind) tree.MarkKind {
 	switch k {
-	case tools.TouchChanged:
+	case chat.TouchChanged:
 		return tree.MarkChanged
-	case tools.TouchCreated:
+	case chat.TouchCreated:
 		return tree.MarkCreated
 	}
 	return tree.MarkRead

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/agent/prompts"
 	"pincer/config"
 	"pincer/safety"
@@ -100,8 +101,8 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 }
 
 // clientOptions are the model client's options from the configuration.
-func (p *project) clientOptions() agent.ClientOptions {
-	o := agent.ClientOptions{
+func (p *project) clientOptions() llm.ClientOptions {
+	o := llm.ClientOptions{
 		BaseURL:     p.cfg.BaseURL,
 		APIKey:      p.key,
 		Model:       p.cfg.Model,
@@ -138,7 +139,7 @@ func (p *project) pickModel(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	names, err := agent.ListModels(ctx, p.clientOptions())
+	names, err := llm.ListModels(ctx, p.clientOptions())
 	if err != nil {
 		return p.explainUnreachable(err)
 	}
@@ -191,11 +192,11 @@ type agentSetup struct {
 
 // newAgent wires the model client, the tools, the safety policy and the
 // system prompt into an agent, and returns the client too (for /model).
-func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, error) {
+func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, error) {
 	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
 		return nil, nil, usageError(err)
 	}
-	client, err := agent.NewClient(p.clientOptions())
+	client, err := llm.NewClient(p.clientOptions())
 	if err != nil {
 		return nil, nil, usageError(err)
 	}

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"pincer/agent"
-	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools/lsp"
@@ -249,7 +248,7 @@ func (p *Printer) Event(ev agent.Event) {
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
-		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(human.RecallSummary(e.Notes, time.Now())))
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:
@@ -354,7 +353,7 @@ type (
 	}
 	usageLine struct {
 		Type string `json:"type"`
-		agent.Usage
+		usageJSON
 	}
 	retryLine struct {
 		Type    string `json:"type"`
@@ -402,18 +401,33 @@ type (
 		Text  string               `json:"text"`
 	}
 	resultLine struct {
-		Type       string      `json:"type"`
-		Content    string      `json:"content"`
-		StopReason string      `json:"stop_reason"`
-		Iterations int         `json:"iterations"`
-		IsError    bool        `json:"is_error"`
-		Usage      agent.Usage `json:"usage"`
+		Type       string    `json:"type"`
+		Content    string    `json:"content"`
+		StopReason string    `json:"stop_reason"`
+		Iterations int       `json:"iterations"`
+		IsError    bool      `json:"is_error"`
+		Usage      usageJSON `json:"usage"`
 		// SubUsage sums the tokens of the sub-agents (task calls), which
 		// Usage leaves out.
-		SubUsage *agent.Usage `json:"sub_usage,omitempty"`
-		Session  *sessionRef  `json:"session,omitempty"`
+		SubUsage *usageJSON  `json:"sub_usage,omitempty"`
+		Session  *sessionRef `json:"session,omitempty"`
 	}
 )
+
+// usageJSON is token usage as the lines print it: with the server's total,
+// which the conversation's own JSON form (stored and exported) leaves out.
+type usageJSON struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+}
+
+func usageOf(u agent.Usage) usageJSON {
+	return usageJSON{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens,
+		ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
+}
 
 func (p *Printer) jsonEvent(ev agent.Event) {
 	if s, ok := ev.(agent.SubEvent); ok {
@@ -468,7 +482,7 @@ func lineOf(ev agent.Event) any {
 	case agent.ToolResult:
 		return toolResultLine{"tool_result", e.ID, e.Name, e.Content, e.IsError}
 	case agent.Usage:
-		return usageLine{"usage", e}
+		return usageLine{"usage", usageOf(e)}
 	case agent.Retrying:
 		return retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()}
 	case agent.Notice:
@@ -533,11 +547,12 @@ func (p *Printer) Finish(res agent.Result, err error) int {
 		if p.session.ID != "" {
 			sess = &p.session
 		}
-		var sub *agent.Usage
+		var sub *usageJSON
 		if p.subUsage != (agent.Usage{}) {
-			sub = &p.subUsage
+			u := usageOf(p.subUsage)
+			sub = &u
 		}
-		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage, sub, sess})
+		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, usageOf(res.Usage), sub, sess})
 		return code
 	}
 	p.endLine()
