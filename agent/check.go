@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -30,19 +31,6 @@ type CheckOptions struct {
 	Ask     bool
 	Decided func(run bool)
 }
-
-// Checked reports one run of the check.
-type Checked struct {
-	Command string
-	Round   int // from 1
-	Rounds  int // the most rounds
-	Passed  bool
-	// Output is what the command printed, with its exit code (capped as
-	// run_command's).
-	Output string
-}
-
-func (Checked) isEvent() {}
 
 // KindCheck marks the user message that hands the check's failures to
 // the model.
@@ -87,7 +75,7 @@ func (cs *checkState) noteChange(tc ToolCall, r tools.Result) {
 		return
 	}
 	for _, t := range r.Touched {
-		if t.Kind != tools.TouchRead {
+		if t.Kind != chat.TouchRead {
 			cs.changed = true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"pincer/chat"
 	"pincer/tools"
 	"pincer/tools/lsp"
 )
@@ -25,16 +26,6 @@ type Diagnostics interface {
 	Refresh(ctx context.Context) lsp.Report
 }
 
-// Diagnosed says what the language servers reported after a call changed
-// files; the same text ends the call's result.
-type Diagnosed struct {
-	Call   string // pincer's key of the call (see ToolCallDelta.Call)
-	ID     string
-	Report lsp.Report
-}
-
-func (Diagnosed) isEvent() {}
-
 // diagnose adds the language servers' report on the files call changed to
 // its result: the edited files for an edit, those a command changed for
 // a command. Files it only read start their servers. Without servers it
@@ -50,7 +41,7 @@ func (a *Agent) diagnose(ctx context.Context, tc ToolCall, key string, r tools.R
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(a.opts.Root, filepath.FromSlash(p))
 		}
-		if t.Kind == tools.TouchRead {
+		if t.Kind == chat.TouchRead {
 			read = append(read, p)
 		} else {
 			changed = append(changed, p)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -62,7 +63,7 @@ func (a *Agent) runEdits(ctx context.Context, tc ToolCall, call tools.Call, mp m
 			continue
 		}
 		applied = append(applied, ch.Rel)
-		r.Touched = append(r.Touched, tools.Touch{Path: ch.Rel, Kind: tools.TouchChanged})
+		r.Touched = append(r.Touched, chat.Touch{Path: ch.Rel, Kind: chat.TouchChanged})
 	}
 	switch {
 	case len(applied) == 0:

@@ -938,7 +938,7 @@ func TestDiagnosticsOnScreen(t *testing.T) {
 			agent.AssistantMessage{},
 			agent.ToolStarted{ID: id, Name: "edit_file", Summary: "edit_file main.go"},
 			agent.Diagnosed{ID: id, Report: rep},
-			agent.ToolResult{ID: id, Name: "edit_file", Content: "Edited main.go.\n\n" + rep.Text(0), Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchChanged}}},
+			agent.ToolResult{ID: id, Name: "edit_file", Content: "Edited main.go.\n\n" + rep.Text(0), Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchChanged}}},
 		})
 	}
 	broken := lsp.Report{Servers: []string{"gopls"}, Files: []string{"main.go"}, Errors: 1, New: 1, Total: 1, Baseline: true,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pincer/chat"
 	"pincer/tools"
 )
 
@@ -178,7 +179,7 @@ func (c navCall) Run(ctx context.Context) (tools.Result, error) {
 		}
 		return tools.Result{Content: err.Error(), IsError: true}, nil
 	}
-	return tools.Result{Content: text, Touched: []tools.Touch{{Path: c.m.rel(c.p.Path), Kind: tools.TouchRead}}}, nil
+	return tools.Result{Content: text, Touched: []chat.Touch{{Path: c.m.rel(c.p.Path), Kind: chat.TouchRead}}}, nil
 }
 
 type symbolsCall struct {
@@ -300,7 +301,7 @@ func (c *renameCall) Run(ctx context.Context) (tools.Result, error) {
 			return tools.Result{Content: fmt.Sprintf("%v; renamed in %s before that", err, strings.Join(done, ", ")), IsError: true}, nil
 		}
 		done = append(done, ch.Rel)
-		r.Touched = append(r.Touched, tools.Touch{Path: ch.Rel, Kind: tools.TouchChanged})
+		r.Touched = append(r.Touched, chat.Touch{Path: ch.Rel, Kind: chat.TouchChanged})
 	}
 	r.Content = fmt.Sprintf("Renamed %s to %s in %s.", c.p.Symbol, c.newName, strings.Join(done, ", "))
 	return r, nil
