@@ -32,19 +32,6 @@ type CheckOptions struct {
 	Decided func(run bool)
 }
 
-// Checked reports one run of the check.
-type Checked struct {
-	Command string
-	Round   int // from 1
-	Rounds  int // the most rounds
-	Passed  bool
-	// Output is what the command printed, with its exit code (capped as
-	// run_command's).
-	Output string
-}
-
-func (Checked) isEvent() {}
-
 // KindCheck marks the user message that hands the check's failures to
 // the model.
 const KindCheck = "check"

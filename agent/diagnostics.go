@@ -26,16 +26,6 @@ type Diagnostics interface {
 	Refresh(ctx context.Context) lsp.Report
 }
 
-// Diagnosed says what the language servers reported after a call changed
-// files; the same text ends the call's result.
-type Diagnosed struct {
-	Call   string // pincer's key of the call (see ToolCallDelta.Call)
-	ID     string
-	Report lsp.Report
-}
-
-func (Diagnosed) isEvent() {}
-
 // diagnose adds the language servers' report on the files call changed to
 // its result: the edited files for an edit, those a command changed for
 // a command. Files it only read start their servers. Without servers it

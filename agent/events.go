@@ -3,6 +3,7 @@ package agent
 import (
 	"pincer/agent/llm"
 	"pincer/chat"
+	"pincer/tools/lsp"
 	"pincer/tools/todo"
 )
 
@@ -96,3 +97,26 @@ type SubEvent struct {
 // TodoList says the task list changed: a todo_write call succeeded. Items
 // is the whole list now in force (empty when the model cleared it).
 type TodoList struct{ Items []todo.Item }
+
+// Checked reports one run of the check.
+type Checked struct {
+	Command string
+	Round   int // from 1
+	Rounds  int // the most rounds
+	Passed  bool
+	// Output is what the command printed, with its exit code (capped as
+	// run_command's).
+	Output string
+}
+
+func (Checked) isEvent() {}
+
+// Diagnosed says what the language servers reported after a call changed
+// files; the same text ends the call's result.
+type Diagnosed struct {
+	Call   string // pincer's key of the call (see ToolCallDelta.Call)
+	ID     string
+	Report lsp.Report
+}
+
+func (Diagnosed) isEvent() {}

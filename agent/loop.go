@@ -739,6 +739,9 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	if why := a.restricted(acc, v); why != "" {
 		return tools.Result{Content: why, IsError: true}
 	}
+	if mp, ok := call.(multiPlanner); ok {
+		return a.runEdits(ctx, tc, call, mp, v, pre.ask, sink)
+	}
 	if p, ok := call.(tools.Planner); ok {
 		return a.runEdit(ctx, tc, call, p, v, pre.ask, sink)
 	}

@@ -94,6 +94,8 @@ func inPlan(name string) bool {
 	switch name {
 	case "tree_view", "read_file", "grep", "glob", "read_web", "recall":
 		return true
+	case "lsp_definition", "lsp_references", "lsp_hover", "lsp_symbols": // questions to a language server
+		return true
 	case "todo_write": // the task list changes nothing outside the session
 		return true
 	case "task": // its sub-agent runs in plan mode too

@@ -9,6 +9,7 @@ import (
 
 	"pincer/internal/safetext"
 	"pincer/safety"
+	"pincer/tools"
 	"pincer/tools/lsp"
 	sbx "pincer/tools/sandbox"
 )
@@ -141,4 +142,39 @@ func describeLSP(infos []lsp.Info, ignored bool) string {
 // lspPlansJSON is `pincer lsp --json`.
 func lspPlansJSON(plans []lsp.Plan) ([]byte, error) {
 	return json.MarshalIndent(plans, "", "  ")
+}
+
+// lspTools offers the navigation tools while a language server runs: nil
+// before the first one is ready, so a project without one pays nothing.
+func lspTools(m *lsp.Manager, root string) func() []tools.Tool {
+	if m == nil {
+		return nil
+	}
+	nav := lsp.Tools(m, root)
+	return func() []tools.Tool {
+		if !m.AnyRunning() {
+			return nil
+		}
+		return nav
+	}
+}
+
+// dynamicTools joins the sources of tools that come and go.
+func dynamicTools(sources ...func() []tools.Tool) func() []tools.Tool {
+	var live []func() []tools.Tool
+	for _, s := range sources {
+		if s != nil {
+			live = append(live, s)
+		}
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	return func() []tools.Tool {
+		var out []tools.Tool
+		for _, s := range live {
+			out = append(out, s()...)
+		}
+		return out
+	}
 }

@@ -278,7 +278,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Recall:        recall,
 		Approvals:     safety.ApprovalMode(p.cfg.Approvals),
 		Checkpoints:   s.checkpoints,
-		DynamicTools:  mcpTools(s.mcp),
+		DynamicTools:  dynamicTools(mcpTools(s.mcp), lspTools(s.lsp, p.root)),
 		Hooks:         hks,
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Diagnostics:   diagnostics(s.lsp),

@@ -143,7 +143,7 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	case "textDocument/rename":
 		var p renameParams
 		_ = json.Unmarshal(raw, &p)
-		return map[string]any{"changes": map[string][]textEdit{p.TextDocument.URI: {{Range: Range{Start: Position{Line: 0, Character: 5}, End: Position{Line: 0, Character: 8}}, NewText: p.NewName}}}}, nil
+		return map[string]any{"changes": map[string][]textEdit{p.TextDocument.URI: {{Range: Range{Start: Position{Line: 0, Character: 5}, End: Position{Line: 0, Character: 9}}, NewText: p.NewName}}}}, nil
 	}
 	if req.Notif {
 		return nil, nil

@@ -344,3 +344,12 @@ func TestPlans(t *testing.T) {
 		t.Errorf("origins %q %q", got["zig"].Origin, got["go"].Origin)
 	}
 }
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
