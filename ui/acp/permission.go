@@ -40,6 +40,14 @@ func (s *session) approve(ctx context.Context, a agent.Approval) (agent.Decision
 		return agent.Decision{Allow: true}, nil
 	}
 	req := permissionRequest{SessionID: s.id, ToolCall: s.question(key, c, a), Options: options(a)}
+	d, err := s.decide(ctx, req, a)
+	s.answered(c, a, d)
+	return d, err
+}
+
+// decide sends one permission request and turns the editor's choice into
+// the agent's decision.
+func (s *session) decide(ctx context.Context, req permissionRequest, a agent.Approval) (agent.Decision, error) {
 	var resp permissionResponse
 	if err := s.srv.conn.call(ctx, "session/request_permission", req, &resp); err != nil {
 		return agent.Decision{}, err

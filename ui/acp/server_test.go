@@ -375,3 +375,37 @@ func TestLoadReplays(t *testing.T) {
 		t.Errorf("replayed %q, want %q", kinds, want)
 	}
 }
+
+// TestAttachOutsideAsks: a file outside the project linked in a prompt is
+// asked about like an @path typed on the screen; the question's call ends
+// with the answer, and a refused file is not attached.
+func TestAttachOutsideAsks(t *testing.T) {
+	for _, answer := range []string{"allow", "reject"} {
+		h := newHarness(t, nil, agenttest.Text("ok", 4))
+		outside := filepath.Join(t.TempDir(), "secret.txt")
+		if err := os.WriteFile(outside, []byte("outside text\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var asked acptest.PermissionRequest
+		h.c.Permission = func(p acptest.PermissionRequest) string { asked = p; return answer }
+		id := h.newSession()
+		h.prompt(id, say("read"), map[string]any{"type": "resource_link", "uri": "file://" + outside, "name": "secret.txt"})
+		if asked.ToolCall.ToolCallID == "" || !strings.Contains(string(asked.Raw), "secret.txt") {
+			t.Fatalf("%s: not asked about the file outside the project: %s", answer, asked.Raw)
+		}
+		want := map[string]string{"allow": "completed", "reject": "failed"}[answer]
+		var ended string
+		for _, u := range h.c.Updates() {
+			if u.ToolCallID == asked.ToolCall.ToolCallID && u.SessionUpdate == "tool_call_update" {
+				ended = u.Status
+			}
+		}
+		if ended != want {
+			t.Errorf("%s: the question's call ended %q, want %q", answer, ended, want)
+		}
+		attached := strings.Contains(lastUser(h.srv.Requests()[0]), "outside text")
+		if attached != (answer == "allow") {
+			t.Errorf("%s: attached %v", answer, attached)
+		}
+	}
+}

@@ -35,8 +35,10 @@ type call struct {
 	kind   string
 	locs   []toolCallLocation
 	change *tools.Change // an edit's planned change, for its diff
-	parent string        // for a sub-agent's call: the task call's key
-	steps  []string      // for a task call: its sub-agent's steps so far
+
+	// made is, for a call pincer made to ask a question about (nothing
+	// else reports on it), what it is remembered by until answered.
+	made string
 }
 
 func newSession(srv *server) *session {
