@@ -409,3 +409,62 @@ func TestAttachOutsideAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestThoughtsAndLocations: the model's reasoning streams as thought
+// chunks, and a call names the file it reads, absolute, with the line.
+func TestThoughtsAndLocations(t *testing.T) {
+	event := func(delta map[string]any, finish any) string {
+		b, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+		return "data: " + string(b) + "\n\n"
+	}
+	thinking := event(map[string]any{"reasoning_content": "Let me think about the file."}, nil) +
+		event(map[string]any{"content": "It is short."}, nil) + event(map[string]any{}, "stop") + "data: [DONE]\n\n"
+	h := newHarness(t, nil,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"docs/a.txt","offset":2}`}),
+		agenttest.Reply{Body: thinking},
+	)
+	if err := os.MkdirAll(filepath.Join(h.root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.write("docs/a.txt", "one\ntwo\n")
+	id := h.newSession()
+	h.prompt(id, say("read it"))
+	updates := h.c.Updates()
+	if got := acptest.Text(updates, "agent_thought_chunk"); got != "Let me think about the file." {
+		t.Errorf("thoughts %q", got)
+	}
+	var loc struct {
+		Locations []toolCallLocation `json:"locations"`
+	}
+	for _, u := range updates {
+		if u.Kind == "read" && strings.Contains(string(u.Raw), "locations") {
+			_ = json.Unmarshal(u.Raw, &loc)
+		}
+	}
+	if len(loc.Locations) != 1 || loc.Locations[0].Path != filepath.Join(h.root, "docs", "a.txt") || loc.Locations[0].Line == nil || *loc.Locations[0].Line != 2 {
+		t.Errorf("locations %+v", loc.Locations)
+	}
+}
+
+// TestInitializeLeniently: a protocol version pincer does not speak is
+// answered with its own, capabilities that do not parse count as none,
+// and a missing version is an error.
+func TestInitializeLeniently(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct {
+		params  string
+		wantErr bool
+	}{
+		{`{"protocolVersion":2,"clientCapabilities":{"fs":true}}`, false},
+		{`{"protocolVersion":"2025-01-01"}`, false},
+		{`{"clientCapabilities":{}}`, true},
+	} {
+		var res struct {
+			ProtocolVersion int `json:"protocolVersion"`
+		}
+		err := h.c.Call(h.ctx, "initialize", json.RawMessage(tc.params), &res)
+		if (err != nil) != tc.wantErr || (err == nil && res.ProtocolVersion != 1) {
+			t.Errorf("initialize %s: %v, version %d", tc.params, err, res.ProtocolVersion)
+		}
+	}
+}
