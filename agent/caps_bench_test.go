@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -62,7 +63,7 @@ func benchAgent(b *testing.B, replies ...agenttest.Reply) (*Agent, *agenttest.Se
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model", backoff: func(int) time.Duration { return time.Millisecond }})
+	c, err := llm.NewClient(llm.ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model", Backoff: func(int) time.Duration { return time.Millisecond }})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pincer/session"
+	"pincer/agent/llm"
+	"pincer/chat"
 )
 
 // Budget configures context compression.
@@ -180,7 +181,7 @@ func (a *Agent) Compact(ctx context.Context, focus string, sink func(Event)) err
 // sent reports whether a history message is sent to the model: markers of
 // where compression happened and stand-ins for messages that could not be
 // read are for people only.
-func sent(m Message) bool { return m.Kind != KindSummary && m.Kind != session.KindDamaged }
+func sent(m Message) bool { return m.Kind != KindSummary && m.Kind != chat.KindDamaged }
 
 // keptFrom returns the index in history of the first message kept
 // verbatim when the messages from start on are compressed. The kept part
@@ -356,7 +357,7 @@ func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus 
 		user.WriteString("\n\nThe user asks the summary to focus on: " + focus)
 	}
 	fmt.Fprintf(&user, "\n\nWrite the summary now, in at most about %d words.", words)
-	req := Request{Messages: []Message{
+	req := llm.Request{Messages: []Message{
 		{Role: RoleSystem, Content: summaryInstructions},
 		{Role: RoleUser, Content: user.String()},
 	}}

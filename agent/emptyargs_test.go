@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 )
 
 // TestEmptyArgumentsMeanEmptyObject: a call to a tool without parameters
@@ -60,12 +61,12 @@ func TestEmptyArgumentsMeanEmptyObject(t *testing.T) {
 // Model other than Client may.
 type emptyArgsModel struct{ n int }
 
-func (m *emptyArgsModel) Complete(context.Context, Request, func(Event)) (Reply, error) {
+func (m *emptyArgsModel) Complete(context.Context, llm.Request, func(Event)) (llm.Reply, error) {
 	m.n++
 	if m.n == 1 {
-		return Reply{ToolCalls: []ToolCall{{ID: "c1", Name: "tree_view", Arguments: " "}}}, nil
+		return llm.Reply{ToolCalls: []ToolCall{{ID: "c1", Name: "tree_view", Arguments: " "}}}, nil
 	}
-	return Reply{Content: "done"}, nil
+	return llm.Reply{Content: "done"}, nil
 }
 
 func TestEmptyArgumentsFromAnyModel(t *testing.T) {

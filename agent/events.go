@@ -1,63 +1,30 @@
 package agent
 
 import (
-	"time"
-
-	"pincer/tools"
+	"pincer/agent/llm"
+	"pincer/chat"
+	"pincer/tools/todo"
 )
 
 // Event is something the agent reports while it works. The UI turns events
 // into screen updates and the headless runner into output lines; both drain
-// them from one sink. The concrete types below are the whole set.
-type Event interface{ isEvent() }
+// them from one sink. The types declared in this file are the whole set
+// (a front end ignores any other value); a new event is declared here, so
+// the front ends' tests find it.
+type Event = any
 
-// TextDelta is a piece of the assistant's answer as it streams.
-type TextDelta struct{ Text string }
-
-// ReasoningDelta is a piece of the model's reasoning ("thinking") as it
-// streams, for models that expose it.
-type ReasoningDelta struct{ Text string }
-
-// ToolCallDelta reports a tool call while its arguments still stream, so a
-// card can show the tool and its key argument before the call is complete.
-// Index is the call's position in the assistant message; Call is pincer's
-// own key for the call, unique in the conversation, which the later events
-// about the same call carry too (ID is the server's, and servers reuse
-// theirs).
-type ToolCallDelta struct {
-	Index     int
-	Call      string
-	ID        string
-	Name      string
-	ArgsSoFar string
-}
-
-// Usage is the token accounting the server reported for one request. It is
-// both an event and the value stored with messages.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
-	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
-	CachedTokens     int `json:"cached_tokens,omitempty"`
-}
-
-// Retrying says a request failed before any answer arrived and will be sent
-// again after Wait.
-type Retrying struct {
-	Attempt int // the attempt that failed, from 1
-	Wait    time.Duration
-	Err     error
-}
-
-// Waiting says a request reached the model server and its answer has not
-// begun: a front end can count the seconds from here and say what the
-// wait is, instead of a bare spinner. FirstByte is how long this attempt
-// waits for the first byte (0: no limit); Budget is how long all attempts
-// together may wait on a server that stays silent (0: no limit).
-type Waiting struct {
-	FirstByte, Budget time.Duration
-}
+// The model's stream, as the model client reports it (see llm.Event).
+type (
+	TextDelta      = llm.TextDelta
+	ReasoningDelta = llm.ReasoningDelta
+	ToolCallDelta  = llm.ToolCallDelta
+	Retrying       = llm.Retrying
+	Waiting        = llm.Waiting
+	// Usage is the token accounting the server reported for one request
+	// (chat.Usage). It is both an event and the value stored with
+	// messages.
+	Usage = chat.Usage
+)
 
 // AssistantMessage is a finished assistant message: the answer, the
 // reasoning and the complete tool calls, as stored in the history, and the
@@ -90,7 +57,7 @@ type ToolResult struct {
 	Summary string
 	Content string
 	IsError bool
-	Touched []tools.Touch
+	Touched []chat.Touch
 }
 
 // Notice is a line for the person that is not part of the conversation: the
@@ -114,15 +81,18 @@ type Recalled struct {
 	Text  string
 }
 
-func (Recalled) isEvent()         {}
-func (TextDelta) isEvent()        {}
-func (ReasoningDelta) isEvent()   {}
-func (ToolCallDelta) isEvent()    {}
-func (Usage) isEvent()            {}
-func (Retrying) isEvent()         {}
-func (Waiting) isEvent()          {}
-func (AssistantMessage) isEvent() {}
-func (ToolStarted) isEvent()      {}
-func (ToolResult) isEvent()       {}
-func (Notice) isEvent()           {}
-func (Compressed) isEvent()       {}
+// SubEvent is an event of a sub-agent that a task call started, passed
+// on to the front end without mixing into the main conversation: its
+// text, tool calls and token usage are the sub-agent's, not the main
+// agent's. Call and ID name the task call (as ToolStarted does); Agent is
+// the name of the agent definition, or "" for the default one.
+type SubEvent struct {
+	Call  string // pincer's key of the task call (see ToolCallDelta.Call)
+	ID    string // the server's id of the task call
+	Agent string
+	Event Event
+}
+
+// TodoList says the task list changed: a todo_write call succeeded. Items
+// is the whole list now in force (empty when the model cleared it).
+type TodoList struct{ Items []todo.Item }

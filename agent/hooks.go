@@ -7,65 +7,17 @@ import (
 	"fmt"
 	"strings"
 
+	"pincer/hooks"
 	"pincer/safety"
 	"pincer/tools"
 )
 
-// HookEvent is a moment of a turn at which the person's hooks run.
-type HookEvent string
-
-// The hook events, named as Claude Code names them.
-const (
-	HookSessionStart     HookEvent = "SessionStart"
-	HookUserPromptSubmit HookEvent = "UserPromptSubmit"
-	HookPreToolUse       HookEvent = "PreToolUse"
-	HookPostToolUse      HookEvent = "PostToolUse"
-	HookStop             HookEvent = "Stop"
-)
-
-// HookInput is what the hooks of an event are told.
-type HookInput struct {
-	Event        HookEvent
-	ToolName     string          // PreToolUse, PostToolUse
-	ToolInput    json.RawMessage // PreToolUse, PostToolUse
-	ToolResponse json.RawMessage // PostToolUse: {"content": …, "is_error": …}
-	Prompt       string          // UserPromptSubmit
-	// StopHookActive (Stop) says the model already went on once because a
-	// Stop hook asked it to.
-	StopHookActive bool
-	Source         string // SessionStart: "startup" or "resume"
-}
-
-// HookOutcome is what the hooks of an event answered together.
-type HookOutcome struct {
-	// Block refuses: the tool does not run (PreToolUse), the prompt is not
-	// sent (UserPromptSubmit), the model reads Reason (PostToolUse) or goes
-	// on with it (Stop).
-	Block  bool
-	Reason string
-	// Stop ends the turn; StopReason is for the person.
-	Stop       bool
-	StopReason string
-	// Context is added for the model.
-	Context string
-	// Permission (PreToolUse) is "deny", "ask", "allow" or "". "ask"
-	// forces an approval; "allow" changes nothing: a hook may tighten
-	// pincer's approvals, never loosen them.
-	Permission       string
-	PermissionReason string
-	// UpdatedInput replaces the tool's input before it is judged and
-	// approved; UpdatedBy names the hook.
-	UpdatedInput json.RawMessage
-	UpdatedBy    string
-	// Notices are for the person (hooks that failed, for example).
-	Notices []string
-}
-
-// Hooks runs the person's hook commands. main wires it from the
-// configuration; Run never fails — failures come back as Notices — and
-// must return when ctx ends.
+// Hooks runs the person's hook commands: a *hooks.Runner, which the
+// composition root makes from the configuration. Run never fails —
+// failures come back as Notices — and must return when ctx ends; it fills
+// in the session and the project directory the agent does not know.
 type Hooks interface {
-	Run(ctx context.Context, in HookInput) HookOutcome
+	Run(ctx context.Context, in hooks.Input) hooks.Outcome
 }
 
 // ErrPromptBlocked is matched by the error of a turn whose prompt a
@@ -77,9 +29,9 @@ var ErrPromptBlocked = errors.New("a UserPromptSubmit hook blocked the prompt")
 const maxStopContinues = 3
 
 // hook runs the hooks of one event and shows their notices.
-func (a *Agent) hook(ctx context.Context, in HookInput, sink func(Event)) HookOutcome {
+func (a *Agent) hook(ctx context.Context, in hooks.Input, sink func(Event)) hooks.Outcome {
 	if a.opts.Hooks == nil {
-		return HookOutcome{}
+		return hooks.Outcome{}
 	}
 	out := a.opts.Hooks.Run(ctx, in)
 	for _, n := range out.Notices {
@@ -103,14 +55,14 @@ func (a *Agent) beforeTurn(ctx context.Context, user Message, sink func(Event)) 
 		if len(a.history) > 0 {
 			source = "resume"
 		}
-		out := a.hook(ctx, HookInput{Event: HookSessionStart, Source: source}, sink)
+		out := a.hook(ctx, hooks.Input{Event: hooks.SessionStart, Source: source}, sink)
 		a.sessionContext = out.Context
 	}
 	a.promptContext = ""
 	if user.Kind != "" {
 		return nil // a scheduled task or a wrap-up, not a typed prompt
 	}
-	out := a.hook(ctx, HookInput{Event: HookUserPromptSubmit, Prompt: user.Content}, sink)
+	out := a.hook(ctx, hooks.Input{Event: hooks.UserPromptSubmit, Prompt: user.Content}, sink)
 	switch {
 	case out.Block:
 		return fmt.Errorf("%w, so it was not sent: %s", ErrPromptBlocked, out.Reason)
@@ -151,7 +103,7 @@ func (a *Agent) preToolUse(ctx context.Context, tc *ToolCall, sink func(Event)) 
 	if a.opts.Hooks == nil {
 		return p, nil
 	}
-	out := a.hook(ctx, HookInput{Event: HookPreToolUse, ToolName: tc.Name, ToolInput: json.RawMessage(tc.Arguments)}, sink)
+	out := a.hook(ctx, hooks.Input{Event: hooks.PreToolUse, ToolName: tc.Name, ToolInput: json.RawMessage(tc.Arguments)}, sink)
 	if out.Stop {
 		a.hookHalt = out.StopReason
 	}
@@ -168,7 +120,7 @@ func (a *Agent) preToolUse(ctx context.Context, tc *ToolCall, sink func(Event)) 
 		tc.Arguments = p.input
 		sink(Notice{Text: fmt.Sprintf("The hook %s changed the input of %s to: %s", out.UpdatedBy, tc.Name, p.input)})
 	}
-	if out.Permission == "ask" {
+	if out.Permission == hooks.PermissionAsk {
 		p.ask = true
 		p.askReason = "a PreToolUse hook asks for your approval"
 		if out.PermissionReason != "" {
@@ -212,7 +164,7 @@ func (a *Agent) postToolUse(ctx context.Context, tc ToolCall, p *preTool, r tool
 		return r
 	}
 	resp, _ := json.Marshal(map[string]any{"content": r.Content, "is_error": r.IsError})
-	out := a.hook(ctx, HookInput{Event: HookPostToolUse, ToolName: tc.Name, ToolInput: json.RawMessage(tc.Arguments), ToolResponse: resp}, sink)
+	out := a.hook(ctx, hooks.Input{Event: hooks.PostToolUse, ToolName: tc.Name, ToolInput: json.RawMessage(tc.Arguments), ToolResponse: resp}, sink)
 	if out.Block {
 		r.Content += "\n\nThe user's PostToolUse hook says: " + out.Reason
 	}
@@ -232,7 +184,7 @@ func (a *Agent) stopHook(ctx context.Context, continues *int, sink func(Event)) 
 	if a.opts.Hooks == nil || a.role != nil || ctx.Err() != nil {
 		return false, nil
 	}
-	out := a.hook(ctx, HookInput{Event: HookStop, StopHookActive: *continues > 0}, sink)
+	out := a.hook(ctx, hooks.Input{Event: hooks.Stop, StopHookActive: *continues > 0}, sink)
 	if !out.Block || out.Stop {
 		return false, nil
 	}

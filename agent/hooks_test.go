@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/hooks"
 	"pincer/safety"
 )
 
@@ -18,21 +19,21 @@ import (
 // was told.
 type fakeHooks struct {
 	mu     sync.Mutex
-	answer map[HookEvent]HookOutcome
-	seen   []HookInput
+	answer map[hooks.Event]hooks.Outcome
+	seen   []hooks.Input
 }
 
-func (f *fakeHooks) Run(_ context.Context, in HookInput) HookOutcome {
+func (f *fakeHooks) Run(_ context.Context, in hooks.Input) hooks.Outcome {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.seen = append(f.seen, in)
 	return f.answer[in.Event]
 }
 
-func (f *fakeHooks) inputs(e HookEvent) []HookInput {
+func (f *fakeHooks) inputs(e hooks.Event) []hooks.Input {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []HookInput
+	var out []hooks.Input
 	for _, in := range f.seen {
 		if in.Event == e {
 			out = append(out, in)
@@ -60,7 +61,7 @@ func TestPreToolUseOnlyTightens(t *testing.T) {
 	tests := []struct {
 		name    string
 		command string
-		hook    HookOutcome
+		hook    hooks.Outcome
 		// asked are the tiers of the approval questions, in order.
 		asked    []safety.Tier
 		command2 string // the command the questions show ("" = command)
@@ -69,21 +70,21 @@ func TestPreToolUseOnlyTightens(t *testing.T) {
 	}{
 		{name: "no answer: a safe command runs unasked", command: "ls", ran: true},
 		{name: "allow does not skip the approval of a confirm command", command: "touch a.txt",
-			hook: HookOutcome{Permission: "allow"}, asked: []safety.Tier{safety.Confirm}, ran: true},
+			hook: hooks.Outcome{Permission: hooks.PermissionAllow}, asked: []safety.Tier{safety.Confirm}, ran: true},
 		{name: "allow does not skip either step of a dangerous command", command: "rm -rf build",
-			hook: HookOutcome{Permission: "allow"}, asked: []safety.Tier{safety.Dangerous, safety.Dangerous}, ran: true},
+			hook: hooks.Outcome{Permission: hooks.PermissionAllow}, asked: []safety.Tier{safety.Dangerous, safety.Dangerous}, ran: true},
 		{name: "ask makes a safe command ask", command: "ls",
-			hook: HookOutcome{Permission: "ask", PermissionReason: "audit"}, asked: []safety.Tier{safety.Confirm}, ran: true,
+			hook: hooks.Outcome{Permission: hooks.PermissionAsk, PermissionReason: "audit"}, asked: []safety.Tier{safety.Confirm}, ran: true,
 		},
 		{name: "ask does not lower a dangerous command to one step", command: "rm -rf build",
-			hook: HookOutcome{Permission: "ask", PermissionReason: "audit"}, asked: []safety.Tier{safety.Dangerous, safety.Dangerous}, ran: true,
+			hook: hooks.Outcome{Permission: hooks.PermissionAsk, PermissionReason: "audit"}, asked: []safety.Tier{safety.Dangerous, safety.Dangerous}, ran: true,
 		},
 		{name: "deny blocks without asking", command: "ls",
-			hook: HookOutcome{Permission: "deny", Block: true, Reason: "not today"}, result: "Blocked by the user's PreToolUse hook; it was not run. The hook said: not today"},
+			hook: hooks.Outcome{Permission: hooks.PermissionDeny, Block: true, Reason: "not today"}, result: "Blocked by the user's PreToolUse hook; it was not run. The hook said: not today"},
 		{name: "exit 2 blocks a dangerous command", command: "rm -rf build",
-			hook: HookOutcome{Block: true, Reason: "no rm"}, result: "The hook said: no rm"},
+			hook: hooks.Outcome{Block: true, Reason: "no rm"}, result: "The hook said: no rm"},
 		{name: "a changed input is judged as it is: ls becomes rm -rf", command: "ls",
-			hook:  HookOutcome{UpdatedInput: json.RawMessage(`{"command":"rm -rf build"}`), UpdatedBy: `"fix.sh"`},
+			hook:  hooks.Outcome{UpdatedInput: json.RawMessage(`{"command":"rm -rf build"}`), UpdatedBy: `"fix.sh"`},
 			asked: []safety.Tier{safety.Dangerous, safety.Dangerous}, command2: "rm -rf build", ran: true,
 			result: `(The user's PreToolUse hook changed this call's input to: {"command":"rm -rf build"})`},
 	}
@@ -93,7 +94,7 @@ func TestPreToolUseOnlyTightens(t *testing.T) {
 				agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: args(map[string]string{"command": tt.command})}),
 				agenttest.Text("done", 5))
 			h.write("build/x", "x")
-			fh := &fakeHooks{answer: map[HookEvent]HookOutcome{HookPreToolUse: tt.hook}}
+			fh := &fakeHooks{answer: map[hooks.Event]hooks.Outcome{hooks.PreToolUse: tt.hook}}
 			h.agent.opts.Hooks = fh
 			if _, err := h.run("go"); err != nil {
 				t.Fatal(err)
@@ -109,13 +110,13 @@ func TestPreToolUseOnlyTightens(t *testing.T) {
 				if q.Tier != tt.asked[i] || q.Command != want || q.Step != i+1 {
 					t.Errorf("question %d: tier %v, step %d, command %q; want %v, %d, %q", i, q.Tier, q.Step, q.Command, tt.asked[i], i+1, want)
 				}
-				if q.HookAsked != (tt.hook.Permission == "ask") {
+				if q.HookAsked != (tt.hook.Permission == hooks.PermissionAsk) {
 					t.Errorf("question %d: HookAsked %v", i, q.HookAsked)
 				}
 				if tt.command2 != "" && !strings.Contains(strings.Join(q.Reasons, "\n"), `the hook "fix.sh" changed this call's input; what is shown is what will run`) {
 					t.Errorf("question %d does not say a hook changed the input: %q", i, q.Reasons)
 				}
-				if tt.hook.Permission == "ask" && !strings.Contains(strings.Join(q.Reasons, "\n"), "a PreToolUse hook asks for your approval: audit") {
+				if tt.hook.Permission == hooks.PermissionAsk && !strings.Contains(strings.Join(q.Reasons, "\n"), "a PreToolUse hook asks for your approval: audit") {
 					t.Errorf("question %d does not say the hook asked: %q", i, q.Reasons)
 				}
 			}
@@ -131,7 +132,7 @@ func TestPreToolUseOnlyTightens(t *testing.T) {
 			if len(tm) != 1 || !strings.Contains(tm[0]["content"].(string), tt.result) {
 				t.Errorf("tool result %v, want it to hold %q", tm, tt.result)
 			}
-			if in := fh.inputs(HookPreToolUse); len(in) != 1 || in[0].ToolName != "run_command" || !strings.Contains(string(in[0].ToolInput), tt.command) {
+			if in := fh.inputs(hooks.PreToolUse); len(in) != 1 || in[0].ToolName != "run_command" || !strings.Contains(string(in[0].ToolInput), tt.command) {
 				t.Errorf("the hook was told %+v", in)
 			}
 			h.checkStrict()
@@ -145,7 +146,7 @@ func TestAskOnAnEditIsMarked(t *testing.T) {
 	h := newHarness(t, 5,
 		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: args(map[string]string{"path": "f.txt", "content": "x\n"})}),
 		agenttest.Text("done", 5))
-	h.agent.opts.Hooks = &fakeHooks{answer: map[HookEvent]HookOutcome{HookPreToolUse: {Permission: "ask"}}}
+	h.agent.opts.Hooks = &fakeHooks{answer: map[hooks.Event]hooks.Outcome{hooks.PreToolUse: {Permission: hooks.PermissionAsk}}}
 	if _, err := h.run("go"); err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +162,7 @@ func TestPostToolUseReachesTheModel(t *testing.T) {
 	h := newHarness(t, 5,
 		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: args(map[string]string{"command": "echo hi"})}),
 		agenttest.Text("done", 5))
-	fh := &fakeHooks{answer: map[HookEvent]HookOutcome{HookPostToolUse: {Block: true, Reason: "lint failed: 2 errors", Context: "see lint.log"}}}
+	fh := &fakeHooks{answer: map[hooks.Event]hooks.Outcome{hooks.PostToolUse: {Block: true, Reason: "lint failed: 2 errors", Context: "see lint.log"}}}
 	h.agent.opts.Hooks = fh
 	if _, err := h.run("go"); err != nil {
 		t.Fatal(err)
@@ -172,7 +173,7 @@ func TestPostToolUseReachesTheModel(t *testing.T) {
 			t.Errorf("result %q lacks %q", content, want)
 		}
 	}
-	in := fh.inputs(HookPostToolUse)
+	in := fh.inputs(hooks.PostToolUse)
 	if len(in) != 1 || !strings.Contains(string(in[0].ToolResponse), `"content":"hi`) || !strings.Contains(string(in[0].ToolResponse), `"is_error":false`) {
 		t.Errorf("the hook was told %+v", in)
 	}
@@ -190,7 +191,7 @@ func TestPostToolUseDoesNotRunForABlockedCall(t *testing.T) {
 	if _, err := h.run("go"); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(fh.inputs(HookPostToolUse)); n != 0 {
+	if n := len(fh.inputs(hooks.PostToolUse)); n != 0 {
 		t.Errorf("PostToolUse ran %d times for a refused call", n)
 	}
 }
@@ -204,7 +205,7 @@ func TestHookEndsTheTurn(t *testing.T) {
 			agenttest.Call{ID: "c1", Name: "run_command", Arguments: args(map[string]string{"command": "ls"})},
 			agenttest.Call{ID: "c2", Name: "run_command", Arguments: args(map[string]string{"command": "pwd"})}),
 		agenttest.Text("should not be asked for", 5))
-	h.agent.opts.Hooks = &fakeHooks{answer: map[HookEvent]HookOutcome{HookPreToolUse: {Stop: true, StopReason: "frozen"}}}
+	h.agent.opts.Hooks = &fakeHooks{answer: map[hooks.Event]hooks.Outcome{hooks.PreToolUse: {Stop: true, StopReason: "frozen"}}}
 	res, err := h.run("go")
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +230,7 @@ func TestStopHookIsBounded(t *testing.T) {
 		replies = append(replies, agenttest.Text("finished", 5))
 	}
 	h := newHarness(t, 30, replies...)
-	fh := &fakeHooks{answer: map[HookEvent]HookOutcome{HookStop: {Block: true, Reason: "tests still fail"}}}
+	fh := &fakeHooks{answer: map[hooks.Event]hooks.Outcome{hooks.Stop: {Block: true, Reason: "tests still fail"}}}
 	h.agent.opts.Hooks = fh
 	res, err := h.run("go")
 	if err != nil || res.StopReason != "answer" {
@@ -241,7 +242,7 @@ func TestStopHookIsBounded(t *testing.T) {
 	if !strings.Contains(requestText(h.srv.Requests()[1]), "The user's Stop hook asks you to go on before you finish: tests still fail") {
 		t.Error("the model is not told the reason")
 	}
-	in := fh.inputs(HookStop)
+	in := fh.inputs(hooks.Stop)
 	if len(in) != maxStopContinues+1 || in[0].StopHookActive || !in[1].StopHookActive {
 		t.Errorf("stop inputs %+v", in)
 	}
@@ -259,15 +260,15 @@ func requestText(r agenttest.Request) string {
 // UserPromptSubmit.
 func TestPromptHooks(t *testing.T) {
 	h := newHarness(t, 5, agenttest.Text("one", 5), agenttest.Text("two", 5), agenttest.Text("three", 5))
-	fh := &fakeHooks{answer: map[HookEvent]HookOutcome{
-		HookSessionStart:     {Context: "on branch main"},
-		HookUserPromptSubmit: {Context: "ticket 7"},
+	fh := &fakeHooks{answer: map[hooks.Event]hooks.Outcome{
+		hooks.SessionStart:     {Context: "on branch main"},
+		hooks.UserPromptSubmit: {Context: "ticket 7"},
 	}}
 	h.agent.opts.Hooks = fh
 	if _, err := h.run("first"); err != nil {
 		t.Fatal(err)
 	}
-	fh.answer[HookUserPromptSubmit] = HookOutcome{}
+	fh.answer[hooks.UserPromptSubmit] = hooks.Outcome{}
 	if _, err := h.run("second"); err != nil {
 		t.Fatal(err)
 	}
@@ -278,14 +279,14 @@ func TestPromptHooks(t *testing.T) {
 	if second := requestText(reqs[1]); !strings.Contains(second, "on branch main") || strings.Contains(second, "ticket 7") {
 		t.Errorf("second request: %s", second)
 	}
-	if in := fh.inputs(HookSessionStart); len(in) != 1 || in[0].Source != "startup" {
+	if in := fh.inputs(hooks.SessionStart); len(in) != 1 || in[0].Source != "startup" {
 		t.Errorf("SessionStart %+v", in)
 	}
-	if in := fh.inputs(HookUserPromptSubmit); len(in) != 2 || in[0].Prompt != "first" {
+	if in := fh.inputs(hooks.UserPromptSubmit); len(in) != 2 || in[0].Prompt != "first" {
 		t.Errorf("UserPromptSubmit %+v", in)
 	}
 
-	fh.answer[HookUserPromptSubmit] = HookOutcome{Block: true, Reason: "no secrets"}
+	fh.answer[hooks.UserPromptSubmit] = hooks.Outcome{Block: true, Reason: "no secrets"}
 	stored := len(h.records)
 	_, err := h.run("the secret")
 	if !errors.Is(err, ErrPromptBlocked) || !strings.Contains(err.Error(), "no secrets") {
@@ -299,10 +300,10 @@ func TestPromptHooks(t *testing.T) {
 	if _, err := h.agent.RunMessage(context.Background(), Message{Kind: KindTask, Content: "scheduled"}, h.sink); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(fh.inputs(HookUserPromptSubmit)); n != 3 {
+	if n := len(fh.inputs(hooks.UserPromptSubmit)); n != 3 {
 		t.Errorf("UserPromptSubmit ran %d times, want 3 (not for a task)", n)
 	}
-	if in := fh.inputs(HookSessionStart); len(in) != 2 || in[1].Source != "resume" {
+	if in := fh.inputs(hooks.SessionStart); len(in) != 2 || in[1].Source != "resume" {
 		t.Errorf("SessionStart after Restore %+v", in)
 	}
 }

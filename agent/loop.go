@@ -14,8 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
-	"pincer/session"
 	"pincer/tools"
 )
 
@@ -65,6 +66,19 @@ type Options struct {
 	// SubAgents, when set, offers the task tool, which hands a job to a
 	// sub-agent (see subagent.go).
 	SubAgents *SubAgents
+	// Diagnostics, when set, adds the language servers' errors to the
+	// result of each call that changed files (see diagnostics.go).
+	Diagnostics Diagnostics
+	// Check, when set, runs after a turn that changed files; its
+	// failures go back to the model (see check.go).
+	Check *CheckOptions
+}
+
+// Model is what the loop needs of the model client: one completion,
+// streamed, its events sent to sink as they arrive (see llm.Event).
+// llm.Client is the real one; tests script their own.
+type Model interface {
+	Complete(ctx context.Context, req llm.Request, sink func(Event)) (llm.Reply, error)
 }
 
 // Checkpointer records the project's files at the start and the end of
@@ -101,6 +115,9 @@ type Result struct {
 	StopReason string
 	// Planned is set when the answer was given in plan mode: Text is the plan.
 	Planned bool
+	// Check is how the last check of the turn went: "passed", "failed",
+	// or "" when none ran.
+	Check string
 }
 
 // Agent is one conversation with the model and its tools. Run must not be
@@ -215,7 +232,7 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 	}
 	damaged := 0
 	for _, m := range a.history {
-		if m.Kind == session.KindDamaged {
+		if m.Kind == chat.KindDamaged {
 			damaged++
 		}
 	}
@@ -306,6 +323,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}()
 	}
 	stopContinues := 0
+	var check checkState
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
 		if final {
@@ -332,7 +350,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		keys := a.newCallKeys()
 		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
 		res.Iterations = iter
-		res.Usage = res.Usage.plus(reply.Usage)
+		res.Usage = res.Usage.Plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
 				// The request's own error is the one to report, even when
@@ -369,12 +387,23 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
 		if reply.DroppedCalls > 0 {
-			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, MaxToolCalls)})
+			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, llm.MaxToolCalls)})
 		}
 		res.Text = msg.Content
 		if len(msg.ToolCalls) == 0 {
 			if !final {
-				again, err := a.stopHook(ctx, &stopContinues, sink)
+				again, err := a.runCheck(ctx, &check, sink)
+				if err != nil {
+					res.StopReason = "error"
+					if ctx.Err() != nil {
+						res.StopReason = "cancelled"
+					}
+					return res, err
+				}
+				if again {
+					continue
+				}
+				again, err = a.stopHook(ctx, &stopContinues, sink)
 				if err != nil {
 					res.StopReason = "error"
 					return res, err
@@ -384,6 +413,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				}
 			}
 			res.StopReason = "answer"
+			res.Check = check.result
 			if final {
 				res.StopReason = "max_iterations"
 			}
@@ -416,8 +446,10 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			if i == len(msg.ToolCalls)-1 && reply.DroppedCalls > 0 {
 				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
-					len(msg.ToolCalls), reply.DroppedCalls, MaxToolCalls, MaxToolCalls)
+					len(msg.ToolCalls), reply.DroppedCalls, llm.MaxToolCalls, llm.MaxToolCalls)
 			}
+			r = a.diagnose(ctx, call, callKeys[i], r, sink)
+			check.noteChange(call, r)
 			steps, subUsage := a.takeSteps(call.ID)
 			_, saveErr := a.add(Message{Role: RoleTool, ToolCallID: call.ID, ToolName: call.Name, Content: r.Content, IsError: r.IsError, Touched: r.Touched, Steps: steps, Usage: subUsage}, sink)
 			// The tool ran, saved or not: show what it did.
@@ -489,7 +521,7 @@ func notSaved(err error) error {
 // messages if there is one, and the messages after it, repaired so that a
 // strict server accepts them and cut down if they would not fit the
 // window. final withholds tools.
-func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
+func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
@@ -499,11 +531,11 @@ func (a *Agent) request(final bool, sink func(Event)) (Request, error) {
 		sink(Notice{Text: n})
 	}
 	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
-		return Request{}, err
+		return llm.Request{}, err
 	}
-	req := Request{Messages: msgs, Model: a.turnModel}
+	req := llm.Request{Messages: msgs, Model: a.turnModel}
 	for _, t := range a.toolList() {
-		req.Tools = append(req.Tools, ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
+		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}
 	if final {
 		req.ToolChoice = "none"
@@ -874,6 +906,9 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 		// Nobody is asked to review an edit that cannot land.
 		return tools.Result{Content: err.Error() + "; the edit was not applied.", IsError: true}
 	}
+	if d := a.opts.Diagnostics; d != nil {
+		d.Before(ch.Path, ch.Before) // the server reads it while the person reviews
+	}
 	tier := max(v.Tier, safety.Confirm)
 	d := ask(ctx, a.opts.Approver, Approval{
 		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
@@ -1020,16 +1055,6 @@ func (a *Agent) toolNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func (u Usage) plus(v Usage) Usage {
-	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		TotalTokens:      u.TotalTokens + v.TotalTokens,
-		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
-		CachedTokens:     u.CachedTokens + v.CachedTokens,
-	}
 }
 
 // HomeDir is the person's home directory, or "" when it cannot be known.

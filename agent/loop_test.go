@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -76,6 +77,17 @@ func newHarness(t *testing.T, maxIter int, replies ...agenttest.Reply) *harness 
 	}
 	h.agent = a
 	return h
+}
+
+// newTestClient is the real model client pointed at a test server, with
+// short waits between retries.
+func newTestClient(t testing.TB, base, key string) *llm.Client {
+	t.Helper()
+	c, err := llm.NewClient(llm.ClientOptions{BaseURL: base, APIKey: key, Model: "test-model", Backoff: func(int) time.Duration { return time.Millisecond }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 func (h *harness) approve(_ context.Context, a Approval) (Decision, error) {

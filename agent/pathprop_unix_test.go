@@ -9,11 +9,10 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"strings"
-	"testing"
-
 	"pincer/safety"
 	"pincer/tools"
+	"strings"
+	"testing"
 )
 
 // Markers that must never reach the model when every approval is refused.

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"pincer/internal/human"
 	"pincer/session"
 	"pincer/tools"
 )
@@ -307,6 +309,33 @@ func SelectRecalled(hits []session.Hit, mode RecallMode, inContext func(string) 
 func plainSnippet(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// RecallSummary is the one line that tells people what auto recall added:
+// "recalled 2 notes from 'db-migration', 3 days ago".
+func RecallSummary(notes []RecalledNote, now time.Time) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	var sources []string
+	newest := time.Time{}
+	for _, n := range notes {
+		src := "'" + n.Source() + "'"
+		if n.NoteID != 0 {
+			src = "saved memory"
+		}
+		if !slices.Contains(sources, src) {
+			sources = append(sources, src)
+		}
+		if n.When.After(newest) {
+			newest = n.When
+		}
+	}
+	when := "some time ago"
+	if !newest.IsZero() {
+		when = human.Ago(now, newest)
+	}
+	return fmt.Sprintf("recalled %s from %s, %s", human.Plural(len(notes), "note"), strings.Join(sources, " and "), when)
 }
 
 // RecallText is the system message that gives the model the notes, exactly

@@ -19,7 +19,7 @@ func recallWorld(t *testing.T) (st *session.Store, current string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Append(s.ID, session.Message{Role: session.RoleUser, Content: text}); err != nil {
+		if _, err := st.Append(s.ID, Message{Role: RoleUser, Content: text}); err != nil {
 			t.Fatal(err)
 		}
 		return s.ID
@@ -129,7 +129,7 @@ func TestAutoRecallKeepsToItsScope(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Append(other.ID, session.Message{Role: session.RoleUser, Content: "the deploy passphrase for staging is granite-owl-seven"}); err != nil {
+	if _, err := st.Append(other.ID, Message{Role: RoleUser, Content: "the deploy passphrase for staging is granite-owl-seven"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.AddNote("/p", "the deploy passphrase for production is in the binder"); err != nil {

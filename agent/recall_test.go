@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/session"
 )
@@ -47,7 +48,7 @@ func loadRecallSet(t testing.TB, file, dir string) (*session.Store, recallSet) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	add := func(name string, msgs ...session.Message) {
+	add := func(name string, msgs ...Message) {
 		s, err := st.Create(session.Session{Name: name, Dir: dir})
 		if err != nil {
 			t.Fatal(err)
@@ -59,16 +60,16 @@ func loadRecallSet(t testing.TB, file, dir string) (*session.Store, recallSet) {
 		}
 	}
 	for _, f := range set.Facts {
-		add(f.Session, session.Message{Role: session.RoleUser, Content: f.User}, session.Message{Role: session.RoleAssistant, Content: f.Assistant})
+		add(f.Session, Message{Role: RoleUser, Content: f.User}, Message{Role: RoleAssistant, Content: f.Assistant})
 	}
 	for i := range 2 {
-		var msgs []session.Message
+		var msgs []Message
 		for j, f := range set.Filler {
-			role := session.RoleUser
+			role := RoleUser
 			if j%2 == 1 {
-				role = session.RoleAssistant
+				role = RoleAssistant
 			}
-			msgs = append(msgs, session.Message{Role: role, Content: f})
+			msgs = append(msgs, Message{Role: role, Content: f})
 		}
 		add(fmt.Sprintf("filler-%d", i), msgs...)
 	}
@@ -216,5 +217,22 @@ func TestRecallRelevanceSpread(t *testing.T) {
 	}
 	for _, q := range set.Unrelated {
 		show("unrelated", q, "")
+	}
+}
+
+func TestRecallSummary(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		notes []RecalledNote
+		want  string
+	}{
+		{nil, ""},
+		{[]RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour)}}, "recalled 1 note from 'db-migration', 3 days ago"},
+		{[]RecalledNote{{SessionName: "a", When: now.Add(-2 * time.Hour)}, {NoteID: 4, When: now.Add(-10 * time.Minute)}}, "recalled 2 notes from 'a' and saved memory, 10 min ago"},
+		{[]RecalledNote{{SessionName: "a"}, {SessionName: "a"}}, "recalled 2 notes from 'a', some time ago"},
+	} {
+		if got := RecallSummary(tc.notes, now); got != tc.want {
+			t.Errorf("RecallSummary = %q, want %q", got, tc.want)
+		}
 	}
 }

@@ -177,7 +177,7 @@ func TestRecallTool(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, x := range texts {
-			if _, err := st.Append(s.ID, session.Message{Role: session.RoleUser, Content: x}); err != nil {
+			if _, err := st.Append(s.ID, Message{Role: RoleUser, Content: x}); err != nil {
 				t.Fatal(err)
 			}
 		}

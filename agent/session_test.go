@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"pincer/chat"
 	"pincer/session"
-	"pincer/tools"
 )
 
 // TestTouchedFilesSurviveTheStore: the files a tool result read or changed
@@ -20,10 +20,10 @@ func TestTouchedFilesSurviveTheStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	touched := []tools.Touch{
-		{Path: "main.go", Kind: tools.TouchRead},
-		{Path: "pkg/a.go", Kind: tools.TouchChanged},
-		{Path: "new.go", Kind: tools.TouchCreated},
+	touched := []chat.Touch{
+		{Path: "main.go", Kind: chat.TouchRead},
+		{Path: "pkg/a.go", Kind: chat.TouchChanged},
+		{Path: "new.go", Kind: chat.TouchCreated},
 	}
 	log := SessionLog{Store: st, ID: sess.ID}
 	if _, err := log.Record(Message{Role: RoleTool, ToolCallID: "c1", ToolName: "write_file", Content: "ok", Touched: touched}); err != nil {

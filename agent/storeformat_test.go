@@ -14,8 +14,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
+	"pincer/chat"
 	"pincer/session"
-	"pincer/tools"
 )
 
 // The session store's format belongs to the files people already have, not
@@ -49,19 +49,19 @@ func fixtureConversation() []Message {
 			},
 			Usage: &Usage{PromptTokens: 1200, CompletionTokens: 80, TotalTokens: 1280, ReasoningTokens: 30, CachedTokens: 1024}},
 		{Role: RoleTool, ToolCallID: "call_1", ToolName: "read_file", Content: "package parser\n\nfunc TestParse(t *testing.T) {}", Time: at(3),
-			Touched: []tools.Touch{{Path: "parser_test.go", Kind: tools.TouchRead}}},
+			Touched: []chat.Touch{{Path: "parser_test.go", Kind: chat.TouchRead}}},
 		{Role: RoleTool, ToolCallID: "call_2", ToolName: "task", Content: "Parse is called from main.go:12 and lexer.go:40.", Time: at(4),
 			Steps: []SubStep{
 				{Tool: "grep", Summary: "grep Parse(", Args: `{"pattern":"Parse("}`},
 				{Tool: "read_file", Args: `{"path":"missing.go"}`, IsError: true},
 			},
 			Usage:   &Usage{PromptTokens: 300, CompletionTokens: 40, TotalTokens: 340},
-			Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}},
+			Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchRead}}},
 		{Role: RoleAssistant, Time: at(5),
 			ToolCalls: []ToolCall{{ID: "call_3", Name: "edit_file", Arguments: `{"path":"parser_test.go","old":"t.Parallel()","new":""}`}},
 			Usage:     &Usage{PromptTokens: 1500, CompletionTokens: 60, TotalTokens: 1560}},
 		{Role: RoleTool, ToolCallID: "call_3", ToolName: "edit_file", Content: "Edited parser_test.go.", Time: at(6),
-			Touched: []tools.Touch{{Path: "parser_test.go", Kind: tools.TouchChanged}, {Path: "testdata/golden.txt", Kind: tools.TouchCreated}}},
+			Touched: []chat.Touch{{Path: "parser_test.go", Kind: chat.TouchChanged}, {Path: "testdata/golden.txt", Kind: chat.TouchCreated}}},
 		{Role: RoleTool, ToolCallID: "call_4", ToolName: "run_command", Content: "exit status 1", IsError: true, Time: at(7)},
 		{Role: RoleAssistant, Content: "Done: the test no longer races. ünïcödé ✓ \u202eevil", Time: at(8),
 			Usage: &Usage{PromptTokens: 1700, CompletionTokens: 20, TotalTokens: 1720}},
@@ -173,7 +173,7 @@ func TestStoreFormatReadsAsBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantUsage := session.Usage{PromptTokens: 1200 + 300 + 1500 + 1700, CompletionTokens: 80 + 40 + 60 + 20, ReasoningTokens: 30, CachedTokens: 1024}
+	wantUsage := Usage{PromptTokens: 1200 + 300 + 1500 + 1700, CompletionTokens: 80 + 40 + 60 + 20, ReasoningTokens: 30, CachedTokens: 1024}
 	if sess.Usage.PromptTokens != wantUsage.PromptTokens || sess.Usage.CompletionTokens != wantUsage.CompletionTokens ||
 		sess.Usage.ReasoningTokens != wantUsage.ReasoningTokens || sess.Usage.CachedTokens != wantUsage.CachedTokens {
 		t.Errorf("session usage %+v, want %+v", sess.Usage, wantUsage)

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -391,7 +393,8 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks
 		// it whoever makes it. (The mode follows the parent's, see Mode.)
-		Hooks: a.opts.Hooks,
+		Hooks:       a.opts.Hooks,
+		Diagnostics: a.opts.Diagnostics,
 	})
 	if err != nil {
 		return nil, false, err
@@ -442,7 +445,7 @@ type namedModel struct {
 	name string
 }
 
-func (m namedModel) Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error) {
+func (m namedModel) Complete(ctx context.Context, req llm.Request, sink func(Event)) (llm.Reply, error) {
 	req.Model = m.name
 	return m.Model.Complete(ctx, req, sink)
 }
@@ -452,7 +455,7 @@ func (m namedModel) Complete(ctx context.Context, req Request, sink func(Event))
 type stepLog struct {
 	steps   []SubStep
 	keys    []string // the sub-agent's key of each step
-	touched []tools.Touch
+	touched []chat.Touch
 	usage   Usage
 }
 
@@ -485,7 +488,7 @@ func (l *stepLog) see(ev Event) {
 		}
 		l.touched = append(l.touched, e.Touched...)
 	case Usage:
-		l.usage = l.usage.plus(e)
+		l.usage = l.usage.Plus(e)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/hooks"
 	"pincer/safety"
 )
 
@@ -65,17 +66,17 @@ func TestSubAgentInPlanMode(t *testing.T) {
 type toolHooks struct {
 	mu     sync.Mutex
 	block  string
-	events []HookEvent
+	events []hooks.Event
 }
 
-func (f *toolHooks) Run(_ context.Context, in HookInput) HookOutcome {
+func (f *toolHooks) Run(_ context.Context, in hooks.Input) hooks.Outcome {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.events = append(f.events, in.Event)
-	if in.Event == HookPreToolUse && in.ToolName == f.block {
-		return HookOutcome{Block: true, Reason: "not that file"}
+	if in.Event == hooks.PreToolUse && in.ToolName == f.block {
+		return hooks.Outcome{Block: true, Reason: "not that file"}
 	}
-	return HookOutcome{}
+	return hooks.Outcome{}
 }
 
 // TestHooksApplyToSubAgentCalls: a PreToolUse hook that blocks a tool
@@ -85,8 +86,8 @@ func (f *toolHooks) Run(_ context.Context, in HookInput) HookOutcome {
 func TestHooksApplyToSubAgentCalls(t *testing.T) {
 	h := newSubHarness(t, SubAgents{}, safety.ApprovalsAsk)
 	h.write("secret.txt", "hidden-7713\n")
-	hooks := &toolHooks{block: "read_file"}
-	h.agent.opts.Hooks = hooks
+	th := &toolHooks{block: "read_file"}
+	h.agent.opts.Hooks = th
 	h.script(
 		[]agenttest.Reply{
 			agenttest.Tools("", agenttest.Call{ID: "call_1", Name: "task", Arguments: `{"description":"look","prompt":"Read secret.txt."}`}),
@@ -107,15 +108,15 @@ func TestHooksApplyToSubAgentCalls(t *testing.T) {
 			}
 		}
 	}
-	count := map[HookEvent]int{}
-	for _, e := range hooks.events {
+	count := map[hooks.Event]int{}
+	for _, e := range th.events {
 		count[e]++
 	}
-	if count[HookUserPromptSubmit] != 1 || count[HookStop] != 1 {
-		t.Errorf("prompt and stop hooks ran %d and %d times, want once each (the person's turn only)", count[HookUserPromptSubmit], count[HookStop])
+	if count[hooks.UserPromptSubmit] != 1 || count[hooks.Stop] != 1 {
+		t.Errorf("prompt and stop hooks ran %d and %d times, want once each (the person's turn only)", count[hooks.UserPromptSubmit], count[hooks.Stop])
 	}
-	if count[HookPreToolUse] != 2 {
-		t.Errorf("PreToolUse ran %d times, want 2 (the task and the sub-agent's read)", count[HookPreToolUse])
+	if count[hooks.PreToolUse] != 2 {
+		t.Errorf("PreToolUse ran %d times, want 2 (the task and the sub-agent's read)", count[hooks.PreToolUse])
 	}
 }
 

@@ -6,12 +6,6 @@ import (
 	"pincer/tools/todo"
 )
 
-// TodoList says the task list changed: a todo_write call succeeded. Items
-// is the whole list now in force (empty when the model cleared it).
-type TodoList struct{ Items []todo.Item }
-
-func (TodoList) isEvent() {}
-
 // Todos returns the task list a conversation left: the list of its last
 // todo_write call that succeeded, or nil when it has none. The list has
 // no storage of its own, so a resumed session, a rewound one (whose

@@ -149,3 +149,43 @@ func BenchmarkSnapshotFirst20k(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkSnapshotSecondIgnored is BenchmarkSnapshotSecond with the
+// .gitignore files of a real project (rules at the root and in every
+// package), so the cost of matching every path against them shows.
+func BenchmarkSnapshotSecondIgnored(b *testing.B) {
+	root := b.TempDir()
+	paths := genTree(b, root, 5000)
+	rootRules := "# build output\n/bin/\n/dist/\n*.o\n*.a\n*.so\n*.exe\n*.test\n*.out\ncoverage.*\n" +
+		"node_modules/\n.cache/\n*.log\n!keep.log\n.env\n.env.*\n!.env.example\n**/testdata/golden/*.new\n" +
+		"[Bb]uild/\n*.sw[!a]\n*~\n.DS_Store\nvendor/**\n!vendor/modules.txt\n"
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(rootRules), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for d := range 10 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("pkg%02d", d), ".gitignore"), []byte("*.gen.go\n/tmp/\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	age(b, root)
+	s, err := Open(filepath.Join(b.TempDir(), "cp"), root, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Snapshot(context.Background(), "first"); err != nil {
+		b.Fatal(err)
+	}
+	target := filepath.Join(root, paths[len(paths)/2])
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		if err := os.WriteFile(target, []byte(fmt.Sprintf("change %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Snapshot(context.Background(), "second"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

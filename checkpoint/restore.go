@@ -13,9 +13,10 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"pincer/internal/gitignore"
 )
 
 // RestoreOptions tune Restore.
@@ -168,7 +169,7 @@ func (s *Store) plan(ctx context.Context, root *os.Root, before recorded, target
 			trackedDirs[d] = true
 		}
 	}
-	ign := &targetIgnore{st: s.st, tree: tree, exclude: excludePatterns(root), dirs: map[string][]gitignore.Pattern{}}
+	ign := &targetIgnore{st: s.st, tree: tree, exclude: excludePatterns(root), dirs: map[string]gitignore.Stack{}}
 	for _, c := range all {
 		switch {
 		case under(targetSkipped, c.Path):
@@ -226,23 +227,23 @@ func untrackedExists(root *os.Root, flat map[string]statEntry, dirs map[string]b
 type targetIgnore struct {
 	st      storer.EncodedObjectStorer
 	tree    *object.Tree
-	exclude []gitignore.Pattern
-	dirs    map[string][]gitignore.Pattern
+	exclude gitignore.Stack
+	dirs    map[string]gitignore.Stack
 }
 
 // patterns returns the patterns in force in directory dir ("." for the root).
-func (t *targetIgnore) patterns(dir string) []gitignore.Pattern {
+func (t *targetIgnore) patterns(dir string) gitignore.Stack {
 	if ps, ok := t.dirs[dir]; ok {
 		return ps
 	}
-	var ps []gitignore.Pattern
-	var domain []string
+	var ps gitignore.Stack
+	base := ""
 	sub := t.tree
 	if dir == "." {
 		ps = t.exclude
 	} else {
 		ps = t.patterns(path.Dir(dir))
-		domain = strings.Split(dir, "/")
+		base = dir
 		var err error
 		if sub, err = t.tree.Tree(dir); err != nil {
 			sub = nil
@@ -251,7 +252,7 @@ func (t *targetIgnore) patterns(dir string) []gitignore.Pattern {
 	if sub != nil {
 		if e, err := sub.FindEntry(".gitignore"); err == nil && e.Mode.IsFile() {
 			if data, _, err := readBlob(t.st, e.Hash, 1<<20); err == nil {
-				ps = append(slices.Clip(ps), readPatterns(data, domain)...)
+				ps = ps.Push(gitignore.Parse(base, data))
 			}
 		}
 	}
@@ -264,12 +265,12 @@ func (t *targetIgnore) ignored(name string) bool {
 	comps := strings.Split(name, "/")
 	dir := "."
 	for i := 1; i < len(comps); i++ {
-		if matches(t.patterns(dir), comps[:i], true) {
+		if t.patterns(dir).Ignored(path.Join(comps[:i]...), true) {
 			return true
 		}
 		dir = path.Join(comps[:i]...)
 	}
-	return matches(t.patterns(dir), comps, false)
+	return t.patterns(dir).Ignored(name, false)
 }
 
 // apply carries out the plan: removals first, then the directories they

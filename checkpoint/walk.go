@@ -1,8 +1,6 @@
 package checkpoint
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -10,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"pincer/internal/safefile"
 	"runtime"
 	"slices"
 	"strings"
@@ -18,7 +15,9 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"pincer/internal/gitignore"
+	"pincer/internal/safefile"
 )
 
 // Reasons a file is not recorded, as Skipped.Reason shows them.
@@ -91,24 +90,9 @@ func (s *Store) newScan(ctx context.Context, root *os.Root, old *statCache) *sca
 // is never recorded or touched, whatever its case on a case-folding disk.
 func isGitDir(name string) bool { return strings.EqualFold(name, ".git") }
 
-// readPatterns parses the gitignore lines in data for the directory domain.
-func readPatterns(data []byte, domain []string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps
-}
-
 // excludePatterns reads the project's .git/info/exclude (read only; a .git
 // that is a file, as in a linked worktree, has none here).
-func excludePatterns(root *os.Root) []gitignore.Pattern {
+func excludePatterns(root *os.Root) gitignore.Stack {
 	info, err := root.Lstat(".git")
 	if err != nil || !info.IsDir() {
 		return nil
@@ -117,7 +101,7 @@ func excludePatterns(root *os.Root) []gitignore.Pattern {
 	if err != nil {
 		return nil
 	}
-	return readPatterns(data, nil)
+	return gitignore.Stack{}.Push(gitignore.Parse("", data))
 }
 
 // readSmall reads a small text file (an ignore file) through root, at most
@@ -134,20 +118,9 @@ func readSmall(root *os.Root, name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, 1<<20))
 }
 
-// matches reports whether the path (split into components) is ignored by
-// the patterns, the last matching pattern deciding.
-func matches(ps []gitignore.Pattern, p []string, isDir bool) bool {
-	for i := len(ps) - 1; i >= 0; i-- {
-		if m := ps[i].Match(p, isDir); m != gitignore.NoMatch {
-			return m == gitignore.Exclude
-		}
-	}
-	return false
-}
-
 // walk records the directory rel ("" for the root) into n. Entries whose
 // stat matches the cache take their hash from it; the others become jobs.
-func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern) error {
+func (sc *scan) walk(rel string, n *node, ps gitignore.Stack) error {
 	name := rel
 	if name == "" {
 		name = "."
@@ -170,7 +143,7 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 	for _, e := range dirents {
 		if e.Name() == ".gitignore" && e.Type().IsRegular() {
 			if data, err := readSmall(sc.root, path.Join(rel, ".gitignore")); err == nil {
-				ps = append(slices.Clip(ps), readPatterns(data, comps)...)
+				ps = ps.Push(gitignore.Parse(rel, data))
 			}
 			break
 		}
@@ -186,9 +159,7 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 		if isGitDir(base) || p == sc.skipDir {
 			continue
 		}
-		pc := append(slices.Clip(comps), base)
-		isDir := e.IsDir()
-		if matches(ps, pc, isDir) {
+		if ps.Ignored(p, e.IsDir()) {
 			continue
 		}
 		info, err := e.Info()
@@ -209,12 +180,12 @@ func (sc *scan) walk(rel string, comps []string, n *node, ps []gitignore.Pattern
 			case sc.sem <- struct{}{}:
 				sc.wg.Go(func() {
 					defer func() { <-sc.sem }()
-					if err := sc.walk(p, pc, sub, ps); err != nil {
+					if err := sc.walk(p, sub, ps); err != nil {
 						sc.fail(err)
 					}
 				})
 			default:
-				if err := sc.walk(p, pc, sub, ps); err != nil {
+				if err := sc.walk(p, sub, ps); err != nil {
 					return err
 				}
 			}
@@ -263,8 +234,8 @@ func (sc *scan) fail(err error) {
 
 // run walks the whole tree into top, then gathers what the directories
 // found, in path order.
-func (sc *scan) run(top *node, ps []gitignore.Pattern) error {
-	err := sc.walk("", nil, top, ps)
+func (sc *scan) run(top *node, ps gitignore.Stack) error {
+	err := sc.walk("", top, ps)
 	sc.wg.Wait()
 	if err == nil {
 		err = sc.werr

@@ -65,6 +65,12 @@ type Config struct {
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema_description:"MCP servers whose tools the model may call, by name: {\"command\", \"args\", \"env\"} for a server over stdio, or {\"url\", \"headers\"} for streamable HTTP; header and env values may name ${VARIABLES}. Each may be \"disabled\", list \"hide_tools\", or be \"trusted\" (its read-only tools run unasked). Servers from every file are combined; a project's (here or in .mcp.json) start only once the project is trusted."`
 	MCPTimeout Duration             `json:"mcp_timeout" jsonschema_description:"Time limit of one MCP tool call, as \"60s\" or a number of seconds (default 60s)."`
 
+	// Language servers and the check after a turn.
+	LSP         map[string]LSPServer `json:"lsp,omitempty" jsonschema_description:"Language servers by language (go, rust, typescript, python, c, or a name of your own with \"extensions\"): {\"command\", \"args\", \"env\", \"extensions\", \"disabled\", \"initialization_options\"}. pincer knows gopls, rust-analyzer, typescript-language-server, basedpyright/pyright and clangd, and starts one when a file of its language is first used and its program is on PATH; they run in the command jail. A project's servers start only once the project is trusted. See docs/lsp.md."`
+	Check       string               `json:"check,omitempty" jsonschema_description:"The command that checks the project after a turn changed files, e.g. \"go build ./... && go vet ./...\"; empty means detected from the project (go.mod, Cargo.toml, tsconfig.json, pyproject.toml). It runs in the jail; its failures go back to the model. A project's check runs only once the project is trusted."`
+	AutoCheck   string               `json:"auto_check" jsonschema:"enum=ask,enum=on,enum=off" jsonschema_description:"Run the check after each turn that changed files: ask asks the first time in each project (default), on runs it, off never. pincer run --check turns it on for one run."`
+	CheckRounds int                  `json:"check_rounds" jsonschema:"minimum=1,maximum=20" jsonschema_description:"Most times in one turn the check's failures are sent back to the model to fix (default 3)."`
+
 	// Telegram is the bot of pincer telegram.
 	Telegram Telegram `json:"telegram" jsonschema_description:"The bot of 'pincer telegram': {\"allowed_users\": [your numeric Telegram user id], \"token_env\": the variable holding the bot token (default TELEGRAM_BOT_TOKEN), \"api_url\": a self-hosted Bot API server (default Telegram's), \"recall_scope\": \"chat\" (default: a chat recalls only its own sessions), \"project\" or \"all\"}. Read from your user config file only: a project's .pincer.json may not set who can command pincer."`
 
@@ -111,6 +117,16 @@ type MCPServer struct {
 	Trusted   bool              `json:"trusted,omitempty" jsonschema_description:"Run this server's tools that declare readOnlyHint without asking."`
 }
 
+// LSPServer is one language server in the configuration.
+type LSPServer struct {
+	Command               string            `json:"command,omitempty" jsonschema_description:"The program that runs the server; it speaks the protocol on standard input and output."`
+	Args                  []string          `json:"args,omitempty" jsonschema_description:"Its arguments."`
+	Env                   map[string]string `json:"env,omitempty" jsonschema_description:"Extra environment variables for it."`
+	Extensions            []string          `json:"extensions,omitempty" jsonschema_description:"File name endings of the language, with the dot, e.g. [\".go\"]; needed for a language pincer does not know."`
+	Disabled              bool              `json:"disabled,omitempty" jsonschema_description:"Do not start this language's server."`
+	InitializationOptions json.RawMessage   `json:"initialization_options,omitempty" jsonschema_description:"Sent to the server as they are with initialize."`
+}
+
 // Defaults for the fields that have one; Load starts from these.
 const (
 	DefaultContextWindow     = 30000
@@ -135,6 +151,8 @@ const (
 	DefaultToolArgsMaxKB     = 1024
 	DefaultWebTimeout        = 20 * time.Second
 	DefaultMCPTimeout        = 60 * time.Second
+	DefaultAutoCheck         = "ask"
+	DefaultCheckRounds       = 3
 	// DefaultProvider is used when nothing names a provider or a base URL.
 	DefaultProvider = "ollama"
 )
@@ -168,6 +186,8 @@ func Defaults() Config {
 		ToolArgsMaxKB:       DefaultToolArgsMaxKB,
 		WebTimeout:          Duration(DefaultWebTimeout),
 		MCPTimeout:          Duration(DefaultMCPTimeout),
+		AutoCheck:           DefaultAutoCheck,
+		CheckRounds:         DefaultCheckRounds,
 	}
 }
 

@@ -50,6 +50,12 @@ type FileConfig struct {
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
 	MCPTimeout *Duration            `json:"mcp_timeout,omitempty"`
 
+	// Language servers and the check after a turn.
+	LSP         map[string]LSPServer `json:"lsp,omitempty"`
+	Check       *string              `json:"check,omitempty"`
+	AutoCheck   *string              `json:"auto_check,omitempty"`
+	CheckRounds *int                 `json:"check_rounds,omitempty"`
+
 	// Telegram is the bot of pincer telegram (user files only).
 	Telegram *Telegram `json:"telegram,omitempty"`
 
@@ -110,6 +116,16 @@ func (f *FileConfig) applyTo(c *Config, name string) {
 	case name == "hooks":
 		// Hooks from every layer run: a higher layer's are added after.
 		dst.Set(reflect.ValueOf(mergeHooks(c.Hooks, f.Hooks)))
+	case name == "lsp":
+		// Language servers: a higher layer's replaces one of the same language.
+		servers := map[string]LSPServer{}
+		for k, v := range c.LSP {
+			servers[k] = v
+		}
+		for k, v := range f.LSP {
+			servers[k] = v
+		}
+		c.LSP = servers
 	case src.Kind() == reflect.Map:
 		// MCP servers: a higher layer's server replaces one of the same name.
 		servers := map[string]MCPServer{}

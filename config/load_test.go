@@ -126,6 +126,15 @@ func TestPrecedence(t *testing.T) {
 				}}},
 		{field: "deny", def: []string(nil),
 			user: stage{json: `["rm"]`, want: []string{"rm"}}, project: stage{json: `["curl"]`, want: []string{"rm", "curl"}}},
+		{field: "lsp", def: map[string]LSPServer(nil),
+			user:    stage{json: `{"go": {"command": "gopls", "args": ["-rpc.trace"]}, "zig": {"command": "zls", "extensions": [".zig"]}}`, want: map[string]LSPServer{"go": {Command: "gopls", Args: []string{"-rpc.trace"}}, "zig": {Command: "zls", Extensions: []string{".zig"}}}},
+			project: stage{json: `{"go": {"disabled": true}}`, want: map[string]LSPServer{"go": {Disabled: true}, "zig": {Command: "zls", Extensions: []string{".zig"}}}}},
+		{field: "check", def: "",
+			user: stage{json: `"go vet ./..."`, want: "go vet ./..."}, project: stage{json: `"make check"`, want: "make check"}},
+		{field: "auto_check", def: "ask",
+			user: stage{json: `"on"`, want: "on"}, project: stage{json: `"off"`, want: "off"}},
+		{field: "check_rounds", def: 3,
+			user: stage{json: `5`, want: 5}, project: stage{json: `1`, want: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {
@@ -564,5 +573,32 @@ func TestDistrustedProjectOnlyTightensTheSandbox(t *testing.T) {
 				t.Errorf("ignored %q, want %q", got, tt.ignored)
 			}
 		})
+	}
+}
+
+// A cloned project may not name the programs pincer starts as language
+// servers or runs as its check until the person trusts it.
+func TestDistrustProjectIgnoresServersAndCheck(t *testing.T) {
+	for _, distrust := range []bool{false, true} {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, ".pincer.json"),
+			[]byte(`{"model": "m", "lsp": {"go": {"command": "./evil-gopls"}}, "check": "./evil.sh", "auto_check": "on", "check_rounds": 2}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		env := map[string]string{"HOME": t.TempDir()}
+		c, srcs, err := Load(LoadOptions{ProjectRoot: root, Getenv: func(k string) string { return env[k] }, DistrustProject: distrust})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := c.LSP["go"].Command == "./evil-gopls" || c.Check == "./evil.sh" || c.AutoCheck == "on"
+		if kept == distrust {
+			t.Errorf("distrust=%v: lsp %v check %q auto_check %q", distrust, c.LSP, c.Check, c.AutoCheck)
+		}
+		if c.CheckRounds != 2 {
+			t.Errorf("distrust=%v: check_rounds %d, a harmless setting", distrust, c.CheckRounds)
+		}
+		if distrust && (strings.Join(srcs.Ignored, ",") != "lsp,check,auto_check" || !strings.Contains(strings.Join(srcs.Warnings, " "), "pincer trust")) {
+			t.Errorf("ignored %v, warnings %v", srcs.Ignored, srcs.Warnings)
+		}
 	}
 }

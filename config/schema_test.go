@@ -1,37 +1,40 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// compileSchema compiles Schema() with a draft 2020-12 validator, which
-// also checks the schema against the meta-schema.
-func compileSchema(t *testing.T) *jsonschema.Schema {
+// compileSchema resolves Schema() with a draft 2020-12 validator other
+// than the library that generated it, which also checks its structure.
+func compileSchema(t *testing.T) *jsonschema.Resolved {
 	t.Helper()
 	raw, err := Schema()
 	if err != nil {
 		t.Fatalf("Schema: %v", err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatalf("schema is not JSON: %v", err)
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatalf("schema is not a JSON Schema: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	if err := c.AddResource("pincer-config.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("pincer-config.schema.json")
+	sch, err := s.Resolve(nil)
 	if err != nil {
-		t.Fatalf("schema does not compile: %v", err)
+		t.Fatalf("schema does not resolve: %v", err)
 	}
 	return sch
+}
+
+// decodeDoc reads a JSON document for validation.
+func decodeDoc(t *testing.T, text string) any {
+	t.Helper()
+	var doc any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 func TestSchemaIsDraft202012(t *testing.T) {
@@ -129,11 +132,7 @@ func TestSchemaValidatesFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tt.doc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			err = sch.Validate(doc)
+			err := sch.Validate(decodeDoc(t, tt.doc))
 			if (err == nil) != tt.valid {
 				t.Errorf("valid = %v, want %v (%v)", err == nil, tt.valid, err)
 			}
@@ -171,11 +170,7 @@ func TestSchemaAgreesWithLoad(t *testing.T) {
 		w := newWorld(t)
 		w.writeProject(t, d)
 		_, _, loadErr := w.load(Overrides{})
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(d))
-		if err != nil {
-			t.Fatal(err)
-		}
-		schemaErr := sch.Validate(doc)
+		schemaErr := sch.Validate(decodeDoc(t, d))
 		if (loadErr == nil) != (schemaErr == nil) {
 			t.Errorf("%s: Load error %v, schema error %v; they should agree", d, loadErr, schemaErr)
 		}

@@ -85,10 +85,11 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // what they may reach, to move the person's sessions to a place the
 // project chose (data_dir), to turn off the checkpoints that let the
 // person undo what a turn did, to start programs of its choosing as MCP
-// servers (mcp_servers) or as hooks (hooks), or to have automatic recall
+// servers (mcp_servers), as hooks (hooks), as language servers (lsp) or
+// as the check run after a turn (check, auto_check), or to have automatic recall
 // bring the person's other projects into its sessions (recall_scope).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "sandbox_sockets", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "sandbox_sockets", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope", "lsp", "check", "auto_check"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file

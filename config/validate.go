@@ -155,6 +155,31 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		bad(ErrInvalidValue, "approvals", v, is("approvals", v)+"; "+
 			ld.fix("approvals", fields["approvals"], `"ask" (default) or "auto" (run ordinary commands unasked inside the sandbox)`))
 	}
+	if c.AutoCheck != "ask" && c.AutoCheck != "on" && c.AutoCheck != "off" {
+		v := fmt.Sprintf("%q", c.AutoCheck)
+		bad(ErrInvalidValue, "auto_check", v, is("auto_check", v)+"; "+
+			ld.fix("auto_check", fields["auto_check"], `"ask" (ask the first time in each project, the default), "on" or "off"`))
+	}
+	if c.CheckRounds < 1 || c.CheckRounds > 20 {
+		bad(ErrInvalidValue, "check_rounds", fmt.Sprint(c.CheckRounds), is("check_rounds", fmt.Sprint(c.CheckRounds))+
+			"; "+ld.fix("check_rounds", fields["check_rounds"], "a whole number from 1 to 20, such as 3"))
+	}
+	for lang, s := range c.LSP {
+		switch {
+		case lang == "" || strings.ContainsAny(lang, " /\\"):
+			bad(ErrInvalidValue, "lsp", fmt.Sprintf("%q", lang), fmt.Sprintf("lsp%s names the language %q; name it with one word, such as \"go\"", ld.from(fields["lsp"]), lang))
+		case !s.Disabled && s.Command == "" && !knownLanguage(lang):
+			bad(ErrInvalidValue, "lsp", lang, fmt.Sprintf("lsp.%s%s has no \"command\"; pincer knows no server for %s, so give one, such as {\"command\": \"zls\", \"extensions\": [\".zig\"]}", lang, ld.from(fields["lsp"]), lang))
+		case !s.Disabled && len(s.Extensions) == 0 && !knownLanguage(lang):
+			bad(ErrInvalidValue, "lsp", lang, fmt.Sprintf("lsp.%s%s has no \"extensions\"; list the file endings of %s, such as [\".zig\"]", lang, ld.from(fields["lsp"]), lang))
+		}
+		for _, e := range s.Extensions {
+			if !strings.HasPrefix(e, ".") || len(e) < 2 {
+				bad(ErrInvalidValue, "lsp", e, fmt.Sprintf("lsp.%s%s lists the extension %q; write file endings with their dot, such as \".go\"", lang, ld.from(fields["lsp"]), e))
+				break
+			}
+		}
+	}
 	for _, w := range c.SandboxWritable {
 		if !filepath.IsAbs(w) {
 			v := fmt.Sprintf("%q", w)
@@ -297,4 +322,14 @@ func (ld *loader) setIn(field string, s Source) string {
 		path = s.Name
 	}
 	return fmt.Sprintf("set %q in %s", field, ld.tilde(path))
+}
+
+// knownLanguage reports whether pincer has a built-in language server
+// for lang (tools/lsp.Defaults holds their commands).
+func knownLanguage(lang string) bool {
+	switch lang {
+	case "go", "rust", "typescript", "python", "c":
+		return true
+	}
+	return false
 }

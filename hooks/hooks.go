@@ -60,6 +60,9 @@ type Options struct {
 	// Env is the environment hooks start from; nil means none besides the
 	// project variables (the caller passes os.Environ()).
 	Env []string
+	// Session, when set, names the session in use (it may change while
+	// the screen is open): the session_id of an Input that gives none.
+	Session func() string
 }
 
 // Runner runs the configured hooks. It holds no state between runs, so
@@ -126,7 +129,9 @@ func hasTarget(e Event) bool { return e == PreToolUse || e == PostToolUse || e =
 
 // Input is what a hook is told, as JSON on its standard input.
 type Input struct {
-	Event     Event
+	Event Event
+	// SessionID and Cwd are filled in by Run when empty: the session
+	// Options.Session names, and Options.Dir.
 	SessionID string
 	Cwd       string
 	// ToolName and ToolInput for PreToolUse and PostToolUse.
@@ -221,6 +226,12 @@ type Outcome struct {
 // one changed. It stops at the first hook that blocks or stops the turn.
 // Failures become Notices; Run itself never fails.
 func (r *Runner) Run(ctx context.Context, in Input) Outcome {
+	if in.SessionID == "" && r.opts.Session != nil {
+		in.SessionID = r.opts.Session()
+	}
+	if in.Cwd == "" {
+		in.Cwd = r.opts.Dir
+	}
 	var out Outcome
 	target := in.ToolName
 	if in.Event == SessionStart {

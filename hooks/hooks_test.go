@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -215,6 +216,40 @@ func TestRunPassesTheEventAndTheProject(t *testing.T) {
 	real, _ := filepath.EvalSymlinks(dir)
 	if got := strings.TrimSpace(string(env)); got != dir+"|"+dir+"|"+real && got != dir+"|"+dir+"|"+dir {
 		t.Errorf("env %q", got)
+	}
+}
+
+// TestRunNamesTheSessionAndTheProject: an input that names no session
+// and no directory is told the session Options.Session names at the time
+// of the run (the screen may switch sessions) and the project directory.
+func TestRunNamesTheSessionAndTheProject(t *testing.T) {
+	needSh(t)
+	dir := t.TempDir()
+	current := "first"
+	r, err := New([]Hook{{Event: Stop, Command: `cat >> seen.json; echo >> seen.json`}},
+		Options{Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}, Session: func() string { return current }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Run(context.Background(), Input{Event: Stop})
+	current = "second"
+	r.Run(context.Background(), Input{Event: Stop})
+	r.Run(context.Background(), Input{Event: Stop, SessionID: "given", Cwd: "/elsewhere"})
+	seen, _ := os.ReadFile(filepath.Join(dir, "seen.json"))
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(seen)), "\n") {
+		var p struct {
+			Session string `json:"session_id"`
+			Cwd     string `json:"cwd"`
+		}
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		got = append(got, p.Session+" "+p.Cwd)
+	}
+	want := []string{"first " + dir, "second " + dir, "given /elsewhere"}
+	if !slices.Equal(got, want) {
+		t.Errorf("hooks were told %q, want %q", got, want)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"pincer/chat"
 	"pincer/checkpoint"
 	"pincer/session"
 )
@@ -31,7 +32,7 @@ type Snapshots interface {
 type Sessions interface {
 	PutCheckpoint(sessionID string, c session.Checkpoint) error
 	Checkpoints(sessionID string) ([]session.Checkpoint, error)
-	Messages(id string, afterSeq uint64) ([]session.Message, error)
+	Messages(id string, afterSeq uint64) ([]chat.Message, error)
 	Rewind(sessionID string, r session.Rewind) (session.Rewind, error)
 	Rewinds(sessionID string) ([]session.Rewind, error)
 	Redo(sessionID string) (session.Rewind, error)
@@ -285,7 +286,7 @@ func (rw *Rewinder) Turns() ([]Turn, error) {
 	}
 	var out []Turn
 	for _, m := range msgs {
-		if m.Role != session.RoleUser || m.Rewound || (m.Kind != "" && m.Kind != "task") {
+		if m.Role != chat.RoleUser || m.Rewound || (m.Kind != "" && m.Kind != "task") {
 			continue
 		}
 		t := Turn{N: len(out) + 1, Seq: m.Seq, Time: m.Time, Prompt: m.Content}

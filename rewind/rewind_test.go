@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"pincer/chat"
 	"pincer/checkpoint"
 	"pincer/session"
 )
@@ -71,9 +72,9 @@ func (w *world) read(name string) string {
 	return string(data)
 }
 
-func (w *world) add(role, content string) uint64 {
+func (w *world) add(role chat.Role, content string) uint64 {
 	w.t.Helper()
-	seq, err := w.st.Append(w.id, session.Message{Role: role, Content: content})
+	seq, err := w.st.Append(w.id, chat.Message{Role: role, Content: content})
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -85,13 +86,13 @@ func (w *world) add(role, content string) uint64 {
 // is stored and the turn ends. It returns the prompt's seq.
 func (w *world) turn(prompt string, change func()) uint64 {
 	w.t.Helper()
-	seq := w.add(session.RoleUser, prompt)
+	seq := w.add(chat.RoleUser, prompt)
 	wait := w.rec.TurnStarted(context.Background(), seq)
 	if _, err := wait(); err != nil {
 		w.t.Fatal(err)
 	}
 	change()
-	w.add(session.RoleAssistant, "done: "+prompt)
+	w.add(chat.RoleAssistant, "done: "+prompt)
 	w.rec.TurnEnded(seq)
 	w.rec.Wait()
 	return seq
@@ -265,7 +266,7 @@ func TestRedoRefusesWhenSomethingChanged(t *testing.T) {
 		if _, err := w.rw.Apply(context.Background(), seq, ConversationOnly, nil, false); err != nil {
 			t.Fatal(err)
 		}
-		w.add(session.RoleUser, "a new prompt")
+		w.add(chat.RoleUser, "a new prompt")
 		if _, err := w.rw.Redo(context.Background()); !errors.Is(err, session.ErrRedoStale) {
 			t.Fatalf("Redo = %v, want ErrRedoStale", err)
 		}
@@ -274,8 +275,8 @@ func TestRedoRefusesWhenSomethingChanged(t *testing.T) {
 
 func TestRewindWithoutCheckpoint(t *testing.T) {
 	w := newWorld(t)
-	seq := w.add(session.RoleUser, "no checkpoint for me")
-	w.add(session.RoleAssistant, "ok")
+	seq := w.add(chat.RoleUser, "no checkpoint for me")
+	w.add(chat.RoleAssistant, "ok")
 	if _, err := w.rw.Plan(context.Background(), seq, Both); !errors.Is(err, ErrNoCheckpoint) {
 		t.Errorf("Plan(Both) = %v, want ErrNoCheckpoint", err)
 	}
@@ -310,7 +311,7 @@ func TestRecorderNamesSkippedFilesOnce(t *testing.T) {
 	w.write("big.bin", big)
 	var notes []string
 	for _, prompt := range []string{"one", "two"} {
-		seq := w.add(session.RoleUser, prompt)
+		seq := w.add(chat.RoleUser, prompt)
 		note, err := w.rec.TurnStarted(context.Background(), seq)()
 		if err != nil {
 			t.Fatal(err)

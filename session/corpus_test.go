@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // The benchmark corpus: coding-assistant conversations generated from a
@@ -126,14 +128,14 @@ func (c *corpus) sentence(n int) string {
 
 // message returns message i of a conversation: a user prompt, then rounds
 // of an assistant message calling a tool and the tool's output.
-func (c *corpus) message(i int, t time.Time) Message {
+func (c *corpus) message(i int, t time.Time) chat.Message {
 	switch {
 	case i%6 == 0:
 		text := c.sentence(10 + c.r.IntN(50))
 		if c.r.IntN(3) == 0 {
 			text += " It fails with: " + c.errors[c.r.IntN(len(c.errors))]
 		}
-		return Message{Role: RoleUser, Content: text, Time: t}
+		return chat.Message{Role: chat.RoleUser, Content: text, Time: t}
 	case i%2 == 1:
 		var b strings.Builder
 		for range 2 + c.r.IntN(6) {
@@ -145,8 +147,8 @@ func (c *corpus) message(i int, t time.Time) Message {
 		if c.r.IntN(3) == 0 {
 			name, args = "run_command", fmt.Sprintf(`{"command":"go test ./%s/..."}`, c.dirs[c.r.IntN(len(c.dirs))])
 		}
-		return Message{Role: RoleAssistant, Content: b.String(), Time: t,
-			ToolCalls: []ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: name, Arguments: args}}}
+		return chat.Message{Role: chat.RoleAssistant, Content: b.String(), Time: t,
+			ToolCalls: []chat.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: name, Arguments: args}}}
 	default:
 		var b strings.Builder
 		size := 300 + c.r.IntN(6000)
@@ -162,7 +164,7 @@ func (c *corpus) message(i int, t time.Time) Message {
 				b.WriteString("\t// " + c.sentence(6+c.r.IntN(10)) + "\n")
 			}
 		}
-		return Message{Role: RoleTool, ToolCallID: fmt.Sprintf("call_%d", i-1), ToolName: "read_file", Content: b.String(), Time: t}
+		return chat.Message{Role: chat.RoleTool, ToolCallID: fmt.Sprintf("call_%d", i-1), ToolName: "read_file", Content: b.String(), Time: t}
 	}
 }
 
@@ -218,7 +220,7 @@ func seedCorpus(tb testing.TB, path string, sessions, total int) []string {
 					}
 					n++
 					m.Seq = uint64(j + 1)
-					if rec.Title == "" && m.Role == RoleUser {
+					if rec.Title == "" && m.Role == chat.RoleUser {
 						rec.Title = makeTitle(m.Content)
 					}
 					raw, err := json.Marshal(toMessageRecord(m))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // The formats Export writes.
@@ -32,7 +34,7 @@ type Document struct {
 	Session Session `json:"session"`
 	// Messages are every stored message; those a rewind dropped are
 	// there too, with Rewound set.
-	Messages []Message `json:"messages"`
+	Messages []chat.Message `json:"messages"`
 	// Rewinds are the session's rewinds in force, oldest first.
 	Rewinds []Rewind `json:"rewinds,omitempty"`
 }
@@ -93,7 +95,7 @@ func (s *Store) ExportWith(w io.Writer, ref string, o ExportOptions) (ExportStat
 		return stats, err
 	}
 	if doc.Messages == nil {
-		doc.Messages = []Message{}
+		doc.Messages = []chat.Message{}
 	}
 	if o.Redact {
 		stats.Redacted = redactDocument(&doc)
@@ -142,7 +144,7 @@ func redactDocument(doc *Document) int {
 
 // writeMarkdown renders a transcript: the session's facts, the summary, then
 // one section per turn (a turn starts with each user message).
-func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message, rewinds []Rewind) {
+func writeMarkdown(w *bufio.Writer, sess Session, msgs []chat.Message, rewinds []Rewind) {
 	title := sess.Name
 	if title == "" {
 		title = sess.Title
@@ -179,7 +181,7 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message, rewinds []Rewi
 
 	turn := 0
 	for i, m := range msgs {
-		if m.Role == RoleUser {
+		if m.Role == chat.RoleUser {
 			turn++
 			fmt.Fprintf(w, "\n## Turn %d%s\n", turn, rewoundMark(m))
 		} else if i == 0 {
@@ -190,7 +192,7 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []Message, rewinds []Rewi
 }
 
 // writeMessage renders one message under its own heading.
-func writeMessage(w *bufio.Writer, m Message) {
+func writeMessage(w *bufio.Writer, m chat.Message) {
 	fmt.Fprintf(w, "\n### %s%s\n\n_#%d · %s", heading(m), rewoundMark(m), m.Seq, stamp(m.Time))
 	if m.Usage != nil {
 		fmt.Fprintf(w, " · %d prompt + %d completion tokens", m.Usage.PromptTokens, m.Usage.CompletionTokens)
@@ -202,7 +204,7 @@ func writeMessage(w *bufio.Writer, m Message) {
 	}
 	if m.Content != "" {
 		w.WriteString("\n")
-		prose := m.Role == RoleUser || m.Role == RoleAssistant || m.Kind == KindSummary
+		prose := m.Role == chat.RoleUser || m.Role == chat.RoleAssistant || m.Kind == chat.KindSummary
 		if prose && fencesClosed(m.Content) {
 			fmt.Fprintf(w, "%s\n", strings.TrimRight(m.Content, "\n"))
 		} else {
@@ -221,7 +223,7 @@ func writeMessage(w *bufio.Writer, m Message) {
 
 // stepLines lists a sub-agent's steps one a line: a mark, then the call's
 // summary, or its tool and arguments when it never ran.
-func stepLines(steps []Step) string {
+func stepLines(steps []chat.Step) string {
 	var b strings.Builder
 	for _, s := range steps {
 		mark := "✓"
@@ -238,7 +240,7 @@ func stepLines(steps []Step) string {
 }
 
 // rewoundMark is the suffix of the heading of a message a rewind dropped.
-func rewoundMark(m Message) string {
+func rewoundMark(m chat.Message) string {
 	if m.Rewound {
 		return " (rewound)"
 	}
@@ -246,16 +248,16 @@ func rewoundMark(m Message) string {
 }
 
 // heading names a message for its section title.
-func heading(m Message) string {
+func heading(m chat.Message) string {
 	var h string
 	switch m.Role {
-	case RoleUser:
+	case chat.RoleUser:
 		h = "User"
-	case RoleAssistant:
+	case chat.RoleAssistant:
 		h = "Assistant"
-	case RoleSystem:
+	case chat.RoleSystem:
 		h = "System"
-	case RoleTool:
+	case chat.RoleTool:
 		h = "Tool result"
 		if m.ToolName != "" {
 			h += ": `" + m.ToolName + "`"
@@ -264,7 +266,7 @@ func heading(m Message) string {
 			h += " (`" + m.ToolCallID + "`)"
 		}
 	default:
-		h = m.Role
+		h = string(m.Role)
 	}
 	if m.Kind != "" {
 		h += " — " + m.Kind

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 // TestExportWithRedactsSecrets: an export meant to leave the machine
@@ -20,13 +22,13 @@ func TestExportWithRedactsSecrets(t *testing.T) {
 	)
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "leaky", "/work/app")
-	for _, m := range []Message{
-		{Role: RoleUser, Content: "read .env please"},
-		{Role: RoleAssistant, Reasoning: "the key " + openai + " is in it",
-			ToolCalls: []ToolCall{{ID: "c1", Name: "run_command", Arguments: `{"command":"curl -H 'Authorization: Bearer ` + token + `' x"}`}}},
-		{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "OPENAI_API_KEY=" + openai + "\nDB_PASSWORD=" + pass + "\nPORT=5432\n"},
-		{Role: RoleTool, ToolCallID: "c2", ToolName: "task", Content: "done", Steps: []Step{{Tool: "read_file", Summary: "read " + github}}},
-		{Role: RoleAssistant, Content: "The port is 5432."},
+	for _, m := range []chat.Message{
+		{Role: chat.RoleUser, Content: "read .env please"},
+		{Role: chat.RoleAssistant, Reasoning: "the key " + openai + " is in it",
+			ToolCalls: []chat.ToolCall{{ID: "c1", Name: "run_command", Arguments: `{"command":"curl -H 'Authorization: Bearer ` + token + `' x"}`}}},
+		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "OPENAI_API_KEY=" + openai + "\nDB_PASSWORD=" + pass + "\nPORT=5432\n"},
+		{Role: chat.RoleTool, ToolCallID: "c2", ToolName: "task", Content: "done", Steps: []chat.Step{{Tool: "read_file", Summary: "read " + github}}},
+		{Role: chat.RoleAssistant, Content: "The port is 5432."},
 	} {
 		mustAppend(t, s, sess.ID, m)
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 // TestExportSubAgentSteps: a task's result is exported with its
@@ -12,10 +14,10 @@ import (
 func TestExportSubAgentSteps(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "sub", "/work/app")
-	for _, m := range []Message{
-		{Role: RoleUser, Content: "Where is auth?"},
-		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "call_8", Name: "task", Arguments: `{"description":"find auth","prompt":"p"}`}}},
-		{Role: RoleTool, ToolCallID: "call_8", ToolName: "task", Content: "auth lives in login/auth.go", Steps: []Step{
+	for _, m := range []chat.Message{
+		{Role: chat.RoleUser, Content: "Where is auth?"},
+		{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "call_8", Name: "task", Arguments: `{"description":"find auth","prompt":"p"}`}}},
+		{Role: chat.RoleTool, ToolCallID: "call_8", ToolName: "task", Content: "auth lives in login/auth.go", Steps: []chat.Step{
 			{Tool: "glob", Summary: "glob **/auth*.go\n```"}, {Tool: "run_command", Args: `{"command":"rm x"}`, IsError: true}}},
 	} {
 		mustAppend(t, s, sess.ID, m)
@@ -33,7 +35,7 @@ func TestExportSubAgentSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Messages []Message `json:"messages"`
+		Messages []chat.Message `json:"messages"`
 	}
 	if err := json.Unmarshal([]byte(js.String()), &doc); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 // exportFixture builds a session with a summary, a system prompt, a tool
@@ -13,15 +15,15 @@ func exportFixture(t *testing.T) (*Store, Session) {
 	t.Helper()
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "fix-login", "/work/app")
-	for _, m := range []Message{
-		{Role: RoleSystem, Content: "You are pincer."},
-		{Role: RoleUser, Content: "Why does login fail?"},
-		{Role: RoleAssistant, Content: "Let me read it.", Reasoning: "check auth.go first",
-			ToolCalls: []ToolCall{{ID: "call_7", Name: "read_file", Arguments: `{"path":"auth.go"}`}},
-			Usage:     &Usage{PromptTokens: 321, CompletionTokens: 12}},
-		{Role: RoleTool, ToolCallID: "call_7", ToolName: "read_file", IsError: true, Content: "open auth.go: no such file\n```\nstray fence\n```"},
-		{Role: RoleSystem, Kind: KindSummary, Content: "The user wants login fixed."},
-		{Role: RoleUser, Content: "Try again"},
+	for _, m := range []chat.Message{
+		{Role: chat.RoleSystem, Content: "You are pincer."},
+		{Role: chat.RoleUser, Content: "Why does login fail?"},
+		{Role: chat.RoleAssistant, Content: "Let me read it.", Reasoning: "check auth.go first",
+			ToolCalls: []chat.ToolCall{{ID: "call_7", Name: "read_file", Arguments: `{"path":"auth.go"}`}},
+			Usage:     &chat.Usage{PromptTokens: 321, CompletionTokens: 12}},
+		{Role: chat.RoleTool, ToolCallID: "call_7", ToolName: "read_file", IsError: true, Content: "open auth.go: no such file\n```\nstray fence\n```"},
+		{Role: chat.RoleSystem, Kind: chat.KindSummary, Content: "The user wants login fixed."},
+		{Role: chat.RoleUser, Content: "Try again"},
 	} {
 		mustAppend(t, s, sess.ID, m)
 	}
@@ -175,8 +177,8 @@ func TestFencesClosed(t *testing.T) {
 func TestExportMarkdownContainsAnUnclosedFence(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "cut", "/w")
-	mustAppend(t, s, sess.ID, Message{Role: RoleAssistant, Content: "here:\n```go\nfunc main() {"})
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "next"})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleAssistant, Content: "here:\n```go\nfunc main() {"})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "next"})
 	var out strings.Builder
 	if err := s.Export(&out, "cut", FormatMarkdown); err != nil {
 		t.Fatal(err)

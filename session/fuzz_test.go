@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // FuzzDamagedRecord stores arbitrary bytes as one session's record (what a
@@ -93,7 +95,7 @@ func FuzzDamagedRewind(f *testing.F) {
 		f.Fatal(err)
 	}
 	for _, id := range []string{good.ID, victim.ID} {
-		for _, m := range []Message{{Role: RoleUser, Content: "a"}, {Role: RoleAssistant, Content: "b"}} {
+		for _, m := range []chat.Message{{Role: chat.RoleUser, Content: "a"}, {Role: chat.RoleAssistant, Content: "b"}} {
 			if _, err := s.Append(id, m); err != nil {
 				f.Fatal(err)
 			}

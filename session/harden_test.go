@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"pincer/agent/agenttest"
+	"pincer/chat"
 	"runtime"
 	"strings"
 	"syscall"
@@ -150,9 +151,9 @@ func TestADamagedRecordHidesNothingElse(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newTestStore(t)
 			keep := mustCreate(t, s, "keep", "/work")
-			mustAppend(t, s, keep.ID, Message{Role: RoleUser, Content: "hello"})
+			mustAppend(t, s, keep.ID, chat.Message{Role: chat.RoleUser, Content: "hello"})
 			bad := mustCreate(t, s, "broken", "/work")
-			mustAppend(t, s, bad.ID, Message{Role: RoleUser, Content: "bye"})
+			mustAppend(t, s, bad.ID, chat.Message{Role: chat.RoleUser, Content: "bye"})
 			other := mustCreate(t, s, "", "/elsewhere")
 
 			var good []byte
@@ -208,7 +209,7 @@ func TestAReadOnlyStoreCanBeRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	sess := mustCreate(t, s, "kept", "/work")
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "hello"})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "hello"})
 	chmod(t, path, 0o444)
 	before := readFile(t, path)
 	stat := func() time.Time {
@@ -294,7 +295,7 @@ func TestAFileFoundDamagedIsNeverWrittenAgain(t *testing.T) {
 	for i, sess := range list {
 		var err error
 		if i%2 == 0 {
-			_, err = s.Append(sess.ID, Message{Role: RoleUser, Content: "more"})
+			_, err = s.Append(sess.ID, chat.Message{Role: chat.RoleUser, Content: "more"})
 		} else {
 			_, err = s.Messages(sess.ID, 0)
 		}
@@ -406,7 +407,7 @@ func TestADamagedMessageHidesNothingElse(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "x", "/work")
 	for _, c := range []string{"one", "two", "three"} {
-		mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: c})
+		mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: c})
 	}
 	rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte(bucketMessages)).Bucket([]byte(sess.ID))
@@ -418,7 +419,7 @@ func TestADamagedMessageHidesNothingElse(t *testing.T) {
 	if err != nil || len(msgs) != 3 {
 		t.Fatalf("Messages = %d, %v; want all three", len(msgs), err)
 	}
-	if msgs[0].Content != "one" || msgs[2].Content != "three" || msgs[1].Kind != KindDamaged || msgs[1].Seq != 2 ||
+	if msgs[0].Content != "one" || msgs[2].Content != "three" || msgs[1].Kind != chat.KindDamaged || msgs[1].Seq != 2 ||
 		!strings.Contains(msgs[1].Content, "could not be read") {
 		t.Errorf("messages = %+v", msgs)
 	}

@@ -2,6 +2,8 @@ package session
 
 import (
 	"testing"
+
+	"pincer/chat"
 )
 
 func labels(list []Session) []string {
@@ -23,7 +25,7 @@ func TestHeadlessSessionsAreKeptApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustAppend(t, s, run.ID, Message{Role: RoleUser, Content: "one-off"})
+	mustAppend(t, s, run.ID, chat.Message{Role: chat.RoleUser, Content: "one-off"})
 	if !run.Headless {
 		t.Fatal("Create dropped the Headless mark")
 	}

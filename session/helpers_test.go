@@ -10,6 +10,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // stepClock is a deterministic clock: every reading is one second after the
@@ -52,7 +54,7 @@ func mustCreate(tb testing.TB, s *Store, name, dir string) Session {
 }
 
 // mustAppend appends a message or fails the test.
-func mustAppend(tb testing.TB, s *Store, id string, m Message) uint64 {
+func mustAppend(tb testing.TB, s *Store, id string, m chat.Message) uint64 {
 	tb.Helper()
 	seq, err := s.Append(id, m)
 	if err != nil {
@@ -63,23 +65,23 @@ func mustAppend(tb testing.TB, s *Store, id string, m Message) uint64 {
 
 // sampleMessage returns the i-th message of a realistic conversation: a user
 // prompt, an assistant message calling a tool, the tool's output, in turn.
-func sampleMessage(i int) Message {
+func sampleMessage(i int) chat.Message {
 	t := time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Second)
 	switch i % 3 {
 	case 0:
-		return Message{Role: RoleUser, Content: fmt.Sprintf("prompt %d: ", i) + strings.Repeat("please look at the parser ", 8), Time: t}
+		return chat.Message{Role: chat.RoleUser, Content: fmt.Sprintf("prompt %d: ", i) + strings.Repeat("please look at the parser ", 8), Time: t}
 	case 1:
-		return Message{
-			Role:      RoleAssistant,
+		return chat.Message{
+			Role:      chat.RoleAssistant,
 			Content:   fmt.Sprintf("answer %d: ", i) + strings.Repeat("I will read the file and check the loop. ", 14),
 			Reasoning: strings.Repeat("the bug is probably in the loop bound. ", 4),
-			ToolCalls: []ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: "read_file", Arguments: `{"path":"internal/parser/parser.go","offset":120,"limit":80}`}},
+			ToolCalls: []chat.ToolCall{{ID: fmt.Sprintf("call_%d", i), Name: "read_file", Arguments: `{"path":"internal/parser/parser.go","offset":120,"limit":80}`}},
 			Time:      t,
-			Usage:     &Usage{PromptTokens: 1200 + i, CompletionTokens: 90},
+			Usage:     &chat.Usage{PromptTokens: 1200 + i, CompletionTokens: 90},
 		}
 	default:
-		return Message{
-			Role:       RoleTool,
+		return chat.Message{
+			Role:       chat.RoleTool,
 			ToolCallID: fmt.Sprintf("call_%d", i-1),
 			ToolName:   "read_file",
 			Content:    fmt.Sprintf("output %d:\n", i) + strings.Repeat("func parse(src []byte) (*Node, error) {\n", 36),

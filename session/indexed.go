@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"pincer/chat"
 )
 
 // What the search index reads of each message. Recall is for finding what
@@ -49,10 +51,10 @@ func indexedText(m messageRecord) (string, int) {
 
 // rawIndexedText is indexedText before secrets are taken out.
 func rawIndexedText(m messageRecord) (string, int) {
-	switch m.Role {
-	case RoleUser:
+	switch chat.Role(m.Role) {
+	case chat.RoleUser:
 		return head(m.Content, maxIndexedText), weightFull
-	case RoleAssistant:
+	case chat.RoleAssistant:
 		text := head(m.Content, maxIndexedText)
 		var args strings.Builder
 		for _, c := range m.ToolCalls {
@@ -63,10 +65,10 @@ func rawIndexedText(m messageRecord) (string, int) {
 			args.WriteString(c.Arguments)
 		}
 		return text + head(args.String(), maxIndexedArgs), weightFull
-	case RoleTool:
+	case chat.RoleTool:
 		return head(m.Content, maxIndexedTool), weightTool
-	case RoleSystem:
-		if m.Kind == KindSummary {
+	case chat.RoleSystem:
+		if m.Kind == chat.KindSummary {
 			return head(m.Content, maxIndexedText), weightFull
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 func TestRedactSecrets(t *testing.T) {
@@ -51,7 +53,7 @@ func TestRedactSecrets(t *testing.T) {
 func TestSecretsAreNeitherIndexedNorShown(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "deploy", "/p")
-	mustAppend(t, s, sess.ID, Message{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file",
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file",
 		Content: "DEPLOY_TOKEN=ghp_Zx8KqP2mW9vT4nR7sL1cY6bH3jD5fG0aE2uQ\nDEPLOY_HOST=ibis.example"})
 	if hits := mustSearch(t, s, "ghp_Zx8KqP2mW9vT4nR7sL1cY6bH3jD5fG0aE2uQ", SearchOptions{}); len(hits) != 0 {
 		t.Errorf("the secret is searchable: %+v", hits)
@@ -233,7 +235,7 @@ func TestMigrationToSchema5(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		m := toMessageRecord(Message{Role: RoleTool, ToolCallID: "c1", Content: "DEPLOY_TOKEN=" + secret + " host ibis"})
+		m := toMessageRecord(chat.Message{Role: chat.RoleTool, ToolCallID: "c1", Content: "DEPLOY_TOKEN=" + secret + " host ibis"})
 		m.Seq = 1
 		if err := putRaw(msgs, 1, m); err != nil {
 			return err
@@ -330,8 +332,8 @@ func TestRecallAndSearchWithinSessions(t *testing.T) {
 	s := newTestStore(t)
 	own := mustCreate(t, s, "tg-1", "/p")
 	other := mustCreate(t, s, "tg-2", "/p")
-	mustAppend(t, s, own.ID, Message{Role: RoleUser, Content: "the heron codename is bluewater for the launch"})
-	mustAppend(t, s, other.ID, Message{Role: RoleUser, Content: "the heron passphrase is granite-owl-seven for the launch"})
+	mustAppend(t, s, own.ID, chat.Message{Role: chat.RoleUser, Content: "the heron codename is bluewater for the launch"})
+	mustAppend(t, s, other.ID, chat.Message{Role: chat.RoleUser, Content: "the heron passphrase is granite-owl-seven for the launch"})
 	if _, err := s.AddNote("/p", "the heron vault key lives in the launch binder"); err != nil {
 		t.Fatal(err)
 	}

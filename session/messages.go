@@ -8,6 +8,8 @@ import (
 	"math"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // Append stores one finished message of the session with the given id in its
@@ -17,9 +19,9 @@ import (
 // adds the message to the search index in the same transaction, so the index
 // never disagrees with the messages. m.Seq is ignored; a zero m.Time is set
 // to now.
-func (s *Store) Append(id string, m Message) (uint64, error) {
+func (s *Store) Append(id string, m chat.Message) (uint64, error) {
 	switch m.Role {
-	case RoleSystem, RoleUser, RoleAssistant, RoleTool:
+	case chat.RoleSystem, chat.RoleUser, chat.RoleAssistant, chat.RoleTool:
 	default:
 		return 0, fmt.Errorf("append to session %s: unknown message role %q; use system, user, assistant or tool", id, m.Role)
 	}
@@ -57,9 +59,9 @@ func (s *Store) Append(id string, m Message) (uint64, error) {
 		rec.MessageCount++
 		rec.Updated = now.UTC()
 		if m.Usage != nil {
-			rec.Usage = toUsageRecord(rec.Usage.usage().add(*m.Usage))
+			rec.Usage = toUsageRecord(rec.Usage.usage().Plus(*m.Usage))
 		}
-		if rec.Title == "" && m.Role == RoleUser {
+		if rec.Title == "" && m.Role == chat.RoleUser {
 			rec.Title = makeTitle(m.Content)
 		}
 		return putSession(tx, rec)
@@ -75,8 +77,8 @@ func (s *Store) Append(id string, m Message) (uint64, error) {
 // them, or a summary's SummaryThrough for those the summary does not cover.
 // Messages a rewind dropped are among them with Rewound set; they are not
 // to be sent to the model.
-func (s *Store) Messages(id string, afterSeq uint64) ([]Message, error) {
-	var out []Message
+func (s *Store) Messages(id string, afterSeq uint64) ([]chat.Message, error) {
+	var out []chat.Message
 	err := s.view(func(tx *bolt.Tx) error {
 		if _, err := loadSession(tx.Bucket([]byte(bucketSessions)), id); err != nil {
 			return err
@@ -90,12 +92,12 @@ func (s *Store) Messages(id string, afterSeq uint64) ([]Message, error) {
 
 // readMessages decodes the messages of session id after afterSeq and marks
 // those a rewind took out of the conversation.
-func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]Message, error) {
+func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]chat.Message, error) {
 	msgs, err := messageBucket(tx, id)
 	if err != nil || afterSeq == math.MaxUint64 {
 		return nil, err
 	}
-	var out []Message
+	var out []chat.Message
 	c := msgs.Cursor()
 	for k, raw := c.Seek(seqKey(afterSeq + 1)); k != nil; k, raw = c.Next() {
 		seq := binary.BigEndian.Uint64(k)
@@ -103,7 +105,7 @@ func readMessages(tx *bolt.Tx, id string, afterSeq uint64) ([]Message, error) {
 		if err != nil {
 			// One damaged record does not hide the rest of the session: it
 			// is handed out as a marker that says so.
-			out = append(out, Message{Seq: seq, Role: RoleSystem, Kind: KindDamaged,
+			out = append(out, chat.Message{Seq: seq, Role: chat.RoleSystem, Kind: chat.KindDamaged,
 				Content: fmt.Sprintf("Message %d of this session could not be read (it was damaged on disk: %v) and is left out.", seq, err)})
 			continue
 		}

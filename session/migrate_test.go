@@ -11,12 +11,14 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // oldSession is a session written as the first schema wrote it.
 type oldSession struct {
 	id, name string
-	msgs     []Message
+	msgs     []chat.Message
 }
 
 // oldSessions returns sessions with enough messages of every kind to fill a
@@ -37,8 +39,8 @@ func oldSessions() []oldSession {
 			sess.msgs = append(sess.msgs, m)
 		}
 		sess.msgs = append(sess.msgs,
-			Message{Role: RoleSystem, Content: "You are pincer.", Time: created},
-			Message{Role: RoleSystem, Kind: KindSummary, Content: fmt.Sprintf("Summary %d: the tokenizer rewrite landed.", i), Time: created})
+			chat.Message{Role: chat.RoleSystem, Content: "You are pincer.", Time: created},
+			chat.Message{Role: chat.RoleSystem, Kind: chat.KindSummary, Content: fmt.Sprintf("Summary %d: the tokenizer rewrite landed.", i), Time: created})
 		out = append(out, sess)
 	}
 	return out
@@ -133,7 +135,7 @@ func TestMigrationIndexesExistingMessages(t *testing.T) {
 	}
 
 	hits, err := migrated.Search("tokenizer rewrite", SearchOptions{})
-	if err != nil || len(hits) != 3 || hits[0].Kind != KindSummary {
+	if err != nil || len(hits) != 3 || hits[0].Kind != chat.KindSummary {
 		t.Errorf("search of the migrated store = %+v, %v; want the three summaries", hits, err)
 	}
 	if _, err := migrated.AddTask(Task{Prompt: "check the build", Next: time.Now()}); err != nil {

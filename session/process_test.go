@@ -17,6 +17,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // The tests in this file re-run the test binary as a helper process, chosen
@@ -58,7 +60,7 @@ func runHelper(mode string) int {
 		label := os.Getenv(helperLabelEnv)
 		for i := 0; count == 0 || i < count; i++ {
 			for _, id := range ids {
-				seq, err := s.Append(id, Message{Role: RoleUser, Content: fmt.Sprintf("%s %d", label, i)})
+				seq, err := s.Append(id, chat.Message{Role: chat.RoleUser, Content: fmt.Sprintf("%s %d", label, i)})
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					return 1
@@ -217,7 +219,7 @@ func TestKillMidStreamLosesNothingAcknowledged(t *testing.T) {
 		// Bring pending to two below the limit, so the helper's second
 		// append turns it into a segment and the kill may land in that.
 		for n := pendingCount(t, path); n < pendingLimit-2; n++ {
-			mustAppend(t, s, filler.ID, Message{Role: RoleUser, Content: "filler text"})
+			mustAppend(t, s, filler.ID, chat.Message{Role: chat.RoleUser, Content: "filler text"})
 		}
 		h := startHelper(t, "append", helperStoreEnv+"="+path, helperSessionsEnv+"="+sess.ID, helperLabelEnv+"="+label)
 		lines := []string{h.next(t)} // the helper is streaming
@@ -375,7 +377,7 @@ func TestWaitsForAnotherProcessAndSaysSo(t *testing.T) {
 	if line := h.next(t); line != "locked" {
 		t.Fatalf("helper said %q", line)
 	}
-	seq, err := s.Append(sess.ID, Message{Role: RoleUser, Content: "after the wait"})
+	seq, err := s.Append(sess.ID, chat.Message{Role: chat.RoleUser, Content: "after the wait"})
 	if err != nil || seq != 1 {
 		t.Fatalf("Append while another process held the file = %d, %v; want it to wait and succeed", seq, err)
 	}
@@ -406,8 +408,11 @@ func TestGivesUpOnALockHeldTooLong(t *testing.T) {
 		t.Fatalf("helper said %q", line)
 	}
 	for name, op := range map[string]func() error{
-		"append": func() error { _, err := s.Append(sess.ID, Message{Role: RoleUser, Content: "lost?"}); return err },
-		"list":   func() error { _, err := s.List(); return err },
+		"append": func() error {
+			_, err := s.Append(sess.ID, chat.Message{Role: chat.RoleUser, Content: "lost?"})
+			return err
+		},
+		"list": func() error { _, err := s.List(); return err },
 	} {
 		err := op()
 		if !errors.Is(err, ErrLocked) {
@@ -428,7 +433,7 @@ func TestGivesUpOnALockHeldTooLong(t *testing.T) {
 	if msgs, err := s.Messages(sess.ID, 0); err != nil || len(msgs) != 0 {
 		t.Errorf("after giving up: %d messages, %v; want none stored", len(msgs), err)
 	}
-	if _, err := s.Append(sess.ID, Message{Role: RoleUser, Content: "now"}); err != nil {
+	if _, err := s.Append(sess.ID, chat.Message{Role: chat.RoleUser, Content: "now"}); err != nil {
 		t.Errorf("Append after the holder exited: %v", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // Recall limits: a prompt is a question, not a document, so only its
@@ -365,7 +367,7 @@ func scoreNotes(tx *bolt.Tx, t totals, dir string, q recallQuery) ([]Hit, error)
 			NoteID:    r.ID,
 			Dir:       r.Dir,
 			Kind:      KindNote,
-			Role:      RoleUser,
+			Role:      string(chat.RoleUser),
 			Time:      r.Updated,
 			Snippet:   text, // a note may hold a key: recall never passes it on
 			Score:     score,
@@ -474,7 +476,7 @@ func isASCIIWord(t string) bool {
 // isQuestion reports whether h is a question the person asked.
 func isQuestion(h Hit) bool {
 	text := strings.TrimSpace(strings.ReplaceAll(h.Snippet, snippetMark, ""))
-	return h.Role == RoleUser && strings.HasSuffix(text, "?")
+	return h.Role == string(chat.RoleUser) && strings.HasSuffix(text, "?")
 }
 
 // namedTerms returns the terms of prompt written the way names are: with

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"pincer/chat"
 )
 
 // recordVersion is written into every record so a later migration can tell
@@ -80,12 +82,16 @@ type touchRecord struct {
 	Kind string `json:"kind"`
 }
 
-func toUsageRecord(u Usage) usageRecord {
+// toUsageRecord keeps what a usage record holds: the server's own total is
+// not stored.
+func toUsageRecord(u chat.Usage) usageRecord {
 	return usageRecord{Prompt: u.PromptTokens, Completion: u.CompletionTokens, Reasoning: u.ReasoningTokens, Cached: u.CachedTokens}
 }
 
-func (r usageRecord) usage() Usage {
-	return Usage{PromptTokens: r.Prompt, CompletionTokens: r.Completion, ReasoningTokens: r.Reasoning, CachedTokens: r.Cached}
+// usage reads a usage record back; its total is prompt plus completion.
+func (r usageRecord) usage() chat.Usage {
+	return chat.Usage{PromptTokens: r.Prompt, CompletionTokens: r.Completion, TotalTokens: r.Prompt + r.Completion,
+		ReasoningTokens: r.Reasoning, CachedTokens: r.Cached}
 }
 
 func toSessionRecord(s Session) sessionRecord {
@@ -129,11 +135,13 @@ func (r sessionRecord) session() Session {
 	}
 }
 
-func toMessageRecord(m Message) messageRecord {
+// toMessageRecord is m as stored. What a message holds only while it is
+// in use (a call's Oversize, Rewound) is not stored.
+func toMessageRecord(m chat.Message) messageRecord {
 	r := messageRecord{
 		V:          recordVersion,
 		Seq:        m.Seq,
-		Role:       m.Role,
+		Role:       string(m.Role),
 		Kind:       m.Kind,
 		Content:    m.Content,
 		Reasoning:  m.Reasoning,
@@ -143,14 +151,14 @@ func toMessageRecord(m Message) messageRecord {
 		Time:       m.Time.UTC(),
 	}
 	for _, c := range m.ToolCalls {
-		r.ToolCalls = append(r.ToolCalls, toolCallRecord(c))
+		r.ToolCalls = append(r.ToolCalls, toolCallRecord{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	if m.Usage != nil {
 		u := toUsageRecord(*m.Usage)
 		r.Usage = &u
 	}
 	for _, t := range m.Touched {
-		r.Touched = append(r.Touched, touchRecord(t))
+		r.Touched = append(r.Touched, touchRecord{Path: t.Path, Kind: t.Kind.String()})
 	}
 	for _, s := range m.Steps {
 		r.Steps = append(r.Steps, stepRecord(s))
@@ -158,10 +166,12 @@ func toMessageRecord(m Message) messageRecord {
 	return r
 }
 
-func (r messageRecord) message() Message {
-	m := Message{
+// message reads a record back. A touched file of a kind this pincer does
+// not know (a record from a newer one) is left out, not misread.
+func (r messageRecord) message() chat.Message {
+	m := chat.Message{
 		Seq:        r.Seq,
-		Role:       r.Role,
+		Role:       chat.Role(r.Role),
 		Kind:       r.Kind,
 		Content:    r.Content,
 		Reasoning:  r.Reasoning,
@@ -171,17 +181,19 @@ func (r messageRecord) message() Message {
 		Time:       r.Time,
 	}
 	for _, c := range r.ToolCalls {
-		m.ToolCalls = append(m.ToolCalls, ToolCall(c))
+		m.ToolCalls = append(m.ToolCalls, chat.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 	}
 	if r.Usage != nil {
 		u := r.Usage.usage()
 		m.Usage = &u
 	}
 	for _, t := range r.Touched {
-		m.Touched = append(m.Touched, Touch(t))
+		if k := chat.ParseTouchKind(t.Kind); k != 0 {
+			m.Touched = append(m.Touched, chat.Touch{Path: t.Path, Kind: k})
+		}
 	}
 	for _, s := range r.Steps {
-		m.Steps = append(m.Steps, Step(s))
+		m.Steps = append(m.Steps, chat.Step(s))
 	}
 	return m
 }

@@ -11,6 +11,8 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 	berrors "go.etcd.io/bbolt/errors"
+
+	"pincer/chat"
 )
 
 // Sentinel errors of Redo, matched with errors.Is; the errors Redo returns
@@ -378,11 +380,11 @@ func checkPrompt(tx *bolt.Tx, id string, seq uint64, doing string) error {
 
 // isPrompt reports whether a message of this role and kind starts a turn.
 func isPrompt(role, kind string) bool {
-	return role == RoleUser && (kind == "" || kind == "task")
+	return role == string(chat.RoleUser) && (kind == "" || kind == chat.KindTask)
 }
 
 // markRewound sets Rewound on the messages inside any of the rewinds.
-func markRewound(msgs []Message, rewinds []rewindRecord) {
+func markRewound(msgs []chat.Message, rewinds []rewindRecord) {
 	if len(rewinds) == 0 {
 		return
 	}

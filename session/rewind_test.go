@@ -12,6 +12,8 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // conversation is a session of three turns:
@@ -19,16 +21,16 @@ import (
 //	1 user, 2 assistant (tool call), 3 tool, 4 assistant
 //	5 user, 6 assistant
 //	7 user (task), 8 assistant, 9 system notice
-var conversation = []Message{
-	{Role: RoleUser, Content: "read the parser"},
-	{Role: RoleAssistant, Content: "reading", ToolCalls: []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"p.go"}`}}},
-	{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package p"},
-	{Role: RoleAssistant, Content: "it is short"},
-	{Role: RoleUser, Content: "fix the loop"},
-	{Role: RoleAssistant, Content: "fixed"},
-	{Role: RoleUser, Kind: "task", Content: "check the build"},
-	{Role: RoleAssistant, Content: "it builds"},
-	{Role: RoleSystem, Kind: "notice", Content: "model changed"},
+var conversation = []chat.Message{
+	{Role: chat.RoleUser, Content: "read the parser"},
+	{Role: chat.RoleAssistant, Content: "reading", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"p.go"}`}}},
+	{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package p"},
+	{Role: chat.RoleAssistant, Content: "it is short"},
+	{Role: chat.RoleUser, Content: "fix the loop"},
+	{Role: chat.RoleAssistant, Content: "fixed"},
+	{Role: chat.RoleUser, Kind: "task", Content: "check the build"},
+	{Role: chat.RoleAssistant, Content: "it builds"},
+	{Role: chat.RoleSystem, Kind: "notice", Content: "model changed"},
 }
 
 // talk creates a session holding conversation and returns it.
@@ -188,7 +190,7 @@ func TestRewindMarksExactlyFromThrough(t *testing.T) {
 func TestRewindIsNotStoredInTheMessage(t *testing.T) {
 	s := newTestStore(t)
 	sess := talk(t, s, "x")
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "claims to be rewound", Rewound: true})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "claims to be rewound", Rewound: true})
 	mustRewind(t, s, sess.ID, Rewind{From: 5})
 	rawView(t, s.Path(), func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte(bucketMessages)).Bucket([]byte(sess.ID)).ForEach(func(k, v []byte) error {
@@ -221,7 +223,7 @@ func TestRewindRefuses(t *testing.T) {
 		{"a tool result", nil, Rewind{From: 3}, "", "message 3 (role tool) is not a prompt", nil},
 		{"a system notice", nil, Rewind{From: 9}, "", "message 9 (role system, kind notice) is not a prompt", nil},
 		{"a user message of another kind", func(t *testing.T, s *Store, id string) {
-			mustAppend(t, s, id, Message{Role: RoleUser, Kind: KindSummary, Content: "summary of earlier"})
+			mustAppend(t, s, id, chat.Message{Role: chat.RoleUser, Kind: chat.KindSummary, Content: "summary of earlier"})
 		}, Rewind{From: 10}, "", "message 10 (role user, kind summary) is not a prompt", nil},
 		{"an already rewound prompt", func(t *testing.T, s *Store, id string) {
 			mustRewind(t, s, id, Rewind{From: 5})
@@ -348,11 +350,11 @@ func TestRedoIsStaleOnceTheConversationWentOn(t *testing.T) {
 		want  string
 	}{
 		{"a message was added", func(t *testing.T, s *Store, id string) {
-			mustAppend(t, s, id, Message{Role: RoleUser, Content: "try another way"})
+			mustAppend(t, s, id, chat.Message{Role: chat.RoleUser, Content: "try another way"})
 		}, "1 message came after it"},
 		{"two messages were added", func(t *testing.T, s *Store, id string) {
-			mustAppend(t, s, id, Message{Role: RoleUser, Content: "try another way"})
-			mustAppend(t, s, id, Message{Role: RoleAssistant, Content: "ok"})
+			mustAppend(t, s, id, chat.Message{Role: chat.RoleUser, Content: "try another way"})
+			mustAppend(t, s, id, chat.Message{Role: chat.RoleAssistant, Content: "ok"})
 		}, "2 messages came after it"},
 		{"the session was compacted", func(t *testing.T, s *Store, id string) {
 			if err := s.SetSummary(id, "a new summary", 3); err != nil {
@@ -416,8 +418,8 @@ func TestTwoRewindsThenRedoUndoesOnlyTheLast(t *testing.T) {
 		s := newTestStore(t)
 		sess := talk(t, s, "x")
 		mustRewind(t, s, sess.ID, Rewind{From: 5, Code: "first"})
-		mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "another way"}) // 10
-		mustAppend(t, s, sess.ID, Message{Role: RoleAssistant, Content: "done"})   // 11
+		mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "another way"}) // 10
+		mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleAssistant, Content: "done"})   // 11
 		second := mustRewind(t, s, sess.ID, Rewind{From: 10, Code: "second"})
 		if second.Through != 11 {
 			t.Errorf("second rewind through %d, want 11", second.Through)
@@ -555,7 +557,7 @@ func TestSnapshotIDsOfASessionAndOfADirectory(t *testing.T) {
 	a := talk(t, s, "a")
 	b := talk(t, s, "b")
 	elsewhere := mustCreate(t, s, "elsewhere", "/work/other")
-	mustAppend(t, s, elsewhere.ID, Message{Role: RoleUser, Content: "hi"})
+	mustAppend(t, s, elsewhere.ID, chat.Message{Role: chat.RoleUser, Content: "hi"})
 	put := func(id string, c Checkpoint) {
 		t.Helper()
 		if err := s.PutCheckpoint(id, c); err != nil {
@@ -860,13 +862,13 @@ func TestExportMarksRewoundMessages(t *testing.T) {
 func TestSearchHitsSayWhetherTheyWereRewound(t *testing.T) {
 	s := newTestStore(t)
 	sess := talk(t, s, "x")
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "the zeppelin lands"})      // 10
-	mustAppend(t, s, sess.ID, Message{Role: RoleAssistant, Content: "zeppelin parked"})    // 11
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "and the zeppelin leaves"}) // 12
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "the zeppelin lands"})      // 10
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleAssistant, Content: "zeppelin parked"})    // 11
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "and the zeppelin leaves"}) // 12
 	mustRewind(t, s, sess.ID, Rewind{From: 12})
 	// A damaged rewind of another session does not fail the search.
 	other := talk(t, s, "y")
-	mustAppend(t, s, other.ID, Message{Role: RoleUser, Content: "a zeppelin elsewhere"})
+	mustAppend(t, s, other.ID, chat.Message{Role: chat.RoleUser, Content: "a zeppelin elsewhere"})
 	rawUpdate(t, s.Path(), func(tx *bolt.Tx) error {
 		b, err := tx.Bucket([]byte(bucketRewinds)).CreateBucketIfNotExists([]byte(other.ID))
 		if err != nil {

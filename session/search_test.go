@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 // say appends user messages with the given contents and returns their
@@ -18,7 +20,7 @@ func say(tb testing.TB, s *Store, id string, contents ...string) []uint64 {
 	tb.Helper()
 	var seqs []uint64
 	for _, c := range contents {
-		seqs = append(seqs, mustAppend(tb, s, id, Message{Role: RoleUser, Content: c}))
+		seqs = append(seqs, mustAppend(tb, s, id, chat.Message{Role: chat.RoleUser, Content: c}))
 	}
 	return seqs
 }
@@ -74,43 +76,43 @@ func TestSearchScoresAreBM25(t *testing.T) {
 func TestSearchRanking(t *testing.T) {
 	tests := []struct {
 		name  string
-		msgs  []Message
+		msgs  []chat.Message
 		query string
 		want  []uint64 // the first hits, in order
 	}{
 		{
 			name: "a rare term outranks common ones",
-			msgs: append(slices.Repeat([]Message{{Role: RoleUser, Content: "the parser fails on this input"}}, 8),
-				Message{Role: RoleUser, Content: "segfault in the lexer"}),
+			msgs: append(slices.Repeat([]chat.Message{{Role: chat.RoleUser, Content: "the parser fails on this input"}}, 8),
+				chat.Message{Role: chat.RoleUser, Content: "segfault in the lexer"}),
 			query: "parser segfault",
 			want:  []uint64{9},
 		},
 		{
 			name: "more occurrences rank higher at equal length",
-			msgs: []Message{
-				{Role: RoleUser, Content: "timeout gamma delta epsilon zeta"},
-				{Role: RoleUser, Content: "timeout timeout timeout alpha beta"},
-				{Role: RoleUser, Content: "unrelated words here"},
+			msgs: []chat.Message{
+				{Role: chat.RoleUser, Content: "timeout gamma delta epsilon zeta"},
+				{Role: chat.RoleUser, Content: "timeout timeout timeout alpha beta"},
+				{Role: chat.RoleUser, Content: "unrelated words here"},
 			},
 			query: "timeout",
 			want:  []uint64{2, 1},
 		},
 		{
 			name: "a short message outranks a long one with the same match",
-			msgs: []Message{
-				{Role: RoleUser, Content: "timeout alpha beta gamma delta epsilon zeta theta iota kappa"},
-				{Role: RoleUser, Content: "timeout alpha"},
-				{Role: RoleUser, Content: "unrelated words here"},
+			msgs: []chat.Message{
+				{Role: chat.RoleUser, Content: "timeout alpha beta gamma delta epsilon zeta theta iota kappa"},
+				{Role: chat.RoleUser, Content: "timeout alpha"},
+				{Role: chat.RoleUser, Content: "unrelated words here"},
 			},
 			query: "timeout",
 			want:  []uint64{2, 1},
 		},
 		{
 			name: "matching more query terms ranks higher",
-			msgs: []Message{
-				{Role: RoleUser, Content: "parse input file"},
-				{Role: RoleUser, Content: "parse config file"},
-				{Role: RoleUser, Content: "unrelated words here"},
+			msgs: []chat.Message{
+				{Role: chat.RoleUser, Content: "parse input file"},
+				{Role: chat.RoleUser, Content: "parse config file"},
+				{Role: chat.RoleUser, Content: "unrelated words here"},
 			},
 			query: "parse config",
 			want:  []uint64{2, 1},
@@ -118,19 +120,19 @@ func TestSearchRanking(t *testing.T) {
 		{
 			name: "tool output counts less than what people and the model wrote",
 			// On a tie the later message would come first.
-			msgs: []Message{
-				{Role: RoleUser, Content: "deadlock in worker pool"},
-				{Role: RoleTool, ToolCallID: "c1", ToolName: "run_command", Content: "deadlock in worker pool"},
-				{Role: RoleAssistant, Content: "unrelated words here"},
+			msgs: []chat.Message{
+				{Role: chat.RoleUser, Content: "deadlock in worker pool"},
+				{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "run_command", Content: "deadlock in worker pool"},
+				{Role: chat.RoleAssistant, Content: "unrelated words here"},
 			},
 			query: "deadlock",
 			want:  []uint64{1, 2},
 		},
 		{
 			name: "an identifier's parts find it",
-			msgs: []Message{
-				{Role: RoleUser, Content: "unrelated words here"},
-				{Role: RoleAssistant, Content: "I renamed loadUserConfig in the store"},
+			msgs: []chat.Message{
+				{Role: chat.RoleUser, Content: "unrelated words here"},
+				{Role: chat.RoleAssistant, Content: "I renamed loadUserConfig in the store"},
 			},
 			query: "user config",
 			want:  []uint64{2},
@@ -166,7 +168,7 @@ func TestSearchOptions(t *testing.T) {
 	say(t, s, b.ID, "kubernetes six", "kubernetes seven")
 	say(t, s, c.ID, "nothing to see")
 	late := time.Date(2031, 1, 1, 0, 0, 0, 0, time.UTC)
-	mustAppend(t, s, c.ID, Message{Role: RoleUser, Content: "kubernetes eight", Time: late})
+	mustAppend(t, s, c.ID, chat.Message{Role: chat.RoleUser, Content: "kubernetes eight", Time: late})
 
 	tests := []struct {
 		name string
@@ -231,7 +233,7 @@ func TestSearchHitDescribesTheMessage(t *testing.T) {
 	sess := mustCreate(t, s, "fix-login", "/work/app")
 	say(t, s, sess.ID, "Why does login fail?\nSecond line")
 	when := time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)
-	mustAppend(t, s, sess.ID, Message{Role: RoleSystem, Kind: KindSummary, Content: "The login handler rejected expired tokens.", Time: when})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleSystem, Kind: chat.KindSummary, Content: "The login handler rejected expired tokens.", Time: when})
 
 	hits := mustSearch(t, s, "tokens", SearchOptions{})
 	if len(hits) != 1 {
@@ -239,7 +241,7 @@ func TestSearchHitDescribesTheMessage(t *testing.T) {
 	}
 	h := hits[0]
 	want := Hit{SessionID: sess.ID, SessionName: "fix-login", Dir: "/work/app", Title: "Why does login fail?", Seq: 2,
-		Role: RoleSystem, Kind: KindSummary, Time: when, Snippet: "The login handler rejected expired **tokens**.", Terms: 1}
+		Role: string(chat.RoleSystem), Kind: chat.KindSummary, Time: when, Snippet: "The login handler rejected expired **tokens**.", Terms: 1}
 	h.Score = 0
 	if !h.Time.Equal(want.Time) {
 		t.Errorf("Time = %v, want %v", h.Time, want.Time)
@@ -337,20 +339,20 @@ func TestSearchReadsTheRightParts(t *testing.T) {
 	big := strings.Repeat("filler words ", 330) // 4,290 bytes: past the 4 KB head of a tool result
 	tests := []struct {
 		name  string
-		msg   Message
+		msg   chat.Message
 		query string
 		found bool
 	}{
-		{"a user message", Message{Role: RoleUser, Content: "quasar"}, "quasar", true},
-		{"an assistant message", Message{Role: RoleAssistant, Content: "quasar"}, "quasar", true},
-		{"a tool result's head", Message{Role: RoleTool, ToolCallID: "c", Content: "quasar " + big}, "quasar", true},
-		{"a tool result past its head", Message{Role: RoleTool, ToolCallID: "c", Content: big + " quasar"}, "quasar", false},
-		{"a tool call's arguments", Message{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "c", Name: "run_command", Arguments: `{"command":"./deploy_prod.sh"}`}}}, "deploy_prod", true},
-		{"a summary", Message{Role: RoleSystem, Kind: KindSummary, Content: "quasar"}, "quasar", true},
-		{"a system prompt", Message{Role: RoleSystem, Content: "quasar"}, "quasar", false},
-		{"a notice", Message{Role: RoleSystem, Kind: "notice", Content: "quasar"}, "quasar", false},
-		{"reasoning", Message{Role: RoleAssistant, Content: "hello", Reasoning: "quasar"}, "quasar", false},
-		{"a user message past 32 KB", Message{Role: RoleUser, Content: strings.Repeat("filler words ", 2600) + "quasar"}, "quasar", false},
+		{"a user message", chat.Message{Role: chat.RoleUser, Content: "quasar"}, "quasar", true},
+		{"an assistant message", chat.Message{Role: chat.RoleAssistant, Content: "quasar"}, "quasar", true},
+		{"a tool result's head", chat.Message{Role: chat.RoleTool, ToolCallID: "c", Content: "quasar " + big}, "quasar", true},
+		{"a tool result past its head", chat.Message{Role: chat.RoleTool, ToolCallID: "c", Content: big + " quasar"}, "quasar", false},
+		{"a tool call's arguments", chat.Message{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "c", Name: "run_command", Arguments: `{"command":"./deploy_prod.sh"}`}}}, "deploy_prod", true},
+		{"a summary", chat.Message{Role: chat.RoleSystem, Kind: chat.KindSummary, Content: "quasar"}, "quasar", true},
+		{"a system prompt", chat.Message{Role: chat.RoleSystem, Content: "quasar"}, "quasar", false},
+		{"a notice", chat.Message{Role: chat.RoleSystem, Kind: "notice", Content: "quasar"}, "quasar", false},
+		{"reasoning", chat.Message{Role: chat.RoleAssistant, Content: "hello", Reasoning: "quasar"}, "quasar", false},
+		{"a user message past 32 KB", chat.Message{Role: chat.RoleUser, Content: strings.Repeat("filler words ", 2600) + "quasar"}, "quasar", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -456,7 +458,7 @@ func TestIndexSegmentsFormMergeAndShrink(t *testing.T) {
 		if i%513 == 7 { // 7, 520, 1033, 1546, 2059: spread over the sessions and the segments
 			content = "the flux capacitor overheated"
 		}
-		mustAppend(t, s, sessions[i%len(sessions)].ID, Message{Role: RoleUser, Content: content})
+		mustAppend(t, s, sessions[i%len(sessions)].ID, chat.Message{Role: chat.RoleUser, Content: content})
 	}
 	segs := segmentLevels(t, s.Path())
 	if !slices.Equal(segs, []int{1}) {

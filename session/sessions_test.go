@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"pincer/chat"
 )
 
 func TestCreateFillsIdentityAndTimes(t *testing.T) {
@@ -123,11 +125,14 @@ func TestNotFound(t *testing.T) {
 		{"get with nothing", func() error { _, err := s.Get(""); return err }},
 		{"get by a prefix too short", func() error { _, err := s.Get(known.ID[:minPrefixLen-1]); return err }},
 		{"latest of an unused directory", func() error { _, err := s.Latest("/nowhere"); return err }},
-		{"append to an unknown id", func() error { _, err := s.Append("01J00000000000000000000000", Message{Role: RoleUser}); return err }},
+		{"append to an unknown id", func() error {
+			_, err := s.Append("01J00000000000000000000000", chat.Message{Role: chat.RoleUser})
+			return err
+		}},
 		{"messages of an unknown id", func() error { _, err := s.Messages("nope", 0); return err }},
 		{"set summary of an unknown id", func() error { return s.SetSummary("nope", "x", 0) }},
 		{"set model of an unknown id", func() error { return s.SetModel("nope", "m") }},
-		{"append by name rather than id", func() error { _, err := s.Append("known", Message{Role: RoleUser}); return err }},
+		{"append by name rather than id", func() error { _, err := s.Append("known", chat.Message{Role: chat.RoleUser}); return err }},
 		{"rename unknown", func() error { return s.Rename("nope", "new") }},
 		{"delete unknown", func() error { return s.Delete("nope") }},
 		{"fork unknown", func() error { _, err := s.Fork("nope", "new"); return err }},
@@ -198,7 +203,7 @@ func TestLatestIsPerDirectory(t *testing.T) {
 	}
 	check("/work/a", newerA.ID)
 	check("/work/b", onlyB.ID)
-	mustAppend(t, s, olderA.ID, Message{Role: RoleUser, Content: "back to the old one"})
+	mustAppend(t, s, olderA.ID, chat.Message{Role: chat.RoleUser, Content: "back to the old one"})
 	check("/work/a", olderA.ID)
 	check("/work/a/", olderA.ID)
 	if err := s.SetSummary(newerA.ID, "summary", 0); err != nil {
@@ -222,7 +227,7 @@ func TestListIsMostRecentFirst(t *testing.T) {
 	first := mustCreate(t, s, "first", "/w")
 	mustCreate(t, s, "second", "/w")
 	mustCreate(t, s, "third", "/x")
-	mustAppend(t, s, first.ID, Message{Role: RoleUser, Content: "again"})
+	mustAppend(t, s, first.ID, chat.Message{Role: chat.RoleUser, Content: "again"})
 	if err := s.SetSummary(first.ID, "long summary text", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -250,13 +255,13 @@ func TestListIsMostRecentFirst(t *testing.T) {
 func TestAppendKeepsTheSessionUpToDate(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "work", "/w")
-	msgs := []Message{
-		{Role: RoleSystem, Content: "you are pincer"},
-		{Role: RoleUser, Content: "\n  Fix the login bug\nit fails on empty passwords", Seq: 99},
-		{Role: RoleAssistant, Content: "looking", Usage: &Usage{PromptTokens: 100, CompletionTokens: 20, CachedTokens: 50}, ToolCalls: []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a.go"}`}}},
-		{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package a", IsError: true},
-		{Role: RoleUser, Content: "second prompt", Kind: "task"},
-		{Role: RoleAssistant, Content: "done", Reasoning: "easy", Usage: &Usage{PromptTokens: 150, CompletionTokens: 5, ReasoningTokens: 3}},
+	msgs := []chat.Message{
+		{Role: chat.RoleSystem, Content: "you are pincer"},
+		{Role: chat.RoleUser, Content: "\n  Fix the login bug\nit fails on empty passwords", Seq: 99},
+		{Role: chat.RoleAssistant, Content: "looking", Usage: &chat.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120, CachedTokens: 50}, ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a.go"}`}}},
+		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package a", IsError: true},
+		{Role: chat.RoleUser, Content: "second prompt", Kind: "task"},
+		{Role: chat.RoleAssistant, Content: "done", Reasoning: "easy", Usage: &chat.Usage{PromptTokens: 150, CompletionTokens: 5, TotalTokens: 155, ReasoningTokens: 3}},
 	}
 	fixed := time.Date(2024, 12, 24, 18, 0, 0, 0, time.UTC)
 	msgs[3].Time = fixed
@@ -275,7 +280,7 @@ func TestAppendKeepsTheSessionUpToDate(t *testing.T) {
 	if got.Title != "Fix the login bug" {
 		t.Errorf("Title = %q, want the first line of the first user message", got.Title)
 	}
-	if want := (Usage{PromptTokens: 250, CompletionTokens: 25, ReasoningTokens: 3, CachedTokens: 50}); got.Usage != want {
+	if want := (chat.Usage{PromptTokens: 250, CompletionTokens: 25, TotalTokens: 275, ReasoningTokens: 3, CachedTokens: 50}); got.Usage != want {
 		t.Errorf("Usage = %+v, want %+v", got.Usage, want)
 	}
 	if !got.Updated.After(sess.Updated) {
@@ -316,8 +321,8 @@ func TestAppendKeepsTheSessionUpToDate(t *testing.T) {
 func TestAppendRefusesAnUnknownRole(t *testing.T) {
 	s := newTestStore(t)
 	sess := mustCreate(t, s, "", "/w")
-	for _, role := range []string{"", "robot", "User"} {
-		if _, err := s.Append(sess.ID, Message{Role: role, Content: "x"}); err == nil || !strings.Contains(err.Error(), "use system, user, assistant or tool") {
+	for _, role := range []chat.Role{"", "robot", "User"} {
+		if _, err := s.Append(sess.ID, chat.Message{Role: role, Content: "x"}); err == nil || !strings.Contains(err.Error(), "use system, user, assistant or tool") {
 			t.Errorf("Append with role %q = %v, want an error naming the valid roles", role, err)
 		}
 	}
@@ -398,7 +403,7 @@ func TestForkIsIndependent(t *testing.T) {
 		t.Errorf("fork messages differ from the original's")
 	}
 
-	if seq := mustAppend(t, s, fork.ID, Message{Role: RoleUser, Content: "only in the fork"}); seq != 6 {
+	if seq := mustAppend(t, s, fork.ID, chat.Message{Role: chat.RoleUser, Content: "only in the fork"}); seq != 6 {
 		t.Errorf("first message of the fork got seq %d, want 6", seq)
 	}
 	if err := s.SetSummary(fork.ID, "fork summary", 6); err != nil {
@@ -410,7 +415,7 @@ func TestForkIsIndependent(t *testing.T) {
 		t.Errorf("changing the fork changed the original: %+v", after)
 	}
 
-	mustAppend(t, s, orig.ID, Message{Role: RoleUser, Content: "only in the original"})
+	mustAppend(t, s, orig.ID, chat.Message{Role: chat.RoleUser, Content: "only in the original"})
 	if err := s.Delete(orig.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -433,8 +438,8 @@ func TestDeleteRemovesEverything(t *testing.T) {
 	s := newTestStore(t)
 	gone := mustCreate(t, s, "gone", "/w")
 	kept := mustCreate(t, s, "kept", "/w")
-	mustAppend(t, s, gone.ID, Message{Role: RoleUser, Content: "bye"})
-	mustAppend(t, s, kept.ID, Message{Role: RoleUser, Content: "stay"})
+	mustAppend(t, s, gone.ID, chat.Message{Role: chat.RoleUser, Content: "bye"})
+	mustAppend(t, s, kept.ID, chat.Message{Role: chat.RoleUser, Content: "stay"})
 	if err := s.SetSummary(gone.ID, "s", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -472,7 +477,7 @@ func TestConcurrentUseFromOneProcess(t *testing.T) {
 		st := stores[w%2]
 		wg.Go(func() {
 			for range each {
-				if _, err := st.Append(sess.ID, Message{Role: RoleUser, Content: "x"}); err != nil {
+				if _, err := st.Append(sess.ID, chat.Message{Role: chat.RoleUser, Content: "x"}); err != nil {
 					errs <- err
 				}
 				if _, err := st.List(); err != nil {

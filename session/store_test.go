@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	bolt "go.etcd.io/bbolt"
+
+	"pincer/chat"
 )
 
 func TestOpenCreatesPrivateDirectoryAndFile(t *testing.T) {
@@ -56,7 +58,7 @@ func TestPersistsAcrossReopen(t *testing.T) {
 	for i := range 6 {
 		mustAppend(t, first, a.ID, sampleMessage(i))
 	}
-	mustAppend(t, first, b.ID, Message{Role: RoleUser, Content: "hello b"})
+	mustAppend(t, first, b.ID, chat.Message{Role: chat.RoleUser, Content: "hello b"})
 	if err := first.SetSummary(a.ID, "they fixed the parser", 3); err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +291,7 @@ func TestOpenMigratesAVersionZeroFile(t *testing.T) {
 		t.Errorf("schema after migration = %d, want %d", got, len(migrations))
 	}
 	sess := mustCreate(t, s, "after-migration", "/work")
-	mustAppend(t, s, sess.ID, Message{Role: RoleUser, Content: "works"})
+	mustAppend(t, s, sess.ID, chat.Message{Role: chat.RoleUser, Content: "works"})
 }
 
 func TestOpenRefusesANewerSchema(t *testing.T) {
@@ -484,11 +486,11 @@ func sameSessions(a, b []Session) bool {
 	})
 }
 
-func sameMessages(a, b []Message) bool {
+func sameMessages(a, b []chat.Message) bool {
 	return slices.EqualFunc(a, b, sameMessage)
 }
 
-func sameMessage(x, y Message) bool {
+func sameMessage(x, y chat.Message) bool {
 	usageEqual := (x.Usage == nil) == (y.Usage == nil) && (x.Usage == nil || *x.Usage == *y.Usage)
 	return x.Seq == y.Seq && x.Role == y.Role && x.Kind == y.Kind && x.Content == y.Content &&
 		x.Reasoning == y.Reasoning && slices.Equal(x.ToolCalls, y.ToolCalls) && x.ToolCallID == y.ToolCallID &&

@@ -1,98 +1,10 @@
 package session
 
-import "time"
+import (
+	"time"
 
-// The roles a message may have, in the terms of the chat API.
-const (
-	RoleSystem    = "system"
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleTool      = "tool"
+	"pincer/chat"
 )
-
-// KindSummary marks a message that holds a compressed history; exports show
-// its text as prose rather than as a system prompt.
-const KindSummary = "summary"
-
-// KindDamaged marks the stand-in for a stored message whose record cannot
-// be read: a system message saying so, never sent to the model.
-const KindDamaged = "damaged"
-
-// Usage counts the tokens a provider reported. On a Message it is what one
-// request cost; on a Session it is the sum over the session.
-type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
-	CachedTokens     int `json:"cached_tokens,omitempty"`
-}
-
-// add sums u and v field by field.
-func (u Usage) add(v Usage) Usage {
-	return Usage{
-		PromptTokens:     u.PromptTokens + v.PromptTokens,
-		CompletionTokens: u.CompletionTokens + v.CompletionTokens,
-		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
-		CachedTokens:     u.CachedTokens + v.CachedTokens,
-	}
-}
-
-// ToolCall is one call the model asked for. Arguments is the JSON text the
-// model sent, kept as text so it round-trips exactly.
-type ToolCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-// Message is one finished message of a conversation, stored as soon as it is
-// complete so that a crash loses at most the message in flight.
-type Message struct {
-	// Seq is the message's place in its session, starting at 1; Append
-	// assigns it.
-	Seq uint64 `json:"seq"`
-	// Role is RoleSystem, RoleUser, RoleAssistant or RoleTool.
-	Role string `json:"role"`
-	// Kind optionally marks messages a front end shows differently, such as
-	// "summary", "notice" or "task"; empty for plain conversation.
-	Kind       string     `json:"kind,omitempty"`
-	Content    string     `json:"content"`
-	Reasoning  string     `json:"reasoning,omitempty"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-	ToolName   string     `json:"tool_name,omitempty"`
-	IsError    bool       `json:"is_error,omitempty"`
-	// Time is when the message was finished; Append fills it in when zero.
-	Time  time.Time `json:"time"`
-	Usage *Usage    `json:"usage,omitempty"`
-	// Touched lists the files a tool result read or changed, so a resumed
-	// session can mark them again.
-	Touched []Touch `json:"touched,omitempty"`
-	// Steps are the tool calls of the sub-agent a task call ran, kept
-	// with its result so a resumed session can show them.
-	Steps []Step `json:"steps,omitempty"`
-	// Rewound marks a message a rewind took out of the conversation: it is
-	// kept for the history but no longer sent to the model. It is not
-	// stored with the message; reading derives it from the session's
-	// rewinds, so a Redo clears it.
-	Rewound bool `json:"rewound,omitempty"`
-}
-
-// Touch is one file a tool call read or changed: Kind is "read",
-// "changed" or "created".
-type Touch struct {
-	Path string `json:"path"`
-	Kind string `json:"kind"`
-}
-
-// Step is one tool call of a sub-agent: the tool, the call's summary
-// once it ran, its arguments (cut short) and whether it failed.
-type Step struct {
-	Tool    string `json:"tool"`
-	Summary string `json:"summary,omitempty"`
-	Args    string `json:"args,omitempty"`
-	IsError bool   `json:"is_error,omitempty"`
-}
 
 // Session describes one conversation: where it ran, with which model, and
 // what it has cost so far. The messages themselves are read with
@@ -109,7 +21,7 @@ type Session struct {
 	// Updated is the time of the last message or summary.
 	Updated time.Time `json:"updated"`
 	// Usage is the sum of the usage of every message appended.
-	Usage Usage `json:"usage"`
+	Usage chat.Usage `json:"usage"`
 	// Summary is the compressed history of messages 1..SummaryThrough. List
 	// leaves it empty to stay fast; Get, Latest and Fork fill it in.
 	Summary string `json:"summary,omitempty"`

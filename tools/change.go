@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"pincer/chat"
 )
 
 // ErrChangedOnDisk is returned by Apply when the file no longer holds what it
@@ -97,10 +99,10 @@ func ApplyContext(ctx context.Context, ch *Change, content []byte) error {
 // model can check it without reading the file again. When the reviewer
 // altered the proposal the text says so.
 func AppliedResult(ch *Change, content []byte) Result {
-	kind := TouchChanged
+	kind := chat.TouchChanged
 	verb := "Edited"
 	if ch.Created {
-		kind, verb = TouchCreated, "Created"
+		kind, verb = chat.TouchCreated, "Created"
 	}
 	var b bytes.Buffer
 	if bytes.Equal(content, ch.After) {
@@ -112,5 +114,5 @@ func AppliedResult(ch *Change, content []byte) Result {
 		b.WriteString("\n")
 		b.WriteString(snippet)
 	}
-	return Result{Content: b.String(), Touched: []Touch{{Path: ch.Rel, Kind: kind}}}
+	return Result{Content: b.String(), Touched: []chat.Touch{{Path: ch.Rel, Kind: kind}}}
 }

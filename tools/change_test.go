@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 func TestApplyChangedOnDisk(t *testing.T) {
@@ -142,7 +144,7 @@ func TestApplyReviewedContent(t *testing.T) {
 	if !strings.HasPrefix(res.Content, "Edited f.txt: replaced 1 occurrence (line 2).\n     1\ta\n     2\tB\n     3\tc") {
 		t.Errorf("result = %q", res.Content)
 	}
-	if len(res.Touched) != 1 || res.Touched[0] != (Touch{Path: "f.txt", Kind: TouchChanged}) {
+	if len(res.Touched) != 1 || res.Touched[0] != (chat.Touch{Path: "f.txt", Kind: chat.TouchChanged}) {
 		t.Errorf("Touched = %v", res.Touched)
 	}
 }

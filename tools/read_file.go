@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"pincer/chat"
 )
 
 // defaultReadLimit is how many lines read_file shows when no limit is given.
@@ -168,8 +170,8 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 	return Result{Content: strings.TrimSuffix(b.String(), "\n"), Touched: c.touched()}, nil
 }
 
-func (c *readFileCall) touched() []Touch {
-	return []Touch{{Path: displayPath(c.opts.Root, c.abs), Kind: TouchRead}}
+func (c *readFileCall) touched() []chat.Touch {
+	return []chat.Touch{{Path: displayPath(c.opts.Root, c.abs), Kind: chat.TouchRead}}
 }
 
 // countLines counts the lines left in r, a final line without a newline

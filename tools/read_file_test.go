@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 func TestReadFile(t *testing.T) {
@@ -56,7 +58,7 @@ func TestReadFile(t *testing.T) {
 			if tt.substr && !strings.Contains(res.Content, tt.want) || !tt.substr && res.Content != tt.want {
 				t.Errorf("output:\n%q\nwant:\n%q", res.Content, tt.want)
 			}
-			if got := len(res.Touched) == 1 && res.Touched[0].Kind == TouchRead; got != tt.touched {
+			if got := len(res.Touched) == 1 && res.Touched[0].Kind == chat.TouchRead; got != tt.touched {
 				t.Errorf("Touched = %v, want a read mark: %v", res.Touched, tt.touched)
 			}
 		})

@@ -15,10 +15,10 @@ import (
 // JSON so every caller gets its own copy to do with as it likes.
 type argSchema struct {
 	tree     map[string]any    // the schema, as decoded JSON values
-	raw      []byte            // the schema as JSON, for the validator
 	props    []string          // property names in struct order
 	required map[string]bool   // required property names
 	types    map[string]string // JSON type of each property
+	root     argRule           // what Decode checks
 }
 
 // generateSchema reflects the argument struct type t into a schema object that
@@ -81,12 +81,21 @@ func generateSchema(t reflect.Type, defaults any) (*argSchema, error) {
 	if path := findKey(s, "$ref", ""); path != "" {
 		return nil, fmt.Errorf("schema of %s contains $ref at %s; argument structs must be flat", t, path)
 	}
-	as.raw, err = json.Marshal(s)
+	raw, err := json.Marshal(s)
 	if err != nil {
 		return nil, fmt.Errorf("marshal schema of %s: %w", t, err)
 	}
-	if err := json.Unmarshal(as.raw, &as.tree); err != nil {
+	if err := json.Unmarshal(raw, &as.tree); err != nil {
 		return nil, fmt.Errorf("unmarshal schema of %s: %w", t, err)
+	}
+	// The rules are read with exact numbers, as the checks compare them.
+	exact, err := decodeNumbers(string(raw))
+	if err != nil {
+		return nil, fmt.Errorf("unmarshal schema of %s: %w", t, err)
+	}
+	top, _ := exact.(map[string]any)
+	if as.root, err = readRule("", top); err != nil {
+		return nil, fmt.Errorf("schema of %s: %w", t, err)
 	}
 	return as, nil
 }

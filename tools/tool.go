@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 
+	"pincer/chat"
 	"pincer/safety"
 )
 
@@ -79,7 +80,7 @@ type Result struct {
 	// IsError marks a tool-level failure the model should react to.
 	IsError bool
 	// Touched lists the files read, changed or created, for the tree pane.
-	Touched []Touch
+	Touched []chat.Touch
 	// SandboxBlocked says what the sandbox refused a command (a write
 	// outside the allowed paths, a network connection), one phrase each;
 	// empty when it refused nothing or nothing could tell.
@@ -99,46 +100,6 @@ type Profiled interface {
 	InProfile(p safety.Profile) Call
 	// Profile is the profile it runs in.
 	Profile() safety.Profile
-}
-
-// Touch is one file a call read or changed.
-type Touch struct {
-	Path string // relative to Options.Root with forward slashes; absolute when outside it
-	Kind TouchKind
-}
-
-// TouchKind says how a call touched a file.
-type TouchKind int
-
-// The ways a file can be touched.
-const (
-	TouchRead TouchKind = iota + 1
-	TouchChanged
-	TouchCreated
-)
-
-// String names the kind for logs and tests.
-func (k TouchKind) String() string {
-	switch k {
-	case TouchRead:
-		return "read"
-	case TouchChanged:
-		return "changed"
-	case TouchCreated:
-		return "created"
-	}
-	return "unknown"
-}
-
-// ParseTouchKind is the inverse of TouchKind.String; 0 for a name it does
-// not know, so a stored record from a newer pincer is skipped, not misread.
-func ParseTouchKind(s string) TouchKind {
-	for _, k := range []TouchKind{TouchRead, TouchChanged, TouchCreated} {
-		if k.String() == s {
-			return k
-		}
-	}
-	return 0
 }
 
 // errorResult is the Result of a tool-level failure.

@@ -7,10 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Spec describes a tool whose arguments are the JSON form of the struct A,
@@ -52,24 +49,11 @@ func New[A any](s Spec[A]) (Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: %w", s.Name, err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.raw))
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: read generated schema: %w", s.Name, err)
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem:///" + s.Name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %q: add generated schema: %w", s.Name, err)
-	}
-	validator, err := c.Compile(url)
-	if err != nil {
-		return nil, fmt.Errorf("tool %q: compile generated schema: %w", s.Name, err)
-	}
 	example, err := json.Marshal(s.Example)
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: marshal example: %w", s.Name, err)
 	}
-	return &typedTool[A]{spec: s, schema: schema, validator: validator, example: string(example)}, nil
+	return &typedTool[A]{spec: s, schema: schema, example: string(example)}, nil
 }
 
 // validName reports whether name is acceptable to every provider as a
@@ -83,10 +67,9 @@ func validName(name string) error {
 
 // typedTool is the Tool that New builds.
 type typedTool[A any] struct {
-	spec      Spec[A]
-	schema    *argSchema
-	validator *jsonschema.Schema
-	example   string
+	spec    Spec[A]
+	schema  *argSchema
+	example string
 }
 
 func (t *typedTool[A]) Name() string               { return t.spec.Name }
@@ -116,7 +99,7 @@ func (t *typedTool[A]) decodeArgs(arguments string) (A, error) {
 		err := json.Unmarshal([]byte(raw), &v)
 		return args, t.argError(jsonProblem(raw, err))
 	}
-	value, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
+	value, err := decodeNumbers(raw)
 	if err != nil {
 		return args, t.argError("the arguments are not valid JSON: " + err.Error())
 	}
@@ -136,10 +119,7 @@ func (t *typedTool[A]) decodeArgs(arguments string) (A, error) {
 		}
 	}
 	if len(problems) == 0 {
-		if err := t.validator.Validate(obj); err != nil {
-			problems = t.describe(err, obj)
-			sort.Strings(problems) // the validator's order depends on map iteration
-		}
+		problems = t.problems(obj)
 	}
 	if len(problems) > 0 {
 		return args, t.argError(strings.Join(problems, "; "))

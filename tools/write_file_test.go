@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 func TestWriteFile(t *testing.T) {
@@ -17,13 +19,13 @@ func TestWriteFile(t *testing.T) {
 		want     string // its content
 		result   string // expected result text (prefix)
 		isErr    bool
-		touch    TouchKind
+		touch    chat.TouchKind
 	}{
-		{"create", nil, `{"path": "new.txt", "content": "a\nb\n"}`, "new.txt", "a\nb\n", "Created new.txt: new file, 2 lines, 4 bytes.", false, TouchCreated},
-		{"create with parents", nil, `{"path": "x/y/z.md", "content": "# z"}`, "x/y/z.md", "# z", "Created x/y/z.md: new file, 1 line, 3 bytes.", false, TouchCreated},
-		{"create empty", nil, `{"path": "e", "content": ""}`, "e", "", "Created e: new file, 0 lines, 0 bytes.", false, TouchCreated},
+		{"create", nil, `{"path": "new.txt", "content": "a\nb\n"}`, "new.txt", "a\nb\n", "Created new.txt: new file, 2 lines, 4 bytes.", false, chat.TouchCreated},
+		{"create with parents", nil, `{"path": "x/y/z.md", "content": "# z"}`, "x/y/z.md", "# z", "Created x/y/z.md: new file, 1 line, 3 bytes.", false, chat.TouchCreated},
+		{"create empty", nil, `{"path": "e", "content": ""}`, "e", "", "Created e: new file, 0 lines, 0 bytes.", false, chat.TouchCreated},
 		{"overwrite", map[string]string{"f.txt": "old\n"}, `{"path": "f.txt", "content": "new\nlines\n"}`, "f.txt", "new\nlines\n",
-			"Edited f.txt: replaced the whole content (1 line before, 2 lines now).\n     1\tnew\n     2\tlines", false, TouchChanged},
+			"Edited f.txt: replaced the whole content (1 line before, 2 lines now).\n     1\tnew\n     2\tlines", false, chat.TouchChanged},
 		{"same content", map[string]string{"f.txt": "same"}, `{"path": "f.txt", "content": "same"}`, "f.txt", "same", "f.txt: the file already had this content; nothing changed.", false, 0},
 		{"directory", map[string]string{"d/": ""}, `{"path": "d", "content": "x"}`, "", "", "d is a directory; give a file path", true, 0},
 	}
@@ -41,7 +43,7 @@ func TestWriteFile(t *testing.T) {
 				}
 			}
 			if tt.touch != 0 {
-				if len(res.Touched) != 1 || res.Touched[0] != (Touch{Path: tt.file, Kind: tt.touch}) {
+				if len(res.Touched) != 1 || res.Touched[0] != (chat.Touch{Path: tt.file, Kind: tt.touch}) {
 					t.Errorf("Touched = %v, want %s %s", res.Touched, tt.file, tt.touch)
 				}
 			} else if len(res.Touched) != 0 {

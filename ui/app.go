@@ -22,12 +22,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"pincer/agent"
-	"pincer/internal/human"
+	"pincer/chat"
 	"pincer/rewind"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
-	"pincer/tools"
 	"pincer/ui/complete"
 	"pincer/ui/termscreen"
 	"pincer/ui/todolist"
@@ -193,6 +192,11 @@ type App struct {
 	usage       agent.Usage // session total
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
 	lastContext int         // prompt+completion tokens of the last request, or the estimate of the next (see estimateContext)
+	// diagErrors is how many errors the language servers last reported
+	// for the project; diagSeen, whether they reported at all.
+	diagErrors int
+	diagSeen   bool
+	checks     int // the checks shown, to key their cards
 
 	dialogs []dialog
 	cmdList []Command
@@ -200,7 +204,7 @@ type App struct {
 	// commands again does not repeat a warning.
 	shownWarnings map[string]bool
 	quit          bool
-	previews      map[string][]session.Message // session picker previews
+	previews      map[string][]chat.Message // session picker previews
 
 	autoApprove bool          // approvals are auto: the agent runs sandboxed confirm-tier commands unasked
 	runningTask *session.Task // the scheduled task the turn in progress runs
@@ -340,6 +344,10 @@ func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 			}
 			if m.Kind == agent.KindHook {
 				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: m.Content})
+				continue
+			}
+			if m.Kind == agent.KindCheck {
+				entries = append(entries, transcript.Entry{Kind: transcript.KindNotice, Text: "The check failed; its output was sent to the model."})
 				continue
 			}
 			typed, files := agent.SplitAttachments(m.Content)
@@ -621,11 +629,26 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 		case agent.ToolStarted:
 			a.state, a.toolName = stateTool, e.Name
 			a.transcript.ToolStarted(callKey(e.Call, e.ID), e.Summary)
+		case agent.Checked:
+			a.checks++
+			id := fmt.Sprintf("check-%d", a.checks)
+			a.transcript.ToolCall(id, "check", "")
+			a.transcript.ToolStarted(id, fmt.Sprintf("check %s (round %d of %d)", e.Command, e.Round, e.Rounds))
+			if e.Passed {
+				a.transcript.ToolDiagnostics(id, "passed", false)
+			} else {
+				a.transcript.ToolDiagnostics(id, "failed", true)
+			}
+			a.transcript.ToolResult(id, "check", e.Output, !e.Passed)
+		case agent.Diagnosed:
+			a.transcript.ToolDiagnostics(callKey(e.Call, e.ID), e.Report.Label(), e.Report.Errors > 0)
+			a.tree.SetProblems(e.Report.Problems)
+			a.diagErrors, a.diagSeen = e.Report.Total, true
 		case agent.ToolResult:
 			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
-				refresh = refresh || t.Kind != tools.TouchRead
+				refresh = refresh || t.Kind != chat.TouchRead
 			}
 			// A command may create or delete files; a read changes nothing
 			// on disk, so the tree and the file list stay as they are.
@@ -641,7 +664,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.transcript.AddNotice(e.Text)
 		case agent.Recalled:
 			a.recalled = append(a.recalled, e)
-			a.transcript.AddRecalled(human.RecallSummary(e.Notes, time.Now()), e.Text)
+			a.transcript.AddRecalled(agent.RecallSummary(e.Notes, time.Now()), e.Text)
 		case agent.Compressed:
 			a.transcript.AddCompressed(e.Summary, e.Messages)
 			a.lastContext = e.After
@@ -666,11 +689,11 @@ func callKey(call, id string) string {
 	return id
 }
 
-func markKind(k tools.TouchKind) tree.MarkKind {
+func markKind(k chat.TouchKind) tree.MarkKind {
 	switch k {
-	case tools.TouchChanged:
+	case chat.TouchChanged:
 		return tree.MarkChanged
-	case tools.TouchCreated:
+	case chat.TouchCreated:
 		return tree.MarkCreated
 	}
 	return tree.MarkRead

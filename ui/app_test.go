@@ -16,10 +16,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/ui/complete"
 	"pincer/ui/tree"
 	"pincer/ui/watch"
@@ -36,9 +39,9 @@ func updating() bool {
 // screen with events directly.
 type silentModel struct{ t *testing.T }
 
-func (m silentModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
+func (m silentModel) Complete(context.Context, llm.Request, func(agent.Event)) (llm.Reply, error) {
 	m.t.Error("the model was called")
-	return agent.Reply{}, nil
+	return llm.Reply{}, nil
 }
 
 // newTestApp is the screen at w×h over a small project, with the tree
@@ -158,7 +161,7 @@ func conversation(a *App) {
 		agent.ToolCallDelta{Index: 0, ID: "c1", Name: "read_file", ArgsSoFar: `{"path":"main.go"}`},
 		agent.AssistantMessage{},
 		agent.ToolStarted{ID: "c1", Name: "read_file", Summary: "read_file main.go"},
-		agent.ToolResult{ID: "c1", Name: "read_file", Content: "     1\tpackage main", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}},
+		agent.ToolResult{ID: "c1", Name: "read_file", Content: "     1\tpackage main", Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchRead}}},
 		agent.TextDelta{Text: "It declares **package main** and nothing else."},
 		agent.AssistantMessage{},
 		agent.Usage{PromptTokens: 1500, CompletionTokens: 40},
@@ -655,10 +658,10 @@ func TestPickerGoldens(t *testing.T) {
 			}
 			for _, n := range []string{"refactor", "bugfix"} {
 				s, _ := st.Create(session.Session{Name: n, Dir: a.opts.Root})
-				st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+				st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "work on the " + n})
 			}
 			other, _ := st.Create(session.Session{Name: "elsewhere", Dir: "/some/other/project"})
-			st.Append(other.ID, session.Message{Role: session.RoleUser, Content: "unrelated"})
+			st.Append(other.ID, chat.Message{Role: chat.RoleUser, Content: "unrelated"})
 			a.opts.Store = st
 			list, _ := st.List()
 			a.Update(sessionListMsg{list: list})
@@ -710,10 +713,10 @@ func TestTreeRefreshesOnlyWhenFilesMayHaveChanged(t *testing.T) {
 		ev   agent.ToolResult
 		want bool
 	}{
-		{"a read changes nothing", agent.ToolResult{Name: "read_file", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}}, false},
+		{"a read changes nothing", agent.ToolResult{Name: "read_file", Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchRead}}}, false},
 		{"a search changes nothing", agent.ToolResult{Name: "grep"}, false},
-		{"an edit", agent.ToolResult{Name: "edit_file", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchChanged}}}, true},
-		{"a new file", agent.ToolResult{Name: "write_file", Touched: []tools.Touch{{Path: "n.go", Kind: tools.TouchCreated}}}, true},
+		{"an edit", agent.ToolResult{Name: "edit_file", Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchChanged}}}, true},
+		{"a new file", agent.ToolResult{Name: "write_file", Touched: []chat.Touch{{Path: "n.go", Kind: chat.TouchCreated}}}, true},
 		{"a command may write", agent.ToolResult{Name: "run_command"}, true},
 	}
 	for _, tc := range cases {
@@ -857,9 +860,9 @@ func TestResumeMarksTouchedFiles(t *testing.T) {
 	a.loadHistory([]agent.Message{
 		{Role: agent.RoleUser, Content: "look"},
 		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"main.go"}`}}},
-		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package main", Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchRead}}},
+		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "package main", Touched: []chat.Touch{{Path: "main.go", Kind: chat.TouchRead}}},
 		{Role: agent.RoleAssistant, ToolCalls: []agent.ToolCall{{ID: "c2", Name: "edit_file", Arguments: `{}`}}},
-		{Role: agent.RoleTool, ToolCallID: "c2", ToolName: "edit_file", Content: "ok", Touched: []tools.Touch{{Path: "internal/a.go", Kind: tools.TouchChanged}}},
+		{Role: agent.RoleTool, ToolCallID: "c2", ToolName: "edit_file", Content: "ok", Touched: []chat.Touch{{Path: "internal/a.go", Kind: chat.TouchChanged}}},
 	})
 	if own, _ := a.tree.MarkOf("main.go"); own != tree.MarkRead {
 		t.Errorf("main.go mark %v after resume, want read", own)
@@ -914,12 +917,59 @@ func TestSwitchingSessionsClearsTheirMarks(t *testing.T) {
 	a.tree.Mark("main.go", tree.MarkChanged)
 	a.Update(sessionOpenedMsg{history: []agent.Message{
 		{Role: agent.RoleUser, Content: "look"},
-		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x", Touched: []tools.Touch{{Path: "internal/a.go", Kind: tools.TouchRead}}},
+		{Role: agent.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x", Touched: []chat.Touch{{Path: "internal/a.go", Kind: chat.TouchRead}}},
 	}})
 	if own, _ := a.tree.MarkOf("main.go"); own != 0 {
 		t.Errorf("main.go keeps the mark %v of the session left behind", own)
 	}
 	if own, _ := a.tree.MarkOf("internal/a.go"); own != tree.MarkRead {
 		t.Errorf("internal/a.go mark %v, want read", own)
+	}
+}
+
+// What the language servers report after an edit reaches the card, the
+// tree and the status line; the fix takes the count to zero and clears
+// the tree's mark.
+func TestDiagnosticsOnScreen(t *testing.T) {
+	a := newTestApp(t, 100, 24)
+	edit := func(id string, rep lsp.Report) {
+		a.Update(eventsMsg{
+			agent.ToolCallDelta{Index: 0, ID: id, Name: "edit_file", ArgsSoFar: `{"path":"main.go"}`},
+			agent.AssistantMessage{},
+			agent.ToolStarted{ID: id, Name: "edit_file", Summary: "edit_file main.go"},
+			agent.Diagnosed{ID: id, Report: rep},
+			agent.ToolResult{ID: id, Name: "edit_file", Content: "Edited main.go.\n\n" + rep.Text(0), Touched: []tools.Touch{{Path: "main.go", Kind: tools.TouchChanged}}},
+		})
+	}
+	broken := lsp.Report{Servers: []string{"gopls"}, Files: []string{"main.go"}, Errors: 1, New: 1, Total: 1, Baseline: true,
+		Problems: map[string]int{"main.go": 1},
+		Items:    []lsp.Item{{Path: "main.go", Line: 3, Column: 2, Severity: lsp.SeverityError, Message: "undefined: x", New: true}}}
+	edit("c1", broken)
+	treeMark := func(screen string) string {
+		for _, l := range strings.Split(screen, "\n") {
+			if pane, _, ok := strings.Cut(l, "│"); ok && strings.HasPrefix(strings.TrimSpace(pane), "main.go") {
+				return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(pane), "main.go"))
+			}
+		}
+		return ""
+	}
+	got := screen(a)
+	for _, want := range []string{"edit_file  main.go · 1 error", "✗ 1 error"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("screen lacks %q:\n%s", want, got)
+		}
+	}
+	if m := treeMark(got); m != "✗" {
+		t.Errorf("the tree marks main.go %q:\n%s", m, got)
+	}
+	edit("c2", lsp.Report{Servers: []string{"gopls"}, Files: []string{"main.go"}, Baseline: true, Problems: map[string]int{}})
+	got = screen(a)
+	for _, want := range []string{"edit_file  main.go · no problems", "· 0 errors ·"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("after the fix the screen lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "✗ 1 error") || treeMark(got) != "●" {
+		t.Errorf("the error is still shown after the fix:\n%s", got)
 	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
@@ -28,7 +30,7 @@ func programApp(t *testing.T, srv *agenttest.Server) (*App, string) {
 	t.Helper()
 	root := t.TempDir()
 	writeTestFile(t, root, "main.go", "package main\n")
-	client, err := agent.NewClient(agent.ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model"})
+	client, err := llm.NewClient(llm.ClientOptions{BaseURL: srv.BaseURL(), Model: "test-model"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,8 +133,8 @@ func TestPasteCountsLinesWithAnyLineBreak(t *testing.T) {
 // summaryModel answers every request with a short summary.
 type summaryModel struct{}
 
-func (summaryModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
-	return agent.Reply{Content: "The user asked about files; they were read."}, nil
+func (summaryModel) Complete(context.Context, llm.Request, func(agent.Event)) (llm.Reply, error) {
+	return llm.Reply{Content: "The user asked about files; they were read."}, nil
 }
 
 // TestCompactGaugeShowsTheNextRequest compacts a session whose kept
@@ -404,13 +406,13 @@ func TestResumedPromptShowsWhatWasTyped(t *testing.T) {
 // recordingModel answers "ok" and keeps the last user message it got.
 type recordingModel struct{ user string }
 
-func (m *recordingModel) Complete(_ context.Context, req agent.Request, _ func(agent.Event)) (agent.Reply, error) {
+func (m *recordingModel) Complete(_ context.Context, req llm.Request, _ func(agent.Event)) (llm.Reply, error) {
 	for _, msg := range req.Messages {
 		if msg.Role == agent.RoleUser {
 			m.user = msg.Content
 		}
 	}
-	return agent.Reply{Content: "ok"}, nil
+	return llm.Reply{Content: "ok"}, nil
 }
 
 // drive runs cmd as the program would, feeding what it returns to the app,
@@ -448,7 +450,7 @@ func TestSessionPickerKeysAndRefresh(t *testing.T) {
 	}
 	for _, n := range []string{"refactor", "bugfix"} {
 		s, _ := st.Create(session.Session{Name: n, Dir: a.opts.Root})
-		st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+		st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "work on the " + n})
 	}
 	a.opts.Store = st
 	drive(t, a, a.openSessionPicker(), 0)

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/chat"
 	"pincer/session"
 )
 
@@ -25,7 +26,7 @@ func TestRenameRefusesAnotherSessionsID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on " + n})
+		st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "work on " + n})
 		ids = append(ids, s.ID)
 	}
 	a.opts.Store, a.opts.SessionID, a.opts.Session = st, ids[0], "rw2"

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/checkpoint"
 	"pincer/rewind"
 	"pincer/safety"
@@ -58,7 +59,7 @@ func sessionStore(t *testing.T, a *App, names ...string) *session.Store {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "work on the " + n})
+		st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "work on the " + n})
 		if i == 0 {
 			a.opts.SessionID, a.opts.Session = s.ID, n
 		}
@@ -316,7 +317,7 @@ func TestExportWritesOnlyIntoTheProject(t *testing.T) {
 	a := newTestApp(t, 120, 36)
 	st := sessionStore(t, a, "demo")
 	root := a.opts.Root
-	st.Append(a.opts.SessionID, session.Message{Role: session.RoleAssistant, Content: "hello from the model"})
+	st.Append(a.opts.SessionID, chat.Message{Role: chat.RoleAssistant, Content: "hello from the model"})
 	writeTestFile(t, root, "README.md", "# readme\n")
 	writeTestFile(t, root, ".git/config", "[core]\n")
 	home := t.TempDir()
@@ -385,7 +386,7 @@ func TestExportRedactsSecrets(t *testing.T) {
 	a := newTestApp(t, 120, 36)
 	st := sessionStore(t, a, "leaky")
 	const key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWx"
-	st.Append(a.opts.SessionID, session.Message{Role: session.RoleTool, ToolName: "read_file", ToolCallID: "c1",
+	st.Append(a.opts.SessionID, chat.Message{Role: chat.RoleTool, ToolName: "read_file", ToolCallID: "c1",
 		Content: "OPENAI_API_KEY=" + key + "\nDB_PASSWORD=hunter2hunter2\nPORT=5432\n"})
 	e, notice := runExport(t, a, "leak.md")
 	if e != "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/internal/safetext/safetexttest"
 	"pincer/safety"
 	"pincer/session"
@@ -96,7 +97,7 @@ func TestEveryViewSanitises(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st.Append(s.ID, session.Message{Role: session.RoleUser, Content: "asked " + raw})
+			st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: "asked " + raw})
 			a.opts.Store = st
 			list, _ := st.List()
 			a.Update(sessionListMsg{list: list})

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/session"
@@ -51,7 +52,7 @@ type sessionListMsg struct {
 // previewMsg carries the last messages of a session for the picker.
 type previewMsg struct {
 	id   string
-	msgs []session.Message
+	msgs []chat.Message
 }
 
 // needIdle refuses a command while the agent works.
@@ -131,7 +132,7 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 	}
 	p.warn = warn
 	p.empty = "No sessions yet."
-	previews := map[string][]session.Message{}
+	previews := map[string][]chat.Message{}
 	store := a.opts.Store
 	p.moved = func(it complete.Item) tea.Cmd {
 		if _, ok := previews[it.Value]; ok {
@@ -164,11 +165,11 @@ func (a *App) showSessionPicker(msg sessionListMsg) tea.Cmd {
 			b.WriteString(a.styles.Muted.Render("…"))
 		}
 		for _, m := range msgs {
-			if m.Role != session.RoleUser && m.Role != session.RoleAssistant || m.Content == "" {
+			if m.Role != chat.RoleUser && m.Role != chat.RoleAssistant || m.Content == "" {
 				continue
 			}
 			who := a.styles.UserMark.Render("❯ ")
-			if m.Role == session.RoleAssistant {
+			if m.Role == chat.RoleAssistant {
 				who = a.styles.AgentMark.Render("● ")
 			}
 			b.WriteString(who + ansi.Truncate(safetext.LineOf(human.OneLine(m.Content, 400)), w-2, "…") + "\n")

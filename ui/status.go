@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"pincer/agent"
+	"pincer/internal/human"
 	"pincer/internal/safetext"
 )
 
@@ -59,6 +60,14 @@ func (a *App) statusLine() string {
 	right = append(right, fmt.Sprintf("↑%s ↓%s", short(a.usage.PromptTokens), short(a.usage.CompletionTokens)))
 	if n := a.subUsage.PromptTokens + a.subUsage.CompletionTokens; n > 0 {
 		right = append(right, "sub "+short(n))
+	}
+	if a.diagSeen {
+		// What the language servers report for the project now.
+		if a.diagErrors > 0 {
+			right = append(right, st.Error.Inherit(bar).Render("✗ "+human.Plural(a.diagErrors, "error")))
+		} else {
+			right = append(right, "0 errors")
+		}
 	}
 	if a.busy {
 		right = append(right, elapsed(a.now.Sub(a.turnStart)))

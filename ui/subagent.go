@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/internal/safetext"
-	"pincer/tools"
 	"pincer/ui/transcript"
 )
 
@@ -32,7 +32,7 @@ func (a *App) subEvent(e agent.SubEvent) (refresh bool) {
 		a.transcript.SubResult(parent, callKey(ev.Call, ev.ID), ev.IsError)
 		for _, t := range ev.Touched {
 			a.tree.Mark(t.Path, markKind(t.Kind))
-			refresh = refresh || t.Kind != tools.TouchRead
+			refresh = refresh || t.Kind != chat.TouchRead
 		}
 		refresh = refresh || ev.Name == "run_command"
 		a.state, a.toolName = stateTool, "task"

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -28,7 +29,7 @@ func TestSubAgentOnTheScreen(t *testing.T) {
 		agent.ToolStarted{Call: "pincer-call-1", ID: "call_1", Name: "task", Summary: "task survey the code"},
 		sub(agent.AssistantMessage{Message: agent.Message{ToolCalls: []agent.ToolCall{read}}, Calls: []string{"pincer-call-1"}}),
 		sub(agent.ToolStarted{Call: "pincer-call-1", ID: "r1", Name: "read_file", Summary: "read_file internal/a.go"}),
-		sub(agent.ToolResult{Call: "pincer-call-1", ID: "r1", Name: "read_file", Content: "package internal", Touched: []tools.Touch{{Path: "internal/a.go", Kind: tools.TouchRead}}}),
+		sub(agent.ToolResult{Call: "pincer-call-1", ID: "r1", Name: "read_file", Content: "package internal", Touched: []chat.Touch{{Path: "internal/a.go", Kind: chat.TouchRead}}}),
 		sub(agent.Usage{PromptTokens: 12000, CompletionTokens: 300}),
 	})
 	got := screen(a)

@@ -16,6 +16,7 @@ import (
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
+	"pincer/tools/lsp"
 	"pincer/tools/mcp"
 	"pincer/ui/acp"
 )
@@ -87,6 +88,7 @@ type acpProject struct {
 	p       *project
 	st      *session.Store
 	servers *mcp.Manager
+	langs   *lsp.Manager
 	snaps   *checkpoint.Store
 	rec     []*rewind.Recorder
 }
@@ -123,6 +125,7 @@ func (o *acpOpener) project(ctx context.Context, dir string) (*acpProject, error
 	ap := &acpProject{p: p, st: st}
 	ap.servers = o.c.mcpManager(p, nil)
 	ap.servers.Start()
+	ap.langs = o.c.lspManager(p, nil)
 	if why := unrecordable(p.root, agent.HomeDir()); why != "" && p.cfg.Checkpoints {
 		fmt.Fprintf(o.c.stderr, "pincer: turns in %s are not recorded for /undo (%s)\n", safetext.LineOf(p.root), why)
 	} else if ap.snaps, err = o.c.checkpointStore(p, p.root); err != nil {
@@ -180,8 +183,9 @@ func (o *acpOpener) Open(ctx context.Context, r acp.OpenRequest) (*acp.Conversat
 	}
 	id := sess.ID
 	setup := agentSetup{
-		approver: r.Approver, buffers: r.Buffers, mcp: ap.servers,
+		approver: r.Approver, buffers: r.Buffers, mcp: ap.servers, lsp: ap.langs,
 		recorder: agent.SessionLog{Store: st, ID: id}, store: st, current: func() string { return id },
+		check: o.c.checkOptions(&p, false, true),
 	}
 	var rw *rewind.Rewinder
 	if ap.snaps != nil {
@@ -280,6 +284,7 @@ func (o *acpOpener) close() {
 			r.Wait()
 		}
 		ap.servers.Close()
+		ap.langs.Close()
 		if ap.snaps != nil {
 			ap.snaps.Close()
 		}

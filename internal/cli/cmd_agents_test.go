@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -13,8 +14,8 @@ import (
 // noModel is a model that is never asked.
 type noModel struct{}
 
-func (noModel) Complete(context.Context, agent.Request, func(agent.Event)) (agent.Reply, error) {
-	return agent.Reply{}, nil
+func (noModel) Complete(context.Context, llm.Request, func(agent.Event)) (llm.Reply, error) {
+	return llm.Reply{}, nil
 }
 
 // TestDescribeAgents: /agents lists each agent with its tools, model and

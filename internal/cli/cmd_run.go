@@ -28,6 +28,9 @@ type runFlags struct {
 	allowSchedule bool
 	auto          bool
 	plan          bool
+	// check runs the project's check after the turn and fails the run
+	// when it still fails.
+	check bool
 }
 
 func (c *cli) runCommand() *cobra.Command {
@@ -53,15 +56,19 @@ the sandbox only: a command the sandbox blocks stays blocked (the model is told
 what was blocked) unless you pass --sandbox off. --auto runs ordinary commands
 without asking while the sandbox contains them. --plan only plans: the model
 gets read-only tools, is asked for a step-by-step plan, and nothing is changed,
-whatever else is approved.
+whatever else is approved. --check runs the project's check (the check setting,
+or go build and go vet, cargo check, tsc --noEmit, ruff check as the project
+suggests) in the jail once the model answers, and sends its failures back to
+the model, check_rounds times at most.
 
 Exit status: 0 when the model answered, 1 when the model or a tool failed, the
-iteration limit was reached, the prompt does not fit the context window, or the
-session could not be saved, 2 for bad usage or configuration, 141 when the
+iteration limit was reached, the prompt does not fit the context window, the
+session could not be saved, or the check still failed (--check), 2 for bad usage or configuration, 141 when the
 reader of the output went away (the run stops there, quietly).`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"
   pincer run --plan "how would you split agent/loop.go?" > PLAN.md
+  pincer run --yes --check "add a -v flag"           # in CI: fails unless the build and vet pass
   go test ./... 2>&1 | pincer run "explain these failures"
   pincer run --json "summarise README.md" | jq -r 'select(.type=="result").content'`,
 		RunE: func(cmd *cobra.Command, args []string) error { return c.runHeadless(cmd, args, rf) },
@@ -72,6 +79,7 @@ reader of the output went away (the run stops there, quietly).`,
 	cmd.Flags().BoolVar(&rf.allowSchedule, "allow-schedule", false, "let the model create scheduled tasks (schedule_task); --yes does not")
 	cmd.Flags().BoolVar(&rf.auto, "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
 	cmd.Flags().BoolVar(&rf.plan, "plan", false, "plan mode: read-only tools only; print a plan and change nothing")
+	cmd.Flags().BoolVar(&rf.check, "check", false, "run the project's check after the model's changes and send its failures back (check_rounds times at most); exit 1 when it still fails")
 	return cmd
 }
 
@@ -151,6 +159,10 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
+	langs := c.lspManager(p, nil)
+	defer langs.Close()
+	setup.lsp = langs
+	setup.check = c.checkOptions(p, rf.check, false)
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
@@ -198,6 +210,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	if code := printer.Finish(res, runErr); code != 0 {
 		return &exitError{code: code, silent: true}
+	}
+	if rf.check && res.Check == "failed" {
+		return &exitError{code: 1, err: fmt.Errorf("the check %q still fails", checkCommand(p))}
 	}
 	return nil
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/config"
 	"pincer/themes"
 	"pincer/ui/headless"
@@ -39,7 +39,7 @@ func (c *cli) firstRun(cmd *cobra.Command, p *project) (*project, bool, error) {
 		ConfigPath: path,
 		Theme:      theme,
 		ListModels: func(ctx context.Context, base, key string) ([]string, error) {
-			return agent.ListModels(ctx, agent.ClientOptions{BaseURL: base, APIKey: key})
+			return llm.ListModels(ctx, llm.ClientOptions{BaseURL: base, APIKey: key})
 		},
 	})
 	if err != nil || !saved {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/checkpoint"
 	"pincer/internal/safetext"
 	"pincer/rewind"
@@ -207,7 +208,7 @@ func taskChat(st *session.Store, root string, t session.Task) (chat int64, name 
 // switch the model and keep the choice with the session.
 type chatAgent struct {
 	*agent.Agent
-	client *agent.Client
+	client *llm.Client
 	st     *session.Store
 	id     string
 }

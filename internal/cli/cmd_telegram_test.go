@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pincer/agent"
+	"pincer/chat"
 	"pincer/session"
 )
 
@@ -109,7 +110,7 @@ func TestChatRecallIsTheChatsOwn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Append(s.ID, session.Message{Role: session.RoleUser, Content: text}); err != nil {
+		if _, err := st.Append(s.ID, chat.Message{Role: chat.RoleUser, Content: text}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -93,6 +93,10 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
+	langs := c.lspManager(p, nil)
+	defer langs.Close()
+	setup.lsp = langs
+	setup.check = c.checkOptions(p, false, true)
 	a, client, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
@@ -118,6 +122,8 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	extraCommands := func(custom []customcommands.Command) []ui.Command {
 		return append([]ui.Command{ui.NoticeCommand("mcp", "list the MCP servers: status, tools and log", func() string {
 			return describeMCP(servers.Servers(), slices.Contains(p.srcs.Ignored, "mcp_servers"))
+		}), ui.NoticeCommand("lsp", "list the language servers: state, command and their errors", func() string {
+			return describeLSP(langs.Servers(), slices.Contains(p.srcs.Ignored, "lsp"))
 		}), ui.NoticeCommand("hooks", "list the hooks: by event, with where each came from", func() string {
 			return describeHooks(p)
 		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/config"
 )
 
@@ -26,7 +26,7 @@ func (c *cli) explainModelError(p *project, err error) error {
 	explain := func(format string, args ...any) error {
 		return &explainedError{text: fmt.Sprintf(format, args...), err: err}
 	}
-	switch status := agent.ServerStatus(err); {
+	switch status := llm.ServerStatus(err); {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return explain("the model server at %s refused the API key (%s); %s", config.RedactURL(p.cfg.BaseURL), said, c.keyAdvice(p))
 	case status == http.StatusTooManyRequests:

@@ -7,6 +7,7 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/config"
 )
 
@@ -15,11 +16,11 @@ func serverError(t *testing.T, reply agenttest.Reply) error {
 	t.Helper()
 	srv := agenttest.New(reply)
 	defer srv.Close()
-	client, err := agent.NewClient(agent.ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: -1})
+	client, err := llm.NewClient(llm.ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = client.Complete(context.Background(), agent.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}, nil)
+	_, err = client.Complete(context.Background(), llm.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}, nil)
 	if err == nil {
 		t.Fatal("the request did not fail")
 	}

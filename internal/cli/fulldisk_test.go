@@ -47,7 +47,7 @@ func TestAFullDiskFailsTheRun(t *testing.T) {
 	os.Remove(filepath.Join(data, "filler"))
 	msgs := exported(t, s, "full").Messages
 	for i, m := range msgs {
-		if want := []string{"user", "assistant"}[i%2]; m.Role != want {
+		if want := []string{"user", "assistant"}[i%2]; string(m.Role) != want {
 			t.Errorf("message %d is %s, want %s: the session is out of order", i+1, m.Role, want)
 		}
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -69,47 +68,11 @@ func hookRunner(p *project, drop []string, session func() string) (agent.Hooks, 
 		k, _, _ := strings.Cut(kv, "=")
 		return slices.Contains(drop, k)
 	})
-	r, err := hooks.New(list, hooks.Options{Dir: p.root, Env: env})
+	r, err := hooks.New(list, hooks.Options{Dir: p.root, Env: env, Session: session})
 	if err != nil {
 		return nil, usageError(err)
 	}
-	if session == nil {
-		session = func() string { return "" }
-	}
-	return agentHooks{runner: r, root: p.root, session: session}, nil
-}
-
-// agentHooks adapts a hooks.Runner to the agent's Hooks interface.
-type agentHooks struct {
-	runner  *hooks.Runner
-	root    string
-	session func() string
-}
-
-func (h agentHooks) Run(ctx context.Context, in agent.HookInput) agent.HookOutcome {
-	out := h.runner.Run(ctx, hooks.Input{
-		Event:          hooks.Event(in.Event),
-		SessionID:      h.session(),
-		Cwd:            h.root,
-		ToolName:       in.ToolName,
-		ToolInput:      in.ToolInput,
-		ToolResponse:   in.ToolResponse,
-		Prompt:         in.Prompt,
-		StopHookActive: in.StopHookActive,
-		Source:         in.Source,
-	})
-	return agent.HookOutcome{
-		Block:            out.Block,
-		Reason:           out.Reason,
-		Stop:             out.Stop,
-		StopReason:       out.StopReason,
-		Context:          out.Context,
-		Permission:       string(out.Permission),
-		PermissionReason: out.PermissionReason,
-		UpdatedInput:     out.UpdatedInput,
-		UpdatedBy:        out.UpdatedBy,
-		Notices:          out.Notices,
-	}
+	return r, nil
 }
 
 // describeHooks is what /hooks shows: the configured hooks by event, each

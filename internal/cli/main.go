@@ -129,6 +129,7 @@ git diff | pincer run --json "review this change"`,
 	root.AddCommand(c.telegramCommand())
 	root.AddCommand(c.acpCommand())
 	root.AddCommand(c.memoryCommand())
+	root.AddCommand(c.lspCommand())
 	c.addFlags(root)
 	return root
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 	"pincer/session"
 )
 
@@ -37,11 +38,11 @@ func TestAPoisonedSessionCanBeContinued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []session.Message{
-		{Role: session.RoleUser, Content: "read a.txt"},
-		{Role: session.RoleAssistant, ToolCalls: []session.ToolCall{{ID: "call_1", Name: "", Arguments: `{"path":"a.txt"}`}}},
-		{Role: session.RoleTool, ToolCallID: "call_1", Content: "The tool call has no name.", IsError: true},
-		{Role: session.RoleAssistant, Content: "sorry"},
+	for _, m := range []chat.Message{
+		{Role: chat.RoleUser, Content: "read a.txt"},
+		{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{{ID: "call_1", Name: "", Arguments: `{"path":"a.txt"}`}}},
+		{Role: chat.RoleTool, ToolCallID: "call_1", Content: "The tool call has no name.", IsError: true},
+		{Role: chat.RoleAssistant, Content: "sorry"},
 	} {
 		if _, err := st.Append(sess.ID, m); err != nil {
 			t.Fatal(err)

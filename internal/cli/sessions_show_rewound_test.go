@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 	"pincer/session"
 )
 
@@ -36,7 +37,7 @@ func TestSessionsShowMarksRewoundMessages(t *testing.T) {
 	}
 	var second uint64
 	for _, m := range msgs {
-		if m.Role == session.RoleUser && m.Content == "second prompt" {
+		if m.Role == chat.RoleUser && m.Content == "second prompt" {
 			second = m.Seq
 		}
 	}

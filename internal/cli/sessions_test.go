@@ -119,7 +119,7 @@ func TestKilledMidStreamSessionIntact(t *testing.T) {
 	doc := exported(t, s, "crash")
 	roles := []string{}
 	for _, m := range doc.Messages {
-		roles = append(roles, m.Role)
+		roles = append(roles, string(m.Role))
 	}
 	if got := strings.Join(roles, " "); got != "user assistant tool" {
 		t.Fatalf("stored roles %q, want the three finished messages", got)

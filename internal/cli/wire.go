@@ -13,11 +13,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/agent/prompts"
 	"pincer/config"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/tools/mcp"
 	"pincer/tools/todo"
 )
@@ -99,8 +101,8 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 }
 
 // clientOptions are the model client's options from the configuration.
-func (p *project) clientOptions() agent.ClientOptions {
-	o := agent.ClientOptions{
+func (p *project) clientOptions() llm.ClientOptions {
+	o := llm.ClientOptions{
 		BaseURL:     p.cfg.BaseURL,
 		APIKey:      p.key,
 		Model:       p.cfg.Model,
@@ -137,7 +139,7 @@ func (p *project) pickModel(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	names, err := agent.ListModels(ctx, p.clientOptions())
+	names, err := llm.ListModels(ctx, p.clientOptions())
 	if err != nil {
 		return p.explainUnreachable(err)
 	}
@@ -184,15 +186,20 @@ type agentSetup struct {
 	// buffers, when set, is the editor whose buffers the file tools read
 	// and write (pincer acp).
 	buffers tools.Buffers
+	// lsp, when set, runs the language servers whose diagnostics follow
+	// each edit.
+	lsp *lsp.Manager
+	// check, when set, is the check run after a turn that changed files.
+	check *agent.CheckOptions
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
 // system prompt into an agent, and returns the client too (for /model).
-func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, error) {
+func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, error) {
 	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
 		return nil, nil, usageError(err)
 	}
-	client, err := agent.NewClient(p.clientOptions())
+	client, err := llm.NewClient(p.clientOptions())
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
@@ -274,6 +281,8 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *agent.Client, e
 		DynamicTools:  mcpTools(s.mcp),
 		Hooks:         hks,
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
+		Diagnostics:   diagnostics(s.lsp),
+		Check:         s.check,
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
@@ -351,4 +360,13 @@ func mcpTools(m *mcp.Manager) func() []tools.Tool {
 		return nil
 	}
 	return m.Tools
+}
+
+// diagnostics is the agent's Diagnostics for m, or nil (never a nil
+// pointer in an interface).
+func diagnostics(m *lsp.Manager) agent.Diagnostics {
+	if m == nil {
+		return nil
+	}
+	return m
 }

@@ -17,11 +17,34 @@ import (
 	"strings"
 )
 
-// pattern is one pattern line of a .gitignore file.
+// pattern is one pattern line of a .gitignore file. Most lines are a
+// name ("vendor") or a name's ending ("*.log"): those are compared as
+// strings, the rest through a regular expression.
 type pattern struct {
-	re      *regexp.Regexp
-	negate  bool // "!pattern": re-include what an earlier rule ignored
-	dirOnly bool // "pattern/": matches directories only
+	re       *regexp.Regexp // nil when literal or suffix decides
+	literal  string         // the whole name or path, when the pattern has no wildcard
+	suffix   string         // the ending, for "*" followed by no other wildcard
+	anchored bool           // matched against the path below base, not the last name
+	negate   bool           // "!pattern": re-include what an earlier rule ignored
+	dirOnly  bool           // "pattern/": matches directories only
+}
+
+// match reports whether the pattern matches sub, a path relative to the
+// directory of its file.
+func (p *pattern) match(sub string) bool {
+	name := sub
+	if !p.anchored {
+		// Without a "/" a pattern matches a name at any depth, and its
+		// wildcards never cross a "/", so only the last name counts.
+		name = sub[strings.LastIndexByte(sub, '/')+1:]
+	}
+	switch {
+	case p.re != nil:
+		return p.re.MatchString(name)
+	case p.suffix != "":
+		return strings.HasSuffix(name, p.suffix) && (!p.anchored || !strings.Contains(name, "/"))
+	}
+	return name == p.literal
 }
 
 // File holds the rules of one .gitignore (or .git/info/exclude) file.
@@ -67,21 +90,24 @@ func parseLine(line string) (pattern, bool) {
 		rule.dirOnly = true
 		line = strings.TrimRight(line, "/")
 	}
-	anchored := strings.Contains(line, "/")
+	rule.anchored = strings.Contains(line, "/")
 	line = strings.TrimPrefix(line, "/")
 	if line == "" {
 		return pattern{}, false
 	}
-	body := globToRegexp(line)
-	expr := "^(?:.*/)?" + body + "$"
-	if anchored {
-		expr = "^" + body + "$"
+	const wild = `*?[\`
+	switch {
+	case !strings.ContainsAny(line, wild):
+		rule.literal = line
+	case line[0] == '*' && len(line) > 1 && !strings.ContainsAny(line[1:], wild):
+		rule.suffix = line[1:]
+	default:
+		re, err := regexp.Compile("^" + globToRegexp(line) + "$")
+		if err != nil {
+			return pattern{}, false
+		}
+		rule.re = re
 	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return pattern{}, false
-	}
-	rule.re = re
 	return rule, true
 }
 
@@ -197,11 +223,11 @@ func (s Stack) Ignored(rel string, isDir bool) bool {
 			sub = rel[len(f.base)+1:]
 		}
 		for j := len(f.rules) - 1; j >= 0; j-- {
-			r := f.rules[j]
+			r := &f.rules[j]
 			if r.dirOnly && !isDir {
 				continue
 			}
-			if r.re.MatchString(sub) {
+			if r.match(sub) {
 				return !r.negate
 			}
 		}

@@ -6,11 +6,8 @@ package human
 import (
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
-
-	"pincer/agent"
 )
 
 // Ago says briefly how long before now t was: "just now", "5 min ago",
@@ -54,32 +51,4 @@ func Plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// RecallSummary is the one line that tells people what auto recall added:
-// "recalled 2 notes from 'db-migration', 3 days ago".
-func RecallSummary(notes []agent.RecalledNote, now time.Time) string {
-	if len(notes) == 0 {
-		return ""
-	}
-	var sources []string
-	newest := time.Time{}
-	for _, n := range notes {
-		src := "'" + n.Source() + "'"
-		if n.NoteID != 0 {
-			src = "saved memory"
-		}
-		if !slices.Contains(sources, src) {
-			sources = append(sources, src)
-		}
-		if n.When.After(newest) {
-			newest = n.When
-		}
-	}
-	what := Plural(len(notes), "note")
-	when := "some time ago"
-	if !newest.IsZero() {
-		when = Ago(now, newest)
-	}
-	return fmt.Sprintf("recalled %s from %s, %s", what, strings.Join(sources, " and "), when)
 }

@@ -1,7 +1,6 @@
 package human
 
 import (
-	"pincer/agent"
 	"testing"
 	"time"
 )
@@ -42,23 +41,6 @@ func TestTildeOneLinePlural(t *testing.T) {
 	for i, tc := range cases {
 		if tc.got != tc.want {
 			t.Errorf("case %d: %q, want %q", i, tc.got, tc.want)
-		}
-	}
-}
-
-func TestRecallSummary(t *testing.T) {
-	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		notes []agent.RecalledNote
-		want  string
-	}{
-		{nil, ""},
-		{[]agent.RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour)}}, "recalled 1 note from 'db-migration', 3 days ago"},
-		{[]agent.RecalledNote{{SessionName: "a", When: now.Add(-2 * time.Hour)}, {NoteID: 4, When: now.Add(-10 * time.Minute)}}, "recalled 2 notes from 'a' and saved memory, 10 min ago"},
-		{[]agent.RecalledNote{{SessionName: "a"}, {SessionName: "a"}}, "recalled 2 notes from 'a', some time ago"},
-	} {
-		if got := RecallSummary(tc.notes, now); got != tc.want {
-			t.Errorf("RecallSummary = %q, want %q", got, tc.want)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"pincer/tools"
 )
@@ -114,23 +114,19 @@ func TestExampleIsValid(t *testing.T) {
 	}
 }
 
-func compile(t *testing.T) *jsonschema.Schema {
+func compile(t *testing.T) *jsonschema.Resolved {
 	t.Helper()
 	raw, err := json.Marshal(Tool().Parameters())
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		t.Fatal(err)
+	var doc jsonschema.Schema
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("the schema is not a JSON Schema: %v", err)
 	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///todo.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("mem:///todo.json")
+	s, err := doc.Resolve(nil)
 	if err != nil {
-		t.Fatalf("the schema does not compile: %v", err)
+		t.Fatalf("the schema does not resolve: %v", err)
 	}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 	"pincer/tools/todo"
@@ -36,13 +37,14 @@ type testOpener struct {
 	baseURL  string
 	root     string
 	commands []Command
+	check    *agent.CheckOptions
 	mu       sync.Mutex
 	agents   map[string]*agent.Agent
 	n        int
 }
 
 func (o *testOpener) Open(ctx context.Context, r OpenRequest) (*Conversation, error) {
-	client, err := agent.NewClient(agent.ClientOptions{BaseURL: o.baseURL, Model: "test-model", MaxRetries: -1})
+	client, err := llm.NewClient(llm.ClientOptions{BaseURL: o.baseURL, Model: "test-model", MaxRetries: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +57,7 @@ func (o *testOpener) Open(ctx context.Context, r OpenRequest) (*Conversation, er
 	if err != nil {
 		return nil, err
 	}
-	a, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Approver: r.Approver, Root: r.Dir, System: "test"})
+	a, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Approver: r.Approver, Root: r.Dir, System: "test", Check: o.check})
 	if err != nil {
 		return nil, err
 	}
@@ -78,11 +80,14 @@ func (o *testOpener) Open(ctx context.Context, r OpenRequest) (*Conversation, er
 
 func (o *testOpener) Sessions(dir string) ([]SessionSummary, error) { return nil, nil }
 
+// validator is shared by the tests: making one resolves the schema.
+var validator = sync.OnceValues(acptest.NewValidator)
+
 func newHarness(t *testing.T, caps map[string]any, replies ...agenttest.Reply) *harness {
 	t.Helper()
 	srv := agenttest.New(replies...)
 	t.Cleanup(srv.Close)
-	v, err := acptest.NewValidator()
+	v, err := validator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,5 +471,25 @@ func TestInitializeLeniently(t *testing.T) {
 		if (err != nil) != tc.wantErr || (err == nil && res.ProtocolVersion != 1) {
 			t.Errorf("initialize %s: %v, version %d", tc.params, err, res.ProtocolVersion)
 		}
+	}
+}
+
+// TestCheckShows: the project's check after a turn that changed files
+// shows as a call of its own, failed, with what it printed.
+func TestCheckShows(t *testing.T) {
+	h := newHarness(t, nil, agenttest.Tools("", editCall("c1", "a.txt", "one", "ONE")), agenttest.Text("done", 4))
+	h.op.check = &agent.CheckOptions{Command: "echo it is broken; exit 1", Rounds: 1}
+	h.write("a.txt", "one\n")
+	h.c.Permission = func(p acptest.PermissionRequest) string { return "allow" }
+	id := h.newSession()
+	h.prompt(id, say("edit"))
+	var check acptest.Update
+	for _, u := range h.c.Updates() {
+		if strings.HasPrefix(u.Title, "check: ") {
+			check = u
+		}
+	}
+	if check.Title != "check: echo it is broken; exit 1 (round 1 of 1)" || check.Status != "failed" || check.Kind != "execute" || !strings.Contains(string(check.Raw), "it is broken") {
+		t.Errorf("the check showed as %+v %s", check, check.Raw)
 	}
 }

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"pincer/agent"
-	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/safety"
+	"pincer/tools/lsp"
 	"pincer/tools/todo"
 )
 
@@ -232,10 +232,23 @@ func (p *Printer) Event(ev agent.Event) {
 		fmt.Fprintf(p.err, "  %s %s\n", mark, safetext.LineOf(firstLine(e.Content, 120)))
 	case agent.Retrying:
 		fmt.Fprintf(p.err, "retrying in %s (attempt %d failed: %s)\n", e.Wait.Round(100*time.Millisecond), e.Attempt, safetext.LineOf(fmt.Sprint(e.Err)))
+	case agent.Checked:
+		verdict := "passed"
+		if !e.Passed {
+			verdict = "failed"
+		}
+		fmt.Fprintf(p.err, "check %s (round %d of %d): %s\n", safetext.LineOf(e.Command), e.Round, e.Rounds, verdict)
+		if !e.Passed {
+			for _, l := range strings.Split(strings.TrimSpace(e.Output), "\n") {
+				fmt.Fprintf(p.err, "  %s\n", safetext.LineOf(l))
+			}
+		}
+	case agent.Diagnosed:
+		fmt.Fprintf(p.err, "    %s: %s\n", safetext.LineOf(strings.Join(e.Report.Servers, ", ")), safetext.LineOf(e.Report.Label()))
 	case agent.Notice:
 		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(e.Text))
 	case agent.Recalled:
-		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(human.RecallSummary(e.Notes, time.Now())))
+		fmt.Fprintf(p.err, "note: %s\n", safetext.LineOf(agent.RecallSummary(e.Notes, time.Now())))
 	case agent.Compressed:
 		fmt.Fprintf(p.err, "note: compressed %d older messages into a summary (about %d → %d tokens)\n", e.Messages, e.Before, e.After)
 	case agent.TodoList:
@@ -340,7 +353,7 @@ type (
 	}
 	usageLine struct {
 		Type string `json:"type"`
-		agent.Usage
+		usageJSON
 	}
 	retryLine struct {
 		Type    string `json:"type"`
@@ -351,6 +364,23 @@ type (
 	messageLine struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
+	}
+	checkLine struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Round   int    `json:"round"`
+		Rounds  int    `json:"rounds"`
+		Passed  bool   `json:"passed"`
+		Output  string `json:"output"`
+	}
+	diagnosticsLine struct {
+		Type     string     `json:"type"`
+		ID       string     `json:"id"`
+		Errors   int        `json:"errors"`
+		Warnings int        `json:"warnings"`
+		New      int        `json:"new"`
+		Total    int        `json:"total"`
+		Items    []lsp.Item `json:"items"`
 	}
 	compressedLine struct {
 		Type         string `json:"type"`
@@ -371,18 +401,33 @@ type (
 		Text  string               `json:"text"`
 	}
 	resultLine struct {
-		Type       string      `json:"type"`
-		Content    string      `json:"content"`
-		StopReason string      `json:"stop_reason"`
-		Iterations int         `json:"iterations"`
-		IsError    bool        `json:"is_error"`
-		Usage      agent.Usage `json:"usage"`
+		Type       string    `json:"type"`
+		Content    string    `json:"content"`
+		StopReason string    `json:"stop_reason"`
+		Iterations int       `json:"iterations"`
+		IsError    bool      `json:"is_error"`
+		Usage      usageJSON `json:"usage"`
 		// SubUsage sums the tokens of the sub-agents (task calls), which
 		// Usage leaves out.
-		SubUsage *agent.Usage `json:"sub_usage,omitempty"`
-		Session  *sessionRef  `json:"session,omitempty"`
+		SubUsage *usageJSON  `json:"sub_usage,omitempty"`
+		Session  *sessionRef `json:"session,omitempty"`
 	}
 )
+
+// usageJSON is token usage as the lines print it: with the server's total,
+// which the conversation's own JSON form (stored and exported) leaves out.
+type usageJSON struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
+}
+
+func usageOf(u agent.Usage) usageJSON {
+	return usageJSON{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens,
+		ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
+}
 
 func (p *Printer) jsonEvent(ev agent.Event) {
 	if s, ok := ev.(agent.SubEvent); ok {
@@ -437,13 +482,21 @@ func lineOf(ev agent.Event) any {
 	case agent.ToolResult:
 		return toolResultLine{"tool_result", e.ID, e.Name, e.Content, e.IsError}
 	case agent.Usage:
-		return usageLine{"usage", e}
+		return usageLine{"usage", usageOf(e)}
 	case agent.Retrying:
 		return retryLine{"retry", e.Attempt, e.Wait.Milliseconds(), e.Err.Error()}
 	case agent.Notice:
 		return messageLine{"notice", e.Text}
 	case agent.Recalled:
 		return recallLine{"recall", e.Notes, e.Text}
+	case agent.Checked:
+		return checkLine{"check", e.Command, e.Round, e.Rounds, e.Passed, e.Output}
+	case agent.Diagnosed:
+		items := e.Report.Items
+		if items == nil {
+			items = []lsp.Item{}
+		}
+		return diagnosticsLine{"diagnostics", e.ID, e.Report.Errors, e.Report.Warnings, e.Report.New, e.Report.Total, items}
 	case agent.Compressed:
 		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
 	case agent.TodoList:
@@ -494,11 +547,12 @@ func (p *Printer) Finish(res agent.Result, err error) int {
 		if p.session.ID != "" {
 			sess = &p.session
 		}
-		var sub *agent.Usage
+		var sub *usageJSON
 		if p.subUsage != (agent.Usage{}) {
-			sub = &p.subUsage
+			u := usageOf(p.subUsage)
+			sub = &u
 		}
-		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, res.Usage, sub, sess})
+		p.line(resultLine{"result", res.Text, res.StopReason, res.Iterations, code != ExitOK, usageOf(res.Usage), sub, sess})
 		return code
 	}
 	p.endLine()

@@ -37,6 +37,8 @@ func JSONLines() []JSONLine {
 		{"assistant", assistantLine{}, "a finished message of the model; each of its `tool_calls` has `id`, `name` and the parsed `arguments`"},
 		{"tool_start", toolStartLine{}, "a tool call is about to run; a call that is refused or cannot run gets one too, just before its `tool_result`"},
 		{"tool_result", toolResultLine{}, "what a call gave the model; a refused one reads `User cancelled the operation`"},
+		{"diagnostics", diagnosticsLine{}, "what the language servers report after call `id` changed files, just before its `tool_result` (whose content ends with the same): each of `items` has `path`, `line`, `column`, `severity`, `message`, `source` and `new` (the change introduced it); `total` counts the project's errors (see [language servers](docs/lsp.md))"},
+		{"check", checkLine{}, "the project's check ran after the model answered in a turn that changed files (see [language servers](docs/lsp.md#check-and-fix)); when it failed with rounds left, its `output` goes to the model and the turn goes on"},
 		{"todo", todoLine{}, "the model's [task list](docs/tasks-list.md) changed"},
 		{"usage", usageLine{}, "the tokens of one request"},
 		{"retry", retryLine{}, "a request failed before any answer and will be sent again"},

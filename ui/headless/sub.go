@@ -25,11 +25,7 @@ type subLine struct {
 // summed apart from the main agent's.
 func (p *Printer) subEvent(e agent.SubEvent) {
 	if u, ok := e.Event.(agent.Usage); ok {
-		p.subUsage.PromptTokens += u.PromptTokens
-		p.subUsage.CompletionTokens += u.CompletionTokens
-		p.subUsage.TotalTokens += u.TotalTokens
-		p.subUsage.ReasoningTokens += u.ReasoningTokens
-		p.subUsage.CachedTokens += u.CachedTokens
+		p.subUsage = p.subUsage.Plus(u)
 	}
 	if p.json {
 		if start := p.startOf(e.ID, e.Event); start != nil {

@@ -13,6 +13,7 @@ import (
 
 	"pincer/agent"
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -59,7 +60,7 @@ func (s *syncBuffer) String() string {
 // switchable is a test conversation whose model /model can switch.
 type switchable struct {
 	*agent.Agent
-	client *agent.Client
+	client *llm.Client
 }
 
 func (s switchable) SetModel(name string) error {
@@ -80,7 +81,7 @@ func startBot(t *testing.T, api *fakeAPI, model *agenttest.Server, offsetFile st
 			r.opens = append(r.opens, name)
 		}
 		r.mu.Unlock()
-		client, err := agent.NewClient(agent.ClientOptions{BaseURL: model.BaseURL(), Model: "test-model", MaxRetries: -1})
+		client, err := llm.NewClient(llm.ClientOptions{BaseURL: model.BaseURL(), Model: "test-model", MaxRetries: -1})
 		if err != nil {
 			return nil, err
 		}

@@ -13,7 +13,6 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"pincer/agent"
-	"pincer/internal/human"
 	"pincer/internal/safetext"
 )
 
@@ -297,7 +296,7 @@ func (s *stream) event(ev agent.Event) {
 // an expandable quote so it does not fill the chat. A group gets the
 // summary only: members who are not on the allowlist read it.
 func recalledMessage(e agent.Recalled, now time.Time, group bool) (htmlText, plain string) {
-	head := human.RecallSummary(e.Notes, now)
+	head := agent.RecallSummary(e.Notes, now)
 	if head == "" {
 		head = "recalled notes from earlier sessions"
 	}

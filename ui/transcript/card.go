@@ -27,7 +27,15 @@ func (s *state) renderCard(it *item, w int) []string {
 			return lines
 		}
 	}
-	out := []string{cardHeader(t, w, st.ToolName, st.ToolArg, st.Muted)}
+	head := cardHeader(t, w-diagWidth(t), st.ToolName, st.ToolArg, st.Muted)
+	if t.diag != "" {
+		style := st.Muted
+		if t.diagBad {
+			style = st.Error
+		}
+		head += style.Render(" · " + t.diag)
+	}
+	out := []string{head}
 	bar := st.ToolBorder.Render("│") + " "
 	inner := max(w-2, 1)
 	if t.sub != nil || t.name == taskTool {
@@ -41,6 +49,15 @@ func (s *state) renderCard(it *item, w int) []string {
 		out = append(out, bar+st.Muted.Render("running…"))
 	}
 	return out
+}
+
+// diagWidth is the room the language servers' count takes at the end of
+// the header: " · 2 errors".
+func diagWidth(t *toolState) int {
+	if t.diag == "" {
+		return 0
+	}
+	return ansi.StringWidth(t.diag) + 3
 }
 
 // cardHeader is the first line of a card: "name  key-argument".

@@ -49,6 +49,10 @@ type toolState struct {
 	result   string
 	isError  bool
 	sub      *subSteps // a task call's sub-agent; nil for other tools
+	// diag is the language servers' count after the call changed files
+	// ("2 errors", "no problems"); diagBad says it counts errors.
+	diag    string
+	diagBad bool
 }
 
 // item is one entry as the transcript keeps it.

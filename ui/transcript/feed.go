@@ -105,6 +105,17 @@ func (m *Model) ToolResult(id, name, content string, isError bool) {
 	s.arrived()
 }
 
+// ToolDiagnostics shows on the card of call id what the language servers
+// counted after it changed files (label, e.g. "2 errors"); errors says
+// the count is of errors. The result, expanded, lists them.
+func (m *Model) ToolDiagnostics(id, label string, errors bool) {
+	s := m.s
+	card := s.card(id, "")
+	card.tool.diag, card.tool.diagBad = sanitizeLine(label), errors
+	card.invalidate()
+	s.arrived()
+}
+
 // FinishAssistant ends the message in flight: the answer's last block is
 // rendered once more and kept from then on. interrupted marks an answer the
 // person cut short; with no answer in flight it adds the mark alone.

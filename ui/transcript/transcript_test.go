@@ -626,3 +626,31 @@ func TestMultiLineCommandCard(t *testing.T) {
 		t.Errorf("the expanded card hides the carriage return or still folds:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// An edit's card says how many errors the language servers found, in the
+// error colour, on its header line even when the path is long; the fix's
+// card says "no problems", dim.
+func TestToolCardShowsDiagnosticsCount(t *testing.T) {
+	for _, w := range []int{40, 80} {
+		m := newTestModel(w, 15)
+		m.ToolCall("c1", "edit_file", `{"path": "internal/some/deep/package/with/a/long/name/greet.go"}`)
+		m.ToolStarted("c1", "edit_file internal/some/deep/package/with/a/long/name/greet.go")
+		m.ToolDiagnostics("c1", "2 errors", true)
+		m.ToolResult("c1", "edit_file", "Edited greet.go.\n\nDiagnostics (gopls) after this change: 2 errors:\ngreet.go:4:9: error: x\ngreet.go:5:1: error: y", false)
+		lines := viewLines(m)
+		i := indexOf(lines, "edit_file")
+		if i < 0 || !strings.HasSuffix(strings.TrimRight(lines[i], " "), "· 2 errors") {
+			t.Fatalf("width %d: header %q", w, lines[max(i, 0)])
+		}
+		if !strings.Contains(m.View(), sgrFg(themes.Dark().Palette.Error)) {
+			t.Errorf("width %d: the count is not in the error colour", w)
+		}
+		m.ToolCall("c2", "edit_file", `{"path": "greet.go"}`)
+		m.ToolDiagnostics("c2", "no problems\x1b[2J", false)
+		m.ToolResult("c2", "edit_file", "Edited greet.go.", false)
+		lines = viewLines(m)
+		if j := indexOf(lines[i+1:], "edit_file"); j < 0 || !strings.Contains(lines[i+1+j], "· no problems") || strings.Contains(m.View(), "\x1b[2J") {
+			t.Errorf("width %d: second card %q", w, lines[i+1+max(j, 0)])
+		}
+	}
+}

@@ -71,6 +71,7 @@ func (m *Model) MarkOf(rel string) (own, below MarkKind) {
 func (m *Model) ClearMarks() {
 	clear(m.marks)
 	clear(m.dirMarks)
+	clear(m.problems)
 	m.changed()
 }
 
@@ -91,4 +92,33 @@ func (m *Model) relPath(p string) (string, bool) {
 		return "", false
 	}
 	return p, true
+}
+
+// SetProblems records the files a language server reports errors in
+// (root-relative with forward slashes, with their number), replacing the
+// last set: each is marked, and so is every directory above it, so a
+// collapsed directory shows that something inside is broken.
+func (m *Model) SetProblems(files map[string]int) {
+	clear(m.problems)
+	for rel, n := range files {
+		rel, ok := m.relPath(rel)
+		if !ok || n <= 0 {
+			continue
+		}
+		m.problems[rel] += n
+		for dir := path.Dir(rel); dir != "."; dir = path.Dir(dir) {
+			m.problems[dir] += n
+		}
+	}
+	m.changed()
+}
+
+// Problems returns the errors recorded for rel (a file, or everything
+// below a directory).
+func (m *Model) Problems(rel string) int {
+	rel, ok := m.relPath(rel)
+	if !ok {
+		return 0
+	}
+	return m.problems[rel]
 }

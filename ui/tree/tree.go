@@ -47,6 +47,7 @@ type Model struct {
 
 	marks    map[string]MarkKind // by Rel, as Mark was told
 	dirMarks map[string]MarkKind // by directory Rel: the strongest change below it
+	problems map[string]int      // errors by Rel, a directory's those below it (SetProblems)
 
 	styles Styles
 	keys   KeyMap
@@ -79,6 +80,7 @@ func New(root string) Model {
 		nodes:    map[string]*node{"": top},
 		marks:    map[string]MarkKind{},
 		dirMarks: map[string]MarkKind{},
+		problems: map[string]int{},
 		styles:   DefaultStyles().layoutSafe(),
 		keys:     DefaultKeyMap(),
 		cache:    &viewCache{},

@@ -531,3 +531,50 @@ func TestEmptyProject(t *testing.T) {
 		}
 	}
 }
+
+// Files a language server reports errors in are marked ✗ over any other
+// mark, and so is each collapsed directory above one; the next report
+// replaces the last.
+func TestProblemMarks(t *testing.T) {
+	root := makeProject(t, sample...)
+	tests := []struct {
+		name     string
+		problems []map[string]int
+		keys     []string
+		want     map[string]string
+	}{
+		{"a broken file marks its collapsed dir",
+			[]map[string]int{{"pkg/sub/c.go": 2}}, nil,
+			map[string]string{"▸ pkg/": "✗", "▸ cmd/": "", "  go.mod": "●"}},
+		{"an expanded dir hands the mark down",
+			[]map[string]int{{"pkg/a.go": 1}}, []string{"down", "down", "right"},
+			map[string]string{"▾ pkg/": "", "    a.go": "✗"}},
+		{"the problem wins over the change mark",
+			[]map[string]int{{"go.mod": 1}}, nil,
+			map[string]string{"  go.mod": "✗"}},
+		{"the fix clears the mark",
+			[]map[string]int{{"go.mod": 1, "pkg/a.go": 3}, {}}, nil,
+			map[string]string{"  go.mod": "●", "▸ pkg/": ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newPane(t, root, 24, 20)
+			m.Mark("go.mod", MarkChanged)
+			for _, p := range tt.problems {
+				m.SetProblems(p)
+			}
+			press(t, m, tt.keys...)
+			got := map[string]string{}
+			for _, l := range strings.Split(m.View(), "\n")[1:] {
+				r := []rune(l)
+				name := strings.TrimRight(string(r[:len(r)-markWidth]), " ")
+				if _, ok := tt.want[name]; ok {
+					got[name] = strings.TrimSpace(string(r[len(r)-markWidth:]))
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("%s\ngot %q, want %q", m.View(), got, tt.want)
+			}
+		})
+	}
+}

@@ -19,6 +19,7 @@ type Styles struct {
 	Read          lipgloss.Style // the mark of a file the agent read
 	Changed       lipgloss.Style // the mark of a changed file, and of a directory holding one
 	Created       lipgloss.Style // the mark of a created file, and of a directory holding one
+	Problem       lipgloss.Style // the mark of a file a language server reports errors in, and of a directory holding one
 }
 
 // DefaultStyles returns styles in the terminal's own 16 colours, for when no
@@ -34,6 +35,7 @@ func DefaultStyles() Styles {
 		Read:          lipgloss.NewStyle().Faint(true),
 		Changed:       lipgloss.NewStyle().Foreground(lipgloss.Yellow),
 		Created:       lipgloss.NewStyle().Foreground(lipgloss.Green),
+		Problem:       lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true),
 	}
 }
 
@@ -46,6 +48,7 @@ const (
 	glyphChanged   = "●"
 	glyphCreated   = "+"
 	glyphBelow     = "•" // a directory holding a changed or created file
+	glyphProblem   = "✗" // a file with errors, or a directory holding one
 	markWidth      = 2   // a space and the glyph, kept free at the right
 	indentWidth    = 2
 )
@@ -59,7 +62,7 @@ func inline(s lipgloss.Style) lipgloss.Style {
 
 // layoutSafe returns s with every style made inline.
 func (s Styles) layoutSafe() Styles {
-	for _, p := range []*lipgloss.Style{&s.Title, &s.Dir, &s.File, &s.Note, &s.Cursor, &s.CursorBlurred, &s.Read, &s.Changed, &s.Created} {
+	for _, p := range []*lipgloss.Style{&s.Title, &s.Dir, &s.File, &s.Note, &s.Cursor, &s.CursorBlurred, &s.Read, &s.Changed, &s.Created, &s.Problem} {
 		*p = inline(*p)
 	}
 	return s
@@ -161,6 +164,9 @@ func (m *Model) markFor(n *node) (string, lipgloss.Style) {
 	own, below := m.marks[n.rel], MarkNone
 	if n.isDir && !n.expanded {
 		below = m.dirMarks[n.rel]
+	}
+	if m.problems[n.rel] > 0 && (!n.isDir || !n.expanded) {
+		return glyphProblem, m.styles.Problem
 	}
 	switch {
 	case own == MarkCreated:

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 )
 
 // fixture is one recorded-style stream under testdata/streams with the
@@ -22,13 +23,23 @@ type fixture struct {
 	name string
 	body []byte
 	want struct {
-		Content      string     `json:"content"`
-		Reasoning    string     `json:"reasoning"`
-		ToolCalls    []ToolCall `json:"tool_calls"`
-		FinishReason string     `json:"finish_reason"`
-		Usage        *Usage     `json:"usage"`
-		Error        string     `json:"error"` // "", "cut", or "api:<text the message contains>"
+		Content      string          `json:"content"`
+		Reasoning    string          `json:"reasoning"`
+		ToolCalls    []chat.ToolCall `json:"tool_calls"`
+		FinishReason string          `json:"finish_reason"`
+		Usage        *fixtureUsage   `json:"usage"`
+		Error        string          `json:"error"` // "", "cut", or "api:<text the message contains>"
 	}
+}
+
+// fixtureUsage is a fixture's usage as written, with the server's total,
+// which the JSON form of Usage leaves out.
+type fixtureUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens"`
+	CachedTokens     int `json:"cached_tokens"`
 }
 
 func loadFixtures(t testing.TB) []fixture {
@@ -62,7 +73,7 @@ func loadFixtures(t testing.TB) []fixture {
 type eventLog struct {
 	text, reasoning strings.Builder
 	calls           map[int]ToolCallDelta
-	usage           []Usage
+	usage           []chat.Usage
 	retries         []Retrying
 }
 
@@ -77,7 +88,7 @@ func (l *eventLog) sink(ev Event) {
 			l.calls = map[int]ToolCallDelta{}
 		}
 		l.calls[e.Index] = e
-	case Usage:
+	case chat.Usage:
 		l.usage = append(l.usage, e)
 	case Retrying:
 		l.retries = append(l.retries, e)
@@ -118,9 +129,9 @@ func checkReply(t *testing.T, f fixture, got Reply, err error, log *eventLog) {
 		if got.FinishReason != f.want.FinishReason {
 			t.Errorf("finish reason %q, want %q", got.FinishReason, f.want.FinishReason)
 		}
-		var wantUsage Usage
+		var wantUsage chat.Usage
 		if f.want.Usage != nil {
-			wantUsage = *f.want.Usage
+			wantUsage = chat.Usage(*f.want.Usage)
 		}
 		if got.Usage != wantUsage {
 			t.Errorf("usage %+v, want %+v", got.Usage, wantUsage)
@@ -199,7 +210,7 @@ func TestClientFixtures(t *testing.T) {
 				defer srv.Close()
 				c := newTestClient(t, srv.BaseURL(), "")
 				log := &eventLog{}
-				got, err := c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, log.sink)
+				got, err := c.Complete(context.Background(), Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}}}, log.sink)
 				checkReply(t, f, got, err, log)
 				reqs := srv.Requests()
 				if len(reqs) != 1 {
@@ -215,7 +226,7 @@ func TestClientFixtures(t *testing.T) {
 
 func newTestClient(t testing.TB, base, key string) *Client {
 	t.Helper()
-	c, err := NewClient(ClientOptions{BaseURL: base, APIKey: key, Model: "test-model", backoff: func(int) time.Duration { return time.Millisecond }})
+	c, err := NewClient(ClientOptions{BaseURL: base, APIKey: key, Model: "test-model", Backoff: func(int) time.Duration { return time.Millisecond }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestWaitingIsReportedAndTheLimitsAreSaid(t *testing.T) {
 	c, err := NewClient(ClientOptions{
 		BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 20,
 		FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 350 * time.Millisecond,
-		backoff: func(int) time.Duration { return time.Millisecond },
+		Backoff: func(int) time.Duration { return time.Millisecond },
 	})
 	if err != nil {
 		t.Fatal(err)

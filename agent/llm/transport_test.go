@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 )
 
 func userOnly(text string) Request {
-	return Request{Messages: []Message{{Role: RoleUser, Content: text}}}
+	return Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: text}}}
 }
 
 func TestRetries(t *testing.T) {
@@ -51,7 +52,7 @@ func TestRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := agenttest.New(tc.replies...)
 			defer srv.Close()
-			c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: tc.retries, backoff: func(int) time.Duration { return time.Millisecond }})
+			c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "m", MaxRetries: tc.retries, Backoff: func(int) time.Duration { return time.Millisecond }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +107,7 @@ func TestConnectionErrorsBeforeFirstByteAreRetried(t *testing.T) {
 		}
 	}()
 	c, err := NewClient(ClientOptions{BaseURL: "http://" + ln.Addr().String() + "/v1", Model: "m", MaxRetries: 2,
-		backoff: func(int) time.Duration { return time.Millisecond },
+		Backoff: func(int) time.Duration { return time.Millisecond },
 		HTTP:    &http.Transport{DisableKeepAlives: true}})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestRefusedLocalServerIsNotRetried(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	c, err := NewClient(ClientOptions{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 3, backoff: func(int) time.Duration { return time.Second }})
+	c, err := NewClient(ClientOptions{BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 3, Backoff: func(int) time.Duration { return time.Second }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,13 +263,13 @@ func TestReasoningGoesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Messages: []Message{
-		{Role: RoleSystem, Content: "sys"},
-		{Role: RoleUser, Content: "read it"},
-		{Role: RoleAssistant, Reasoning: "I need the file.", ToolCalls: []ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
-		{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
-		{Role: RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
-		{Role: RoleUser, Content: "thanks"},
+	req := Request{Messages: []chat.Message{
+		{Role: chat.RoleSystem, Content: "sys"},
+		{Role: chat.RoleUser, Content: "read it"},
+		{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
+		{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
+		{Role: chat.RoleUser, Content: "thanks"},
 	}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
 	if _, err := c.Complete(context.Background(), req, nil); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -13,18 +13,14 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/openai"
+
+	"pincer/chat"
 )
 
-// Model streams one completion. The agent loop depends on this interface
-// only; Client is the real implementation.
-type Model interface {
-	Complete(ctx context.Context, req Request, sink func(Event)) (Reply, error)
-}
-
-// Request is what the loop asks of the model: the whole conversation to send
+// Request is what the agent asks of the model: the whole conversation to send
 // and the tools it may call.
 type Request struct {
-	Messages []Message
+	Messages []chat.Message
 	Tools    []ToolSpec
 	// ToolChoice "none" keeps the tools listed (the history refers to them)
 	// but tells the model not to call any.
@@ -46,9 +42,9 @@ type ToolSpec struct {
 type Reply struct {
 	Content      string
 	Reasoning    string
-	ToolCalls    []ToolCall
+	ToolCalls    []chat.ToolCall
 	FinishReason string
-	Usage        Usage
+	Usage        chat.Usage
 	// DroppedCalls counts the calls of the answer past MaxToolCalls, which
 	// were neither kept nor run; ArgsLimit is the bound on one call's
 	// arguments the answer was read with (0: none).
@@ -88,8 +84,9 @@ type ClientOptions struct {
 	// MaxToolArgs bounds the arguments of one tool call in bytes; 0 means
 	// DefaultMaxToolArgs, <0 no bound.
 	MaxToolArgs int
-
-	backoff func(int) time.Duration
+	// Backoff, when set, is the wait before retry attempt n (from 1),
+	// instead of about 1s, 2s, 4s … with jitter; tests make it short.
+	Backoff func(attempt int) time.Duration
 }
 
 // Client talks to an OpenAI-compatible server through langchaingo, with the
@@ -130,7 +127,7 @@ func NewClient(o ClientOptions) (*Client, error) {
 	}
 	firstByte := orDefault(o.FirstByteTimeout, DefaultFirstByteTimeout)
 	silentBudget := orDefault(o.SilentRetryBudget, DefaultSilentRetryBudget)
-	backoff := o.backoff
+	backoff := o.Backoff
 	if backoff == nil {
 		backoff = defaultBackoff
 	}
@@ -312,7 +309,7 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 		if tc.FunctionCall == nil {
 			continue
 		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments})
+		r.ToolCalls = append(r.ToolCalls, chat.ToolCall{ID: tc.ID, Name: tc.FunctionCall.Name, Arguments: tc.FunctionCall.Arguments})
 	}
 	if m != nil {
 		mr := m.reply()
@@ -330,16 +327,16 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 
 // toLangchain converts the conversation to langchaingo messages, and
 // collects each assistant message's reasoning for the transport to put back.
-func toLangchain(msgs []Message) ([]llms.MessageContent, []string, error) {
+func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	var reasoning []string
 	for i, m := range msgs {
 		switch m.Role {
-		case RoleSystem:
+		case chat.RoleSystem:
 			out = append(out, llms.TextParts(llms.ChatMessageTypeSystem, m.Content))
-		case RoleUser:
+		case chat.RoleUser:
 			out = append(out, llms.TextParts(llms.ChatMessageTypeHuman, m.Content))
-		case RoleAssistant:
+		case chat.RoleAssistant:
 			var parts []llms.ContentPart
 			if m.Content != "" || len(m.ToolCalls) == 0 {
 				parts = append(parts, llms.TextContent{Text: m.Content})
@@ -351,7 +348,7 @@ func toLangchain(msgs []Message) ([]llms.MessageContent, []string, error) {
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
 			reasoning = append(reasoning, m.Reasoning)
-		case RoleTool:
+		case chat.RoleTool:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},
 			}})

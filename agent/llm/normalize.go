@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"pincer/chat"
 )
 
 // wireChunk is one streamed chat.completion.chunk as OpenAI-compatible
@@ -82,7 +84,7 @@ type merger struct {
 	reasoning textStream
 	calls     []*callAcc
 	finish    string
-	usage     *Usage
+	usage     *chat.Usage
 	done      bool // [DONE] seen
 	chunks    int
 	// maxArgs bounds the arguments kept of one call (0: no bound) and
@@ -199,7 +201,7 @@ func (m *merger) chunk(data []byte) error {
 		return parseAPIError(data)
 	}
 	if c.Usage != nil {
-		u := Usage{
+		u := chat.Usage{
 			PromptTokens:     c.Usage.PromptTokens,
 			CompletionTokens: c.Usage.CompletionTokens,
 			TotalTokens:      c.Usage.TotalTokens,
@@ -213,7 +215,7 @@ func (m *merger) chunk(data []byte) error {
 		if d := c.Usage.CompletionTokensDetails; d != nil {
 			u.ReasoningTokens = d.ReasoningTokens
 		}
-		if u != (Usage{}) {
+		if u != (chat.Usage{}) {
 			m.usage = &u
 			m.emit(u)
 		}
@@ -443,10 +445,10 @@ func (m *merger) reply() Reply {
 		}
 		if c.over {
 			// Not held, so not passed on: the loop refuses the call.
-			r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: "{}", Oversize: max(c.size, 1)})
+			r.ToolCalls = append(r.ToolCalls, chat.ToolCall{ID: id, Name: c.name, Arguments: "{}", Oversize: max(c.size, 1)})
 			continue
 		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: args})
+		r.ToolCalls = append(r.ToolCalls, chat.ToolCall{ID: id, Name: c.name, Arguments: args})
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -6,33 +6,34 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 )
 
 // TestStrictOracleSeesWhatTheClientSends feeds broken histories through the
 // real client and server: the Strict verdict the loop and end-to-end tests
 // rely on must flag each, so a passing oracle there means something.
 func TestStrictOracleSeesWhatTheClientSends(t *testing.T) {
-	call := ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}
+	call := chat.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}
 	tests := []struct {
 		name string
-		msgs []Message
+		msgs []chat.Message
 		want string
 	}{
-		{"a tool result that answers no call", []Message{
-			{Role: RoleUser, Content: "hi"},
-			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
+		{"a tool result that answers no call", []chat.Message{
+			{Role: chat.RoleUser, Content: "hi"},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
 		}, "answers no open call"},
-		{"a call left unanswered", []Message{
-			{Role: RoleUser, Content: "hi"},
-			{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
-			{Role: RoleUser, Content: "and?"},
+		{"a call left unanswered", []chat.Message{
+			{Role: chat.RoleUser, Content: "hi"},
+			{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{call}},
+			{Role: chat.RoleUser, Content: "and?"},
 		}, "were not answered"},
-		{"one id for two calls", []Message{
-			{Role: RoleUser, Content: "hi"},
-			{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
-			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
-			{Role: RoleAssistant, ToolCalls: []ToolCall{call}},
-			{Role: RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
+		{"one id for two calls", []chat.Message{
+			{Role: chat.RoleUser, Content: "hi"},
+			{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{call}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
+			{Role: chat.RoleAssistant, ToolCalls: []chat.ToolCall{call}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
 		}, "reused id"},
 	}
 	for _, tt := range tests {

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -48,7 +48,7 @@ func TestSilentServerIsReportedAsSilent(t *testing.T) {
 			c, err := NewClient(ClientOptions{
 				BaseURL: base, Model: "m", MaxRetries: maxRetries,
 				FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 350 * time.Millisecond,
-				backoff: func(int) time.Duration { return time.Millisecond },
+				Backoff: func(int) time.Duration { return time.Millisecond },
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -87,7 +87,7 @@ func TestSilentBudgetSmallerThanFirstByte(t *testing.T) {
 	c, err := NewClient(ClientOptions{
 		BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 4,
 		FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 150 * time.Millisecond,
-		backoff: func(int) time.Duration { return time.Millisecond },
+		Backoff: func(int) time.Duration { return time.Millisecond },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestSilentBudgetStartsAtTheFirstSilence(t *testing.T) {
 	c, err := NewClient(ClientOptions{
 		BaseURL: srv.URL + "/v1", Model: "m", MaxRetries: 20,
 		FirstByteTimeout: 100 * time.Millisecond, SilentRetryBudget: 400 * time.Millisecond,
-		backoff: func(int) time.Duration { return time.Millisecond },
+		Backoff: func(int) time.Duration { return time.Millisecond },
 	})
 	if err != nil {
 		t.Fatal(err)

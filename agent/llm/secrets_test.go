@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/chat"
 )
 
 const testKey = "sk-test-9f8e7d6c5b4a3210"
@@ -33,12 +34,12 @@ func TestCredentialsNeverLeaveInErrors(t *testing.T) {
 			srv := agenttest.New(tt.replies...)
 			defer srv.Close()
 			c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), APIKey: testKey, Model: "test-model", MaxRetries: 1,
-				backoff: func(int) time.Duration { return time.Millisecond }})
+				Backoff: func(int) time.Duration { return time.Millisecond }})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var shown []string
-			_, err = c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, func(ev Event) {
+			_, err = c.Complete(context.Background(), Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}}}, func(ev Event) {
 				if r, ok := ev.(Retrying); ok {
 					shown = append(shown, r.Err.Error())
 				}
@@ -70,7 +71,7 @@ func TestBaseURLWithAQueryKeepsItsQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}
+	req := Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}}}
 	if r, err := c.Complete(context.Background(), req, nil); err != nil || r.Content != "hello" {
 		t.Fatalf("Complete = %q, %v", r.Content, err)
 	}
@@ -100,7 +101,7 @@ func TestUnreachableServerErrorsHideURLCredentials(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Complete(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}, nil)
+	_, err = c.Complete(context.Background(), Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}}}, nil)
 	_, lerr := ListModels(context.Background(), ClientOptions{BaseURL: base, Secrets: secrets})
 	for _, e := range []error{err, lerr} {
 		if e == nil {
