@@ -171,7 +171,7 @@ func (s *session) question(key string, c *call, a agent.Approval) toolCall {
 		}
 	case agent.ApproveAction:
 		if a.MCP != nil {
-			fmt.Fprintf(&b, "Call the tool `%s` of the MCP server `%s`?\n\n", oneLine(a.MCP.Tool, 80), oneLine(a.MCP.Server, 80))
+			fmt.Fprintf(&b, "Call the tool \u201c%s\u201d of the MCP server \u201c%s\u201d?\n\n", escapeMarkdown(oneLine(a.MCP.Tool, 80)), escapeMarkdown(oneLine(a.MCP.Server, 80)))
 			b.WriteString(fenced(a.MCP.Arguments, "json"))
 		} else {
 			b.WriteString("Allow this?\n\n")
