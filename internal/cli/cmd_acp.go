@@ -33,8 +33,9 @@ else is written there. pincer's own messages go to standard error, or to the
 file --log names.
 
 Each session the editor opens works in the directory it names, with that
-project's configuration, and is kept like any other: 'pincer -s NAME' opens it
-on the screen, and the editor can load a session made on the screen. Edits are
+project's configuration, and is kept like any other ('pincer sessions' lists
+it, 'pincer -s ID' opens it on the screen); the editor can load a session made
+on the screen by its name. Edits are
 shown as diffs and commands ask in the editor, dangerous ones twice; the
 safety rules, sandbox, hooks and checkpoints are the same as on the screen.
 See docs/editors.md for each editor's setup.`,
