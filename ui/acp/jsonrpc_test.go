@@ -218,3 +218,24 @@ func FuzzConn(f *testing.F) {
 		}
 	})
 }
+
+// TestServeEndsWithItsContext: told to stop (a signal), pincer does not
+// wait for the editor to close its end.
+func TestServeEndsWithItsContext(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	c := newConn(inR, io.Discard, &echoHandler{}, func(string, ...any) {})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.serve(ctx) }()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"wait"}`+"\n")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve kept waiting for input after its context ended")
+	}
+}
