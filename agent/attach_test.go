@@ -127,3 +127,31 @@ func TestReadCappedBytes(t *testing.T) {
 		t.Error("a binary file was attached")
 	}
 }
+
+// TestAttachedText: text a front end attaches is marked like an attached
+// file, cut at a line end past AttachMaxBytes with the cut said, and
+// SplitAttachments finds the typed prompt and the name again.
+func TestAttachedText(t *testing.T) {
+	long := strings.Repeat("a line of the selection\n", AttachMaxBytes/24+100)
+	for _, tc := range []struct {
+		name, text string
+		cut        bool
+	}{
+		{"short", "func f() {}", false},
+		{"long", long, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			block := AttachedText("sel.go (from the editor)", tc.text)
+			if strings.Contains(block, "[cut:") != tc.cut {
+				t.Errorf("cut %v, want %v: %.200s", !tc.cut, tc.cut, block)
+			}
+			if tc.cut && (len(block) > AttachMaxBytes+400 || !strings.Contains(block, "selection\n--- end of")) {
+				t.Errorf("not cut at a line end within the limit (%d bytes)", len(block))
+			}
+			typed, files := SplitAttachments("look at this" + block)
+			if typed != "look at this" || len(files) != 1 || files[0] != "sel.go" {
+				t.Errorf("split into %q and %q", typed, files)
+			}
+		})
+	}
+}

@@ -590,3 +590,60 @@ func TestACPWithTheSDKClient(t *testing.T) {
 		t.Errorf("the answers the SDK client read: %q", got.Text)
 	}
 }
+
+// TestACPUndo: /undo in an editor shows what it restores, asks, and takes
+// the last turn back — its file and its messages; /redo brings them back.
+func TestACPUndo(t *testing.T) {
+	t.Parallel()
+	srv := agenttest.New(
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: `{"path":"new.txt","content":"hello\n"}`}),
+		agenttest.Text("Wrote it.", 4),
+	)
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("ok", 2))
+	s := newSandbox(t, srv.BaseURL())
+	s.write("keep.txt", "kept\n")
+	r := startACP(t, s, nil)
+	var asked []acptest.PermissionRequest
+	r.c.Permission = func(p acptest.PermissionRequest) string {
+		asked = append(asked, p)
+		return optionOf(p, "allow_once")
+	}
+	id := r.newSession(s.dir)
+	if stop := r.prompt(id, "write new.txt please"); stop != "end_turn" {
+		t.Fatalf("turn: %q", stop)
+	}
+	newFile := filepath.Join(s.dir, "new.txt")
+	if _, err := os.Stat(newFile); err != nil {
+		t.Fatalf("the edit did not land: %v", err)
+	}
+	if stop := r.prompt(id, "/undo"); stop != "end_turn" {
+		t.Fatalf("/undo: %q", stop)
+	}
+	if len(asked) != 2 {
+		t.Fatalf("%d questions, want the edit's and the undo's", len(asked))
+	}
+	undo := asked[1]
+	if !strings.Contains(undo.ToolCall.Title, "Undo turn #1") || !strings.Contains(string(undo.Raw), `"type":"diff"`) || !strings.Contains(string(undo.Raw), newFile) {
+		t.Errorf("the undo's question: %s", undo.Raw)
+	}
+	if _, err := os.Stat(newFile); !os.IsNotExist(err) {
+		t.Errorf("new.txt is still there after /undo: %v", err)
+	}
+	if got := acptest.Text(r.c.Updates(), "agent_message_chunk"); !strings.Contains(got, "Undone turn #1") {
+		t.Errorf("no word of the undo: %q", got)
+	}
+	r.prompt(id, "what did you do?")
+	reqs := srv.Requests()
+	for _, u := range userContents(reqs[len(reqs)-1]) {
+		if strings.Contains(u, "write new.txt please") {
+			t.Errorf("the undone prompt is still sent to the model")
+		}
+	}
+	// The question turn made nothing to undo; /redo takes the undo back
+	// only while nothing changed, so it refuses now and says why.
+	r.prompt(id, "/redo")
+	if got := acptest.Text(r.c.Updates(), "agent_message_chunk"); !strings.Contains(got, "Could not redo") {
+		t.Errorf("/redo after a new turn: %q", got)
+	}
+}

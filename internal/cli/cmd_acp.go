@@ -16,6 +16,7 @@ import (
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
+	"pincer/tools/lsp"
 	"pincer/tools/mcp"
 	"pincer/ui/acp"
 )
@@ -32,8 +33,9 @@ else is written there. pincer's own messages go to standard error, or to the
 file --log names.
 
 Each session the editor opens works in the directory it names, with that
-project's configuration, and is kept like any other: 'pincer -s NAME' opens it
-on the screen, and the editor can load a session made on the screen. Edits are
+project's configuration, and is kept like any other ('pincer sessions' lists
+it, 'pincer -s ID' opens it on the screen); the editor can load a session made
+on the screen by its name. Edits are
 shown as diffs and commands ask in the editor, dangerous ones twice; the
 safety rules, sandbox, hooks and checkpoints are the same as on the screen.
 See docs/editors.md for each editor's setup.`,
@@ -87,6 +89,7 @@ type acpProject struct {
 	p       *project
 	st      *session.Store
 	servers *mcp.Manager
+	langs   *lsp.Manager
 	snaps   *checkpoint.Store
 	rec     []*rewind.Recorder
 }
@@ -123,6 +126,7 @@ func (o *acpOpener) project(ctx context.Context, dir string) (*acpProject, error
 	ap := &acpProject{p: p, st: st}
 	ap.servers = o.c.mcpManager(p, nil)
 	ap.servers.Start()
+	ap.langs = o.c.lspManager(p, nil)
 	if why := unrecordable(p.root, agent.HomeDir()); why != "" && p.cfg.Checkpoints {
 		fmt.Fprintf(o.c.stderr, "pincer: turns in %s are not recorded for /undo (%s)\n", safetext.LineOf(p.root), why)
 	} else if ap.snaps, err = o.c.checkpointStore(p, p.root); err != nil {
@@ -180,8 +184,9 @@ func (o *acpOpener) Open(ctx context.Context, r acp.OpenRequest) (*acp.Conversat
 	}
 	id := sess.ID
 	setup := agentSetup{
-		approver: r.Approver, buffers: r.Buffers, mcp: ap.servers,
+		approver: r.Approver, buffers: r.Buffers, mcp: ap.servers, lsp: ap.langs,
 		recorder: agent.SessionLog{Store: st, ID: id}, store: st, current: func() string { return id },
+		check: o.c.checkOptions(&p, false, true),
 	}
 	var rw *rewind.Rewinder
 	if ap.snaps != nil {
@@ -280,6 +285,7 @@ func (o *acpOpener) close() {
 			r.Wait()
 		}
 		ap.servers.Close()
+		ap.langs.Close()
 		if ap.snaps != nil {
 			ap.snaps.Close()
 		}

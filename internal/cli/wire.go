@@ -183,14 +183,14 @@ type agentSetup struct {
 	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
 	// its model schedules report there only.
 	chat int64
+	// buffers, when set, is the editor whose buffers the file tools read
+	// and write (pincer acp).
+	buffers tools.Buffers
 	// lsp, when set, runs the language servers whose diagnostics follow
 	// each edit.
 	lsp *lsp.Manager
 	// check, when set, is the check run after a turn that changed files.
 	check *agent.CheckOptions
-	// buffers, when set, is the editor whose buffers the file tools read
-	// and write (pincer acp).
-	buffers tools.Buffers
 }
 
 // newAgent wires the model client, the tools, the safety policy and the

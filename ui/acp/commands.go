@@ -51,7 +51,7 @@ func (s *session) command(ctx context.Context, name, args string) (stop string, 
 			if ctx.Err() != nil {
 				return stopCancelled, true, nil
 			}
-			s.say("Could not summarise the older messages: " + err.Error())
+			s.say("Could not summarise the older messages: " + escapeMarkdown(err.Error()))
 			return stopEndTurn, true, nil
 		}
 		s.say("Summarised the older messages; the model now reads the summary and the recent ones.")
@@ -69,7 +69,7 @@ func (s *session) command(ctx context.Context, name, args string) (stop string, 
 			if ctx.Err() != nil {
 				return stopCancelled, true, nil
 			}
-			s.say(fmt.Sprintf("/%s was not sent: %v", name, err))
+			s.say(escapeMarkdown(fmt.Sprintf("/%s was not sent: %v", name, err)))
 			return stopEndTurn, true, nil
 		}
 		res, err := s.run(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model})
@@ -108,7 +108,7 @@ func (s *session) undo(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		s.say("Cannot undo: " + err.Error())
+		s.say("Cannot undo: " + escapeMarkdown(err.Error()))
 		return nil
 	}
 	typed, _ := agent.SplitAttachments(t.Prompt)
@@ -160,7 +160,7 @@ func (s *session) undo(ctx context.Context) error {
 	out, err := rw.Apply(ctx, t.Seq, mode, p.Outside, false)
 	if err != nil {
 		s.update(toolCall{SessionUpdate: "tool_call_update", ToolCallID: key, Status: statusFailed})
-		s.say("Could not undo: " + err.Error())
+		s.say("Could not undo: " + escapeMarkdown(err.Error()))
 		return nil
 	}
 	if err := s.conv.Reload(); err != nil {
@@ -192,7 +192,7 @@ func (s *session) redo(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		s.say("Could not redo: " + err.Error())
+		s.say("Could not redo: " + escapeMarkdown(err.Error()))
 		return nil
 	}
 	if err := s.conv.Reload(); err != nil {

@@ -113,8 +113,9 @@ func newConn(r io.Reader, w io.Writer, h handler, log func(string, ...any)) *con
 	}
 }
 
-// serve reads messages until the editor closes its end (nil) or reading
-// fails, then ends the requests still running and waits for them.
+// serve reads messages until the editor closes its end (nil), reading
+// fails, or ctx ends (pincer was told to stop: a blocked read must not
+// keep it), then ends the requests still running and waits for them.
 func (c *conn) serve(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer func() {
@@ -122,21 +123,44 @@ func (c *conn) serve(ctx context.Context) error {
 		c.wg.Wait()
 	}()
 	defer close(c.done)
+	type read struct {
+		line []byte
+		err  error
+	}
+	lines := make(chan read)
+	go func() {
+		for {
+			line, err := c.readLine()
+			select {
+			case lines <- read{line, err}:
+			case <-c.done:
+				return
+			}
+			if err != nil && !errors.Is(err, errTooLong) {
+				return
+			}
+		}
+	}()
 	for {
-		line, err := c.readLine()
+		var r read
+		select {
+		case <-ctx.Done():
+			return nil
+		case r = <-lines:
+		}
 		switch {
-		case errors.Is(err, errTooLong):
+		case errors.Is(r.err, errTooLong):
 			c.reply(json.RawMessage("null"), nil, &rpcError{Code: codeInvalidRequest, Message: fmt.Sprintf("message longer than %d bytes; it was skipped", c.max)})
 			continue
-		case err == io.EOF && len(line) == 0:
+		case r.err == io.EOF && len(r.line) == 0:
 			return nil
-		case err != nil && err != io.EOF:
-			return fmt.Errorf("read from the editor: %w", err)
+		case r.err != nil && r.err != io.EOF:
+			return fmt.Errorf("read from the editor: %w", r.err)
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			c.dispatch(ctx, line)
+		if len(bytes.TrimSpace(r.line)) > 0 {
+			c.dispatch(ctx, r.line)
 		}
-		if err == io.EOF {
+		if r.err == io.EOF {
 			return nil
 		}
 	}

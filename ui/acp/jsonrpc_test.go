@@ -11,8 +11,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"pincer/ui/acp/acptest"
 )
 
 // echoHandler answers "echo" with its params, fails "fail", panics on
@@ -124,10 +122,11 @@ func TestMalformedLines(t *testing.T) {
 // TestAnswersValidate: what the connection writes for bad input is valid
 // ACP: an error response the schema accepts.
 func TestAnswersValidate(t *testing.T) {
-	v, err := acptest.NewValidator()
+	v, err := validator()
 	if err != nil {
 		t.Fatal(err)
 	}
+	before := v.Count("Error")
 	var out bytes.Buffer
 	c := newConn(strings.NewReader("{oops\n[1]\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"nope\"}\n"), &out, &echoHandler{}, func(string, ...any) {})
 	if err := c.serve(context.Background()); err != nil {
@@ -138,7 +137,7 @@ func TestAnswersValidate(t *testing.T) {
 			t.Errorf("%s: %v", line, err)
 		}
 	}
-	if v.Count("Error") != 3 {
+	if v.Count("Error")-before != 3 {
 		t.Errorf("validated %v", v.Checked())
 	}
 }
@@ -218,4 +217,25 @@ func FuzzConn(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestServeEndsWithItsContext: told to stop (a signal), pincer does not
+// wait for the editor to close its end.
+func TestServeEndsWithItsContext(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	c := newConn(inR, io.Discard, &echoHandler{}, func(string, ...any) {})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- c.serve(ctx) }()
+	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"wait"}`+"\n")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve kept waiting for input after its context ended")
+	}
 }

@@ -40,6 +40,14 @@ func (s *session) approve(ctx context.Context, a agent.Approval) (agent.Decision
 		return agent.Decision{Allow: true}, nil
 	}
 	req := permissionRequest{SessionID: s.id, ToolCall: s.question(key, c, a), Options: options(a)}
+	d, err := s.decide(ctx, req, a)
+	s.answered(c, a, d)
+	return d, err
+}
+
+// decide sends one permission request and turns the editor's choice into
+// the agent's decision.
+func (s *session) decide(ctx context.Context, req permissionRequest, a agent.Approval) (agent.Decision, error) {
 	var resp permissionResponse
 	if err := s.srv.conn.call(ctx, "session/request_permission", req, &resp); err != nil {
 		return agent.Decision{}, err
@@ -163,7 +171,7 @@ func (s *session) question(key string, c *call, a agent.Approval) toolCall {
 		}
 	case agent.ApproveAction:
 		if a.MCP != nil {
-			fmt.Fprintf(&b, "Call the tool `%s` of the MCP server `%s`?\n\n", oneLine(a.MCP.Tool, 80), oneLine(a.MCP.Server, 80))
+			fmt.Fprintf(&b, "Call the tool \u201c%s\u201d of the MCP server \u201c%s\u201d?\n\n", escapeMarkdown(oneLine(a.MCP.Tool, 80)), escapeMarkdown(oneLine(a.MCP.Server, 80)))
 			b.WriteString(fenced(a.MCP.Arguments, "json"))
 		} else {
 			b.WriteString("Allow this?\n\n")

@@ -16,10 +16,12 @@ type implementation struct {
 	Version string `json:"version"`
 }
 
+// initializeRequest is read leniently, as the schema asks: a version
+// pincer does not speak is answered with the one it does, and
+// capabilities that do not parse count as none.
 type initializeRequest struct {
-	ProtocolVersion    *int               `json:"protocolVersion"`
-	ClientCapabilities clientCapabilities `json:"clientCapabilities"`
-	ClientInfo         *implementation    `json:"clientInfo,omitempty"`
+	ProtocolVersion    json.RawMessage `json:"protocolVersion"`
+	ClientCapabilities json.RawMessage `json:"clientCapabilities"`
 }
 
 type clientCapabilities struct {

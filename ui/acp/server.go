@@ -169,11 +169,16 @@ func (s *server) initialize(params json.RawMessage) (any, error) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	if p.ProtocolVersion == nil {
+	if p.ProtocolVersion == nil || string(p.ProtocolVersion) == "null" {
 		return nil, invalidParams("protocolVersion is missing")
 	}
+	var caps clientCapabilities
+	if len(p.ClientCapabilities) > 0 && json.Unmarshal(p.ClientCapabilities, &caps) != nil {
+		caps = clientCapabilities{}
+		s.logf("pincer: the editor's capabilities do not parse; taken as none")
+	}
 	s.mu.Lock()
-	s.initialized, s.caps = true, p.ClientCapabilities
+	s.initialized, s.caps = true, caps
 	s.mu.Unlock()
 	r := initializeResponse{ProtocolVersion: protocolVersion, AuthMethods: []struct{}{}}
 	r.AgentCapabilities.LoadSession = true

@@ -37,6 +37,7 @@ type testOpener struct {
 	baseURL  string
 	root     string
 	commands []Command
+	check    *agent.CheckOptions
 	mu       sync.Mutex
 	agents   map[string]*agent.Agent
 	n        int
@@ -56,7 +57,7 @@ func (o *testOpener) Open(ctx context.Context, r OpenRequest) (*Conversation, er
 	if err != nil {
 		return nil, err
 	}
-	a, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Approver: r.Approver, Root: r.Dir, System: "test"})
+	a, err := agent.New(agent.Options{Model: client, Tools: reg, Safety: cls, Approver: r.Approver, Root: r.Dir, System: "test", Check: o.check})
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +80,14 @@ func (o *testOpener) Open(ctx context.Context, r OpenRequest) (*Conversation, er
 
 func (o *testOpener) Sessions(dir string) ([]SessionSummary, error) { return nil, nil }
 
+// validator is shared by the tests: making one resolves the schema.
+var validator = sync.OnceValues(acptest.NewValidator)
+
 func newHarness(t *testing.T, caps map[string]any, replies ...agenttest.Reply) *harness {
 	t.Helper()
 	srv := agenttest.New(replies...)
 	t.Cleanup(srv.Close)
-	v, err := acptest.NewValidator()
+	v, err := validator()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,5 +378,118 @@ func TestLoadReplays(t *testing.T) {
 	want := []string{"user_message_chunk:", "agent_message_chunk:", "tool_call:pending", "tool_call_update:completed", "agent_message_chunk:"}
 	if !slices.Equal(kinds, want) {
 		t.Errorf("replayed %q, want %q", kinds, want)
+	}
+}
+
+// TestAttachOutsideAsks: a file outside the project linked in a prompt is
+// asked about like an @path typed on the screen; the question's call ends
+// with the answer, and a refused file is not attached.
+func TestAttachOutsideAsks(t *testing.T) {
+	for _, answer := range []string{"allow", "reject"} {
+		h := newHarness(t, nil, agenttest.Text("ok", 4))
+		outside := filepath.Join(t.TempDir(), "secret.txt")
+		if err := os.WriteFile(outside, []byte("outside text\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var asked acptest.PermissionRequest
+		h.c.Permission = func(p acptest.PermissionRequest) string { asked = p; return answer }
+		id := h.newSession()
+		h.prompt(id, say("read"), map[string]any{"type": "resource_link", "uri": "file://" + outside, "name": "secret.txt"})
+		if asked.ToolCall.ToolCallID == "" || !strings.Contains(string(asked.Raw), "secret.txt") {
+			t.Fatalf("%s: not asked about the file outside the project: %s", answer, asked.Raw)
+		}
+		want := map[string]string{"allow": "completed", "reject": "failed"}[answer]
+		var ended string
+		for _, u := range h.c.Updates() {
+			if u.ToolCallID == asked.ToolCall.ToolCallID && u.SessionUpdate == "tool_call_update" {
+				ended = u.Status
+			}
+		}
+		if ended != want {
+			t.Errorf("%s: the question's call ended %q, want %q", answer, ended, want)
+		}
+		attached := strings.Contains(lastUser(h.srv.Requests()[0]), "outside text")
+		if attached != (answer == "allow") {
+			t.Errorf("%s: attached %v", answer, attached)
+		}
+	}
+}
+
+// TestThoughtsAndLocations: the model's reasoning streams as thought
+// chunks, and a call names the file it reads, absolute, with the line.
+func TestThoughtsAndLocations(t *testing.T) {
+	event := func(delta map[string]any, finish any) string {
+		b, _ := json.Marshal(map[string]any{"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}})
+		return "data: " + string(b) + "\n\n"
+	}
+	thinking := event(map[string]any{"reasoning_content": "Let me think about the file."}, nil) +
+		event(map[string]any{"content": "It is short."}, nil) + event(map[string]any{}, "stop") + "data: [DONE]\n\n"
+	h := newHarness(t, nil,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"docs/a.txt","offset":2}`}),
+		agenttest.Reply{Body: thinking},
+	)
+	if err := os.MkdirAll(filepath.Join(h.root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.write("docs/a.txt", "one\ntwo\n")
+	id := h.newSession()
+	h.prompt(id, say("read it"))
+	updates := h.c.Updates()
+	if got := acptest.Text(updates, "agent_thought_chunk"); got != "Let me think about the file." {
+		t.Errorf("thoughts %q", got)
+	}
+	var loc struct {
+		Locations []toolCallLocation `json:"locations"`
+	}
+	for _, u := range updates {
+		if u.Kind == "read" && strings.Contains(string(u.Raw), "locations") {
+			_ = json.Unmarshal(u.Raw, &loc)
+		}
+	}
+	if len(loc.Locations) != 1 || loc.Locations[0].Path != filepath.Join(h.root, "docs", "a.txt") || loc.Locations[0].Line == nil || *loc.Locations[0].Line != 2 {
+		t.Errorf("locations %+v", loc.Locations)
+	}
+}
+
+// TestInitializeLeniently: a protocol version pincer does not speak is
+// answered with its own, capabilities that do not parse count as none,
+// and a missing version is an error.
+func TestInitializeLeniently(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct {
+		params  string
+		wantErr bool
+	}{
+		{`{"protocolVersion":2,"clientCapabilities":{"fs":true}}`, false},
+		{`{"protocolVersion":"2025-01-01"}`, false},
+		{`{"clientCapabilities":{}}`, true},
+	} {
+		var res struct {
+			ProtocolVersion int `json:"protocolVersion"`
+		}
+		err := h.c.Call(h.ctx, "initialize", json.RawMessage(tc.params), &res)
+		if (err != nil) != tc.wantErr || (err == nil && res.ProtocolVersion != 1) {
+			t.Errorf("initialize %s: %v, version %d", tc.params, err, res.ProtocolVersion)
+		}
+	}
+}
+
+// TestCheckShows: the project's check after a turn that changed files
+// shows as a call of its own, failed, with what it printed.
+func TestCheckShows(t *testing.T) {
+	h := newHarness(t, nil, agenttest.Tools("", editCall("c1", "a.txt", "one", "ONE")), agenttest.Text("done", 4))
+	h.op.check = &agent.CheckOptions{Command: "echo it is broken; exit 1", Rounds: 1}
+	h.write("a.txt", "one\n")
+	h.c.Permission = func(p acptest.PermissionRequest) string { return "allow" }
+	id := h.newSession()
+	h.prompt(id, say("edit"))
+	var check acptest.Update
+	for _, u := range h.c.Updates() {
+		if strings.HasPrefix(u.Title, "check: ") {
+			check = u
+		}
+	}
+	if check.Title != "check: echo it is broken; exit 1 (round 1 of 1)" || check.Status != "failed" || check.Kind != "execute" || !strings.Contains(string(check.Raw), "it is broken") {
+		t.Errorf("the check showed as %+v %s", check, check.Raw)
 	}
 }

@@ -35,8 +35,10 @@ type call struct {
 	kind   string
 	locs   []toolCallLocation
 	change *tools.Change // an edit's planned change, for its diff
-	parent string        // for a sub-agent's call: the task call's key
-	steps  []string      // for a task call: its sub-agent's steps so far
+
+	// made is, for a call pincer made to ask a question about (nothing
+	// else reports on it), what it is remembered by until answered.
+	made string
 }
 
 func newSession(srv *server) *session {
@@ -187,9 +189,31 @@ func (s *session) event(ev agent.Event) {
 		if len(e.Notes) > 0 {
 			s.notice(fmt.Sprintf("Reminded the model of %d note(s) from earlier sessions of this project.", len(e.Notes)))
 		}
+	case agent.Checked:
+		s.checked(e)
+	case agent.Diagnosed:
+		for _, n := range e.Report.Notices {
+			s.notice(n)
+		}
 	case agent.Retrying:
 		s.srv.logf("pincer: the model server failed (%v); asking again in %s", e.Err, e.Wait.Round(1e8))
 	}
+}
+
+// checked shows a run of the project's check after a turn that changed
+// files as a call of its own, with what it printed.
+func (s *session) checked(e agent.Checked) {
+	key := s.nextKey("check")
+	title := oneLine(fmt.Sprintf("check: %s (round %d of %d)", e.Command, e.Round, e.Rounds), 160)
+	status := statusCompleted
+	if !e.Passed {
+		status = statusFailed
+	}
+	u := toolCall{SessionUpdate: "tool_call", ToolCallID: key, Title: title, Kind: "execute", Status: status}
+	if strings.TrimSpace(e.Output) != "" {
+		u.Content = []toolCallContent{textContent(fenced(e.Output, ""))}
+	}
+	s.update(u)
 }
 
 // plan is the plan update for a task list.

@@ -8,6 +8,7 @@ import (
 
 	"pincer/agent"
 	"pincer/internal/safetext"
+	"pincer/safety"
 )
 
 // kindOf is the ACP kind of a tool, which editors show as its icon.
@@ -238,7 +239,7 @@ func (s *session) subEvent(e agent.SubEvent) {
 			d := describe(tc.Name, tc.Arguments, s.conv.Root)
 			title := "sub-agent: " + d.title
 			s.mu.Lock()
-			s.calls[key] = &call{key: key, name: tc.Name, title: title, kind: d.kind, locs: d.locs, parent: e.Call}
+			s.calls[key] = &call{key: key, name: tc.Name, title: title, kind: d.kind, locs: d.locs}
 			s.byID["sub:"+tc.ID] = key
 			s.mu.Unlock()
 			s.update(toolCall{SessionUpdate: "tool_call", ToolCallID: key, Title: title, Kind: d.kind, Status: statusPending, Locations: d.locs, RawInput: d.raw})
@@ -265,15 +266,18 @@ func (s *session) subEvent(e agent.SubEvent) {
 }
 
 // lookupCall finds the key of the call an approval asks about, making one
-// (and telling the editor of it) for a call the editor has not seen: a
-// slash command's shell line, an attachment.
+// (and telling the editor of it) for a call the agent reports nothing else
+// about: a slash command's shell line, a file attached to a prompt. Such a
+// call is marked made, and the question's answer ends it (answered).
 func (s *session) lookupCall(a agent.Approval) (key string, c *call) {
-	s.mu.Lock()
+	memo := a.CallID
 	if a.Agent != "" {
-		key = s.byID["sub:"+a.CallID]
-	} else if a.CallID != "" {
-		key = s.byID[a.CallID]
+		memo = "sub:" + a.CallID
+	} else if memo == "" {
+		memo = "ask:" + a.Tool + "\x00" + a.Summary
 	}
+	s.mu.Lock()
+	key = s.byID[memo]
 	c = s.calls[key]
 	if c != nil {
 		s.mu.Unlock()
@@ -285,12 +289,26 @@ func (s *session) lookupCall(a agent.Approval) (key string, c *call) {
 	if title == "" {
 		title = a.Tool
 	}
-	c = &call{key: key, name: a.Tool, title: title, kind: kindOf(a.Tool)}
+	c = &call{key: key, name: a.Tool, title: title, kind: kindOf(a.Tool), made: memo}
 	s.calls[key] = c
-	if a.CallID != "" && a.Agent == "" {
-		s.byID[a.CallID] = key
-	}
+	s.byID[memo] = key
 	s.mu.Unlock()
 	s.update(toolCall{SessionUpdate: "tool_call", ToolCallID: key, Title: title, Kind: c.kind, Status: statusPending})
 	return key, c
+}
+
+// answered ends a call pincer made for a question, once the question has
+// its last answer: a refusal, or the yes that lets it run.
+func (s *session) answered(c *call, a agent.Approval, d agent.Decision) {
+	if c.made == "" || (d.Allow && a.Tier >= safety.Dangerous && a.Step < 2) {
+		return
+	}
+	s.mu.Lock()
+	delete(s.byID, c.made)
+	s.mu.Unlock()
+	status := statusCompleted
+	if !d.Allow {
+		status = statusFailed
+	}
+	s.update(toolCall{SessionUpdate: "tool_call_update", ToolCallID: c.key, Status: status})
 }

@@ -5,7 +5,6 @@
 package acptest
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // SchemaVersion is the version of the npm package @agentclientprotocol/sdk
@@ -32,31 +31,22 @@ var Schema []byte
 // and x-side), which the top level alone would not check (an extension
 // method takes anything). It counts which definitions it checked.
 type Validator struct {
-	root     *jsonschema.Schema
-	defs     map[string]*jsonschema.Schema
+	doc      map[string]any    // the schema, parsed
 	requests map[string]string // method → definition of the params of a request the agent sends
 	notes    map[string]string // method → definition of the params of a notification the agent sends
 	results  map[string]string // method → definition of the result of a request the agent answers
 
-	mu      sync.Mutex
-	checked map[string]int
+	mu       sync.Mutex
+	resolved map[string]*jsonschema.Resolved // by definition ("" for the top level), made on first use
+	checked  map[string]int
 }
 
-// NewValidator compiles the schema.
+// NewValidator reads the schema and the methods it describes.
 func NewValidator() (*Validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err != nil {
+	v := &Validator{requests: map[string]string{}, notes: map[string]string{}, results: map[string]string{},
+		resolved: map[string]*jsonschema.Resolved{}, checked: map[string]int{}}
+	if err := json.Unmarshal(Schema, &v.doc); err != nil {
 		return nil, fmt.Errorf("read the ACP schema: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://agentclientprotocol.com/schema/v1.json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	v := &Validator{defs: map[string]*jsonschema.Schema{}, requests: map[string]string{}, notes: map[string]string{},
-		results: map[string]string{}, checked: map[string]int{}}
-	if v.root, err = c.Compile(url); err != nil {
-		return nil, fmt.Errorf("compile the ACP schema: %w", err)
 	}
 	var raw struct {
 		Defs map[string]struct {
@@ -68,9 +58,6 @@ func NewValidator() (*Validator, error) {
 		return nil, err
 	}
 	for name, d := range raw.Defs {
-		if v.defs[name], err = c.Compile(url + "#/$defs/" + name); err != nil {
-			return nil, fmt.Errorf("compile %s: %w", name, err)
-		}
 		switch {
 		case d.Method == "":
 		case d.Side == "client" && strings.HasSuffix(name, "Request"):
@@ -84,7 +71,65 @@ func NewValidator() (*Validator, error) {
 	if v.results["session/prompt"] == "" || v.requests["session/request_permission"] == "" || v.notes["session/update"] == "" {
 		return nil, fmt.Errorf("the ACP schema does not describe its methods as expected")
 	}
+	if _, err := v.schema(""); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// schema is the resolved schema of definition def, or of the whole
+// schema for "": the schema's own definitions with a reference to def.
+// Call with v.mu held, or before v is shared.
+func (v *Validator) schema(def string) (*jsonschema.Resolved, error) {
+	if r, ok := v.resolved[def]; ok {
+		return r, nil
+	}
+	doc := v.doc
+	if def != "" {
+		defs, _ := v.doc["$defs"].(map[string]any)
+		if _, ok := defs[def]; !ok {
+			return nil, fmt.Errorf("the ACP schema has no definition %s", def)
+		}
+		// Only the definitions def reaches: resolving all of them for each
+		// one costs a quarter of a second.
+		reached := map[string]any{}
+		var walk func(x any)
+		walk = func(x any) {
+			switch x := x.(type) {
+			case map[string]any:
+				if ref, ok := x["$ref"].(string); ok {
+					if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok && reached[name] == nil && defs[name] != nil {
+						reached[name] = defs[name]
+						walk(defs[name])
+					}
+				}
+				for _, y := range x {
+					walk(y)
+				}
+			case []any:
+				for _, y := range x {
+					walk(y)
+				}
+			}
+		}
+		reached[def] = defs[def]
+		walk(defs[def])
+		doc = map[string]any{"$schema": v.doc["$schema"], "$defs": reached, "$ref": "#/$defs/" + def}
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("read the ACP schema of %q: %w", def, err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, fmt.Errorf("resolve the ACP schema of %q: %w", def, err)
+	}
+	v.resolved[def] = r
+	return r, nil
 }
 
 // Message is one JSON-RPC message as read.
@@ -110,22 +155,14 @@ func (v *Validator) AgentMessage(line []byte, answered func(id json.RawMessage) 
 	if err := json.Unmarshal(line, &m); err != nil {
 		return m, fmt.Errorf("not a JSON object: %v", err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
-	if err != nil {
-		return m, err
-	}
-	if err := v.check("the top level", v.root, inst); err != nil {
+	if err := v.check("", line); err != nil {
 		return m, err
 	}
 	part := func(raw json.RawMessage, def string) error {
 		if raw == nil {
 			raw = json.RawMessage("null")
 		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			return err
-		}
-		return v.check(def, v.defs[def], inst)
+		return v.check(def, raw)
 	}
 	switch {
 	case m.Method == "$/cancel_request":
@@ -158,16 +195,27 @@ func (v *Validator) AgentMessage(line []byte, answered func(id json.RawMessage) 
 	}
 }
 
-func (v *Validator) check(name string, s *jsonschema.Schema, inst any) error {
-	if s == nil {
-		return fmt.Errorf("no schema for %s", name)
+// check validates one JSON value against definition def ("" for the top
+// level).
+func (v *Validator) check(def string, data []byte) error {
+	var inst any
+	if err := json.Unmarshal(data, &inst); err != nil {
+		return err
+	}
+	name := def
+	if name == "" {
+		name = "the top level"
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	s, err := v.schema(def)
+	if err != nil {
+		return err
 	}
 	if err := s.Validate(inst); err != nil {
 		return fmt.Errorf("%s does not validate: %v", name, err)
 	}
-	v.mu.Lock()
 	v.checked[name]++
-	v.mu.Unlock()
 	return nil
 }
 
