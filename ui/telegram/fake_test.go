@@ -3,6 +3,7 @@ package telegram
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -125,6 +126,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			f.mu.Lock()
 			f.nextMsg++
 			id = f.nextMsg
+			// A copy: readers hold the recorded map without the lock.
+			form = maps.Clone(form)
 			form["message_id"] = strconv.Itoa(id) // the id the message was given
 			f.calls[idx].Form = form
 			f.mu.Unlock()
