@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/sourcegraph/jsonrpc2"
+	"pincer/internal/human"
 )
 
 // MaxMessage is the largest message pincer reads from a server, headers
@@ -203,7 +204,7 @@ func (t *tail) lastLine() string {
 		}
 		line := s[i+1:]
 		if len(line) > 0 && line != "\r" {
-			return oneLine(line)
+			return human.OneLine(line, maxLine)
 		}
 		s = s[:max(i, 0)]
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -300,13 +299,4 @@ func runeColumn(line []byte, col int) int {
 		col = len(line)
 	}
 	return utf8.RuneCount(line[:col]) + 1
-}
-
-// oneLine flattens a server's message to its first line, trimmed.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i]) + " …"
-	}
-	return s
 }

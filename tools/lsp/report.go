@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"pincer/internal/human"
 )
 
 // Item is one problem a language server reported.
@@ -63,10 +65,10 @@ func (r Report) Label() string {
 	}
 	var parts []string
 	if r.Errors > 0 {
-		parts = append(parts, plural(r.Errors, "error"))
+		parts = append(parts, human.Plural(r.Errors, "error"))
 	}
 	if r.Warnings > 0 {
-		parts = append(parts, plural(r.Warnings, "warning"))
+		parts = append(parts, human.Plural(r.Warnings, "warning"))
 	}
 	if len(parts) == 0 {
 		if len(r.Pending) > 0 {
@@ -75,13 +77,6 @@ func (r Report) Label() string {
 		return "no problems"
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // Limits of the text the model is given.
@@ -162,10 +157,7 @@ func (it Item) MarshalJSON() ([]byte, error) {
 
 // String is the item as the model reads it: file:line:col: severity: message.
 func (it Item) String() string {
-	msg := oneLine(it.Message)
-	if len(msg) > maxLine {
-		msg = msg[:maxLine] + "…"
-	}
+	msg := human.OneLine(it.Message, maxLine)
 	s := fmt.Sprintf("%s:%d:%d: %s: %s", it.Path, it.Line, it.Column, it.Severity, msg)
 	if it.New {
 		s += " [new]"
