@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"pincer/internal/human"
 )
 
 // The JSON-RPC 2.0 error codes ACP uses.
@@ -357,7 +359,7 @@ func (c *conn) response(id json.RawMessage, m message) {
 	delete(c.pending, n)
 	c.mu.Unlock()
 	if err != nil || !ok {
-		c.log("pincer: a response to no request of pincer's (id %s); ignored", truncate(string(id), 80))
+		c.log("pincer: a response to no request of pincer's (id %s); ignored", human.OneLine(string(id), 80))
 		return
 	}
 	ch <- m
@@ -447,12 +449,4 @@ func (c *conn) write(m outgoing) bool {
 		return false
 	}
 	return true
-}
-
-// truncate cuts s to n bytes for a log line.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

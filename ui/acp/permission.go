@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pincer/agent"
+	"pincer/internal/human"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -71,7 +72,7 @@ func (s *session) decide(ctx context.Context, req permissionRequest, a agent.App
 		}
 	}
 	if chosen != optReject {
-		s.srv.logf("pincer: the editor chose %q, which was not offered; taken as a refusal", truncate(chosen, 60))
+		s.srv.logf("pincer: the editor chose %q, which was not offered; taken as a refusal", human.OneLine(chosen, 60))
 	}
 	return agent.Decision{}, nil
 }

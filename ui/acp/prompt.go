@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"pincer/agent"
+	"pincer/internal/human"
 )
 
 // promptText turns a prompt's content blocks into the text the agent is
@@ -46,7 +47,7 @@ func promptText(blocks []contentBlock, root string) (string, error) {
 		case "image", "audio":
 			typed = append(typed, "(The editor attached "+b.Type+", which pincer cannot pass to the model.)")
 		default:
-			return "", invalidParams("prompt block %d has the unknown type %q", i, truncate(b.Type, 40))
+			return "", invalidParams("prompt block %d has the unknown type %q", i, human.OneLine(b.Type, 40))
 		}
 	}
 	text := strings.Join(typed, " ")

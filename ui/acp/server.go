@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"pincer/internal/human"
 	"pincer/internal/safetext"
 	store "pincer/session"
 )
@@ -143,7 +144,7 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		}
 		return struct{}{}, nil
 	}
-	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("pincer does not offer %s", truncate(safetext.LineOf(method), 100))}
+	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("pincer does not offer %s", human.OneLine(safetext.LineOf(method), 100))}
 }
 
 // notification implements handler.
@@ -159,7 +160,7 @@ func (s *server) notification(method string, params json.RawMessage) {
 			ss.cancelTurn()
 		}
 	default:
-		s.logf("pincer: ignored the notification %s", truncate(safetext.LineOf(method), 100))
+		s.logf("pincer: ignored the notification %s", human.OneLine(safetext.LineOf(method), 100))
 	}
 }
 
@@ -202,7 +203,7 @@ func (s *server) session(id string) (*session, error) {
 	if ss, ok := s.sessions[id]; ok {
 		return ss, nil
 	}
-	return nil, &rpcError{Code: codeNotFound, Message: fmt.Sprintf("no session %q is open on this connection; create one with session/new or open it with session/load", truncate(safetext.LineOf(id), 100))}
+	return nil, &rpcError{Code: codeNotFound, Message: fmt.Sprintf("no session %q is open on this connection; create one with session/new or open it with session/load", human.OneLine(safetext.LineOf(id), 100))}
 }
 
 // open starts a session (ref "") or opens one and replays it, and
@@ -210,7 +211,7 @@ func (s *server) session(id string) (*session, error) {
 // notes follow the answer.
 func (s *server) open(ctx context.Context, cwd, ref string, mcpServers []json.RawMessage) (any, error) {
 	if cwd == "" || !filepath.IsAbs(cwd) {
-		return nil, invalidParams("cwd must be an absolute path, got %q", truncate(safetext.LineOf(cwd), 200))
+		return nil, invalidParams("cwd must be an absolute path, got %q", human.OneLine(safetext.LineOf(cwd), 200))
 	}
 	if len(mcpServers) > 0 {
 		s.logf("pincer: the editor offered %d MCP server(s); pincer uses the servers of its own configuration (pincer mcp add) and ignored them", len(mcpServers))

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"pincer/agent"
+	"pincer/internal/human"
 	"pincer/safety"
 	"pincer/tools"
 	"pincer/tools/todo"
@@ -298,7 +299,7 @@ func (s *session) setMode(id string, tell bool) error {
 		a.SetMode(agent.ModeAcceptEdits)
 		a.SetApprovals(safety.ApprovalsAuto)
 	default:
-		return invalidParams("unknown mode %q; the modes are ask, accept-edits, plan and auto", truncate(id, 60))
+		return invalidParams("unknown mode %q; the modes are ask, accept-edits, plan and auto", human.OneLine(id, 60))
 	}
 	if tell {
 		s.update(modeUpdate{SessionUpdate: "current_mode_update", CurrentModeID: id})

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"pincer/agent"
+	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/safety"
 )
@@ -105,14 +106,9 @@ func absPath(root, p string) string {
 }
 
 // oneLine is foreign text fit for a title: one line, control characters
-// made visible, at most n runes.
+// made visible, at most n characters.
 func oneLine(s string, n int) string {
-	s = safetext.LineOf(strings.TrimSpace(s))
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+	return human.OneLine(safetext.LineOf(s), n)
 }
 
 // fenced puts text in a markdown code block whose fence no line of it can
