@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"pincer/internal/safefile"
+	"pincer/safety"
 )
 
 // Place is a position the model names: a file, a 1-based line, and the
@@ -115,6 +117,23 @@ func (m *Manager) request(ctx context.Context, sl *slot, srv *server, method str
 	return err
 }
 
+// quotable is the text of a file a server's answer names, for the line
+// quoted beside the place: only a file inside the project that is not a
+// secret (the classifier's own test), read with safefile's type and size
+// limits, so an answer naming ~/.ssh/id_rsa, .env or a FIFO quotes nothing
+// and hangs nothing; the model still gets the path and line.
+func (m *Manager) quotable(path string) []byte {
+	rel, err := filepath.Rel(m.opts.Root, path)
+	if err != nil || !within(m.opts.Root, path) || safety.MaskedSecret(filepath.ToSlash(rel), true) {
+		return nil
+	}
+	data, err := safefile.Read(path, safefile.Options{Within: m.opts.Root, Limit: maxFileSize})
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
 // refs turns locations into Refs, sorted and without repeats.
 func (m *Manager) refs(srv *server, locs []Location) []Ref {
 	seen := map[string]bool{}
@@ -129,9 +148,7 @@ func (m *Manager) refs(srv *server, locs []Location) []Ref {
 		if !ok {
 			text = srv.text(path)
 			if text == nil {
-				if data, err := os.ReadFile(path); err == nil && len(data) <= maxFileSize {
-					text = data
-				}
+				text = m.quotable(path)
 			}
 			texts[path] = text
 		}
@@ -391,7 +408,7 @@ func (m *Manager) Rename(ctx context.Context, p Place, newName string) ([]FileEd
 		if path == "" || !within(m.opts.Root, path) {
 			return nil, fmt.Errorf("the rename would change %s, outside the project", uri)
 		}
-		before, err := os.ReadFile(path)
+		before, err := safefile.Read(path, safefile.Options{Within: m.opts.Root, Limit: maxFileSize, Name: m.rel(path)})
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", m.rel(path), err)
 		}
