@@ -52,14 +52,12 @@ func fakeServe(mode string) {
 	}
 	done := make(chan struct{})
 	conn := jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(stdio{}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.HandlerWithError(f.handle))
-	f.conn = conn
 	go func() { <-conn.DisconnectNotify(); close(done) }()
 	<-done
 }
 
 type fake struct {
 	mode   string
-	conn   *jsonrpc2.Conn
 	mu     sync.Mutex
 	docs   map[string]string
 	opened int
@@ -107,7 +105,7 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 			fmt.Fprintln(os.Stderr, "panic: fake crash")
 			os.Exit(2)
 		}
-		f.publish(ctx, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+		f.publish(ctx, conn, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 		return nil, nil
 	case "textDocument/didChange":
 		var p didChangeParams
@@ -116,7 +114,7 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		f.mu.Lock()
 		f.docs[p.TextDocument.URI] = text
 		f.mu.Unlock()
-		f.publish(ctx, p.TextDocument.URI, p.TextDocument.Version, text)
+		f.publish(ctx, conn, p.TextDocument.URI, p.TextDocument.Version, text)
 		return nil, nil
 	case "textDocument/definition":
 		var p positionParams
@@ -151,8 +149,10 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: req.Method}
 }
 
-// publish sends the diagnostics the text holds.
-func (f *fake) publish(ctx context.Context, uri string, version int32, text string) {
+// publish sends the diagnostics the text holds on the handler's own
+// conn (a copy kept after NewConn returned could still be nil when the
+// first request is read).
+func (f *fake) publish(ctx context.Context, conn *jsonrpc2.Conn, uri string, version int32, text string) {
 	if f.mode == "silent" {
 		return
 	}
@@ -180,5 +180,5 @@ func (f *fake) publish(ctx context.Context, uri string, version int32, text stri
 	if f.mode == "slow" {
 		time.Sleep(300 * time.Millisecond)
 	}
-	_ = f.conn.Notify(ctx, "textDocument/publishDiagnostics", p)
+	_ = conn.Notify(ctx, "textDocument/publishDiagnostics", p)
 }
