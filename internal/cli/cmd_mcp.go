@@ -95,7 +95,7 @@ asks first, unless an allow rule names the tool (allow: ["mcp__github__get_issue
 or the server is trusted and the tool says it only reads.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(c.mcpListCommand(), c.mcpAddCommand(), c.mcpRmCommand())
+	cmd.AddCommand(c.mcpListCommand(), c.mcpAddCommand(), c.mcpRmCommand(), c.mcpConformanceCommand())
 	return cmd
 }
 
