@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -51,15 +54,52 @@ func (c *cli) mcpConformanceCommand() *cobra.Command {
 	}
 }
 
+// conformanceBrowser plays the person's browser for the suite, whose
+// authorization server grants at once and redirects to pincer's loopback
+// callback: it follows the authorization URL there.
+func conformanceBrowser(ctx context.Context, _, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.Body.Close()
+}
+
 // runConformance connects to the scenario's server at url, waits until it
 // is ready, and makes the scenario's call.
 func (c *cli) runConformance(ctx context.Context, scenario, url string) error {
 	const name = "conformance"
+	var given struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if raw := c.getenv("MCP_CONFORMANCE_CONTEXT"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &given); err != nil {
+			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT is not a JSON object: %w", err)
+		}
+	}
+	tokens, err := os.MkdirTemp("", "pincer-conformance-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tokens)
 	m := mcp.New(mcp.Options{
-		Servers:      []mcp.Server{{Name: name, URL: url}},
+		Servers: []mcp.Server{{Name: name, URL: url, OAuth: mcp.OAuth{
+			ClientID: given.ClientID, ClientSecret: given.ClientSecret,
+			// The suite's authorization server accepts this document URL
+			// without fetching it; people configure their own.
+			ClientMetadataURL: "https://conformance-test.local/client-metadata.json",
+		}}},
 		Getenv:       c.getenv,
 		StartTimeout: 20 * time.Second,
 		Version:      version,
+		Tokens:       mcp.NewTokenStore(tokens),
+		Login:        conformanceBrowser,
 	})
 	m.Start()
 	defer m.Close()

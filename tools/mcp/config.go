@@ -35,6 +35,10 @@ type Server struct {
 	// no token is written in a project file.
 	URL     string
 	Headers map[string]string
+	// OAuth is how pincer logs in to a server over HTTP that asks for
+	// authorization (see OAuth); the zero value registers pincer
+	// dynamically.
+	OAuth OAuth
 	// Disabled servers are listed but never started.
 	Disabled bool
 	// HideTools are tool names (as the server calls them) not offered to

@@ -58,6 +58,17 @@ type Options struct {
 	OnChange func()
 	// Version is pincer's version, told to servers.
 	Version string
+	// Tokens keeps the logins to servers over HTTP; nil keeps none.
+	Tokens *TokenStore
+	// Login, when set, shows a person the authorization URL of a server
+	// that asks them to log in (opening a browser after asking, or
+	// printing it), while pincer waits for the browser to come back to a
+	// loopback address. Nil means nobody can be asked: such a server
+	// fails with a reason that says how to log in.
+	Login func(ctx context.Context, server, authURL string) error
+	// Relogin ignores the stored logins, so the servers that ask for one
+	// get a new one ('pincer mcp login').
+	Relogin bool
 }
 
 // Info is what is known about one server, for /mcp and 'pincer mcp list'.
@@ -351,6 +362,10 @@ func (m *Manager) run(s *server) {
 // words, when it left some in its log.
 func (m *Manager) explain(s *server, err error) string {
 	why := err.Error()
+	var login *LoginNeededError
+	if errors.As(err, &login) {
+		return login.Error()
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		why = fmt.Sprintf("it did not answer within %s", m.opts.StartTimeout)
 	}
@@ -387,6 +402,14 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		if err != nil {
 			return nil, toolList{}, err
 		}
+		secret, err := m.expand(s.cfg.OAuth.ClientSecret)
+		if err != nil {
+			return nil, toolList{}, fmt.Errorf("its OAuth client secret: %w", err)
+		}
+		authorizer, err := newAuthHandler(s.cfg.Name, s.cfg.URL, s.cfg.OAuth, secret, m.opts.Tokens, m.opts.Login, m.opts.Relogin)
+		if err != nil {
+			return nil, toolList{}, err
+		}
 		m.mu.Lock()
 		s.http = state // read by calls, under the lock
 		m.mu.Unlock()
@@ -395,6 +418,7 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 			HTTPClient:   client,
 			MaxRetries:   2,
 			MaxEventSize: maxMessage,
+			OAuthHandler: authorizer,
 		}
 	} else {
 		cmd, logf, err := m.command(s)
