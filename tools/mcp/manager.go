@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pincer/internal/safefile"
@@ -406,9 +407,14 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		if err != nil {
 			return nil, toolList{}, fmt.Errorf("its OAuth client secret: %w", err)
 		}
-		authorizer, err := newAuthHandler(s.cfg.Name, s.cfg.URL, s.cfg.OAuth, secret, m.opts.Tokens, m.opts.Login, m.opts.Relogin)
-		if err != nil {
-			return nil, toolList{}, err
+		var authorizer auth.OAuthHandler
+		if headers.Get("Authorization") == "" {
+			// A configured Authorization header is the person's own
+			// credential: pincer does not log in over it.
+			authorizer, err = newAuthHandler(s.cfg.Name, s.cfg.URL, s.cfg.OAuth, secret, m.opts.Tokens, m.opts.Login, m.opts.Relogin)
+			if err != nil {
+				return nil, toolList{}, err
+			}
 		}
 		m.mu.Lock()
 		s.http = state // read by calls, under the lock

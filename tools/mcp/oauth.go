@@ -141,6 +141,13 @@ func (h *authHandler) Authorize(ctx context.Context, req *http.Request, resp *ht
 	h.attempts++
 	attempts := h.attempts
 	h.mu.Unlock()
+	if resp.StatusCode == http.StatusUnauthorized && attempts == 1 && h.refreshEarly() {
+		// The server let the token go before its expiry; the refresh
+		// token may still be good.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, maxMessage))
+		resp.Body.Close()
+		return nil
+	}
 	if h.login == nil || attempts > maxAuthorizations {
 		resp.Body.Close()
 		if attempts > maxAuthorizations {
@@ -213,6 +220,34 @@ func (h *authHandler) Authorize(ctx context.Context, req *http.Request, resp *ht
 	return nil
 }
 
+// refreshEarly spends the refresh token of the current login now, and
+// reports whether that gave a new access token.
+func (h *authHandler) refreshEarly() bool {
+	h.mu.Lock()
+	s, ok := h.ts.(*savingSource)
+	h.mu.Unlock()
+	if !ok {
+		return false
+	}
+	s.mu.Lock()
+	refresh := s.refresh
+	s.mu.Unlock()
+	if refresh == "" {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tok, err := s.oc.TokenSource(context.WithValue(ctx, oauth2.HTTPClient, h.client), &oauth2.Token{RefreshToken: refresh}).Token()
+	if err != nil {
+		return false
+	}
+	ts := h.saving(s.oc, tok)
+	h.mu.Lock()
+	h.ts = ts
+	h.mu.Unlock()
+	return true
+}
+
 // grantedScopes are the scopes of the last login.
 func (h *authHandler) grantedScopes() []string {
 	h.mu.Lock()
@@ -267,6 +302,8 @@ type savingSource struct {
 
 	mu   sync.Mutex
 	last string
+	// refresh is the refresh token of the last token.
+	refresh string
 }
 
 func (s *savingSource) Token() (*oauth2.Token, error) {
@@ -286,6 +323,9 @@ func (s *savingSource) save(tok *oauth2.Token) {
 		return
 	}
 	s.last = tok.AccessToken
+	if tok.RefreshToken != "" {
+		s.refresh = tok.RefreshToken
+	}
 	scopes := s.oc.Scopes
 	if granted, ok := tok.Extra("scope").(string); ok && granted != "" {
 		scopes = strings.Fields(granted)
