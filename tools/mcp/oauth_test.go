@@ -185,3 +185,23 @@ func TestLogoutForgets(t *testing.T) {
 		t.Error("the login is still there")
 	}
 }
+
+func TestOAuthSettingsAreChecked(t *testing.T) {
+	tests := []struct {
+		name string
+		s    Server
+		want string
+	}{
+		{"stdio", Server{Name: "a", Command: "x", OAuth: OAuth{ClientID: "c"}}, "does not log in"},
+		{"port", Server{Name: "a", URL: "https://a.example/mcp", OAuth: OAuth{CallbackPort: 70000}}, "not a port"},
+		{"document over http", Server{Name: "a", URL: "https://a.example/mcp", OAuth: OAuth{ClientMetadataURL: "http://a.example/c.json"}}, "https:// URL with a path"},
+		{"document without path", Server{Name: "a", URL: "https://a.example/mcp", OAuth: OAuth{ClientMetadataURL: "https://a.example/"}}, "https:// URL with a path"},
+		{"fine", Server{Name: "a", URL: "https://a.example/mcp", OAuth: OAuth{ClientID: "c", ClientMetadataURL: "https://pincer.example/client.json", CallbackPort: 8765}}, ""},
+	}
+	for _, tt := range tests {
+		err := tt.s.check()
+		if (err == nil) != (tt.want == "") || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
