@@ -16,6 +16,7 @@ import (
 
 	"pincer/tools"
 	"pincer/tools/mcp"
+	"pincer/ui/headless"
 )
 
 // conformanceCall is the tool a conformance scenario expects the client to
@@ -101,6 +102,9 @@ func (c *cli) runConformance(ctx context.Context, scenario, url string) error {
 		Tokens:       mcp.NewTokenStore(tokens),
 		Login:        conformanceBrowser,
 	})
+	// As 'pincer run --yes' without a terminal: a form whose every field
+	// has a default is accepted with them.
+	m.SetElicitor(headless.Elicitor(nil, c.stderr, true, nil))
 	m.Start()
 	defer m.Close()
 	if err := m.Wait(ctx); err != nil {

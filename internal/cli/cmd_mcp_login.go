@@ -188,3 +188,25 @@ authorized applications if you want them dead before they expire.`,
 		},
 	}
 }
+
+// runElicitor answers what MCP servers ask during 'pincer run': on the
+// terminal when standard input is one, else declined (--yes accepts a
+// form whose every field has a default); a page is opened in the browser
+// only after the person says yes.
+func (c *cli) runElicitor(yes bool) mcp.Elicitor {
+	var term *os.File
+	if in, ok := c.stdin.(*os.File); ok && headless.IsTerminal(in) {
+		term = in
+	}
+	open := func(page string) error {
+		opener, ok := browser.Find(c.getenv, exec.LookPath)
+		if !ok {
+			return errors.New("no browser on this machine")
+		}
+		return opener.Open(page)
+	}
+	if term == nil {
+		return headless.Elicitor(nil, c.stderr, yes, open)
+	}
+	return headless.Elicitor(term, c.stderr, yes, open)
+}

@@ -156,6 +156,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	// The servers start with the run and stop with it; it waits for them
 	// (at most their start timeout), since nobody can wait for a slow one.
 	servers := c.mcpManager(p, nil)
+	servers.SetElicitor(c.runElicitor(rf.yes))
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers

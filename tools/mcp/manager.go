@@ -103,6 +103,8 @@ type Manager struct {
 	servers []*server
 	changed chan struct{} // closed and replaced at every change
 	started bool
+	// elicitor asks the person what a server wants to know (SetElicitor).
+	elicitor Elicitor
 }
 
 // server is one server's state, guarded by Manager.mu.
@@ -442,6 +444,10 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: m.opts.Version}, &sdk.ClientOptions{
+		ElicitationHandler: m.elicitHandler(s.cfg.Name),
+		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{
+			Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{},
+		}},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			// However many arrive, at most one listing waits: a
 			// flood of notifications costs one tools/list, not one each.
