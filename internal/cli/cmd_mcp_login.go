@@ -198,15 +198,18 @@ func (c *cli) runElicitor(yes bool) mcp.Elicitor {
 	if in, ok := c.stdin.(*os.File); ok && headless.IsTerminal(in) {
 		term = in
 	}
-	open := func(page string) error {
-		opener, ok := browser.Find(c.getenv, exec.LookPath)
-		if !ok {
-			return errors.New("no browser on this machine")
-		}
-		return opener.Open(page)
-	}
 	if term == nil {
-		return headless.Elicitor(nil, c.stderr, yes, open)
+		return headless.Elicitor(nil, c.stderr, yes, c.openPage)
 	}
-	return headless.Elicitor(term, c.stderr, yes, open)
+	return headless.Elicitor(term, c.stderr, yes, c.openPage)
+}
+
+// openPage opens a web page in the person's browser, if this machine has
+// one.
+func (c *cli) openPage(page string) error {
+	opener, ok := browser.Find(c.getenv, exec.LookPath)
+	if !ok {
+		return errors.New("no browser on this machine")
+	}
+	return opener.Open(page)
 }

@@ -152,6 +152,8 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 		Alerts:            alerts,
+		AskServers:        servers.SetElicitor,
+		OpenURL:           c.openPage,
 		Commands:          extraCommands(custom),
 		// The command files are read again when the / list opens, so one
 		// added or changed while pincer runs is there without a restart.
