@@ -67,9 +67,7 @@ func newElicitDialog(q elicitQuestion, open func(string) error, clock func() tim
 		in := textinput.New()
 		in.CharLimit = 2000
 		in.Placeholder = fieldHint(f)
-		if f.Default != nil {
-			in.SetValue(defaultValue(f.Default))
-		}
+		in.SetValue(f.DefaultText())
 		if i == 0 {
 			in.Focus()
 		}
@@ -97,20 +95,6 @@ func fieldHint(f mcp.Field) string {
 		return f.Format
 	}
 	return ""
-}
-
-// defaultValue is a default as the person would type it.
-func defaultValue(v any) string {
-	switch d := v.(type) {
-	case bool:
-		if d {
-			return "yes"
-		}
-		return "no"
-	case []string:
-		return strings.Join(d, ", ")
-	}
-	return fmt.Sprint(v)
 }
 
 // answer sends the answer to the waiting server.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"pincer/internal/browser"
@@ -114,7 +115,7 @@ func (c *cli) showLogin(ctx context.Context, server, authURL string) error {
 	fmt.Fprintf(w, "The MCP server %s asks you to log in. Its authorization page:\n\n  %s\n\n", safetext.LineOf(server), safetext.LineOf(authURL))
 	opener, found := browser.Find(c.getenv, exec.LookPath)
 	in, isFile := c.stdin.(*os.File)
-	if found && isFile && headless.IsTerminal(in) {
+	if found && isFile && xterm.IsTerminal(in.Fd()) {
 		fmt.Fprint(w, "Open it in your browser? [Y/n] ")
 		answer, err := readLine(ctx, in)
 		if err != nil {
@@ -195,8 +196,8 @@ authorized applications if you want them dead before they expire.`,
 // only after the person says yes.
 func (c *cli) runElicitor(yes bool) mcp.Elicitor {
 	var term *os.File
-	if in, ok := c.stdin.(*os.File); ok && headless.IsTerminal(in) {
-		term = in
+	if in, ok := c.stdin.(*os.File); ok && xterm.IsTerminal(in.Fd()) {
+		term = in // a real terminal: /dev/null is a character device too
 	}
 	if term == nil {
 		return headless.Elicitor(nil, c.stderr, yes, c.openPage)

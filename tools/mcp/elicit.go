@@ -111,6 +111,39 @@ func (e Elicitation) Defaults() (map[string]any, bool) {
 	return out, all && e.URL == ""
 }
 
+// DefaultText is the field's default as a person would type it (a
+// choice by its title, a yes or no), "" when it has none; Parse reads it
+// back as the default.
+func (f Field) DefaultText() string {
+	title := func(v string) string {
+		if i := slices.Index(f.Options, v); i >= 0 {
+			return f.OptionTitles[i]
+		}
+		return v
+	}
+	switch d := f.Default.(type) {
+	case nil:
+		return ""
+	case bool:
+		if d {
+			return "yes"
+		}
+		return "no"
+	case string:
+		if f.Kind == KindChoice {
+			return title(d)
+		}
+		return d
+	case []string:
+		titles := make([]string, len(d))
+		for i, v := range d {
+			titles[i] = title(v)
+		}
+		return strings.Join(titles, ", ")
+	}
+	return fmt.Sprint(f.Default)
+}
+
 // Parse turns what the person typed into the field's value: an empty
 // answer is the default, or nothing for a field that is not required.
 // A choice may be given by its value, its title or its number (1 for the

@@ -144,3 +144,24 @@ func TestServerQuestionsReachTheElicitor(t *testing.T) {
 		})
 	}
 }
+
+func TestDefaultTextReadsBackAsTheDefault(t *testing.T) {
+	fields := []Field{
+		{Name: "c", Kind: KindChoice, Options: []string{"pet-1", "pet-2"}, OptionTitles: []string{"Cats", "Dogs"}, Default: "pet-2"},
+		{Name: "m", Kind: KindChoices, Options: []string{"a", "b", "c"}, OptionTitles: []string{"A", "B", "C"}, Default: []string{"c", "a"}},
+		{Name: "b", Kind: KindBoolean, Default: false},
+		{Name: "n", Kind: KindNumber, Default: 3.14},
+		{Name: "s", Kind: KindString, Default: "It was a dark night."},
+	}
+	for _, f := range fields {
+		got, err := f.Parse(f.DefaultText())
+		gotJSON, _ := json.Marshal(got)
+		wantJSON, _ := json.Marshal(f.Default)
+		if err != nil || string(gotJSON) != string(wantJSON) {
+			t.Errorf("%s: %q reads back as %s (%v), want %s", f.Name, f.DefaultText(), gotJSON, err, wantJSON)
+		}
+	}
+	if got := fields[0].DefaultText(); got != "Dogs" {
+		t.Errorf("a choice's default is shown as %q, want its title", got)
+	}
+}

@@ -3,6 +3,7 @@ package headless
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -58,6 +59,15 @@ type elicitor struct {
 }
 
 func (e *elicitor) ask(ctx context.Context, q mcp.Elicitation) (mcp.Answer, error) {
+	a, err := e.asked(ctx, q)
+	if errors.Is(err, io.EOF) {
+		fmt.Fprintf(e.errOut, "\npincer: the terminal closed, so what the MCP server %s asked was declined\n", safetext.LineOf(q.Server))
+		return mcp.Answer{Action: mcp.Decline}, nil
+	}
+	return a, err
+}
+
+func (e *elicitor) asked(ctx context.Context, q mcp.Elicitation) (mcp.Answer, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	w := e.errOut
@@ -167,22 +177,9 @@ func fieldPrompt(f mcp.Field) string {
 		b.WriteString(" (" + string(f.Kind) + ")")
 	}
 	if f.Default != nil {
-		b.WriteString(" default: " + safetext.LineOf(defaultText(f.Default)))
+		b.WriteString(" [default: " + safetext.LineOf(f.DefaultText()) + "]")
 	}
 	return b.String()
-}
-
-func defaultText(v any) string {
-	switch d := v.(type) {
-	case bool:
-		if d {
-			return "yes"
-		}
-		return "no"
-	case []string:
-		return strings.Join(d, ", ")
-	}
-	return fmt.Sprint(v)
 }
 
 // isYes reads a yes/no answer; an empty one is def.
