@@ -132,16 +132,22 @@ func TestMCPConformance(t *testing.T) {
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "PINCER_DATA_DIR=" + filepath.Join(home, "data"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 	out, _ := cmd.CombinedOutput() // a failed scenario is an exit code of 1; the summary says which
-	got := map[string]scenarioResult{}
-	summary := regexp.MustCompile(`^[✓✗]\s+(\S+):\s+(\d+) passed, (\d+) failed`)
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		if m := summary.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
-			var r scenarioResult
-			fmt.Sscan(m[2], &r.passed)
-			fmt.Sscan(m[3], &r.failed)
-			got[m[1]] = r
+	got := parseSummary(out)
+	// The suite runs the scenarios all at once; its timing checks
+	// (sse-retry's reconnection delay) can fail on a loaded machine, so a
+	// scenario that failed runs once more on its own, and fails the test
+	// only if it fails again.
+	for _, name := range want {
+		if r, ok := got[name]; ok && r.failed == 0 && r.passed > 0 {
+			continue
+		}
+		again := exec.CommandContext(ctx, suite[0], append(suite[1:], "client",
+			"--command", bin+" mcp conformance-client", "--scenario", name, "-o", results)...)
+		again.Dir, again.Env = cmd.Dir, cmd.Env
+		rerun, _ := again.CombinedOutput()
+		if r, ok := parseSingle(rerun); ok && r.failed == 0 && r.passed > 0 {
+			t.Logf("%s failed in the parallel run and passed on its own", name)
+			got[name] = r
 		}
 	}
 	var failed []string
@@ -161,6 +167,37 @@ func TestMCPConformance(t *testing.T) {
 			t.Errorf("the suite did not finish within its time; its output:\n%s", out)
 		}
 	}
+}
+
+// parseSummary reads the suite's summary of a run of several scenarios
+// ("✓ name: N passed, M failed").
+func parseSummary(out []byte) map[string]scenarioResult {
+	got := map[string]scenarioResult{}
+	summary := regexp.MustCompile(`^[✓✗]\s+(\S+):\s+(\d+) passed, (\d+) failed`)
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if m := summary.FindStringSubmatch(strings.TrimSpace(sc.Text())); m != nil {
+			var r scenarioResult
+			fmt.Sscan(m[2], &r.passed)
+			fmt.Sscan(m[3], &r.failed)
+			got[m[1]] = r
+		}
+	}
+	return got
+}
+
+// parseSingle reads the result line of a run of one scenario
+// ("Passed: N/T, M failed").
+func parseSingle(out []byte) (scenarioResult, bool) {
+	m := regexp.MustCompile(`Passed: (\d+)/\d+, (\d+) failed`).FindSubmatch(out)
+	if m == nil {
+		return scenarioResult{}, false
+	}
+	var r scenarioResult
+	fmt.Sscan(string(m[1]), &r.passed)
+	fmt.Sscan(string(m[2]), &r.failed)
+	return r, true
 }
 
 // scenarioDetails are the failed checks of a scenario and the last words
