@@ -18,6 +18,7 @@ import (
 	"pincer/internal/browser"
 	"pincer/internal/safetext"
 	"pincer/tools/mcp"
+	"pincer/ui"
 	"pincer/ui/headless"
 )
 
@@ -213,4 +214,49 @@ func (c *cli) openPage(page string) error {
 		return errors.New("no browser on this machine")
 	}
 	return opener.Open(page)
+}
+
+// mcpPromptText makes the prompt of a line that runs a server's prompt
+// ("/mcp__SERVER__PROMPT args"); ok is false for any other line.
+func mcpPromptText(ctx context.Context, servers *mcp.Manager, line string) (text string, ok bool, err error) {
+	name, args, _ := strings.Cut(strings.TrimSpace(line), " ")
+	if !strings.HasPrefix(name, "/mcp__") {
+		return "", false, nil
+	}
+	for _, p := range servers.Prompts() {
+		if "/"+p.Command() != name {
+			continue
+		}
+		parsed, err := p.ParseArgs(args)
+		if err != nil {
+			return "", true, err
+		}
+		text, err := servers.GetPrompt(ctx, p.Server, p.Name, parsed)
+		return text, true, err
+	}
+	return "", false, nil
+}
+
+// mcpPromptCommands are the screen's commands for the prompts of the
+// servers ready now: /mcp__SERVER__PROMPT, which sends the prompt the
+// server makes of the arguments.
+func mcpPromptCommands(servers *mcp.Manager) []ui.Command {
+	var out []ui.Command
+	for _, p := range servers.Prompts() {
+		help := "the prompt " + p.Name + " of the MCP server " + p.Server
+		if p.Description != "" {
+			help += ": " + p.Description
+		}
+		out = append(out, ui.PromptCommand(ui.CustomCommand{
+			Name: p.Command(), Args: safetext.LineOf(p.Usage()), Help: safetext.LineOf(help),
+			Render: func(ctx context.Context, args string, _ func(context.Context, string) (string, error)) (string, error) {
+				parsed, err := p.ParseArgs(args)
+				if err != nil {
+					return "", err
+				}
+				return servers.GetPrompt(ctx, p.Server, p.Name, parsed)
+			},
+		}))
+	}
+	return out
 }

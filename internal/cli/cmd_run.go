@@ -197,6 +197,18 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 			return nil
 		}
 	}
+	if !isCommand {
+		// "/mcp__SERVER__PROMPT args" runs a server's prompt.
+		if text, ok, err := mcpPromptText(ctx, servers, prompt); ok {
+			if err != nil {
+				if code := printer.Finish(agent.Result{StopReason: "error"}, err); code != 0 {
+					return &exitError{code: code, silent: true}
+				}
+				return nil
+			}
+			prompt = text
+		}
+	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)
 	if runErr != nil {
 		runErr = c.explainModelError(p, runErr)

@@ -123,6 +123,8 @@ type server struct {
 	hidden   []string
 	warnings []string
 	logPath  string
+	// prompts are the server's prompts, listed when it became ready.
+	prompts []Prompt
 }
 
 // New prepares a manager; nothing starts before Start.
@@ -316,7 +318,7 @@ func (m *Manager) set(s *server, f func()) {
 func (m *Manager) run(s *server) {
 	for {
 		changed := make(chan struct{}, 1)
-		cs, list, err := m.connect(s, changed)
+		cs, list, prompts, err := m.connect(s, changed)
 		if m.ctx.Err() != nil {
 			if cs != nil {
 				m.end(s, cs)
@@ -330,6 +332,7 @@ func (m *Manager) run(s *server) {
 		m.set(s, func() {
 			s.status, s.reason, s.session = StatusReady, "", cs
 			s.tools, s.hidden, s.warnings = list.tools, list.hidden, list.warnings
+			s.prompts = prompts
 		})
 		stop := make(chan struct{})
 		var watching sync.WaitGroup
@@ -387,7 +390,7 @@ func (m *Manager) withLog(s *server, why string) string {
 }
 
 // connect starts the server, says hello and lists its tools.
-func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSession, toolList, error) {
+func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSession, toolList, []Prompt, error) {
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
 	defer cancel()
 	var transport sdk.Transport
@@ -396,18 +399,18 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		for k, v := range s.cfg.Headers {
 			x, err := m.expand(v)
 			if err != nil {
-				return nil, toolList{}, fmt.Errorf("header %s: %w", k, err)
+				return nil, toolList{}, nil, fmt.Errorf("header %s: %w", k, err)
 			}
 			headers.Set(k, x)
 		}
 		state := &httpState{server: s.cfg.Name}
 		client, err := httpClient(state, s.cfg.URL, headers, http.DefaultTransport)
 		if err != nil {
-			return nil, toolList{}, err
+			return nil, toolList{}, nil, err
 		}
 		secret, err := m.expand(s.cfg.OAuth.ClientSecret)
 		if err != nil {
-			return nil, toolList{}, fmt.Errorf("its OAuth client secret: %w", err)
+			return nil, toolList{}, nil, fmt.Errorf("its OAuth client secret: %w", err)
 		}
 		var authorizer auth.OAuthHandler
 		if headers.Get("Authorization") == "" {
@@ -415,7 +418,7 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 			// credential: pincer does not log in over it.
 			authorizer, err = newAuthHandler(s.cfg.Name, s.cfg.URL, s.cfg.OAuth, secret, m.opts.Tokens, m.opts.Login, m.opts.Relogin)
 			if err != nil {
-				return nil, toolList{}, err
+				return nil, toolList{}, nil, err
 			}
 		}
 		m.mu.Lock()
@@ -431,7 +434,7 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 	} else {
 		cmd, logf, err := m.command(s)
 		if err != nil {
-			return nil, toolList{}, err
+			return nil, toolList{}, nil, err
 		}
 		m.mu.Lock()
 		s.http = &httpState{server: s.cfg.Name}
@@ -459,14 +462,14 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
-		return nil, toolList{}, fmt.Errorf("could not start it: %w", err)
+		return nil, toolList{}, nil, fmt.Errorf("could not start it: %w", err)
 	}
 	list, err := m.listTools(ctx, s, cs)
 	if err != nil {
 		m.end(s, cs)
-		return nil, toolList{}, fmt.Errorf("could not list its tools: %w", s.http.explain(err))
+		return nil, toolList{}, nil, fmt.Errorf("could not list its tools: %w", s.http.explain(err))
 	}
-	return cs, list, nil
+	return cs, list, listPrompts(ctx, s.cfg.Name, cs), nil
 }
 
 // expand fills in ${VARIABLES}, refusing the API keys pincer keeps from

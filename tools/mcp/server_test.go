@@ -76,6 +76,17 @@ func testServer() *sdk.Server {
 			raw, _ := json.Marshal(res.Content)
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(raw)}}}, nil, nil
 		})
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file.", Arguments: []*sdk.PromptArgument{
+		{Name: "path", Required: true}, {Name: "focus"},
+	}}, func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{
+			{Role: "user", Content: &sdk.TextContent{Text: "Review " + req.Params.Arguments["path"] + " for " + req.Params.Arguments["focus"] + "."}},
+		}}, nil
+	})
+	s.AddResource(&sdk.Resource{URI: "note://hello", Name: "hello", MIMEType: "text/plain"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "note://hello", MIMEType: "text/plain", Text: "hello from the server"}}}, nil
+		})
 	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Ends the server process."},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 			os.Stderr.WriteString("crashing on purpose\n")
