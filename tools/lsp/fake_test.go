@@ -57,8 +57,8 @@ func fakeServe(mode string) {
 }
 
 type fake struct {
-	mode   string
-	mu     sync.Mutex
+	mode    string
+	mu      sync.Mutex
 	docs    map[string]string
 	opened  int
 	watched []fileChange // what workspace/didChangeWatchedFiles said
