@@ -654,7 +654,7 @@ func testSecretScan(t *testing.T, newWatcher func(string) dirWatcher) {
 // TestHomeSecrets: what is looked for near the top of home.
 func TestHomeSecrets(t *testing.T) {
 	home := t.TempDir()
-	for _, rel := range []string{".aws/credentials", ".config/gh/hosts.yml", ".local/share/keyrings/login", "work/project/.env", "work/id_rsa", ".cache/deep/x.key"} {
+	for _, rel := range []string{".aws/credentials", ".config/gh/hosts.yml", ".local/share/keyrings/login", "work/project/.env", "work/id_rsa", ".cache/deep/x.key", ".cargo/credentials.toml", ".cargo/registry/cache/x.key"} {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -664,15 +664,15 @@ func TestHomeSecrets(t *testing.T) {
 		}
 	}
 	isSecret := func(p string) bool {
-		return strings.HasSuffix(p, "/.aws") || strings.HasSuffix(p, "/gh") || strings.HasSuffix(p, "/keyrings") || strings.HasSuffix(p, "/id_rsa") || strings.HasSuffix(p, ".env") || strings.HasSuffix(p, ".key")
+		return strings.HasSuffix(p, "/.aws") || strings.HasSuffix(p, "/gh") || strings.HasSuffix(p, "/keyrings") || strings.HasSuffix(p, "/id_rsa") || strings.HasSuffix(p, ".env") || strings.HasSuffix(p, ".key") || strings.HasSuffix(p, "/credentials.toml")
 	}
 	got := homeSecrets(home, []string{filepath.Join(home, "work", "project")}, isSecret, 1000)
-	for _, want := range []string{".aws", ".config/gh", ".local/share/keyrings", "work/id_rsa"} {
+	for _, want := range []string{".aws", ".config/gh", ".local/share/keyrings", "work/id_rsa", ".cargo/credentials.toml"} {
 		if !slices.Contains(got, filepath.Join(home, want)) {
 			t.Errorf("homeSecrets lacks ~/%s: %v", want, got)
 		}
 	}
-	for _, not := range []string{"work/project/.env", ".cache/deep/x.key"} {
+	for _, not := range []string{"work/project/.env", ".cache/deep/x.key", ".cargo/registry/cache/x.key"} {
 		if slices.Contains(got, filepath.Join(home, not)) {
 			t.Errorf("homeSecrets went into ~/%s (the project, or a cache)", not)
 		}
