@@ -1,4 +1,4 @@
-package cli
+package protocols
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"pincer/e2e/e2etest"
 	"pincer/tools/mcp/mcptest"
 )
 
@@ -24,7 +25,7 @@ import (
 // next start; logout forgets it.
 func TestMCPLoginLogout(t *testing.T) {
 	t.Parallel()
-	bin := binary(t)
+	bin := e2etest.Binary(t)
 	srv := mcptest.NewOAuthServer(t, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server {
 		s := sdk.NewServer(&sdk.Implementation{Name: "corp", Version: "1"}, nil)
 		sdk.AddTool(s, &sdk.Tool{Name: "whoami", Description: "Says who you are."},
@@ -33,15 +34,15 @@ func TestMCPLoginLogout(t *testing.T) {
 			})
 		return s
 	}, nil))
-	s := newSandbox(t, "")
-	s.writeUserConfig(map[string]any{"mcp_servers": map[string]any{"corp": map[string]any{"url": srv.Endpoint()}}})
+	s := e2etest.NewSandbox(t, "")
+	s.WriteUserConfig(map[string]any{"mcp_servers": map[string]any{"corp": map[string]any{"url": srv.Endpoint()}}})
 
-	if r := s.run("", "mcp", "list"); !strings.Contains(r.stdout, "it needs you to log in; run: pincer mcp login corp") {
-		t.Fatalf("before the login, mcp list says:\n%s\n%s", r.stdout, r.stderr)
+	if r := s.Run("", "mcp", "list"); !strings.Contains(r.Stdout, "it needs you to log in; run: pincer mcp login corp") {
+		t.Fatalf("before the login, mcp list says:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 
 	cmd := exec.Command(bin, "mcp", "login", "corp")
-	cmd.Dir, cmd.Env = s.dir, s.env
+	cmd.Dir, cmd.Env = s.Dir, s.Env
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -83,29 +84,29 @@ func TestMCPLoginLogout(t *testing.T) {
 		t.Fatalf("login: %v\n%s", err, stdout.String())
 	}
 
-	files, _ := filepath.Glob(filepath.Join(s.home, "data", "mcp-auth", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(s.Home, "data", "mcp-auth", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("the logins kept: %v", files)
 	}
 	if info, err := os.Stat(files[0]); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("the login file: %v %v", info.Mode().Perm(), err)
 	}
-	cfg, _ := os.ReadFile(filepath.Join(s.home, ".config", "pincer", "config.json"))
+	cfg, _ := os.ReadFile(filepath.Join(s.Home, ".config", "pincer", "config.json"))
 	if strings.Contains(string(cfg), "at-") || strings.Contains(string(cfg), "rt-") {
 		t.Errorf("a token reached the config file: %s", cfg)
 	}
-	if r := s.run("", "mcp", "list"); !strings.Contains(r.stdout, "corp (http): ready") || strings.Contains(r.stdout+r.stderr, "at-") {
-		t.Fatalf("after the login, mcp list says:\n%s\n%s", r.stdout, r.stderr)
+	if r := s.Run("", "mcp", "list"); !strings.Contains(r.Stdout, "corp (http): ready") || strings.Contains(r.Stdout+r.Stderr, "at-") {
+		t.Fatalf("after the login, mcp list says:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 
-	if r := s.run("", "mcp", "logout", "corp"); r.code != 0 || !strings.Contains(r.stdout, "Forgot the login to the MCP server corp") {
-		t.Fatalf("logout: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	if r := s.Run("", "mcp", "logout", "corp"); r.Code != 0 || !strings.Contains(r.Stdout, "Forgot the login to the MCP server corp") {
+		t.Fatalf("logout: %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := s.run("", "mcp", "logout", "corp"); r.code == 0 || !strings.Contains(r.stderr, "no login") {
-		t.Errorf("a second logout: %d\n%s", r.code, r.stderr)
+	if r := s.Run("", "mcp", "logout", "corp"); r.Code == 0 || !strings.Contains(r.Stderr, "no login") {
+		t.Errorf("a second logout: %d\n%s", r.Code, r.Stderr)
 	}
-	if r := s.run("", "mcp", "list"); !strings.Contains(r.stdout, "pincer mcp login corp") {
-		t.Fatalf("after the logout, mcp list says:\n%s", r.stdout)
+	if r := s.Run("", "mcp", "list"); !strings.Contains(r.Stdout, "pincer mcp login corp") {
+		t.Fatalf("after the logout, mcp list says:\n%s", r.Stdout)
 	}
 }
 
@@ -114,13 +115,13 @@ func TestMCPLoginLogout(t *testing.T) {
 // do not fit.
 func TestMCPAddOAuthClient(t *testing.T) {
 	t.Parallel()
-	s := newSandbox(t, "")
-	r := s.run("", "mcp", "add", "corp", "--url", "https://mcp.corp.example/mcp", "--client-id", "pincer-cli",
+	s := e2etest.NewSandbox(t, "")
+	r := s.Run("", "mcp", "add", "corp", "--url", "https://mcp.corp.example/mcp", "--client-id", "pincer-cli",
 		"--client-secret", "${CORP_SECRET}", "--scope", "read", "--callback-port", "8765")
-	if r.code != 0 {
-		t.Fatalf("add: %d\n%s", r.code, r.stderr)
+	if r.Code != 0 {
+		t.Fatalf("add: %d\n%s", r.Code, r.Stderr)
 	}
-	raw, _ := os.ReadFile(filepath.Join(s.home, ".config", "pincer", "config.json"))
+	raw, _ := os.ReadFile(filepath.Join(s.Home, ".config", "pincer", "config.json"))
 	for _, want := range []string{`"client_id": "pincer-cli"`, `"client_secret": "${CORP_SECRET}"`, `"callback_port": 8765`, `"read"`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the config lacks %s:\n%s", want, raw)
@@ -135,12 +136,12 @@ func TestMCPAddOAuthClient(t *testing.T) {
 		{[]string{"--client-id", "x", "--", "npx", "server"}, "for a server over HTTP"},
 		{[]string{"--url", "https://a.example/mcp", "--callback-port", "70000"}, "not a port"},
 	} {
-		r := s.run("", append([]string{"mcp", "add", "other"}, tt.args...)...)
-		if r.code == 0 || !strings.Contains(r.stderr, tt.want) {
-			t.Errorf("mcp add %q: %d, %q; want an error saying %q", tt.args, r.code, r.stderr, tt.want)
+		r := s.Run("", append([]string{"mcp", "add", "other"}, tt.args...)...)
+		if r.Code == 0 || !strings.Contains(r.Stderr, tt.want) {
+			t.Errorf("mcp add %q: %d, %q; want an error saying %q", tt.args, r.Code, r.Stderr, tt.want)
 		}
 	}
-	if raw2, _ := os.ReadFile(filepath.Join(s.home, ".config", "pincer", "config.json")); strings.Contains(string(raw2), "hunter2") {
+	if raw2, _ := os.ReadFile(filepath.Join(s.Home, ".config", "pincer", "config.json")); strings.Contains(string(raw2), "hunter2") {
 		t.Error("a secret written out was saved")
 	}
 }

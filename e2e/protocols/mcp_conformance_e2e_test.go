@@ -1,4 +1,4 @@
-package cli
+package protocols
 
 import (
 	"bufio"
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"pincer/agent/agenttest"
+	"pincer/e2e/e2etest"
 )
 
 // The official MCP conformance suite and the Node it needs (22 or later;
@@ -118,7 +119,7 @@ func TestMCPConformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the MCP conformance suite with npm; go test without -short (or .ci/run) runs it")
 	}
-	bin := binary(t)
+	bin := e2etest.Binary(t)
 	suite := conformanceSuite(t)
 	want := conformanceScenarios(t, suite)
 	results := t.TempDir()
