@@ -70,7 +70,7 @@ func TestLoginIsStoredAndServesTheNextStart(t *testing.T) {
 
 	// The next start uses the stored token without asking anybody.
 	m2 := started(t, Options{Servers: []Server{{Name: "corp", URL: srv.Endpoint()}}, Tokens: store})
-	if in := m2.Servers()[0]; in.Status != StatusReady {
+	if in := m2.Servers()[0]; in.Status != StatusReady || !in.LoggedIn {
 		t.Fatalf("with the stored login: %+v", in)
 	}
 	if srv.Logins() != 1 {
