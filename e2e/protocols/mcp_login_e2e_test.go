@@ -80,7 +80,7 @@ func TestMCPLoginLogout(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("pincer mcp login did not finish")
 	}
-	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), "Logged in to the MCP server corp: it is ready with 1 tools") {
+	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), "Logged in to the MCP server corp: it is ready with 1 tool.") {
 		t.Fatalf("login: %v\n%s", err, stdout.String())
 	}
 
