@@ -238,7 +238,8 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	st := &callState{sink: sink, reasoning: reasoning}
+	shape := newShaper(sink, len(req.Tools) > 0)
+	st := &callState{sink: shape.event, reasoning: reasoning}
 	defer st.close()
 	model := c.ModelName()
 	if req.Model != "" {
@@ -263,6 +264,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 		}
 	}
 	reply, err := c.complete(ctx, st, msgs, opts)
+	reply = shape.finish(reply, req.Tools, err == nil)
 	return reply, c.scrub.err(err)
 }
 
