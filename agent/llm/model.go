@@ -99,6 +99,10 @@ type Client struct {
 	key   string
 	http  *http.Client
 	scrub scrubber
+	// probe asks the server about the model's window, straight through
+	// the base transport (no retries: an endpoint missing is an answer).
+	probe   *http.Client
+	windows windowCache
 }
 
 // NewClient checks the options and builds a client.
@@ -168,7 +172,12 @@ func NewClient(o ClientOptions) (*Client, error) {
 	if err != nil {
 		return nil, scrub.err(fmt.Errorf("set up the model client: %w", err))
 	}
-	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub}, nil
+	rt := o.HTTP
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	probe := &http.Client{Transport: rt, Timeout: WindowProbeTimeout}
+	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub, probe: probe}, nil
 }
 
 // splitBase parts a base URL into what endpoint paths are appended to and
