@@ -19,9 +19,9 @@ type Budget struct {
 	// CapWindow says ContextWindow was set by the person: a window learned
 	// from the server (Options.Window) is then capped by it, where
 	// otherwise the learned one replaces it.
-	CapWindow     bool
-	CompressAt    float64 // fraction of the window that triggers compression (0 means 0.8)
-	KeepRecent    int     // messages kept verbatim (0 means 10)
+	CapWindow  bool
+	CompressAt float64 // fraction of the window that triggers compression (0 means 0.8)
+	KeepRecent int     // messages kept verbatim (0 means 10)
 }
 
 func (b Budget) compressAt() float64 {
