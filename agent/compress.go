@@ -543,9 +543,17 @@ func nameCalls(msgs []Message) int {
 	return named
 }
 
-// windowLimit is how much of the window a request may fill, leaving a
-// little room for the answer's framing.
-func windowLimit(window int) int { return window * 95 / 100 }
+// windowLimit is how much of the window a request may fill: local
+// servers count the answer in the same window, so a reserve for it is
+// kept (see answerReserve).
+func windowLimit(window int) int { return window - answerReserve(window) }
+
+// answerReserve is the room kept for the answer: an eighth of the window,
+// at least 256 tokens (a tool call with its arguments) and at most 4,096,
+// never more than a quarter of a tiny window.
+func answerReserve(window int) int {
+	return min(max(window/8, 256), 4096, window/4)
+}
 
 // checkFits refuses a prompt that cannot fit the window even alone with
 // the instructions and tools: sending it would only fail, or be cut by the
