@@ -84,6 +84,9 @@ type ClientOptions struct {
 	// MaxToolArgs bounds the arguments of one tool call in bytes; 0 means
 	// DefaultMaxToolArgs, <0 no bound.
 	MaxToolArgs int
+	// Hosted says the server is a hosted service, not a local one: the
+	// window is asked of its model list only (see DiscoverWindow).
+	Hosted bool
 	// Backoff, when set, is the wait before retry attempt n (from 1),
 	// instead of about 1s, 2s, 4s … with jitter; tests make it short.
 	Backoff func(attempt int) time.Duration
@@ -103,6 +106,7 @@ type Client struct {
 	// the base transport (no retries: an endpoint missing is an answer).
 	probe   *http.Client
 	windows windowCache
+	hosted  bool
 }
 
 // NewClient checks the options and builds a client.
@@ -177,7 +181,7 @@ func NewClient(o ClientOptions) (*Client, error) {
 		rt = http.DefaultTransport
 	}
 	probe := &http.Client{Transport: rt, Timeout: WindowProbeTimeout}
-	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub, probe: probe}, nil
+	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub, probe: probe, hosted: o.Hosted}, nil
 }
 
 // splitBase parts a base URL into what endpoint paths are appended to and

@@ -75,7 +75,7 @@ func (c *Client) Window(ctx context.Context, model string) Window {
 	if ok {
 		return w
 	}
-	w = DiscoverWindow(ctx, c.probe, c.base, model, c.key)
+	w = DiscoverWindow(ctx, c.probe, c.base, model, c.key, c.hosted)
 	if w.Tokens > 0 && !w.Assumed {
 		c.windows.mu.Lock()
 		if c.windows.by == nil {
@@ -92,8 +92,10 @@ func (c *Client) Window(ctx context.Context, model string) Window {
 // Ollama's /api/ps (the window of the loaded model, not the most the model
 // could take), LM Studio's /api/v0/models and the /v1/models list (vLLM's
 // max_model_len, OpenRouter's context_length). A reachable Ollama that has
-// not loaded the model yet gives its default, marked Assumed.
-func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key string) Window {
+// not loaded the model yet gives its default, marked Assumed. A hosted
+// service (hosted) is asked only for its model list: its other paths are
+// not a local server's.
+func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key string, hosted bool) Window {
 	ctx, cancel := context.WithTimeout(ctx, WindowProbeTimeout)
 	defer cancel()
 	root := serverRoot(base)
@@ -106,6 +108,9 @@ func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key strin
 		{root + "/props", llamaCppWindow},
 		{root + "/api/v0/models", func(b []byte) (Window, bool) { return lmStudioWindow(b, model) }},
 		{base + "/models", func(b []byte) (Window, bool) { return listedWindow(b, model) }},
+	}
+	if hosted {
+		probes = probes[len(probes)-1:]
 	}
 	found := make([]Window, len(probes))
 	seen := make([]bool, len(probes))

@@ -115,6 +115,10 @@ func (p *project) clientOptions() llm.ClientOptions {
 		Secrets:           p.cfg.Secrets(),
 		MaxToolArgs:       p.cfg.ToolArgsMaxKB << 10,
 	}
+	if preset, ok := config.LookupPreset(p.cfg.Provider); ok && !preset.Local && preset.Name != config.Custom {
+		// A hosted service, unless base_url sends the preset elsewhere.
+		o.Hosted = !p.srcs.Of("base_url").Explicit()
+	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
 		o.MaxRetries = -1
@@ -283,13 +287,31 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
+		Window:        windowProbe(p, client),
 		Budget: agent.Budget{
+			CapWindow:     p.srcs.Of("context_window").Explicit(),
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
 			KeepRecent:    p.cfg.KeepRecent,
 		},
 	})
 	return a, client, err
+}
+
+// windowProbe is the agent's Options.Window: the documented window of a
+// well-known hosted model from its preset, else what the server says.
+func windowProbe(p *project, client *llm.Client) func(ctx context.Context, model string) llm.Window {
+	cfg := p.cfg
+	return func(ctx context.Context, model string) llm.Window {
+		if model == "" {
+			model = client.ModelName()
+		}
+		cfg.Model = model
+		if n := cfg.KnownWindow(); n > 0 {
+			return llm.Window{Tokens: n, Source: "preset " + cfg.Provider}
+		}
+		return client.Window(ctx, model)
+	}
 }
 
 // configDir is the directory of the person's config file, where their
