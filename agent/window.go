@@ -8,14 +8,6 @@ import (
 	"pincer/agent/llm"
 )
 
-// WindowKnown says which context window the agent budgets for and where
-// it came from ("llama.cpp /props", "context_window", …): sent when it is
-// first known and whenever it changes.
-type WindowKnown struct {
-	Tokens int
-	Source string
-}
-
 // learnWindow asks the server for the model's window (Options.Window),
 // before a turn: the agent then budgets for the smaller of it and a
 // configured context_window (Budget.CapWindow), or for it alone. A server
