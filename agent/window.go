@@ -18,18 +18,7 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 		return
 	}
 	w := a.opts.Window(ctx, a.turnModel)
-	b := a.opts.Budget
-	tokens, from := b.ContextWindow, "context_window"
-	if !b.CapWindow {
-		from = "default"
-	}
-	switch {
-	case w.Tokens <= 0:
-	case b.CapWindow && b.ContextWindow > 0 && b.ContextWindow < w.Tokens:
-		from = fmt.Sprintf("context_window (%s reports %s)", w.Source, humanTokens(w.Tokens))
-	default:
-		tokens, from = w.Tokens, w.Source
-	}
+	tokens, from := WindowFor(a.opts.Budget, w)
 	if tokens <= 0 {
 		return
 	}
@@ -52,6 +41,25 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 			sink(Notice{Text: text})
 		}
 	}
+}
+
+// WindowFor is the window to budget for, and where it came from, given
+// the budget's configured window and what the server reported: the
+// smaller of the two when context_window was set (CapWindow), else the
+// reported one; the configured one when the server said nothing.
+func WindowFor(b Budget, w llm.Window) (int, string) {
+	tokens, from := b.ContextWindow, "context_window"
+	if !b.CapWindow {
+		from = "default"
+	}
+	switch {
+	case w.Tokens <= 0:
+	case b.CapWindow && b.ContextWindow > 0 && b.ContextWindow < w.Tokens:
+		from = fmt.Sprintf("context_window (%s reports %s)", w.Source, humanTokens(w.Tokens))
+	default:
+		tokens, from = w.Tokens, w.Source
+	}
+	return tokens, from
 }
 
 // wantedWindow is the window pincer works well in: room for its fixed
