@@ -572,15 +572,15 @@ func (a *Agent) checkFits(user Message) error {
 		return nil
 	}
 	if own > windowLimit(window) || fixed < window/10 {
-		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or raise context_window",
-			humanTokens(own), humanTokens(window))
+		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or %s",
+			humanTokens(own), humanTokens(a.contextWindow()), a.windowFix())
 	}
 	if server, n := a.heaviestServer(); n > fixed/2 {
-		return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s, of which the tools of the MCP server %s are %s; the model's window is %s — hide that server's tools you do not need (hide_tools), disable it, or raise context_window",
-			humanTokens(own), humanTokens(fixed), server, humanTokens(n), humanTokens(window))
+		return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s, of which the tools of the MCP server %s are %s; the model's window is %s — hide that server's tools you do not need (hide_tools), disable it, or %s",
+			humanTokens(own), humanTokens(fixed), server, humanTokens(n), humanTokens(a.contextWindow()), a.windowFix())
 	}
-	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or raise context_window",
-		humanTokens(own), humanTokens(fixed), humanTokens(window))
+	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or %s",
+		humanTokens(own), humanTokens(fixed), humanTokens(a.contextWindow()), a.windowFix())
 }
 
 // heaviestServer names the MCP server whose tools cost the most tokens in

@@ -167,6 +167,8 @@ type Agent struct {
 	windowShown, windowTold, textCallsTold bool
 	// ratios calibrate estimates per model (see calibrate).
 	ratios map[string]float64
+	// server is the window the server last reported.
+	server llm.Window
 	// noTools is set once the server said the model cannot call tools:
 	// the session goes on as a plain chat.
 	noTools bool

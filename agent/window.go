@@ -22,6 +22,7 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 	if tokens <= 0 {
 		return
 	}
+	a.server = w
 	old := a.contextWindow()
 	a.learned.Store(int64(tokens))
 	a.windowFrom.Store(from)
@@ -33,7 +34,7 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 		fixed := a.fixedTokens()
 		if want := wantedWindow(fixed); tokens < want {
 			a.windowTold = true
-			text := fmt.Sprintf("The model's window is %s tokens (%s); pincer's instructions and tools take about %s of it, so older messages will be summarised often and long files cut.",
+			text := fmt.Sprintf("The model's window is %s tokens (%s); pincer's instructions and tools alone take about %s, so older messages will be summarised often and long files cut.",
 				humanTokens(tokens), w.Source, humanTokens(fixed))
 			if fix := w.Fix(want); fix != "" {
 				text += fmt.Sprintf(" For a window of %s, %s.", humanTokens(want), fix)
@@ -60,6 +61,17 @@ func WindowFor(b Budget, w llm.Window) (int, string) {
 		tokens, from = w.Tokens, w.Source
 	}
 	return tokens, from
+}
+
+// windowFix says how to get a bigger window: on the server when the
+// window in force is what the server reported, else in the config.
+func (a *Agent) windowFix() string {
+	if w := a.server; w.Tokens > 0 && int64(w.Tokens) == a.learned.Load() {
+		if fix := w.Fix(wantedWindow(a.fixedTokens())); fix != "" {
+			return "give the model a bigger window: " + fix
+		}
+	}
+	return "raise context_window"
 }
 
 // wantedWindow is the window pincer works well in: room for its fixed

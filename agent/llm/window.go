@@ -200,7 +200,7 @@ func ollamaWindow(b []byte, model string) (Window, bool) {
 			}
 		}
 	}
-	return Window{Tokens: OllamaDefaultWindow, Server: ServerOllama, Source: "Ollama's default (the model is not loaded yet)", Assumed: true}, true
+	return Window{Tokens: OllamaDefaultWindow, Server: ServerOllama, Source: "Ollama's default while the model is not loaded", Assumed: true}, true
 }
 
 // sameModel compares Ollama model names, where "qwen3" is "qwen3:latest".

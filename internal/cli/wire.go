@@ -35,6 +35,36 @@ type project struct {
 	// it (see projectHash): its .pincer.json settings, its MCP servers,
 	// its commands' "!" lines and its agents.
 	trusted bool
+	// configuredWindow is context_window as configured (default or set);
+	// once the server was asked, cfg.ContextWindow holds the window in
+	// force (see learnWindow). 0 until then.
+	configuredWindow int
+}
+
+// learnWindow asks the model's server for its window before the prompt is
+// assembled, and makes cfg.ContextWindow the window pincer budgets for,
+// so what is chosen from the window (the prompt profile) fits the model.
+// It waits at most llm.WindowProbeTimeout; the client caches the answer
+// for the session, and the agent asks again before each turn (Ollama
+// reports the real window once the model is loaded).
+func (p *project) learnWindow(client *llm.Client) agent.Budget {
+	if p.configuredWindow == 0 {
+		p.configuredWindow = p.cfg.ContextWindow
+	}
+	b := agent.Budget{
+		ContextWindow: p.configuredWindow,
+		CapWindow:     p.srcs.Of("context_window").Explicit(),
+		CompressAt:    p.cfg.CompressAt,
+		KeepRecent:    p.cfg.KeepRecent,
+	}
+	if client.ModelName() == "" {
+		return b
+	}
+	w := windowProbe(p, client)(context.Background(), "")
+	if tokens, _ := agent.WindowFor(b, w); tokens > 0 {
+		p.cfg.ContextWindow = tokens
+	}
+	return b
 }
 
 // loadProject resolves the project directory and loads the configuration,
@@ -207,6 +237,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
+	budget := p.learnWindow(client)
 	cls, err := c.classifier(p)
 	if err != nil {
 		return nil, nil, err
@@ -288,12 +319,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
 		Window:        windowProbe(p, client),
-		Budget: agent.Budget{
-			CapWindow:     p.srcs.Of("context_window").Explicit(),
-			ContextWindow: p.cfg.ContextWindow,
-			CompressAt:    p.cfg.CompressAt,
-			KeepRecent:    p.cfg.KeepRecent,
-		},
+		Budget:        budget,
 	})
 	return a, client, err
 }
