@@ -296,3 +296,31 @@ func TestThinkingKeptOutOfTheAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnedWindowInForceFromTheStart: the window the composition root
+// learned is the one in force before the first turn (the status gauge
+// shows it), and the first turn still says it.
+func TestLearnedWindowInForceFromTheStart(t *testing.T) {
+	h := newHarness(t, 5, agenttest.Text("ok", 5))
+	w := llm.Window{Tokens: 8192, Server: llm.ServerLlamaCpp, Source: "llama.cpp /props"}
+	a, err := New(Options{Model: h.agent.opts.Model, Tools: h.agent.opts.Tools, Safety: h.agent.opts.Safety,
+		Budget: Budget{ContextWindow: 30000}, Learned: w,
+		Window: func(context.Context, string) llm.Window { return w }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ContextWindow() != 8192 || a.ContextWindowSource() != "llama.cpp /props" {
+		t.Fatalf("before the first turn: window %d from %q, want 8192 from llama.cpp /props", a.ContextWindow(), a.ContextWindowSource())
+	}
+	var known []WindowKnown
+	if _, err := a.Run(context.Background(), "hi", func(ev Event) {
+		if k, ok := ev.(WindowKnown); ok {
+			known = append(known, k)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(known) != 1 || known[0].Tokens != 8192 {
+		t.Errorf("WindowKnown events %+v, want one for 8192", known)
+	}
+}

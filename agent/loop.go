@@ -76,6 +76,10 @@ type Options struct {
 	// window (model "" is the client's); the agent asks before each turn
 	// and budgets for what it learns (see Budget.CapWindow).
 	Window func(ctx context.Context, model string) llm.Window
+	// Learned is what the server reported when the agent was made (the
+	// composition root asks before assembling the prompt), so the window
+	// is right from the start, before the first turn asks again.
+	Learned llm.Window
 }
 
 // Model is what the loop needs of the model client: one completion,
@@ -203,6 +207,12 @@ func New(o Options) (*Agent, error) {
 		}
 		return safety.NewClassifier(safety.Rules{})
 	})
+	if o.Learned.Tokens > 0 {
+		tokens, from := WindowFor(o.Budget, o.Learned)
+		a.learned.Store(int64(tokens))
+		a.windowFrom.Store(from)
+		a.server = o.Learned
+	}
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
 	if err := a.setupSubAgents(); err != nil {

@@ -47,7 +47,7 @@ type project struct {
 // It waits at most llm.WindowProbeTimeout; the client caches the answer
 // for the session, and the agent asks again before each turn (Ollama
 // reports the real window once the model is loaded).
-func (p *project) learnWindow(client *llm.Client) agent.Budget {
+func (p *project) learnWindow(client *llm.Client) (agent.Budget, llm.Window) {
 	if p.configuredWindow == 0 {
 		p.configuredWindow = p.cfg.ContextWindow
 	}
@@ -58,13 +58,13 @@ func (p *project) learnWindow(client *llm.Client) agent.Budget {
 		KeepRecent:    p.cfg.KeepRecent,
 	}
 	if client.ModelName() == "" {
-		return b
+		return b, llm.Window{}
 	}
 	w := windowProbe(p, client)(context.Background(), "")
 	if tokens, _ := agent.WindowFor(b, w); tokens > 0 {
 		p.cfg.ContextWindow = tokens
 	}
-	return b
+	return b, w
 }
 
 // loadProject resolves the project directory and loads the configuration,
@@ -237,7 +237,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
-	budget := p.learnWindow(client)
+	budget, learned := p.learnWindow(client)
 	cls, err := c.classifier(p)
 	if err != nil {
 		return nil, nil, err
@@ -320,6 +320,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Check:         s.check,
 		Window:        windowProbe(p, client),
 		Budget:        budget,
+		Learned:       learned,
 	})
 	return a, client, err
 }
