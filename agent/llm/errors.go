@@ -51,7 +51,7 @@ func ContextTooLong(err error) bool {
 		"exceeds the context", "exceed_context_size", "exceeds the available context size",
 		"exceeds the maximum context", "context window", "prompt is too long", "prompt too long",
 		"input length exceeds", "is longer than the model's context length", "too many tokens",
-		"reduce the length of the messages",
+		"reduce the length of the messages", "greater than the context length", "exceeds the context length",
 	} {
 		if strings.Contains(m, s) {
 			return true

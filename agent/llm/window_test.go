@@ -120,6 +120,7 @@ func TestErrorKinds(t *testing.T) {
 		{"vllm", &apiError{Status: 400, Message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens"}, true, false},
 		{"llama.cpp", &apiError{Status: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true, false},
 		{"ollama long", &apiError{Status: 400, Message: "input length exceeds the context length"}, true, false},
+		{"lm studio", &apiError{Status: 400, Message: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length"}, true, false},
 		{"ollama no tools", &apiError{Status: 400, Message: "registry.ollama.ai/library/gemma3:1b does not support tools"}, false, true},
 		{"server error", &apiError{Status: 500, Message: "maximum context length"}, false, false},
 		{"other 400", &apiError{Status: 400, Message: "invalid temperature"}, false, false},
