@@ -137,6 +137,11 @@ func TestEstimateCalibratedByTheServersCount(t *testing.T) {
 	if r := h.agent.ratio(); r < 1.9 || r > 2.1 {
 		t.Errorf("ratio %.2f after an outlying count, want it unchanged", r)
 	}
+	// Another model (the /model picker) has a tokenizer of its own.
+	h.agent.opts.Model.(*llm.Client).SetModel("other-model")
+	if r := h.agent.ratio(); r != 1 {
+		t.Errorf("ratio %.2f for a model the server never counted for, want 1", r)
+	}
 }
 
 // tooLongReply is a context-length error as vLLM and OpenAI send it.

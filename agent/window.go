@@ -135,13 +135,25 @@ func (a *Agent) calibrate(req llm.Request, counted int) {
 	if a.ratios == nil {
 		a.ratios = map[string]float64{}
 	}
-	a.ratios[req.Model] = r
+	a.ratios[a.modelKey(req.Model)] = r
+}
+
+// modelKey names the model a request goes to, for the calibration: the
+// turn's own model, else the client's (which /model may switch).
+func (a *Agent) modelKey(model string) string {
+	if model != "" {
+		return model
+	}
+	if m, ok := a.opts.Model.(interface{ ModelName() string }); ok {
+		return m.ModelName()
+	}
+	return ""
 }
 
 // ratio is the calibration of the model this turn asks for (1 until the
 // server has counted a request).
 func (a *Agent) ratio() float64 {
-	if r, ok := a.ratios[a.turnModel]; ok {
+	if r, ok := a.ratios[a.modelKey(a.turnModel)]; ok {
 		return r
 	}
 	return 1
@@ -191,7 +203,7 @@ func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, final bool, s
 		if a.ratios == nil {
 			a.ratios = map[string]float64{}
 		}
-		a.ratios[req.Model] = min(r, maxRatio*2)
+		a.ratios[a.modelKey(req.Model)] = min(r, maxRatio*2)
 	}
 	sink(Notice{Text: "The model server refused the request as longer than its context window; compressing the conversation and sending it once more."})
 	if err := a.compress(ctx, "", sink); err != nil && !errors.Is(err, errNothingToCompress) {
