@@ -196,3 +196,26 @@ func TestClientThinkingAndTextCalls(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkShaper streams a 4 KB answer in 8-byte deltas through the
+// shaper (thinking first, then prose), with tools offered: the cost the
+// fix-ups add to every delta of a stream.
+func BenchmarkShaper(b *testing.B) {
+	answer := "<think>" + strings.Repeat("consider the file first. ", 40) + "</think>\n\n" + strings.Repeat("The function adds two numbers. ", 100)
+	var deltas []string
+	for s := answer; s != ""; {
+		n := min(8, len(s))
+		deltas = append(deltas, s[:n])
+		s = s[n:]
+	}
+	tools := offeredTools()
+	b.SetBytes(int64(len(answer)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := newShaper(func(Event) {}, true)
+		for _, d := range deltas {
+			s.event(TextDelta{Text: d})
+		}
+		s.finish(Reply{Content: answer}, tools, true)
+	}
+}
