@@ -1,10 +1,11 @@
-package cli
+package run
 
 import (
 	"strings"
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/e2e/e2etest"
 )
 
 // TestRunLearnsTheWindow: pincer run asks the server for the window, says
@@ -29,20 +30,20 @@ func TestRunLearnsTheWindow(t *testing.T) {
 			defer srv.Close()
 			srv.SetJSON("/api/ps", tt.ps)
 			srv.SetJSON("/api/show", `{"model_info":{"qwen3.context_length":40960}}`)
-			s := newSandbox(t, srv.BaseURL())
-			r := s.run("", append(append([]string{"run", "--json"}, tt.flags...), "hi")...)
-			if r.code != 0 {
-				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			s := e2etest.NewSandbox(t, srv.BaseURL())
+			r := s.Run("", append(append([]string{"run", "--json"}, tt.flags...), "hi")...)
+			if r.Code != 0 {
+				t.Fatalf("exit %d: %s", r.Code, r.Stderr)
 			}
-			if !strings.Contains(r.stdout, tt.want+"\n") {
-				t.Errorf("stdout lacks %s:\n%s", tt.want, r.stdout)
+			if !strings.Contains(r.Stdout, tt.want+"\n") {
+				t.Errorf("stdout lacks %s:\n%s", tt.want, r.Stdout)
 			}
-			said := strings.Contains(r.stdout, `"type":"notice","message":"The model's window is`)
+			said := strings.Contains(r.Stdout, `"type":"notice","message":"The model's window is`)
 			if tt.notice == "" && said {
-				t.Errorf("a notice about the window when none was due:\n%s", r.stdout)
+				t.Errorf("a notice about the window when none was due:\n%s", r.Stdout)
 			}
-			if tt.notice != "" && (!said || !strings.Contains(r.stdout, tt.notice)) {
-				t.Errorf("no notice naming %s:\n%s", tt.notice, r.stdout)
+			if tt.notice != "" && (!said || !strings.Contains(r.Stdout, tt.notice)) {
+				t.Errorf("no notice naming %s:\n%s", tt.notice, r.Stdout)
 			}
 			if n := len(srv.Requests()); n != 1 {
 				t.Errorf("%d chat requests, want 1", n)
