@@ -107,6 +107,7 @@ func TestThinkingSplitAcrossChunks(t *testing.T) {
 		{"thinking", "<thinking>check the file first</thinking>Done.", "check the file first", "Done."},
 		{"magistral", "[THINK]short[/THINK]The answer.", "short", "The answer."},
 		{"harmony", "<|channel|>analysis<|message|>Need to add.<|end|><|start|>assistant<|channel|>final<|message|>2 + 2 = 4<|return|>", "Need to add.", "2 + 2 = 4"},
+		{"harmony with its start", "<|start|>assistant<|channel|>analysis<|message|>Sum.<|end|><|start|>assistant<|channel|>final<|message|>4", "Sum.", "4"},
 		{"two blocks", "<think>one</think>\n<think>two</think>answer", "onetwo", "answer"},
 		{"leading space", "  \n<think>x</think> y", "x", "y"},
 		{"no thinking", "Just an answer with <think> in it.", "", "Just an answer with <think> in it."},

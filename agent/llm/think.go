@@ -15,6 +15,7 @@ func thinkTags() []thinkTag {
 		{"<thinking>", "</thinking>"},
 		{"[THINK]", "[/THINK]"},
 		{"<|channel|>analysis<|message|>", "<|end|>"},
+		{"<|start|>assistant<|channel|>analysis<|message|>", "<|end|>"},
 	}
 }
 
