@@ -37,6 +37,8 @@ func TestWindowLearnedFromTheServer(t *testing.T) {
 		{"learned replaces the default", Budget{ContextWindow: 30000}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH=16384"},
 		{"configured caps the learned", Budget{ContextWindow: 30000, CapWindow: true}, big, 30000, "context_window (the server's /models reports 131k)", ""},
 		{"learned below the configured wins", Budget{ContextWindow: 30000, CapWindow: true}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH"},
+		{"a guess does not overrule the configured", Budget{ContextWindow: 32768, CapWindow: true}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 32768, "context_window", ""},
+		{"a guess replaces the default", Budget{ContextWindow: 30000}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 4096, "Ollama's default", "OLLAMA_CONTEXT_LENGTH"},
 		{"nothing learned keeps the configured", Budget{ContextWindow: 12000, CapWindow: true}, llm.Window{}, 12000, "context_window", ""},
 		{"nothing learned keeps the default", Budget{ContextWindow: 30000}, llm.Window{}, 30000, "default", ""},
 		{"big learned window, no notice", Budget{ContextWindow: 30000}, big, 131072, "the server's /models", ""},

@@ -47,7 +47,8 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 // WindowFor is the window to budget for, and where it came from, given
 // the budget's configured window and what the server reported: the
 // smaller of the two when context_window was set (CapWindow), else the
-// reported one; the configured one when the server said nothing.
+// reported one; the configured one when the server said nothing, or only
+// guessed while context_window was set.
 func WindowFor(b Budget, w llm.Window) (int, string) {
 	tokens, from := b.ContextWindow, "context_window"
 	if !b.CapWindow {
@@ -55,6 +56,10 @@ func WindowFor(b Budget, w llm.Window) (int, string) {
 	}
 	switch {
 	case w.Tokens <= 0:
+	case w.Assumed && b.CapWindow:
+		// A guess (Ollama's default before the model is loaded) does not
+		// overrule a window the person set: they may well have started
+		// the server with it.
 	case b.CapWindow && b.ContextWindow > 0 && b.ContextWindow < w.Tokens:
 		from = fmt.Sprintf("context_window (%s reports %s)", w.Source, humanTokens(w.Tokens))
 	default:
