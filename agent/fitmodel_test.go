@@ -331,3 +331,36 @@ func TestLearnedWindowInForceFromTheStart(t *testing.T) {
 		t.Errorf("WindowKnown events %+v, want one for 8192", known)
 	}
 }
+
+// TestFirstRequestCalibratedByTheTokenizer: a server that counts tokens
+// calibrates the estimate before the first request; once calibrated it is
+// not asked again.
+func TestFirstRequestCalibratedByTheTokenizer(t *testing.T) {
+	h := newHarness(t, 5, agenttest.Text("one", 5), agenttest.Text("two", 5))
+	asked := 0
+	h.agent.opts.CountTokens = func(_ context.Context, text string) (int, bool) {
+		asked++
+		if !strings.Contains(text, "You are a test.") || !strings.Contains(text, `"read_file"`) {
+			t.Errorf("counted %q, want the system prompt and the tool schemas", text[:min(len(text), 80)])
+		}
+		return 2 * estimateTokens(text), true
+	}
+	h.agent.opts.Budget = Budget{ContextWindow: 100000}
+	before := h.agent.NextRequestTokens()
+	for _, p := range []string{"hi", "again"} {
+		if _, err := h.run(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The server's usage (10 prompt tokens) is far off any tokenizer's
+	// and is not taken; the tokenizer's count stands.
+	if r := h.agent.ratio(); r < 1.9 || r > 2.1 {
+		t.Errorf("ratio %.2f, want about 2 from the tokenizer", r)
+	}
+	if asked != 1 {
+		t.Errorf("the tokenizer was asked %d times, want once", asked)
+	}
+	if after := h.agent.NextRequestTokens(); after < 2*before {
+		t.Errorf("estimate %d after calibration, want at least twice %d", after, before)
+	}
+}

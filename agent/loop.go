@@ -76,6 +76,10 @@ type Options struct {
 	// window (model "" is the client's); the agent asks before each turn
 	// and budgets for what it learns (see Budget.CapWindow).
 	Window func(ctx context.Context, model string) llm.Window
+	// CountTokens, when set, counts tokens with the model's own
+	// tokenizer (llama.cpp's and vLLM's /tokenize): before the model's
+	// first request the estimate is calibrated with it (see calibrate).
+	CountTokens func(ctx context.Context, text string) (int, bool)
 	// Learned is what the server reported when the agent was made (the
 	// composition root asks before assembling the prompt), so the window
 	// is right from the start, before the first turn asks again.
@@ -315,6 +319,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 	user.Role = RoleUser
 	var res Result
 	a.learnWindow(ctx, sink)
+	a.calibrateByCount(ctx)
 	if err := a.checkFits(user); err != nil {
 		// Refused before anything is stored or sent.
 		res.StopReason = "error"

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"pincer/agent/llm"
 )
@@ -153,6 +155,43 @@ func (a *Agent) modelKey(model string) string {
 		return m.ModelName()
 	}
 	return ""
+}
+
+// calibrateByCount calibrates the estimate before the model's first
+// request, when the server counts tokens for us: the system prompt and
+// the tool schemas, which every request carries, counted by the model's
+// tokenizer against pincer's estimate of the same text. The first request
+// of a small window is then fitted by what the server will count, not by
+// a guess a third too low.
+func (a *Agent) calibrateByCount(ctx context.Context) {
+	if a.opts.CountTokens == nil {
+		return
+	}
+	key := a.modelKey(a.turnModel)
+	if _, ok := a.ratios[key]; ok {
+		return
+	}
+	var b strings.Builder
+	b.WriteString(a.opts.System)
+	for _, t := range a.toolList() {
+		spec, _ := json.Marshal(map[string]any{"name": t.Name(), "description": t.Description(), "parameters": t.Parameters()})
+		b.WriteString("\n")
+		b.Write(spec)
+	}
+	text := b.String()
+	est := estimateTokens(text)
+	n, ok := a.opts.CountTokens(ctx, text)
+	if !ok || est <= 0 {
+		return
+	}
+	r := float64(n) / float64(est)
+	if r < minRatio || r > maxRatio {
+		return
+	}
+	if a.ratios == nil {
+		a.ratios = map[string]float64{}
+	}
+	a.ratios[key] = r
 }
 
 // ratio is the calibration of the model this turn asks for (1 until the

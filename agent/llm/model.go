@@ -106,6 +106,7 @@ type Client struct {
 	// the base transport (no retries: an endpoint missing is an answer).
 	probe   *http.Client
 	windows windowCache
+	tokens  tokenizer
 	hosted  bool
 }
 

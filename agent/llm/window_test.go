@@ -135,3 +135,52 @@ func TestErrorKinds(t *testing.T) {
 		}
 	}
 }
+
+func TestCountTokens(t *testing.T) {
+	tests := []struct {
+		name   string
+		answer string // the /tokenize body; "" for a server without it
+		hosted bool
+		want   int
+		ok     bool
+	}{
+		{"llama.cpp", `{"tokens":[15,27,99,4]}`, false, 4, true},
+		{"vLLM", `{"count":7,"max_model_len":8192,"tokens":[1,2,3,4,5,6,7]}`, false, 7, true},
+		{"not offered", "", false, 0, false},
+		{"hosted is not asked", `{"tokens":[1]}`, true, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				atomic.AddInt32(&asked, 1)
+				if r.URL.Path != "/tokenize" || r.Method != http.MethodPost || tt.answer == "" {
+					http.NotFound(w, r)
+					return
+				}
+				_, _ = w.Write([]byte(tt.answer))
+			}))
+			defer srv.Close()
+			c, err := NewClient(ClientOptions{BaseURL: srv.URL + "/v1", Model: "test-model", Hosted: tt.hosted})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 2 {
+				n, ok := c.CountTokens(context.Background(), "some text")
+				if n != tt.want || ok != tt.ok {
+					t.Fatalf("CountTokens = %d, %v; want %d, %v", n, ok, tt.want, tt.ok)
+				}
+			}
+			wantAsked := int32(2)
+			switch {
+			case tt.hosted:
+				wantAsked = 0
+			case !tt.ok:
+				wantAsked = 1 // not asked again
+			}
+			if asked != wantAsked {
+				t.Errorf("the server was asked %d times, want %d", asked, wantAsked)
+			}
+		})
+	}
+}

@@ -321,6 +321,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Window:        windowProbe(p, client),
 		Budget:        budget,
 		Learned:       learned,
+		CountTokens:   client.CountTokens,
 	})
 	return a, client, err
 }
