@@ -122,14 +122,15 @@ func (m *Model) ToolDiagnostics(id, label string, errors bool) {
 }
 
 // SettleAnswer makes the answer in flight read as the finished message
-// says, before FinishAssistant. The two differ only when the whole answer
-// showed what its pieces could not: a model whose template opened the
-// thinking block streams its thinking as text, and only its closing tag
-// says where the thinking ended. The thinking then becomes a folded
+// says, before FinishAssistant, when the whole answer showed what its
+// pieces could not: a model whose template opened the thinking block
+// streams its thinking as text, and only its closing </think> says where
+// the thinking ended. Any other answer is left as it streamed. The thinking then becomes a folded
 // reasoning entry before the answer (unless reasoning already streamed).
 func (m *Model) SettleAnswer(reasoning, content string) {
 	s := m.s
-	if s.answer == nil || strings.TrimSpace(s.answer.doc.text()) == strings.TrimSpace(content) {
+	if s.answer == nil || !strings.Contains(s.answer.doc.text(), "</think>") ||
+		strings.TrimSpace(s.answer.doc.text()) == strings.TrimSpace(content) {
 		return
 	}
 	at := slices.Index(s.items, s.answer)
