@@ -108,6 +108,9 @@ type Client struct {
 	windows windowCache
 	tokens  tokenizer
 	hosted  bool
+	// opensThinking names the models whose template opens the thinking
+	// block (an answer closed one it never opened); guarded by mu.
+	opensThinking map[string]bool
 }
 
 // NewClient checks the options and builds a client.
@@ -252,13 +255,16 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	shape := newShaper(sink, len(req.Tools) > 0)
-	st := &callState{sink: shape.event, reasoning: reasoning}
-	defer st.close()
 	model := c.ModelName()
 	if req.Model != "" {
 		model = req.Model
 	}
+	c.mu.Lock()
+	opened := c.opensThinking[model]
+	c.mu.Unlock()
+	shape := newShaper(sink, len(req.Tools) > 0, opened)
+	st := &callState{sink: shape.event, reasoning: reasoning}
+	defer st.close()
 	opts := []llms.CallOption{
 		llms.WithModel(model),
 		// langchaingo parses a streamed answer only when a streaming
@@ -278,7 +284,15 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 		}
 	}
 	reply, err := c.complete(ctx, st, msgs, opts)
-	reply = shape.finish(reply, req.Tools, err == nil)
+	reply, opens := shape.finish(reply, req.Tools, err == nil)
+	if opens {
+		c.mu.Lock()
+		if c.opensThinking == nil {
+			c.opensThinking = map[string]bool{}
+		}
+		c.opensThinking[model] = true
+		c.mu.Unlock()
+	}
 	return reply, c.scrub.err(err)
 }
 

@@ -16,14 +16,14 @@ type shaper struct {
 	hold  *callHold // nil when no tools were offered
 }
 
-func newShaper(sink func(Event), tools bool) *shaper {
+func newShaper(sink func(Event), tools, opened bool) *shaper {
 	s := &shaper{sink: sink}
 	text := func(t string) { s.sink(TextDelta{Text: t}) }
 	if tools {
 		s.hold = &callHold{out: text}
 		text = s.hold.add
 	}
-	s.think = thinkSplitter{onText: text, onThink: func(t string) { s.sink(ReasoningDelta{Text: t}) }}
+	s.think = thinkSplitter{opened: opened, onText: text, onThink: func(t string) { s.sink(ReasoningDelta{Text: t}) }}
 	return s
 }
 
@@ -40,10 +40,15 @@ func (s *shaper) event(ev Event) {
 
 // finish reshapes the finished reply as its stream was, and recovers the
 // tool calls an answer wrote as text (only from a complete answer).
-func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) Reply {
+// opened reports that the answer closed a thinking block it never opened:
+// the model's template opens it, and later answers will do the same.
+func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, opened bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.think.flush()
+	if i := strings.Index(r.Content, "</think>"); i >= 0 && !strings.Contains(r.Content[:i], "<think>") {
+		opened = true
+	}
 	if th, answer := splitThinking(r.Content); th != "" {
 		r.Content = answer
 		r.Reasoning = strings.TrimSpace(strings.TrimSpace(r.Reasoning) + "\n\n" + th)
@@ -57,11 +62,11 @@ func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) Reply {
 			if s.hold != nil {
 				s.hold = nil // what it held was the calls
 			}
-			return r
+			return r, opened
 		}
 	}
 	if s.hold != nil {
 		s.hold.release()
 	}
-	return r
+	return r, opened
 }

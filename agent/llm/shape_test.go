@@ -213,10 +213,44 @@ func BenchmarkShaper(b *testing.B) {
 	b.SetBytes(int64(len(answer)))
 	b.ReportAllocs()
 	for b.Loop() {
-		s := newShaper(func(Event) {}, true)
+		s := newShaper(func(Event) {}, true, false)
 		for _, d := range deltas {
 			s.event(TextDelta{Text: d})
 		}
-		s.finish(Reply{Content: answer}, tools, true)
+		_, _ = s.finish(Reply{Content: answer}, tools, true)
+	}
+}
+
+// TestTemplateOpensThinking: a model whose template opens the thinking
+// block streams its first answer's thinking as text (only the whole
+// answer shows it); from then on its thinking is held back until
+// </think> and goes to the reasoning, and an answer without thinking
+// still streams as text.
+func TestTemplateOpensThinking(t *testing.T) {
+	srv := agenttest.New(
+		agenttest.Text("weighing it</think>\n\nFirst.", 3),
+		agenttest.Text("weighing again</think>\n\nSecond.", 3),
+		agenttest.Text("No thinking this time.", 3),
+	)
+	defer srv.Close()
+	c := newTestClient(t, srv.BaseURL(), "")
+	req := Request{Messages: []chat.Message{{Role: chat.RoleUser, Content: "hi"}}}
+	tests := []struct{ text, reasoning, content string }{
+		{"weighing it</think>\n\nFirst.", "", "First."}, // streamed as text; the reply is right
+		{"Second.", "weighing again", "Second."},
+		{"No thinking this time.", "", "No thinking this time."},
+	}
+	for i, tt := range tests {
+		log := &eventLog{}
+		got, err := c.Complete(context.Background(), req, log.sink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if log.text.String() != tt.text || log.reasoning.String() != tt.reasoning {
+			t.Errorf("answer %d streamed text %q and reasoning %q; want %q and %q", i+1, log.text.String(), log.reasoning.String(), tt.text, tt.reasoning)
+		}
+		if got.Content != tt.content {
+			t.Errorf("answer %d content %q, want %q", i+1, got.Content, tt.content)
+		}
 	}
 }

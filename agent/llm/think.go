@@ -41,12 +41,30 @@ type thinkSplitter struct {
 	buf     string // text not yet handed out
 	closing string // the closing marker of the block being read; "" outside
 	started bool   // the answer proper has begun: everything else is text
+	// opened says the model's template opens the thinking block itself
+	// (an earlier answer closed one it never opened): the text is held
+	// until </think> shows it was thinking, or the end shows it was not.
+	opened  bool
+	held    strings.Builder
 	onText  func(string)
 	onThink func(string)
 }
 
 // add takes the next piece of the answer's text.
 func (s *thinkSplitter) add(t string) {
+	if s.opened {
+		s.held.WriteString(t)
+		h := s.held.String()
+		if i := strings.Index(h, "</think>"); i >= 0 {
+			s.opened = false
+			s.held.Reset()
+			if th := strings.TrimSpace(h[:i]); th != "" {
+				s.onThink(th)
+			}
+			s.add(h[i+len("</think>"):])
+		}
+		return
+	}
 	if s.started {
 		s.onText(t)
 		return
@@ -57,6 +75,12 @@ func (s *thinkSplitter) add(t string) {
 
 // flush hands out what is held back at the end of the answer.
 func (s *thinkSplitter) flush() {
+	if s.opened {
+		s.opened = false
+		h := s.held.String()
+		s.held.Reset()
+		s.add(h)
+	}
 	if s.started {
 		return
 	}
