@@ -621,6 +621,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.state = stateStreaming
 			a.transcript.ToolCallDelta(e.Index, callKey(e.Call, e.ID), e.Name, e.ArgsSoFar)
 		case agent.AssistantMessage:
+			a.transcript.SettleAnswer(e.Message.Reasoning, e.Message.Content)
 			for i, c := range e.Message.ToolCalls {
 				if i < len(e.Calls) {
 					a.transcript.ToolCall(callKey(e.Calls[i], c.ID), c.Name, c.Arguments)
