@@ -176,6 +176,11 @@ type App struct {
 	draft         string // what was typed before browsing history
 	pastes        map[string]string
 	inputRows     inputRows // which rows of the input start a line
+	// emptyInput is the input box drawn while it is empty, and what it
+	// was drawn for (see inputView).
+	emptyInput    string
+	emptyInputKey emptyInputKey
+	themeGen      int // counts applyTheme calls, for emptyInputKey
 	quitArmed     bool
 	terminalOut   bool               // the terminal window does not have focus
 	filesSeq      uint64             // the latest listing of the project's files asked for
@@ -319,6 +324,7 @@ func (a *App) applyTheme(th themes.Theme) {
 	is.Focused.Placeholder = st.Muted
 	is.Blurred.Placeholder = st.Muted
 	a.input.SetStyles(is)
+	a.themeGen++
 	hs := help.DefaultStyles(th.Dark)
 	a.help.Styles = hs
 }
@@ -1028,7 +1034,34 @@ func (a *App) render() string {
 	if h := a.todoBlockHeight(); h > 0 {
 		rule += "\n" + a.todos.Block(a.width, h)
 	}
-	return body + "\n" + rule + "\n" + a.input.View() + "\n" + a.statusLine()
+	return body + "\n" + rule + "\n" + a.inputView() + "\n" + a.statusLine()
+}
+
+// emptyInputKey is everything an empty input box's drawing depends on.
+type emptyInputKey struct {
+	width, height int
+	focused       bool
+	virtualCursor bool
+	placeholder   string
+	themeGen      int
+}
+
+// inputView is the input box. While it is empty (as it is for most
+// frames of an answer streaming) the drawing is kept: the input draws
+// all its rows and its placeholder through lipgloss on every call, about
+// a tenth of what a streamed frame cost.
+func (a *App) inputView() string {
+	if a.input.Value() != "" {
+		return a.input.View()
+	}
+	key := emptyInputKey{
+		width: a.input.Width(), height: a.input.Height(), focused: a.input.Focused(),
+		virtualCursor: a.input.VirtualCursor(), placeholder: a.input.Placeholder, themeGen: a.themeGen,
+	}
+	if a.emptyInput == "" || key != a.emptyInputKey {
+		a.emptyInput, a.emptyInputKey = a.input.View(), key
+	}
+	return a.emptyInput
 }
 
 // joinPanes puts two panes side by side with a separator between them.

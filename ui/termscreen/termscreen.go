@@ -215,7 +215,7 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.rend.SetTabStops(-1)
 	p.rend.SetBackspace(true)
 	p.rend.SetMapNewline(false)
-	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
+	p.rend.SetScrollOptim(false) // see draw
 	p.cells = uv.NewScreenBuffer(w, h)
 	p.shown = uv.NewRenderBuffer(w, h)
 	if !overSSH(p.env) {
@@ -359,7 +359,7 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		return false, nil
 	case frameMsg:
 		p.pending = false
-		p.draw()
+		p.draw(false)
 		return false, nil
 	case profileMsg:
 		p.profile = m.profile
@@ -438,7 +438,7 @@ func (p *Program) update(msg tea.Msg) {
 			d.DeferOutput(true)
 			defer d.DeferOutput(false)
 		}
-		p.draw()
+		p.draw(true)
 		return
 	}
 	p.frame()
@@ -545,11 +545,12 @@ func (p *Program) frame() {
 		p.clock.AfterFunc(wait, func() { p.Send(frameMsg{}) })
 		return
 	}
-	p.draw()
+	p.draw(false)
 }
 
-// draw writes the model's view, when it differs from the last one.
-func (p *Program) draw() {
+// draw writes the model's view, when it differs from the last one;
+// personal says it answers the person's input rather than output.
+func (p *Program) draw(personal bool) {
 	v := p.model.View()
 	if p.drawn && sameView(p.lastView, v) {
 		return
@@ -594,6 +595,19 @@ func (p *Program) draw() {
 			}
 		}
 	}
+	// The renderer's own search for scrolled lines hashes every touched
+	// row of every frame and tries every shift. Output that scrolls (an
+	// answer streaming) is moved above by the distance the model names,
+	// so the search runs only for frames drawn for the person (a page of
+	// a list or a diff moved by a key), and then over every row, so that
+	// no row's hash is left from a frame drawn without it.
+	search := personal && runtime.GOOS != "windows" // DECSTBM misbehaves in Windows Terminal
+	if search {
+		for y := range p.height {
+			p.cells.TouchLine(0, y, p.width)
+		}
+	}
+	p.rend.SetScrollOptim(search)
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
