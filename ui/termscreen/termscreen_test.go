@@ -325,7 +325,10 @@ func (m *paneModel) View() tea.View {
 	m.moved, m.at = m.first-m.at, m.first
 	var b strings.Builder
 	for y := range 9 {
-		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d of a long answer that streams", y, m.first+y)
+		// Each line of the region unlike the others, as an answer's are:
+		// written again in place, each costs its whole width.
+		n := m.first + y
+		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d %s", y, n, strings.Repeat(string(rune('a'+n%26)), 28))
 		b.WriteByte('\n')
 	}
 	b.WriteString("status")
@@ -355,7 +358,7 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	clock.advance(time.Second)
 	p.Send("next")
 	waitFrames(t, p, 2)
-	term.waitFor(t, "009 of") // the frame's new line has been read
+	term.waitFor(t, "009 jjjj") // the frame's new line has been read
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
@@ -390,7 +393,7 @@ func TestRegionScrollsBetweenMargins(t *testing.T) {
 	term.mu.Unlock()
 	clock.advance(time.Second)
 	p.Send("next")
-	term.waitFor(t, "009 of")
+	term.waitFor(t, "009 jjjj")
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
