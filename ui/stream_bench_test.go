@@ -134,6 +134,8 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool) {
 	const w, h, piece = 160, 45, 24
 	const interval = time.Second / 15
 	answer := streamAnswer()
+	themes.RegisterCodeStyles() // as Run does
+	themes.CacheHighlighting()
 	var termBytes, pieces int64
 	var mallocs, allocated uint64
 	for b.Loop() {
