@@ -224,6 +224,9 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool) {
 		}
 
 		b.StopTimer()
+		if os.Getenv("PINCER_STREAM_DEBUG") != "" {
+			fmt.Println("views", model.views.Load(), "frames", p.Frames(), "batches", (len(answer)+piece*perFrame-1)/(piece*perFrame))
+		}
 		runtime.ReadMemStats(&after)
 		pieces += sent
 		mallocs += after.Mallocs - before.Mallocs

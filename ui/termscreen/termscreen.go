@@ -553,6 +553,11 @@ func (p *Program) frame() {
 func (p *Program) draw(personal bool) {
 	v := p.model.View()
 	if p.drawn && sameView(p.lastView, v) {
+		// Nothing to write, but the view was worked out: the cap counts
+		// that as a frame. Otherwise output that changes nothing in sight
+		// (an answer growing below a view that holds still) would have
+		// the view worked out again for every piece of it.
+		p.last = p.clock.Now()
 		return
 	}
 	var frame bytes.Buffer
