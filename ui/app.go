@@ -180,12 +180,15 @@ type App struct {
 	// was drawn for (see inputView).
 	emptyInput    string
 	emptyInputKey emptyInputKey
-	themeGen      int // counts applyTheme calls, for emptyInputKey
-	quitArmed     bool
-	terminalOut   bool               // the terminal window does not have focus
-	filesSeq      uint64             // the latest listing of the project's files asked for
-	filesCancel   context.CancelFunc // stops that listing's walk when a newer one starts
-	watchedKey    string             // the directories last handed to the watcher
+	themeGen      int // counts applyTheme calls, for emptyInputKey and rule
+	// rule is the line above the input, drawn for ruleWidth and ruleGen.
+	rule               string
+	ruleWidth, ruleGen int
+	quitArmed          bool
+	terminalOut        bool               // the terminal window does not have focus
+	filesSeq           uint64             // the latest listing of the project's files asked for
+	filesCancel        context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey         string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
@@ -1030,11 +1033,21 @@ func (a *App) render() string {
 	} else if pop := a.popupView(); pop != "" {
 		body = a.overlayPopup(body, pop)
 	}
-	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
+	rule := a.ruleView()
 	if h := a.todoBlockHeight(); h > 0 {
 		rule += "\n" + a.todos.Block(a.width, h)
 	}
 	return body + "\n" + rule + "\n" + a.inputView() + "\n" + a.statusLine()
+}
+
+// ruleView is the line above the input. It is kept: drawn through
+// lipgloss it cost a seventh of a streamed frame.
+func (a *App) ruleView() string {
+	if a.rule == "" || a.ruleWidth != a.width || a.ruleGen != a.themeGen {
+		a.rule = a.styles.Faint.Render(strings.Repeat("─", a.width))
+		a.ruleWidth, a.ruleGen = a.width, a.themeGen
+	}
+	return a.rule
 }
 
 // emptyInputKey is everything an empty input box's drawing depends on.
