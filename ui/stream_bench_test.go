@@ -119,9 +119,9 @@ func BenchmarkStreamScreen(b *testing.B) {
 		margins  bool
 	}{
 		{"slow", 4, false},
-		{"slow/margins", 4, true},
+		{"slow-margins", 4, true},
 		{"fast", 24, false},
-		{"fast/margins", 24, true},
+		{"fast-margins", 24, true},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins) })
 	}
