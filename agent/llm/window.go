@@ -63,7 +63,7 @@ type windowCache struct {
 
 // Window asks the server how big the model's window is, once per model
 // (an assumed answer is asked again next time: Ollama reports the window
-// only once the model is loaded). Tokens is 0 when the server does not
+// only once the model is loaded; a server that said nothing is not). Tokens is 0 when the server does not
 // say. It waits at most WindowProbeTimeout.
 func (c *Client) Window(ctx context.Context, model string) Window {
 	if model == "" {
@@ -76,7 +76,9 @@ func (c *Client) Window(ctx context.Context, model string) Window {
 		return w
 	}
 	w = DiscoverWindow(ctx, c.probe, c.base, model, c.key, c.hosted)
-	if w.Tokens > 0 && !w.Assumed {
+	if !w.Assumed {
+		// A server that says nothing is not asked again either: its
+		// endpoints may hang until the timeout, at every turn.
 		c.windows.mu.Lock()
 		if c.windows.by == nil {
 			c.windows.by = map[string]Window{}

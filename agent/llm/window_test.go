@@ -98,6 +98,17 @@ func TestWindowCached(t *testing.T) {
 		t.Fatalf("second ask: window %+v after %d requests, want 8192 from the cache (%d requests)", w, n.Load(), first)
 	}
 
+	silent, n3 := fakeServer(t, map[string]string{})
+	c3, err := NewClient(ClientOptions{BaseURL: silent.URL + "/v1", Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c3.Window(context.Background(), "")
+	first = n3.Load()
+	if w := c3.Window(context.Background(), ""); w.Tokens != 0 || n3.Load() != first {
+		t.Fatalf("a server that said nothing was asked again (window %+v)", w)
+	}
+
 	srv2, n2 := fakeServer(t, map[string]string{"/api/ps": `{"models":[]}`})
 	c2, err := NewClient(ClientOptions{BaseURL: srv2.URL + "/v1", Model: "test-model"})
 	if err != nil {
