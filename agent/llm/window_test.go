@@ -109,6 +109,22 @@ func TestWindowCached(t *testing.T) {
 		t.Fatalf("a server that said nothing was asked again (window %+v)", w)
 	}
 
+	// A server not running yet is asked again (it may be started).
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL
+	down.Close()
+	c4, err := NewClient(ClientOptions{BaseURL: downURL + "/v1", Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c4.Window(context.Background(), "")
+	c4.windows.mu.Lock()
+	_, cached := c4.windows.by["test-model"]
+	c4.windows.mu.Unlock()
+	if cached {
+		t.Error("the window of a server that could not be reached was cached")
+	}
+
 	srv2, n2 := fakeServer(t, map[string]string{"/api/ps": `{"models":[]}`})
 	c2, err := NewClient(ClientOptions{BaseURL: srv2.URL + "/v1", Model: "test-model"})
 	if err != nil {
