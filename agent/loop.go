@@ -72,6 +72,9 @@ type Options struct {
 	// Check, when set, runs after a turn that changed files; its
 	// failures go back to the model (see check.go).
 	Check *CheckOptions
+	// Profile is how the tools are offered (see profile.go); "" chooses
+	// by Budget.ContextWindow.
+	Profile Profile
 }
 
 // Model is what the loop needs of the model client: one completion,
@@ -132,7 +135,6 @@ type Agent struct {
 	lastSent   int         // messages in history when that request was built
 	recallNote string      // auto recall's notes for the turn in progress
 	turnModel  string      // the model this turn asks for ("" = the client's)
-	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 	repairNote string      // what Restore repaired, said once at the next request
@@ -153,6 +155,9 @@ type Agent struct {
 	strict func() (*safety.Classifier, error)
 	subs   *subSetup // the task tool and the agent definitions; nil without
 	role   *subRole  // set when this agent is itself a sub-agent
+	// loaded names the deferred tools the model asked for: they are sent
+	// in full from then on.
+	loaded map[string]bool
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -533,10 +538,7 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
 		return llm.Request{}, err
 	}
-	req := llm.Request{Messages: msgs, Model: a.turnModel}
-	for _, t := range a.toolList() {
-		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
-	}
+	req := llm.Request{Messages: msgs, Model: a.turnModel, Tools: a.offer().Specs}
 	if final {
 		req.ToolChoice = "none"
 	}
@@ -696,9 +698,20 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	if tc.Name == "" || tc.Name == unnamedCall {
 		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
+	if tc.Name == LoadToolsName {
+		return a.loadTools(tc.Arguments)
+	}
 	tool, ok := a.lookup(tc.Name)
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
+	}
+	if a.isDeferred(tc.Name) {
+		// Offered in full from now on. Arguments that decode run as any
+		// call does (judged, asked about); others get the schema back.
+		a.load(tc.Name)
+		if _, err := tool.Decode(tc.Arguments); err != nil {
+			return tools.Result{Content: fmt.Sprintf("%s was not loaded, so its arguments were not valid (%v) and it was not run. Here is its definition; it is loaded now, so call it again.\n\n%s", tc.Name, err, schemaText(tool)), IsError: true}
+		}
 	}
 	plan := a.Mode() == ModePlan
 	if plan && !inPlan(tc.Name) {

@@ -389,6 +389,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		Own:           a.opts.Own,
 		MaxIterations: a.subs.opts.MaxIterations,
 		Budget:        a.opts.Budget,
+		Profile:       a.Profile(),
 		Now:           a.opts.Now,
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks
