@@ -394,3 +394,8 @@ func Weigh(system string, list []tools.Tool, p Profile) Weight {
 	}
 	return w
 }
+
+// Weight is what the agent's next request would carry before the
+// conversation: its system prompt and its tools, as its profile offers
+// them.
+func (a *Agent) Weight() Weight { return Weigh(a.opts.System, a.toolList(), a.Profile()) }
