@@ -75,6 +75,8 @@ type Options struct {
 	// Profile is how the tools are offered (see profile.go); "" chooses
 	// by Budget.ContextWindow.
 	Profile Profile
+	// Price, when set, gives the cost of each request beside its tokens.
+	Price Pricer
 }
 
 // Model is what the loop needs of the model client: one completion,
@@ -353,8 +355,11 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			return res, err
 		}
 		keys := a.newCallKeys()
-		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
+		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(withoutUsage(sink)))
 		res.Iterations = iter
+		if reply.Usage = a.account(req, reply); reply.Usage != (Usage{}) {
+			sink(reply.Usage)
+		}
 		res.Usage = res.Usage.Plus(reply.Usage)
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
@@ -370,7 +375,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			return res, err
 		}
-		if reply.Usage.PromptTokens > 0 {
+		if reply.Usage.PromptTokens > 0 && !reply.Usage.Estimated {
 			a.lastPrompt, a.lastSent = reply.Usage.PromptTokens, len(a.history)
 		}
 		msg := Message{

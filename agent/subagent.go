@@ -390,6 +390,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		MaxIterations: a.subs.opts.MaxIterations,
 		Budget:        a.opts.Budget,
 		Profile:       a.Profile(),
+		Price:         a.opts.Price,
 		Now:           a.opts.Now,
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks
