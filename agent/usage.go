@@ -1,7 +1,10 @@
 package agent
 
 import (
+	"fmt"
+
 	"pincer/agent/llm"
+	"pincer/internal/human"
 )
 
 // Pricer says what a model costs, in dollars per million prompt (input)
@@ -42,4 +45,25 @@ func withoutUsage(sink func(Event)) func(Event) {
 			sink(ev)
 		}
 	}
+}
+
+// DescribeUsage says what u counts for a person, in one line:
+// "12,345 tokens in, 678 out, $0.0123", with "about" when any part was
+// estimated and "no price known" when nothing was priced.
+func DescribeUsage(u Usage) string {
+	about := ""
+	if u.Estimated {
+		about = "about "
+	}
+	s := fmt.Sprintf("%s%s tokens in, %s out", about, human.Count(u.PromptTokens), human.Count(u.CompletionTokens))
+	switch {
+	case u.Cost > 0:
+		s += ", " + human.Dollars(u.Cost)
+	case u.PromptTokens+u.CompletionTokens > 0:
+		s += ", no price known"
+	}
+	if u.Estimated {
+		s += " (estimated where the server sent no counts)"
+	}
+	return s
 }

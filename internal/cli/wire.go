@@ -294,6 +294,13 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
 		Profile:       p.profile(),
+		Price: func(model string) (float64, float64, bool) {
+			if model == "" {
+				model = client.ModelName()
+			}
+			price, ok := p.cfg.PriceOf(model)
+			return price.Input, price.Output, ok
+		},
 		Budget: agent.Budget{
 			ContextWindow: p.cfg.ContextWindow,
 			CompressAt:    p.cfg.CompressAt,
