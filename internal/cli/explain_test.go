@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 
 	"pincer/agent"
@@ -61,5 +64,39 @@ func TestExplainModelError(t *testing.T) {
 				t.Errorf("%q shows the key", got)
 			}
 		})
+	}
+}
+
+// TestExplainUnreachable: with nothing configured, a refused connection to
+// the default local Ollama is explained as "configure a provider"; with a
+// provider configured, as "is the server running"; other errors pass.
+func TestExplainUnreachable(t *testing.T) {
+	t.Parallel()
+	refused := fmt.Errorf("dial tcp 127.0.0.1:11434: %w", syscall.ECONNREFUSED)
+	cases := []struct {
+		name       string
+		configured bool
+		err        error
+		want       []string
+		usage      bool
+	}{
+		{"nothing configured", false, refused, []string{"no model provider is configured", "http://localhost:11434/v1", "PINCER_PROVIDER", "pincer config --help"}, true},
+		{"configured server down", true, refused, []string{"nothing answers at http://localhost:11434/v1", "ollama server running"}, false},
+		{"other errors pass through", false, errors.New("401 Unauthorized"), []string{"401 Unauthorized"}, false},
+	}
+	for _, tc := range cases {
+		p := &project{}
+		p.cfg.BaseURL, p.cfg.Provider = "http://localhost:11434/v1", "ollama"
+		p.srcs.ProviderConfigured = tc.configured
+		err := p.explainUnreachable(tc.err)
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %q lacks %q", tc.name, err, w)
+			}
+		}
+		var ee *exitError
+		if got := errors.As(err, &ee) && ee.code == 2; got != tc.usage {
+			t.Errorf("%s: usage error = %v, want %v", tc.name, got, tc.usage)
+		}
 	}
 }

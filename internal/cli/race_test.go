@@ -1,7 +1,0 @@
-//go:build race
-
-package cli
-
-// raceEnabled says the tests run under the race detector, so the binary
-// they drive is built with it too.
-const raceEnabled = true
