@@ -251,9 +251,15 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 		a.summary = summaryState{}
 	}
 	a.usedIDs = map[string]bool{}
+	a.loaded = nil
 	for _, m := range a.history {
 		for _, c := range m.ToolCalls {
 			a.usedIDs[c.ID] = true
+			// A tool the conversation called is offered in full again, so
+			// the history never names a tool the request leaves out.
+			if c.Name != LoadToolsName {
+				a.load(c.Name)
+			}
 		}
 	}
 	a.lastPrompt, a.lastSent = 0, 0

@@ -265,3 +265,25 @@ func toolResult(t *testing.T, r agenttest.Request, id string) string {
 	t.Fatalf("no result for %s in the request", id)
 	return ""
 }
+
+// TestRestoreLoadsCalledTools: a resumed conversation that called a
+// deferred tool offers it in full, so no request's history names a tool
+// the request leaves out; the others stay deferred.
+func TestRestoreLoadsCalledTools(t *testing.T) {
+	h := newHarness(t, 3, agenttest.Text("ok", 4))
+	h.agent.Restore([]Message{
+		{Role: RoleUser, Content: "fetch it", Seq: 1},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "w1", Name: "read_web", Arguments: `{"url":"https://example.com"}`}}, Seq: 2},
+		{Role: RoleTool, ToolCallID: "w1", ToolName: "read_web", Content: "page", Seq: 3},
+	}, "", 0)
+	if _, err := h.run("thanks"); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, x := range h.srv.Requests()[0].Body["tools"].([]any) {
+		names = append(names, x.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	if !slices.Contains(names, "read_web") || slices.Contains(names, "todo_write") {
+		t.Errorf("after a resume the request offers %v; want read_web in full", names)
+	}
+}
