@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -335,7 +336,19 @@ func (a *Agent) Profile() Profile {
 }
 
 // offer is what the next request carries.
-func (a *Agent) offer() Offer { return Offered(a.toolList(), a.Profile(), a.loaded) }
+func (a *Agent) offer() Offer {
+	loaded := a.loaded
+	if a.subs != nil && len(a.subs.defs) > 0 && !loaded[TaskToolName] {
+		// The person's own agents are listed in task's description, which
+		// is sent in full: they defined them to be used.
+		loaded = maps.Clone(loaded)
+		if loaded == nil {
+			loaded = map[string]bool{}
+		}
+		loaded[TaskToolName] = true
+	}
+	return Offered(a.toolList(), a.Profile(), loaded)
+}
 
 // deferredNames are the names of the tools deferred now, sorted.
 func (a *Agent) deferredNames() []string {

@@ -287,3 +287,34 @@ func TestRestoreLoadsCalledTools(t *testing.T) {
 		t.Errorf("after a resume the request offers %v; want read_web in full", names)
 	}
 }
+
+// TestTaskDeferredUnlessThePersonDefinedAgents: the task tool waits in
+// load_tools, unless the person defined agents of their own, which its
+// description lists: then it is sent in full.
+func TestTaskDeferredUnlessThePersonDefinedAgents(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		defs []AgentDef
+		full bool
+	}{
+		{"no agents of one's own", nil, false},
+		{"an agent of one's own", []AgentDef{{Name: "scribe", Description: "Writes notes.", Prompt: "Write."}}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, 3)
+			o := h.agent.opts
+			o.SubAgents = &SubAgents{Agents: tt.defs}
+			a, err := New(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := false
+			for _, s := range a.offer().Specs {
+				sent = sent || s.Name == TaskToolName
+			}
+			if sent != tt.full || sent == slices.Contains(a.deferredNames(), TaskToolName) {
+				t.Errorf("task sent in full: %v, deferred %v; want in full %v", sent, a.deferredNames(), tt.full)
+			}
+		})
+	}
+}
