@@ -388,7 +388,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		Home:          a.opts.Home,
 		Own:           a.opts.Own,
 		MaxIterations: a.subs.opts.MaxIterations,
-		Budget:        a.opts.Budget,
+		Budget:        Budget{ContextWindow: a.contextWindow(), CompressAt: a.opts.Budget.CompressAt, KeepRecent: a.opts.Budget.KeepRecent},
 		Profile:       a.Profile(),
 		Price:         a.opts.Price,
 		Now:           a.opts.Now,

@@ -57,6 +57,10 @@ MCP servers are not started, so their tools are not counted.`,
 			}
 			if window > 0 {
 				p.cfg.ContextWindow = window
+				if profile == "" || profile == "auto" {
+					// As for that window, whatever the server says.
+					p.cfg.PromptProfile = string(agent.ProfileFor(window))
+				}
 			}
 			if tokens {
 				return c.printWeight(p)
