@@ -26,13 +26,16 @@ const DefaultMaxIterations = 30
 
 // Options configure an Agent. Model, Tools and Safety are required.
 type Options struct {
-	Model    Model
-	Tools    *tools.Registry
-	Safety   *safety.Classifier
-	Approver Approver // nil refuses everything that needs a yes
-	System   string   // the assembled system prompt
-	Root     string   // the project root; file access is judged against it
-	Home     string   // the person's home directory, for the path policy
+	// Resources, when set, reads the MCP resources a prompt attaches as
+	// @SERVER:URI.
+	Resources Resources
+	Model     Model
+	Tools     *tools.Registry
+	Safety    *safety.Classifier
+	Approver  Approver // nil refuses everything that needs a yes
+	System    string   // the assembled system prompt
+	Root      string   // the project root; file access is judged against it
+	Home      string   // the person's home directory, for the path policy
 	// Own are pincer's own config, data, trust and theme locations: the
 	// path policy makes writing them dangerous.
 	Own safety.OwnFiles

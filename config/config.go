@@ -139,6 +139,17 @@ type MCPServer struct {
 	Disabled  bool              `json:"disabled,omitempty" jsonschema_description:"Do not start this server."`
 	HideTools []string          `json:"hide_tools,omitempty" jsonschema_description:"Tools of this server not offered to the model, by the server's names for them."`
 	Trusted   bool              `json:"trusted,omitempty" jsonschema_description:"Run this server's tools that declare readOnlyHint without asking."`
+	OAuth     *MCPOAuth         `json:"oauth,omitempty" jsonschema_description:"How pincer logs in to this server over HTTP when it asks for authorization (pincer mcp login NAME); without it pincer registers itself with the server's authorization server."`
+}
+
+// MCPOAuth is the OAuth client pincer uses for one MCP server. The tokens
+// a login earns are never kept here but in pincer's data directory.
+type MCPOAuth struct {
+	ClientID          string   `json:"client_id,omitempty" jsonschema_description:"A client registered with the server's authorization server beforehand."`
+	ClientSecret      string   `json:"client_secret,omitempty" jsonschema_description:"Its secret, as a ${VARIABLE} so it is not written in the file."`
+	ClientMetadataURL string   `json:"client_metadata_url,omitempty" jsonschema_description:"The HTTPS URL of a client ID metadata document describing pincer, used as its client ID where the authorization server accepts such documents."`
+	Scopes            []string `json:"scopes,omitempty" jsonschema_description:"Scopes to ask for besides those the server names."`
+	CallbackPort      int      `json:"callback_port,omitempty" jsonschema_description:"The port of the loopback address the browser returns to (http://127.0.0.1:PORT/callback), when the client's registration names one; any free port otherwise."`
 }
 
 // LSPServer is one language server in the configuration.

@@ -27,6 +27,7 @@ import (
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
+	"pincer/tools/mcp"
 	"pincer/ui/complete"
 	"pincer/ui/termscreen"
 	"pincer/ui/todolist"
@@ -95,6 +96,13 @@ type Options struct {
 	// server that failed), shown as they come; foreign parts must already
 	// be sanitised.
 	Alerts <-chan string
+	// AskServers, when set, is handed the screen's way of asking the
+	// person what an MCP server wants to know (a dialog), and nil when
+	// the screen closes; the composition root passes it to the servers.
+	AskServers func(mcp.Elicitor)
+	// OpenURL opens a page in the person's browser, for a server that
+	// asks for one to be visited; nil means it cannot be done here.
+	OpenURL func(string) error
 }
 
 // SandboxStatus is how commands are contained, as the screen shows it.
@@ -617,6 +625,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.waitingSince, a.waitingLimit = a.clock(), e.FirstByte
 		case question:
 			cmds = append(cmds, a.ask(e))
+		case elicitQuestion:
+			cmds = append(cmds, a.askServer(e))
 		case agent.TextDelta:
 			a.state = stateStreaming
 			a.answering = true

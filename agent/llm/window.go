@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -63,7 +64,7 @@ type windowCache struct {
 
 // Window asks the server how big the model's window is, once per model
 // (an assumed answer is asked again next time: Ollama reports the window
-// only once the model is loaded). Tokens is 0 when the server does not
+// only once the model is loaded; a server that said nothing is not). Tokens is 0 when the server does not
 // say. It waits at most WindowProbeTimeout.
 func (c *Client) Window(ctx context.Context, model string) Window {
 	if model == "" {
@@ -75,8 +76,11 @@ func (c *Client) Window(ctx context.Context, model string) Window {
 	if ok {
 		return w
 	}
-	w = DiscoverWindow(ctx, c.probe, c.base, model, c.key, c.hosted)
-	if w.Tokens > 0 && !w.Assumed {
+	w, reached := discoverWindow(ctx, c.probe, c.base, model, c.key, c.hosted)
+	if !w.Assumed && (w.Tokens > 0 || reached) {
+		// A server that answered without a window is not asked again
+		// either (its endpoints could hang until the timeout at every
+		// turn); one that could not be reached is, once it runs.
 		c.windows.mu.Lock()
 		if c.windows.by == nil {
 			c.windows.by = map[string]Window{}
@@ -96,6 +100,13 @@ func (c *Client) Window(ctx context.Context, model string) Window {
 // service (hosted) is asked only for its model list: its other paths are
 // not a local server's.
 func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key string, hosted bool) Window {
+	w, _ := discoverWindow(ctx, hc, base, model, key, hosted)
+	return w
+}
+
+// discoverWindow is DiscoverWindow, also reporting whether the server
+// answered any of the questions (with whatever status).
+func discoverWindow(ctx context.Context, hc *http.Client, base, model, key string, hosted bool) (Window, bool) {
 	ctx, cancel := context.WithTimeout(ctx, WindowProbeTimeout)
 	defer cancel()
 	root := serverRoot(base)
@@ -114,12 +125,17 @@ func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key strin
 	}
 	found := make([]Window, len(probes))
 	seen := make([]bool, len(probes))
+	var reached atomic.Bool
 	var wg sync.WaitGroup
 	for i, p := range probes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if body, ok := getJSON(ctx, hc, p.url, key); ok {
+			body, ok, answered := getJSON(ctx, hc, p.url, key)
+			if answered {
+				reached.Store(true)
+			}
+			if ok {
 				found[i], seen[i] = p.read(body)
 			}
 		}()
@@ -137,10 +153,10 @@ func DiscoverWindow(ctx context.Context, hc *http.Client, base, model, key strin
 			continue
 		}
 		if found[i].Tokens > 0 {
-			return found[i]
+			return found[i], true
 		}
 	}
-	return assumed
+	return assumed, reached.Load()
 }
 
 // serverRoot is the server's address without the OpenAI path: where
@@ -156,28 +172,28 @@ func serverRoot(base string) string {
 }
 
 // getJSON fetches a small JSON document; ok is false unless the server
-// answered 200 with a JSON body.
-func getJSON(ctx context.Context, hc *http.Client, url, key string) ([]byte, bool) {
+// answered 200 with a JSON body, answered whether it answered at all.
+func getJSON(ctx context.Context, hc *http.Client, url, key string) (body []byte, ok, answered bool) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, false
+		return nil, false, false
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, false
+		return nil, false, true
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if err != nil || !json.Valid(b) {
-		return nil, false
+		return nil, false, true
 	}
-	return b, true
+	return b, true, true
 }
 
 // ollamaWindow reads /api/ps: the context_length the model is loaded

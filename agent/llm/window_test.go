@@ -98,6 +98,33 @@ func TestWindowCached(t *testing.T) {
 		t.Fatalf("second ask: window %+v after %d requests, want 8192 from the cache (%d requests)", w, n.Load(), first)
 	}
 
+	silent, n3 := fakeServer(t, map[string]string{})
+	c3, err := NewClient(ClientOptions{BaseURL: silent.URL + "/v1", Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c3.Window(context.Background(), "")
+	first = n3.Load()
+	if w := c3.Window(context.Background(), ""); w.Tokens != 0 || n3.Load() != first {
+		t.Fatalf("a server that said nothing was asked again (window %+v)", w)
+	}
+
+	// A server not running yet is asked again (it may be started).
+	down := httptest.NewServer(http.NotFoundHandler())
+	downURL := down.URL
+	down.Close()
+	c4, err := NewClient(ClientOptions{BaseURL: downURL + "/v1", Model: "test-model"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c4.Window(context.Background(), "")
+	c4.windows.mu.Lock()
+	_, cached := c4.windows.by["test-model"]
+	c4.windows.mu.Unlock()
+	if cached {
+		t.Error("the window of a server that could not be reached was cached")
+	}
+
 	srv2, n2 := fakeServer(t, map[string]string{"/api/ps": `{"models":[]}`})
 	c2, err := NewClient(ClientOptions{BaseURL: srv2.URL + "/v1", Model: "test-model"})
 	if err != nil {

@@ -309,7 +309,12 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 	}
 	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
 	defs, defWarnings = p.trustedAgents(defs, defWarnings)
+	var resources agent.Resources
+	if s.mcp != nil {
+		resources = s.mcp // not a nil *mcp.Manager in an interface
+	}
 	a, err := agent.New(agent.Options{
+		Resources:     resources,
 		Model:         client,
 		Tools:         reg,
 		Safety:        cls,
