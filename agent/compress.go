@@ -275,7 +275,13 @@ func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) er
 		return errNothingToCompress
 	}
 	before := a.Estimate()
-	summary, err := a.summarise(ctx, a.summary.text, old, focus)
+	var spent Usage
+	summary, err := a.summarise(ctx, a.summary.text, old, focus, &spent)
+	if spent != (Usage{}) {
+		// The summary requests are paid for like any other: counted in
+		// the session's totals (on the marker below) and shown.
+		sink(spent)
+	}
 	if err != nil {
 		return err
 	}
@@ -292,7 +298,11 @@ func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) er
 	a.lastPrompt, a.lastSent = 0, 0
 	// A marker in the history shows where compression happened; it is not
 	// sent (the summary itself is, as a system message).
-	if _, err := a.add(Message{Role: RoleSystem, Kind: KindSummary, Content: summary}, sink); err != nil {
+	marker := Message{Role: RoleSystem, Kind: KindSummary, Content: summary}
+	if spent != (Usage{}) {
+		marker.Usage = &spent
+	}
+	if _, err := a.add(marker, sink); err != nil {
 		return err
 	}
 	sink(Compressed{Summary: summary, Messages: len(old), Before: before, After: a.NextRequestTokens()})
@@ -315,7 +325,7 @@ func (a *Agent) summaryStart() int {
 // summarise asks the model for a summary of old messages, in as many
 // requests as it takes to fit them in the window: each request carries the
 // summary so far and the next slice of messages.
-func (a *Agent) summarise(ctx context.Context, previous string, old []Message, focus string) (string, error) {
+func (a *Agent) summarise(ctx context.Context, previous string, old []Message, focus string, spent *Usage) (string, error) {
 	window := a.budgetWindow()
 	if window <= 0 {
 		window = 30000
@@ -339,7 +349,7 @@ func (a *Agent) summarise(ctx context.Context, previous string, old []Message, f
 			n++
 		}
 		old = old[n:]
-		s, err := a.summaryRequest(ctx, running, b.String(), focus, summaryTokens(window)*3/4)
+		s, err := a.summaryRequest(ctx, running, b.String(), focus, summaryTokens(window)*3/4, spent)
 		if err != nil {
 			return "", err
 		}
@@ -348,8 +358,9 @@ func (a *Agent) summarise(ctx context.Context, previous string, old []Message, f
 	return running, nil
 }
 
-// summaryRequest asks for one summary of at most about words words.
-func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus string, words int) (string, error) {
+// summaryRequest asks for one summary of at most about words words, and
+// adds what the request cost to spent.
+func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus string, words int, spent *Usage) (string, error) {
 	var user strings.Builder
 	if previous != "" {
 		user.WriteString("Earlier summary:\n\n" + previous + "\n\n")
@@ -365,6 +376,7 @@ func (a *Agent) summaryRequest(ctx context.Context, previous, transcript, focus 
 	}}
 	quiet := func(Event) {} // the summary is not part of the answer on screen
 	reply, err := a.opts.Model.Complete(ctx, req, quiet)
+	*spent = spent.Plus(a.account(req, reply))
 	if err != nil {
 		return "", fmt.Errorf("the summary request failed: %w", err)
 	}

@@ -26,7 +26,11 @@ func (a *Agent) account(req llm.Request, reply llm.Reply) Usage {
 		for _, c := range reply.ToolCalls {
 			out += estimateTokens(c.Name) + estimateTokens(c.Arguments)
 		}
-		u = Usage{PromptTokens: messagesTokens(req.Messages) + a.toolsTokens(), CompletionTokens: out, Estimated: true}
+		in := messagesTokens(req.Messages)
+		if len(req.Tools) > 0 {
+			in += a.toolsTokens()
+		}
+		u = Usage{PromptTokens: in, CompletionTokens: out, Estimated: true}
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if a.opts.Price != nil {

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -78,5 +79,41 @@ func TestFailedRequestCountsNothing(t *testing.T) {
 	res, _ := h.run("talk")
 	if res.Usage != (Usage{}) {
 		t.Errorf("usage %+v, want none", res.Usage)
+	}
+}
+
+// TestSummaryRequestsAreCounted: the requests that summarise a long
+// history are paid for like the others: their tokens and cost are shown
+// (a Usage event) and added to the session's totals (on the summary's
+// marker, which the store adds up).
+func TestSummaryRequestsAreCounted(t *testing.T) {
+	h := newHarness(t, 30)
+	h.srv.SetFallback(agenttest.Reply{Body: agenttest.TextBody("partial summary", 10, 700, 40)})
+	h.agent.opts.Budget = Budget{ContextWindow: 2000, KeepRecent: 4}
+	h.agent.opts.Price = func(string) (float64, float64, bool) { return 1, 2, true }
+	h.agent.Restore(bigHistory(80, 400), "", 0)
+	if err := h.agent.Compact(context.Background(), "", h.sink); err != nil {
+		t.Fatal(err)
+	}
+	n := len(h.srv.Requests())
+	want := Usage{PromptTokens: 700 * n, CompletionTokens: 40 * n, TotalTokens: 740 * n}
+	want.Cost = (float64(want.PromptTokens)*1 + float64(want.CompletionTokens)*2) / 1e6
+	var shown Usage
+	for _, ev := range h.events {
+		if u, ok := ev.(Usage); ok {
+			shown = shown.Plus(u)
+		}
+	}
+	if shown.PromptTokens != want.PromptTokens || shown.CompletionTokens != want.CompletionTokens || math.Abs(shown.Cost-want.Cost) > 1e-12 {
+		t.Errorf("shown %+v for %d summary requests, want %+v", shown, n, want)
+	}
+	var stored *Usage
+	for _, r := range h.records {
+		if r.Kind == KindSummary {
+			stored = r.Usage
+		}
+	}
+	if stored == nil || stored.PromptTokens != want.PromptTokens || stored.CompletionTokens != want.CompletionTokens {
+		t.Errorf("the summary's marker carries %+v, want %+v", stored, want)
 	}
 }
