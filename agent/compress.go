@@ -13,25 +13,27 @@ import (
 	"pincer/chat"
 )
 
-// Budget configures context compression.
+// Budget configures context compression. Its values come from the
+// configuration, which owns their defaults (config.DefaultCompressAt and
+// config.DefaultKeepRecent); New refuses a budget that would compress
+// before every request or keep nothing.
 type Budget struct {
 	ContextWindow int     // tokens the model accepts; 0 turns compression off
-	CompressAt    float64 // fraction of the window that triggers compression (0 means 0.8)
-	KeepRecent    int     // messages kept verbatim (0 means 10)
+	CompressAt    float64 // fraction of the window that triggers compression, in (0, 1]
+	KeepRecent    int     // at most this many recent messages are kept verbatim, at least 2
 }
 
-func (b Budget) compressAt() float64 {
-	if b.CompressAt <= 0 || b.CompressAt > 1 {
-		return 0.8
+// check says what is wrong with a budget that compresses.
+func (b Budget) check() error {
+	switch {
+	case b.ContextWindow <= 0:
+		return nil
+	case !(b.CompressAt > 0 && b.CompressAt <= 1):
+		return fmt.Errorf("agent: Budget.CompressAt is %v; give a fraction of the window above 0 and at most 1", b.CompressAt)
+	case b.KeepRecent < 2:
+		return fmt.Errorf("agent: Budget.KeepRecent is %d; keep at least 2 messages", b.KeepRecent)
 	}
-	return b.CompressAt
-}
-
-func (b Budget) keepRecent() int {
-	if b.KeepRecent < 2 {
-		return 10
-	}
-	return b.KeepRecent
+	return nil
 }
 
 // summaryState is the summary of older messages: the text and the sequence
@@ -149,7 +151,7 @@ func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
 	if b.ContextWindow <= 0 {
 		return nil
 	}
-	if float64(a.Estimate()) < b.compressAt()*float64(b.ContextWindow) {
+	if float64(a.Estimate()) < b.CompressAt*float64(b.ContextWindow) {
 		return nil
 	}
 	err := a.compress(ctx, "", sink)
@@ -252,7 +254,7 @@ func (a *Agent) compressBudget() int {
 		return math.MaxInt // only /compact compresses; keep what keep_recent says
 	}
 	fixed := messagesTokens(a.systemMessages(false)) + a.toolsTokens()
-	return int(b.compressAt()*float64(b.ContextWindow)) - fixed - 2*summaryTokens(b.ContextWindow)
+	return int(b.CompressAt*float64(b.ContextWindow)) - fixed - 2*summaryTokens(b.ContextWindow)
 }
 
 // summaryTokens is how long a summary may be: a tenth of the window.
@@ -262,7 +264,7 @@ func summaryTokens(window int) int { return max(window/10, 200) }
 // makes the result the new summary.
 func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) error {
 	start := a.summaryStart()
-	cut := keptFrom(a.history, start, a.opts.Budget.keepRecent(), a.compressBudget())
+	cut := keptFrom(a.history, start, a.opts.Budget.KeepRecent, a.compressBudget())
 	old := make([]Message, 0, cut-start)
 	for _, m := range a.history[start:cut] {
 		if sent(m) {

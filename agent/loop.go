@@ -165,6 +165,9 @@ func New(o Options) (*Agent, error) {
 	case o.Safety == nil:
 		return nil, errors.New("agent: no safety classifier")
 	}
+	if err := o.Budget.check(); err != nil {
+		return nil, err
+	}
 	if o.MaxIterations <= 0 {
 		o.MaxIterations = DefaultMaxIterations
 	}

@@ -201,7 +201,7 @@ func TestWindowRefusalNamesTheHeavyServer(t *testing.T) {
 	}
 	many = append(many, &fakeMCPTool{name: "mcp__gh__get", server: "gh", tool: "get"})
 	h := newMCPHarness(t, safety.Rules{}, func() []tools.Tool { return many }, agenttest.Text("never", 5))
-	h.agent.opts.Budget = Budget{ContextWindow: 30000}
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
 	_, err := h.run("hello")
 	if err == nil || !strings.Contains(err.Error(), "the MCP server bulk") || !strings.Contains(err.Error(), "hide_tools") || strings.Contains(err.Error(), "server gh") {
 		t.Fatalf("Run = %v; want a refusal naming the server bulk and hide_tools", err)
