@@ -18,6 +18,7 @@ import (
 	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
+	"pincer/tools/sessiontools"
 )
 
 // DefaultMaxIterations is how many model requests with tools one prompt may
@@ -777,7 +778,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
 		}
-		if _, ok := call.(*scheduleCall); ok {
+		if _, ok := call.(sessiontools.Scheduler); ok {
 			ap.Schedule = true
 		}
 		d := ask(ctx, a.opts.Approver, ap)
