@@ -69,3 +69,14 @@ func (a *Agent) diagnose(ctx context.Context, tc ToolCall, key string, r tools.R
 	sink(Diagnosed{Call: key, ID: tc.ID, Report: rep})
 	return r
 }
+
+// Rediagnose asks the language servers about files changed behind the
+// agent's back outside a turn — a rewind or a redo put files back — so
+// the tree and the status line do not keep the errors of files that are
+// gone. It reports nothing when no server runs or nothing changed.
+func (a *Agent) Rediagnose(ctx context.Context) lsp.Report {
+	if a.opts.Diagnostics == nil {
+		return lsp.Report{}
+	}
+	return a.opts.Diagnostics.Refresh(ctx)
+}

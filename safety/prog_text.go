@@ -97,6 +97,11 @@ func (p *part) secretVars() {
 	}
 }
 
+// SecretVarName reports whether an environment variable's name looks
+// like it holds a secret (a token, a password, an API or private key, a
+// credential): commands that run without asking do not get those.
+func SecretVarName(name string) bool { return secretNameRe.MatchString(name) }
+
 var (
 	secretVarRe  = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
 	secretNameRe = regexp.MustCompile(`(?i)token|secret|passw|api_?key|private_?key|credential`)

@@ -116,6 +116,9 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	// A command that runs without asking runs with git's program-running
 	// settings off (see safety.SafeEnv and docs/safety.md).
 	env = append(env, safety.SafeEnv(c.args.Command, env)...)
+	if p := c.Profile(); p == safety.ProfileInspect || p == safety.ProfileContained {
+		env = withoutSecretVars(env)
+	}
 	out := newHeadTail(c.opts.MaxOutput)
 	proc, spec, err := c.start(name, args, env)
 	if err != nil {
@@ -353,6 +356,16 @@ func (c *runCommandCall) format(out *headTail, status, hint string) string {
 //
 // The variables in drop (API keys) are left out, so a command cannot read
 // the key pincer uses.
+// withoutSecretVars drops the variables named like secrets
+// (safety.SecretVarName) from env: a command that runs without asking
+// gets none, so one the classifier misjudged cannot print or send them.
+func withoutSecretVars(env []string) []string {
+	return slices.DeleteFunc(env, func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return safety.SecretVarName(k)
+	})
+}
+
 func commandEnv(base, drop []string) []string {
 	set := map[string]string{
 		"PAGER":               "cat",

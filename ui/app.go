@@ -525,6 +525,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.showRewindPlan(msg)
 	case rewindDoneMsg:
 		return a, a.rewound(msg)
+	case rediagnosedMsg:
+		a.rediagnosed(msg)
+		return a, nil
 	case renamedMsg:
 		a.opts.Session = msg.name
 		a.transcript.AddNotice("This session is now named " + msg.name + ".")

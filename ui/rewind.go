@@ -20,6 +20,7 @@ import (
 	"pincer/rewind"
 	"pincer/themes"
 	"pincer/tools"
+	"pincer/tools/lsp"
 	"pincer/ui/complete"
 	"pincer/ui/diffview"
 )
@@ -309,14 +310,45 @@ func (a *App) rewound(msg rewindDoneMsg) tea.Cmd {
 	}
 	typed, _ := agent.SplitAttachments(msg.out.Prompt)
 	reload := a.switchSession(a.opts.SessionID)
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		m := reload().(sessionOpenedMsg)
 		m.after, m.reloaded = note, true
 		if !msg.redo && p.Mode != rewind.CodeOnly {
 			m.prompt = typed
 		}
 		return m
+	}, a.rediagnose(p.Mode != rewind.ConversationOnly))
+}
+
+// rediagnosedMsg is what the language servers say about the files a
+// rewind or a redo put back.
+type rediagnosedMsg struct{ report lsp.Report }
+
+// rediagnose asks the language servers, in the background, about files
+// the rewind changed, so the tree's marks and the status line's count
+// are those of the files as they are now; nil when no file changed.
+func (a *App) rediagnose(filesChanged bool) tea.Cmd {
+	if !filesChanged || a.agent == nil {
+		return nil
 	}
+	ag := a.agent
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		return rediagnosedMsg{report: ag.Rediagnose(ctx)}
+	}
+}
+
+// rediagnosed shows what the servers said after a rewind.
+func (a *App) rediagnosed(msg rediagnosedMsg) {
+	for _, n := range msg.report.Notices {
+		a.transcript.AddNotice(n)
+	}
+	if !msg.report.Checked() {
+		return
+	}
+	a.tree.SetProblems(msg.report.Problems)
+	a.diagErrors, a.diagSeen = msg.report.Total, true
 }
 
 // rewindDialog shows what a rewind will change — each file, with its diff

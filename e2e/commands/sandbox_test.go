@@ -315,7 +315,7 @@ func TestTUISandboxEndToEnd(t *testing.T) {
 // selfTestItems are the checks `pincer sandbox` must run in every
 // profile (issue 23's list, and mktemp from issue 25).
 var selfTestItems = []string{
-	"write outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
+	"write outside the project", "chmod or touch outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
 	"write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
 	"signal pincer", "read another process's environment", "replace pincer's program", "write a build cache", "mktemp in the temp dir", "write the real temp dir",
 }

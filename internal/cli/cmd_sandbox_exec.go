@@ -28,7 +28,8 @@ Profiles: inspect (what read-only commands get: no writes but /tmp, no network,
 the project's secret files masked), contained (what auto approvals run: the
 project writable, no network), workspace (what you approve; the default).
 
-The command gets your environment without the API key variables, its own
+The command gets your environment without the API key variables (and, in
+inspect and contained, without any variable named like a secret), its own
 session (no controlling terminal), and your stdin, stdout and stderr.`,
 		Example: `pincer sandbox exec --profile inspect -- cat .env
 pincer sandbox exec --profile contained -- go test ./...
@@ -59,9 +60,12 @@ pincer sandbox exec -- sh -c 'echo hi > /tmp/x && ls /tmp'`,
 			}
 			defer closeFiles()
 			drop := c.keyVariables(p)
+			// As run_command gives it: unasked profiles get no variable
+			// named like a secret.
+			unasked := pr == safety.ProfileInspect || pr == safety.ProfileContained
 			env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
 				k, _, _ := strings.Cut(kv, "=")
-				return slices.Contains(drop, k)
+				return slices.Contains(drop, k) || unasked && safety.SecretVarName(k)
 			})
 			proc, err := l.Start(sbx.Request{Path: args[0], Argv: args, Env: env, Dir: p.root, Stdin: files[0], Stdout: files[1], Stderr: files[2]})
 			if err != nil {

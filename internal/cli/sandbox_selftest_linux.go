@@ -226,7 +226,13 @@ func (fx *jailFixture) reset() error {
 			return err
 		}
 	}
-	return nil
+	// A check that changed the canary's mode or times must not decide
+	// the next one.
+	if err := os.Chmod(fx.canary, 0o644); err != nil {
+		return err
+	}
+	now := time.Now()
+	return os.Chtimes(fx.canary, now, now)
 }
 
 func (fx *jailFixture) close() {
@@ -406,6 +412,11 @@ else echo no Unix socket client; exit 3; fi`
 	return []jailCheck{
 		{name: "write outside the project", script: "echo changed > " + q(fx.canary), want: always("blocked"),
 			happened: func(string, bool) bool { return !fileIs(fx.canary, "keep") }},
+		{name: "chmod or touch outside the project", script: "chmod 0600 " + q(fx.canary) + "; touch -d 2001-01-01 " + q(fx.canary), want: always("blocked"),
+			happened: func(string, bool) bool {
+				info, err := os.Stat(fx.canary)
+				return err == nil && (info.Mode().Perm() != 0o644 || info.ModTime().Year() == 2001)
+			}},
 		{name: "write inside the project", script: "echo written > work/inside.txt", want: writes(fx.project),
 			happened: func(string, bool) bool { defer os.Remove(inside); return fileIs(inside, "written\n") }},
 		{name: "read a secret in the project (.env)", script: "cat .env", happened: has(secretMark),

@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // BenchmarkNoServer is what a tool call costs the manager when no server
@@ -69,5 +71,44 @@ func BenchmarkGoplsEditToDiagnostics(b *testing.B) {
 			b.Fatalf("edit %d: %+v", i, rep)
 		}
 		i++
+	}
+}
+
+// BenchmarkRefreshComparesDisk is the refresh after a command that
+// changed nothing, with a server running in a project of 2,000 of its
+// files: the walk that finds what a command created, changed or deleted.
+func BenchmarkRefreshComparesDisk(b *testing.B) {
+	root := b.TempDir()
+	m := New(Options{Root: root, Servers: map[string]ServerConfig{"fake": fakeConfig(b, "normal")}, Wait: 5 * time.Second})
+	b.Cleanup(m.Close)
+	for i := range 2000 {
+		dir := filepath.Join(root, fmt.Sprintf("pkg%02d", i%40))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		write(b, filepath.Join(dir, fmt.Sprintf("f%d.fk", i)), "ok\n")
+	}
+	first := filepath.Join(root, "pkg00", "f0.fk")
+	m.Before(first, []byte("ok\n"))
+	m.AfterChange(context.Background(), []string{first})
+	sl := m.slots["fake"]
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		m.mu.Lock()
+		done := sl.disk != nil
+		m.mu.Unlock()
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the files on disk were never recorded")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if rep := m.Refresh(ctx); rep.Checked() {
+			b.Fatalf("nothing changed, yet %+v", rep)
+		}
 	}
 }

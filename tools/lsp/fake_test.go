@@ -57,10 +57,11 @@ func fakeServe(mode string) {
 }
 
 type fake struct {
-	mode   string
-	mu     sync.Mutex
-	docs   map[string]string
-	opened int
+	mode    string
+	mu      sync.Mutex
+	docs    map[string]string
+	opened  int
+	watched []fileChange // what workspace/didChangeWatchedFiles said
 }
 
 func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
@@ -107,6 +108,17 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 		}
 		f.publish(ctx, conn, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 		return nil, nil
+	case "workspace/didChangeWatchedFiles":
+		var p didChangeWatchedFilesParams
+		_ = json.Unmarshal(raw, &p)
+		f.mu.Lock()
+		f.watched = append(f.watched, p.Changes...)
+		f.mu.Unlock()
+		return nil, nil
+	case "fake/watched":
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.watched, nil
 	case "textDocument/didChange":
 		var p didChangeParams
 		_ = json.Unmarshal(raw, &p)

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,5 +96,30 @@ func TestGoplsTypeErrorAndFix(t *testing.T) {
 	}
 	if n := m.TotalErrors(); n != 0 {
 		t.Errorf("total %d after the fix: %v", n, m.Problems())
+	}
+}
+
+// TestGoplsSeesAFileACommandWrote: a command (not pincer's edit) writes a
+// new file with a type error; the refresh after it reports the error.
+func TestGoplsSeesAFileACommandWrote(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts gopls")
+	}
+	root := goProject(t)
+	m := goplsManager(t, root)
+	greet := filepath.Join(root, "greet.go")
+	if rep := edit(t, m, greet, "package main\n\nfunc greeting() string {\n\treturn \"hi\"\n}\n"); rep.Errors != 0 {
+		t.Fatalf("a clean edit: %+v", rep)
+	}
+	sl := m.slots["go"]
+	waitFor(t, "the files on disk to be recorded", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return sl.disk != nil
+	})
+	write(t, filepath.Join(root, "extra.go"), "package main\n\nvar count int = \"three\"\n")
+	rep := m.Refresh(context.Background())
+	if !strings.Contains(rep.Text(0), "extra.go:3:") || rep.Errors != 1 {
+		t.Errorf("the command's file was not reported:\n%s\n%+v", rep.Text(0), rep)
 	}
 }

@@ -103,6 +103,9 @@ type slot struct {
 	ready    chan struct{} // closed when the start under way ends
 	restarts int
 	lastErr  string
+	// disk is the language's files as last seen, to tell what a command
+	// changed (nil until recorded, or when there are too many).
+	disk diskState
 }
 
 // New prepares a manager; no server starts before a file of its language
@@ -275,8 +278,9 @@ func (m *Manager) start(sl *slot, ready chan struct{}) {
 		m.failedLocked(sl, fmt.Errorf("start %s: %w", filepath.Base(sl.argv[0]), err))
 		return
 	}
-	sl.srv, sl.state = srv, StateReady
+	sl.srv, sl.state, sl.disk = srv, StateReady, nil
 	go m.watch(sl, srv)
+	go m.snapshot(sl, srv)
 	m.changed()
 }
 
@@ -405,12 +409,32 @@ func (m *Manager) Refresh(ctx context.Context) Report {
 	sort.Slice(ready, func(i, j int) bool { return ready[i].lang < ready[j].lang })
 	var all []string
 	for _, sl := range ready {
+		m.mu.Lock()
 		srv := sl.srv
+		m.mu.Unlock()
+		if srv == nil {
+			continue
+		}
 		var changed []string
 		for _, p := range srv.openPaths() {
 			if srv.stale(p) {
 				changed = append(changed, p)
 			}
+		}
+		// Files the server does not have open: a command's new or changed
+		// files are announced, and the first few opened and reported on.
+		evs := m.diskChanges(ctx, sl)
+		_ = srv.announce(ctx, evs)
+		added := 0
+		for _, e := range evs {
+			if e.kind == fileDeleted || slices.Contains(changed, e.path) || added == maxNewChecked {
+				continue
+			}
+			if _, open := srv.lastSync(e.path); open {
+				continue
+			}
+			changed = append(changed, e.path)
+			added++
 		}
 		if len(changed) == 0 {
 			continue
@@ -471,6 +495,7 @@ func (m *Manager) check(ctx context.Context, sl *slot, paths []string, rep *Repo
 		}
 		sent = append(sent, sy)
 	}
+	m.restamp(sl, paths)
 	complete := srv.await(ctx, sent)
 	after := srv.diagnostics()
 	rep.Servers = appendUnique(rep.Servers, srv.name)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -235,6 +236,57 @@ func TestRefreshReportsFilesChangedOnDisk(t *testing.T) {
 	}
 }
 
+// TestRefreshTellsOfFilesACommandMade: a command creates, changes and
+// deletes files the server never had open; the server is told of each,
+// and the new file's errors are reported like an edit's.
+func TestRefreshTellsOfFilesACommandMade(t *testing.T) {
+	m, root := fakeManager(t, "normal", Options{})
+	a, gone, other := filepath.Join(root, "a.fk"), filepath.Join(root, "gone.fk"), filepath.Join(root, "other.fk")
+	write(t, a, "")
+	write(t, gone, "ok\n")
+	write(t, other, "ok\n")
+	write(t, filepath.Join(root, "notes.txt"), "not a fake file\n")
+	edit(t, m, a, "ok\n")
+	sl := m.slots["fake"]
+	waitFor(t, "the files on disk to be recorded", func() bool {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return sl.disk != nil
+	})
+	if rep := m.Refresh(context.Background()); rep.Checked() {
+		t.Errorf("nothing changed, yet %+v", rep)
+	}
+	// A command writes a new file, rewrites one and deletes one.
+	time.Sleep(10 * time.Millisecond)
+	created := filepath.Join(root, "sub", "new.fk")
+	if err := os.MkdirAll(filepath.Dir(created), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, created, "ERROR: made by a command\n")
+	write(t, other, "ok\nWARN: changed by a command\n")
+	write(t, filepath.Join(root, "notes.txt"), "changed, but no server's\n")
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	rep := m.Refresh(context.Background())
+	if strings.Join(rep.Files, " ") != "other.fk sub/new.fk" || rep.Errors != 1 || rep.Warnings != 1 {
+		t.Fatalf("refresh %+v", rep)
+	}
+	var got []fileChange
+	if err := sl.srv.call(context.Background(), "fake/watched", nil, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []fileChange{{fileURI(gone), fileDeleted}, {fileURI(other), fileChanged}, {fileURI(created), fileCreated}}
+	if !slices.Equal(got, want) {
+		t.Errorf("the server was told %v, want %v", got, want)
+	}
+	// pincer's own edit of a file is not taken for a command's next time.
+	edit(t, m, created, "ok now\n")
+	if rep := m.Refresh(context.Background()); rep.Checked() {
+		t.Errorf("only pincer's edit happened, yet %+v", rep)
+	}
+}
+
 func TestCloseEndsServers(t *testing.T) {
 	m, root := fakeManager(t, "normal", Options{})
 	path := filepath.Join(root, "a.fk")
@@ -352,4 +404,15 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// waitFor polls cond for up to ten seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s: it never happened", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

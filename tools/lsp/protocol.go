@@ -122,6 +122,15 @@ type didChangeParams struct {
 	ContentChanges []contentChange                 `json:"contentChanges"`
 }
 
+type fileChange struct {
+	URI  string `json:"uri"`
+	Type int    `json:"type"`
+}
+
+type didChangeWatchedFilesParams struct {
+	Changes []fileChange `json:"changes"`
+}
+
 type didCloseParams struct {
 	TextDocument textDocumentIdentifier `json:"textDocument"`
 }

@@ -119,7 +119,10 @@ func (s *server) initialize(ctx context.Context, initOptions json.RawMessage) er
 				"configuration":    true,
 				"workspaceFolders": true,
 				"workspaceEdit":    map[string]any{"documentChanges": true},
-				"symbol":           map[string]any{},
+				// pincer tells of files changed on disk without being
+				// asked which to watch: it compares them after commands.
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": false},
+				"symbol":                map[string]any{},
 			},
 		},
 	}

@@ -116,7 +116,32 @@ type tree struct {
 
 func newTree(t *testing.T) tree {
 	t.Helper()
-	base := t.TempDir()
+	return newTreeIn(t, t.TempDir())
+}
+
+// newTreeOutsideTemp is newTree in a directory of the test's own under
+// the user's cache dir: not inside a temp dir, which the jail replaces
+// and keeps paths of read-only, so what holds for the real home holds
+// for it.
+func newTreeOutsideTemp(t *testing.T) tree {
+	t.Helper()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(cache, "pincer-jail-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	return newTreeIn(t, base)
+}
+
+func newTreeIn(t *testing.T, base string) tree {
+	t.Helper()
 	tr := tree{base: base, root: filepath.Join(base, "project"), home: filepath.Join(base, "home")}
 	tr.canary = filepath.Join(tr.home, "outside", "canary")
 	tr.key = filepath.Join(tr.home, ".ssh", "id_ed25519")

@@ -180,6 +180,9 @@ func build(st setup) (*jail, error) {
 			return nil, fmt.Errorf("leave out %s: %w", c, err)
 		}
 	}
+	if err := freezeRest(st); err != nil {
+		return nil, err
+	}
 	if !st.Network {
 		if err := loopbackUp(); err != nil {
 			return nil, fmt.Errorf("start the jail's loopback: %w", err)
@@ -190,6 +193,68 @@ func build(st setup) (*jail, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// freezeRest makes every mount in the jail read-only except the places
+// commands may write: the writable paths, the temp dirs, the copies of
+// the caches, /dev/shm, the ptys and /proc. Landlock decides who may write
+// a file's content or make and remove files, but not who may change a
+// file's mode, owner, times or extended attributes: without this a
+// command rated safe could chmod ~/.bashrc or reset the times that tell
+// make what to rebuild. A read-only mount refuses all of those.
+func freezeRest(st setup) error {
+	var open []string
+	for _, w := range st.Writable {
+		if !exists(w) {
+			continue
+		}
+		// Its own mount, so that it can stay writable on its own.
+		if err := unix.Mount(w, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("keep %s writable: %w", w, err)
+		}
+		open = append(open, w)
+	}
+	// The directories made mount points to pin a path inside a writable
+	// one stay writable like it (only the pinned path itself is not).
+	for _, d := range pinnedDirs(st) {
+		if insideAny(d, st.Writable) {
+			open = append(open, d)
+		}
+	}
+	open = append(open, st.TempRoots...)
+	for _, c := range st.Copies {
+		if isMountPoint(c) {
+			open = append(open, c)
+		}
+	}
+	open = append(open, "/dev/shm", "/dev/pts", "/proc")
+	if err := setReadOnly("/", true); err != nil {
+		return fmt.Errorf("make the jail read-only: %w", err)
+	}
+	for _, w := range open {
+		// Not recursive: masks and pinned paths below stay read-only.
+		if err := unix.MountSetattr(unix.AT_FDCWD, w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("keep %s writable: %w", w, err)
+		}
+	}
+	return nil
+}
+
+// isMountPoint reports whether p is the root of a mount (an overlay laid
+// over a cache, a bind of it), not a directory inside one.
+func isMountPoint(p string) bool {
+	var st, parent unix.Stat_t
+	if unix.Lstat(p, &st) != nil || unix.Lstat(filepath.Dir(p), &parent) != nil {
+		return false
+	}
+	if st.Dev != parent.Dev {
+		return true
+	}
+	var sx unix.Statx_t
+	if unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &sx) == nil && sx.Mask&unix.STATX_ATTR_MOUNT_ROOT != 0 {
+		return sx.Attributes&unix.STATX_ATTR_MOUNT_ROOT != 0
+	}
+	return false
 }
 
 // keepReadOnly makes the kept paths in the temp dirs read-only, but for

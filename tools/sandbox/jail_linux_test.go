@@ -654,7 +654,7 @@ func testSecretScan(t *testing.T, newWatcher func(string) dirWatcher) {
 // TestHomeSecrets: what is looked for near the top of home.
 func TestHomeSecrets(t *testing.T) {
 	home := t.TempDir()
-	for _, rel := range []string{".aws/credentials", ".config/gh/hosts.yml", ".local/share/keyrings/login", "work/project/.env", "work/id_rsa", ".cache/deep/x.key"} {
+	for _, rel := range []string{".aws/credentials", ".config/gh/hosts.yml", ".local/share/keyrings/login", "work/project/.env", "work/id_rsa", ".cache/deep/x.key", ".cargo/credentials.toml", ".cargo/registry/cache/x.key"} {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -664,15 +664,15 @@ func TestHomeSecrets(t *testing.T) {
 		}
 	}
 	isSecret := func(p string) bool {
-		return strings.HasSuffix(p, "/.aws") || strings.HasSuffix(p, "/gh") || strings.HasSuffix(p, "/keyrings") || strings.HasSuffix(p, "/id_rsa") || strings.HasSuffix(p, ".env") || strings.HasSuffix(p, ".key")
+		return strings.HasSuffix(p, "/.aws") || strings.HasSuffix(p, "/gh") || strings.HasSuffix(p, "/keyrings") || strings.HasSuffix(p, "/id_rsa") || strings.HasSuffix(p, ".env") || strings.HasSuffix(p, ".key") || strings.HasSuffix(p, "/credentials.toml")
 	}
 	got := homeSecrets(home, []string{filepath.Join(home, "work", "project")}, isSecret, 1000)
-	for _, want := range []string{".aws", ".config/gh", ".local/share/keyrings", "work/id_rsa"} {
+	for _, want := range []string{".aws", ".config/gh", ".local/share/keyrings", "work/id_rsa", ".cargo/credentials.toml"} {
 		if !slices.Contains(got, filepath.Join(home, want)) {
 			t.Errorf("homeSecrets lacks ~/%s: %v", want, got)
 		}
 	}
-	for _, not := range []string{"work/project/.env", ".cache/deep/x.key"} {
+	for _, not := range []string{"work/project/.env", ".cache/deep/x.key", ".cargo/registry/cache/x.key"} {
 		if slices.Contains(got, filepath.Join(home, not)) {
 			t.Errorf("homeSecrets went into ~/%s (the project, or a cache)", not)
 		}
@@ -753,4 +753,83 @@ func BenchmarkSecretScanRefresh(b *testing.B) {
 			s.refresh()
 		}
 	})
+}
+
+// TestJailAttributesOutsideWritable: Landlock governs a file's content,
+// not its mode or times; in the jail a command cannot chmod or touch a
+// file outside the paths it may write (a read-only project under the
+// inspect profile included), while inside them it still can.
+func TestJailAttributesOutsideWritable(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		writable     bool
+		projectFixed bool // the project's file must keep its mode and time
+	}{{"inspect", false, true}, {"workspace", true, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := newTreeOutsideTemp(t)
+			readme := filepath.Join(tr.root, "README")
+			spec := Spec{Root: tr.root, Home: tr.home}
+			if tc.writable {
+				spec.Writable = []string{tr.root}
+			}
+			l := testLauncher(t, spec)
+			needJail(t, false)
+			script := "chmod 0666 " + tr.canary + "; touch -d 2001-01-01 " + tr.canary + "; chmod 0644 " + readme + "; touch -d 2001-01-01 " + readme + "; echo done"
+			out, _, err := runWith(t, l, script)
+			if err != nil || !strings.Contains(out, "done") {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			check := func(p string, fixed bool) {
+				t.Helper()
+				info, err := os.Stat(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				changed := info.Mode().Perm() != 0o600 || info.ModTime().Year() == 2001
+				if fixed && changed {
+					t.Errorf("the jail changed %s: mode %v, time %v\n%s", p, info.Mode().Perm(), info.ModTime(), out)
+				}
+				if !fixed && !changed {
+					t.Errorf("the jail could not change %s, which it may write:\n%s", p, out)
+				}
+			}
+			check(tr.canary, true)
+			check(readme, tc.projectFixed)
+		})
+	}
+}
+
+// TestLauncherHomeScanLeavesTheProject: a project near the top of home
+// is not looked through as part of home, so a profile that lets commands
+// read the project's secrets (workspace: what you approve) gets them
+// wherever the project lies, and one that masks them (SecretRoots) does.
+func TestLauncherHomeScanLeavesTheProject(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, "proj")
+	env := filepath.Join(root, ".env")
+	key := filepath.Join(home, "id_rsa")
+	for _, p := range []string{env, key} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	isSecret := func(p string, _ bool) bool { return strings.HasSuffix(p, ".env") || strings.HasSuffix(p, "id_rsa") }
+	for _, tc := range []struct {
+		name   string
+		roots  []string
+		masked bool
+	}{{"workspace", nil, false}, {"contained", []string{root}, true}} {
+		l := NewLauncher("/nonexistent", Spec{Root: root, Home: home, SecretRoots: tc.roots, IsSecret: isSecret})
+		found, _ := l.secrets()
+		l.Close()
+		if !slices.Contains(found, key) {
+			t.Errorf("%s: the key in home is not hidden: %v", tc.name, found)
+		}
+		if slices.Contains(found, env) != tc.masked {
+			t.Errorf("%s: the project's .env hidden = %v, want %v: %v", tc.name, !tc.masked, tc.masked, found)
+		}
+	}
 }

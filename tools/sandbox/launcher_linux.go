@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -218,7 +219,11 @@ func (l *Launcher) secrets() ([]string, int) {
 		gen := l.gen
 		l.scanMu.Unlock()
 		if l.spec.Home != "" {
-			found = append(found, homeSecrets(l.spec.Home, l.spec.SecretRoots, func(p string) bool { return l.spec.IsSecret(p, false) }, homeScanLimit)...)
+			// The project is never looked through as part of home: whether
+			// its secrets are hidden is the profile's choice (SecretRoots),
+			// not a matter of how near the top of home it lies.
+			skip := append(slices.Clone(l.spec.SecretRoots), l.spec.Root)
+			found = append(found, homeSecrets(l.spec.Home, skip, func(p string) bool { return l.spec.IsSecret(p, false) }, homeScanLimit)...)
 		}
 		return found, gen
 	}

@@ -186,7 +186,21 @@ func homeSecrets(home string, skip []string, isSecret func(string) bool, limit i
 				continue
 			}
 			deeper := depth < 2 || depth < 3 && (hidden || strings.HasPrefix(e.Name(), "."))
-			if e.IsDir() && deeper && !bulky(ps) {
+			switch {
+			case !e.IsDir() || !deeper:
+			case bulky(ps):
+				// Too large to walk, but a tool's credentials sit at its
+				// top: ~/.cargo/credentials.toml, ~/.m2/settings.xml.
+				tops, _ := os.ReadDir(p)
+				for _, t := range tops {
+					if seen++; seen > limit {
+						return
+					}
+					if !t.IsDir() && isSecret(ps+"/"+t.Name()) {
+						out = append(out, filepath.Join(p, t.Name()))
+					}
+				}
+			default:
 				walk(p, ps, depth+1, hidden || strings.HasPrefix(e.Name(), "."))
 			}
 		}
