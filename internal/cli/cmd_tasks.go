@@ -145,7 +145,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t, err := st.AddTask(session.Task{Session: c.flags.session, Dir: p.root, Prompt: prompt, Next: next, Every: period})
+			t, err := st.AddTask(session.Task{Session: c.flags.choose.name, Dir: p.root, Prompt: prompt, Next: next, Every: period})
 			if err != nil {
 				return err
 			}
