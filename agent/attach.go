@@ -93,7 +93,16 @@ func (a *Agent) attachMentions(ctx context.Context, text string, sink func(Event
 			continue
 		}
 		abs, rel, ok := a.mentionedFile(m.path)
-		if !ok || seen[abs] {
+		if !ok {
+			if server, uri, ok := a.mentionedResource(m.path); ok && !seen[m.path] {
+				seen[m.path] = true
+				if block, ok := a.attachResource(ctx, server, uri, sink); ok {
+					blocks = append(blocks, block)
+				}
+			}
+			continue
+		}
+		if seen[abs] {
 			continue
 		}
 		seen[abs] = true
@@ -128,6 +137,40 @@ func (a *Agent) mentionedFile(word string) (abs, rel string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// Resources reads what a prompt attaches as @SERVER:URI: a resource of a
+// configured MCP server.
+type Resources interface {
+	HasServer(name string) bool
+	ReadResource(ctx context.Context, server, uri string) (string, error)
+}
+
+// mentionedResource reads a mention as SERVER:URI of a configured MCP
+// server; trailing punctuation of the sentence is not part of the URI.
+func (a *Agent) mentionedResource(word string) (server, uri string, ok bool) {
+	if a.opts.Resources == nil {
+		return "", "", false
+	}
+	server, uri, ok = strings.Cut(strings.TrimRight(word, ",.;!?"), ":")
+	if !ok || server == "" || uri == "" || !a.opts.Resources.HasServer(server) {
+		return "", "", false
+	}
+	return server, uri, true
+}
+
+// attachResource reads a server's resource for the prompt. The person
+// typed the mention, so nothing is asked; what the server returns is
+// foreign and reaches the model as an attachment, capped.
+func (a *Agent) attachResource(ctx context.Context, server, uri string, sink func(Event)) (string, bool) {
+	text, err := a.opts.Resources.ReadResource(ctx, server, uri)
+	name := server + ":" + uri
+	if err != nil {
+		sink(Notice{Text: fmt.Sprintf("Did not attach %s: %v.", name, err)})
+		return "", false
+	}
+	sink(Notice{Text: "Attached " + name + ", a resource of the MCP server " + server + "."})
+	return AttachedText(name, text), true
 }
 
 // attach judges and reads one file, and returns its block.

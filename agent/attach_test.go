@@ -1,9 +1,12 @@
 package agent
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,6 +154,73 @@ func TestAttachedText(t *testing.T) {
 			typed, files := SplitAttachments("look at this" + block)
 			if typed != "look at this" || len(files) != 1 || files[0] != "sel.go" {
 				t.Errorf("split into %q and %q", typed, files)
+			}
+		})
+	}
+}
+
+// fakeResources serves one server's resources from a map.
+type fakeResources struct {
+	server string
+	res    map[string]string
+	read   []string
+}
+
+func (f *fakeResources) HasServer(name string) bool { return name == f.server }
+
+func (f *fakeResources) ReadResource(_ context.Context, server, uri string) (string, error) {
+	f.read = append(f.read, server+" "+uri)
+	text, ok := f.res[uri]
+	if !ok {
+		return "", errors.New("resource not found")
+	}
+	return text, nil
+}
+
+func TestMentionsAttachMCPResources(t *testing.T) {
+	cases := []struct {
+		name   string
+		prompt string
+		want   []string
+		not    []string
+		read   int
+		notice string
+	}{
+		{"a resource", "summarise @docs:file:///guide.md, please", []string{"--- attached file: docs:file:///guide.md (1 line) ---\nRead me.\n--- end of docs:file:///guide.md ---"}, nil, 1, "Attached docs:file:///guide.md, a resource of the MCP server docs."},
+		{"an unknown server is text", "@other:thing", []string{"@other:thing"}, []string{"attached file"}, 0, ""},
+		{"a missing resource says so", "@docs:nope://x", []string{"@docs:nope://x"}, []string{"attached file"}, 1, "Did not attach docs:nope://x: resource not found."},
+		{"once", "@docs:file:///guide.md @docs:file:///guide.md", nil, nil, 1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 5, agenttest.Text("ok", 5))
+			res := &fakeResources{server: "docs", res: map[string]string{"file:///guide.md": "Read me."}}
+			h.agent.opts.Resources = res
+			if _, err := h.run(c.prompt); err != nil {
+				t.Fatal(err)
+			}
+			got := h.firstUserContent()
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("the model got %q, lacking %q", got, w)
+				}
+			}
+			for _, w := range c.not {
+				if strings.Contains(got, w) {
+					t.Errorf("the model got %q, which has %q", got, w)
+				}
+			}
+			if len(res.read) != c.read {
+				t.Errorf("read %v, want %d reads", res.read, c.read)
+			}
+			var notices []string
+			for _, ev := range h.events {
+				if n, ok := ev.(Notice); ok {
+					notices = append(notices, n.Text)
+				}
+			}
+			if c.notice != "" && !slices.Contains(notices, c.notice) {
+				t.Errorf("notices %q lack %q", notices, c.notice)
 			}
 		})
 	}

@@ -18,15 +18,20 @@ import (
 // config.DefaultKeepRecent); New refuses a budget that would compress
 // before every request or keep nothing.
 type Budget struct {
-	ContextWindow int     // tokens the model accepts; 0 turns compression off
-	CompressAt    float64 // fraction of the window that triggers compression, in (0, 1]
-	KeepRecent    int     // at most this many recent messages are kept verbatim, at least 2
+	ContextWindow int // tokens the model accepts; 0 turns compression off
+	// CapWindow says ContextWindow was set by the person: a window learned
+	// from the server (Options.Window) is then capped by it, where
+	// otherwise the learned one replaces it.
+	CapWindow  bool
+	CompressAt float64 // fraction of the window that triggers compression, in (0, 1]
+	KeepRecent int     // at most this many recent messages are kept verbatim, at least 2
 }
 
-// check says what is wrong with a budget that compresses.
-func (b Budget) check() error {
+// check says what is wrong with a budget that compresses: one with a
+// window, or whose window the server may report (learns).
+func (b Budget) check(learns bool) error {
 	switch {
-	case b.ContextWindow <= 0:
+	case b.ContextWindow <= 0 && !learns:
 		return nil
 	case !(b.CompressAt > 0 && b.CompressAt <= 1):
 		return fmt.Errorf("agent: Budget.CompressAt is %v; give a fraction of the window above 0 and at most 1", b.CompressAt)
@@ -117,11 +122,13 @@ func (a *Agent) toolsTokens() int {
 // Estimate is the expected prompt size of the next request in tokens. It
 // prefers what the server reported for the last request, plus an estimate
 // of what was added since; before any report, it estimates everything.
+// Estimates are calibrated by what the server counted before (see
+// calibrate).
 func (a *Agent) Estimate() int {
 	if a.lastPrompt > 0 && a.lastSent <= len(a.history) {
-		return a.lastPrompt + messagesTokens(a.history[a.lastSent:])
+		return a.lastPrompt + a.scaled(messagesTokens(a.history[a.lastSent:]))
 	}
-	return messagesTokens(a.requestMessages()) + a.toolsTokens()
+	return a.scaled(messagesTokens(a.requestMessages()) + a.toolsTokens())
 }
 
 // NextRequestTokens estimates the prompt of the next request as it will be
@@ -131,13 +138,15 @@ func (a *Agent) Estimate() int {
 // current history (after a compression, say).
 func (a *Agent) NextRequestTokens() int {
 	tools := a.toolsTokens()
-	msgs, _ := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, tools)
-	return messagesTokens(msgs) + tools
+	msgs, _ := fitToWindow(a.requestMessages(), a.budgetWindow(), tools)
+	return a.scaled(messagesTokens(msgs) + tools)
 }
 
-// ContextWindow is the configured window, for a front end's "context used"
-// display; 0 when compression is off.
-func (a *Agent) ContextWindow() int { return a.opts.Budget.ContextWindow }
+// ContextWindow is the window in force, for a front end's "context used"
+// display: the one learned from the server (capped by context_window when
+// that is set), else the configured one; 0 when compression is off. It is
+// safe to call while a turn runs.
+func (a *Agent) ContextWindow() int { return a.contextWindow() }
 
 // Summary returns the current summary text and the sequence number of the
 // last message it covers.
@@ -148,10 +157,11 @@ func (a *Agent) Summary() (string, uint64) { return a.summary.text, a.summary.th
 // on uncompressed; only a cancelled context is returned as an error.
 func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
 	b := a.opts.Budget
-	if b.ContextWindow <= 0 {
+	window := a.contextWindow()
+	if window <= 0 {
 		return nil
 	}
-	if float64(a.Estimate()) < b.CompressAt*float64(b.ContextWindow) {
+	if float64(a.Estimate()) < b.CompressAt*float64(window) {
 		return nil
 	}
 	err := a.compress(ctx, "", sink)
@@ -250,11 +260,12 @@ func lastUser(history []Message, end int) int {
 // compression brings the request under the threshold when it can.
 func (a *Agent) compressBudget() int {
 	b := a.opts.Budget
-	if b.ContextWindow <= 0 {
+	window := a.budgetWindow()
+	if window <= 0 {
 		return math.MaxInt // only /compact compresses; keep what keep_recent says
 	}
 	fixed := messagesTokens(a.systemMessages(false)) + a.toolsTokens()
-	return int(b.CompressAt*float64(b.ContextWindow)) - fixed - 2*summaryTokens(b.ContextWindow)
+	return int(b.CompressAt*float64(window)) - fixed - 2*summaryTokens(window)
 }
 
 // summaryTokens is how long a summary may be: a tenth of the window.
@@ -316,7 +327,7 @@ func (a *Agent) summaryStart() int {
 // requests as it takes to fit them in the window: each request carries the
 // summary so far and the next slice of messages.
 func (a *Agent) summarise(ctx context.Context, previous string, old []Message, focus string) (string, error) {
-	window := a.opts.Budget.ContextWindow
+	window := a.budgetWindow()
 	if window <= 0 {
 		window = 30000
 	}
@@ -535,15 +546,23 @@ func nameCalls(msgs []Message) int {
 	return named
 }
 
-// windowLimit is how much of the window a request may fill, leaving a
-// little room for the answer's framing.
-func windowLimit(window int) int { return window * 95 / 100 }
+// windowLimit is how much of the window a request may fill: local
+// servers count the answer in the same window, so a reserve for it is
+// kept (see answerReserve).
+func windowLimit(window int) int { return window - answerReserve(window) }
+
+// answerReserve is the room kept for the answer: an eighth of the window,
+// at least 256 tokens (a tool call with its arguments) and at most 4,096,
+// never more than a quarter of a tiny window.
+func answerReserve(window int) int {
+	return min(max(window/8, 256), 4096, window/4)
+}
 
 // checkFits refuses a prompt that cannot fit the window even alone with
 // the instructions and tools: sending it would only fail, or be cut by the
 // server without a word. Nothing is stored or sent.
 func (a *Agent) checkFits(user Message) error {
-	window := a.opts.Budget.ContextWindow
+	window := a.budgetWindow()
 	if window <= 0 {
 		return nil
 	}
@@ -556,15 +575,15 @@ func (a *Agent) checkFits(user Message) error {
 		return nil
 	}
 	if own > windowLimit(window) || fixed < window/10 {
-		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or raise context_window",
-			humanTokens(own), humanTokens(window))
+		return fmt.Errorf("your message is about %s tokens; the model's window is %s — shorten it or %s",
+			humanTokens(own), humanTokens(a.contextWindow()), a.windowFix())
 	}
 	if server, n := a.heaviestServer(); n > fixed/2 {
-		return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s, of which the tools of the MCP server %s are %s; the model's window is %s — hide that server's tools you do not need (hide_tools), disable it, or raise context_window",
-			humanTokens(own), humanTokens(fixed), server, humanTokens(n), humanTokens(window))
+		return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s, of which the tools of the MCP server %s are %s; the model's window is %s — hide that server's tools you do not need (hide_tools), disable it, or %s",
+			humanTokens(own), humanTokens(fixed), server, humanTokens(n), humanTokens(a.contextWindow()), a.windowFix())
 	}
-	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or raise context_window",
-		humanTokens(own), humanTokens(fixed), humanTokens(window))
+	return fmt.Errorf("your message is about %s tokens and pincer's instructions and tools about %s; the model's window is %s — shorten it or %s",
+		humanTokens(own), humanTokens(fixed), humanTokens(a.contextWindow()), a.windowFix())
 }
 
 // heaviestServer names the MCP server whose tools cost the most tokens in

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -432,15 +433,22 @@ func TestNewRefusesABudgetThatCannotWork(t *testing.T) {
 	for _, tc := range []struct {
 		budget Budget
 		want   string // "" when New accepts it
+		learns bool   // the window may come from the server
 	}{
-		{Budget{}, ""}, // compression off
-		{Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 10}, ""},
-		{Budget{ContextWindow: 8000, CompressAt: 1, KeepRecent: 2}, ""},
-		{Budget{ContextWindow: 8000, KeepRecent: 10}, "Budget.CompressAt is 0"},
-		{Budget{ContextWindow: 8000, CompressAt: 1.5, KeepRecent: 10}, "Budget.CompressAt is 1.5"},
-		{Budget{ContextWindow: 8000, CompressAt: 0.8}, "Budget.KeepRecent is 0"},
+		{Budget{}, "", false}, // compression off
+		{Budget{}, "Budget.CompressAt is 0", true},
+		{Budget{CompressAt: 0.8, KeepRecent: 10}, "", true},
+		{Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 10}, "", false},
+		{Budget{ContextWindow: 8000, CompressAt: 1, KeepRecent: 2}, "", false},
+		{Budget{ContextWindow: 8000, KeepRecent: 10}, "Budget.CompressAt is 0", false},
+		{Budget{ContextWindow: 8000, CompressAt: 1.5, KeepRecent: 10}, "Budget.CompressAt is 1.5", false},
+		{Budget{ContextWindow: 8000, CompressAt: 0.8}, "Budget.KeepRecent is 0", false},
 	} {
-		_, err := New(Options{Model: &scriptedModel{}, Tools: reg, Safety: cls, Budget: tc.budget})
+		o := Options{Model: &scriptedModel{}, Tools: reg, Safety: cls, Budget: tc.budget}
+		if tc.learns {
+			o.Window = func(context.Context, string) llm.Window { return llm.Window{} }
+		}
+		_, err := New(o)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%+v: %v", tc.budget, err)

@@ -73,6 +73,15 @@ type Compressed struct {
 	After    int // estimated tokens after
 }
 
+// WindowKnown says which context window the agent budgets for and where
+// it came from ("llama.cpp /props", "Ollama /api/ps", "preset openai",
+// "context_window", …): sent when it is first learned from the server and
+// whenever it changes.
+type WindowKnown struct {
+	Tokens int
+	Source string
+}
+
 // Recalled says which notes auto recall added before the prompt, and Text
 // is exactly the system message the model was given with them. It comes
 // before the turn's first request; it is not stored, and later turns do

@@ -27,13 +27,16 @@ const DefaultMaxIterations = 30
 
 // Options configure an Agent. Model, Tools and Safety are required.
 type Options struct {
-	Model    Model
-	Tools    *tools.Registry
-	Safety   *safety.Classifier
-	Approver Approver // nil refuses everything that needs a yes
-	System   string   // the assembled system prompt
-	Root     string   // the project root; file access is judged against it
-	Home     string   // the person's home directory, for the path policy
+	// Resources, when set, reads the MCP resources a prompt attaches as
+	// @SERVER:URI.
+	Resources Resources
+	Model     Model
+	Tools     *tools.Registry
+	Safety    *safety.Classifier
+	Approver  Approver // nil refuses everything that needs a yes
+	System    string   // the assembled system prompt
+	Root      string   // the project root; file access is judged against it
+	Home      string   // the person's home directory, for the path policy
 	// Own are pincer's own config, data, trust and theme locations: the
 	// path policy makes writing them dangerous.
 	Own safety.OwnFiles
@@ -73,6 +76,18 @@ type Options struct {
 	// Check, when set, runs after a turn that changed files; its
 	// failures go back to the model (see check.go).
 	Check *CheckOptions
+	// Window, when set, asks the model's server for the model's context
+	// window (model "" is the client's); the agent asks before each turn
+	// and budgets for what it learns (see Budget.CapWindow).
+	Window func(ctx context.Context, model string) llm.Window
+	// CountTokens, when set, counts tokens with the model's own
+	// tokenizer (llama.cpp's and vLLM's /tokenize): before the model's
+	// first request the estimate is calibrated with it (see calibrate).
+	CountTokens func(ctx context.Context, text string) (int, bool)
+	// Learned is what the server reported when the agent was made (the
+	// composition root asks before assembling the prompt), so the window
+	// is right from the start, before the first turn asks again.
+	Learned llm.Window
 }
 
 // Model is what the loop needs of the model client: one completion,
@@ -154,6 +169,21 @@ type Agent struct {
 	strict func() (*safety.Classifier, error)
 	subs   *subSetup // the task tool and the agent definitions; nil without
 	role   *subRole  // set when this agent is itself a sub-agent
+	// The window learned from the server (0: none) and where it came
+	// from; the screen reads them while a turn runs.
+	learned    atomic.Int64
+	windowFrom atomic.Value
+	// windowShown: WindowKnown was sent; windowTold: the small-window
+	// notice was given; textCallsTold: the notice about tool calls
+	// written as text was.
+	windowShown, windowTold, textCallsTold bool
+	// ratios calibrate estimates per model (see calibrate).
+	ratios map[string]float64
+	// server is the window the server last reported.
+	server llm.Window
+	// noTools is set once the server said the model cannot call tools:
+	// the session goes on as a plain chat.
+	noTools bool
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -166,7 +196,7 @@ func New(o Options) (*Agent, error) {
 	case o.Safety == nil:
 		return nil, errors.New("agent: no safety classifier")
 	}
-	if err := o.Budget.check(); err != nil {
+	if err := o.Budget.check(o.Window != nil || o.Learned.Tokens > 0); err != nil {
 		return nil, err
 	}
 	if o.MaxIterations <= 0 {
@@ -188,6 +218,12 @@ func New(o Options) (*Agent, error) {
 		}
 		return safety.NewClassifier(safety.Rules{})
 	})
+	if o.Learned.Tokens > 0 {
+		tokens, from := WindowFor(o.Budget, o.Learned)
+		a.learned.Store(int64(tokens))
+		a.windowFrom.Store(from)
+		a.server = o.Learned
+	}
 	a.auto.Store(o.Approvals == safety.ApprovalsAuto)
 	a.SetMode(o.Mode)
 	if err := a.setupSubAgents(); err != nil {
@@ -289,6 +325,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 	defer func() { a.turnModel = "" }()
 	user.Role = RoleUser
 	var res Result
+	a.learnWindow(ctx, sink)
+	a.calibrateByCount(ctx)
 	if err := a.checkFits(user); err != nil {
 		// Refused before anything is stored or sent.
 		res.StopReason = "error"
@@ -351,10 +389,12 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			res.StopReason = "error"
 			return res, err
 		}
-		keys := a.newCallKeys()
-		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
+		req, keys, reply, err := a.send(ctx, req, final, sink)
 		res.Iterations = iter
 		res.Usage = res.Usage.Plus(reply.Usage)
+		if err == nil && reply.Usage.PromptTokens > 0 {
+			a.calibrate(req, reply.Usage.PromptTokens)
+		}
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
 				// The request's own error is the one to report, even when
@@ -390,6 +430,10 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
+		if !a.textCallsTold && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
+			a.textCallsTold = true
+			sink(Notice{Text: "The model wrote its tool calls as text and pincer read them as calls; they are checked and approved like any other. Starting the server with its tool-call parser avoids this (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser)."})
+		}
 		if reply.DroppedCalls > 0 {
 			sink(Notice{Text: fmt.Sprintf("The model asked for %d more tool calls in one answer than pincer runs (%d); those were refused, and it was told.", reply.DroppedCalls, llm.MaxToolCalls)})
 		}
@@ -440,6 +484,10 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				callSink := withCall(sink, callKeys[i])
 				r = a.runCall(ctx, call, func(ev Event) {
 					if s, ok := ev.(ToolStarted); ok && s.ID == call.ID {
+						if call.FromText {
+							s.Summary += fromTextMark
+							ev = s
+						}
 						summary = s.Summary
 					}
 					callSink(ev)
@@ -447,6 +495,9 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			if summary == "" {
 				summary = a.callSummary(call)
+				if call.FromText {
+					summary += fromTextMark
+				}
 			}
 			if i == len(msg.ToolCalls)-1 && reply.DroppedCalls > 0 {
 				r.Content += fmt.Sprintf("\n\n(Besides these %d calls, %d more in the same answer were refused and not run: pincer runs at most %d tool calls per answer. Call the rest again, at most %d at a time.)",
@@ -476,6 +527,45 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		if final {
 			res.StopReason = "max_iterations"
 			return res, nil
+		}
+	}
+}
+
+// fromTextMark ends the card of a call the model wrote as text.
+const fromTextMark = " (recovered from text)"
+
+// send sends req and returns the answer. Two refusals are handled on the
+// way: a model that cannot call tools is asked again without them (and
+// the session becomes a plain chat), and a request the server finds too
+// long for the window is compressed and sent once more; a second refusal
+// is one clear error. It returns the request as last sent and the keys of
+// its calls.
+func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func(Event)) (llm.Request, *callKeys, llm.Reply, error) {
+	refused := false
+	for {
+		keys := a.newCallKeys()
+		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
+		if err == nil || ctx.Err() != nil || reply.Content != "" || reply.Reasoning != "" {
+			return req, keys, reply, err
+		}
+		switch {
+		case llm.ToolsUnsupported(err) && len(req.Tools) > 0:
+			// Once, for the rest of the session: every request with
+			// tools would fail the same way.
+			a.noTools = true
+			sink(Notice{Text: "The model cannot call tools (its server says so), so pincer goes on as a plain chat: it answers, but cannot read, change or run anything. Choose a model that supports tools to work on files."})
+			req.Tools, req.ToolChoice = nil, ""
+		case llm.ContextTooLong(err) && !refused:
+			refused = true
+			next, ferr := a.afterRefusal(ctx, req, final, sink)
+			if ferr != nil {
+				return req, keys, reply, ferr
+			}
+			req = next
+		case llm.ContextTooLong(err):
+			return req, keys, reply, errWindowRefused(a.contextWindow(), err)
+		default:
+			return req, keys, reply, err
 		}
 	}
 }
@@ -526,7 +616,7 @@ func notSaved(err error) error {
 // strict server accepts them and cut down if they would not fit the
 // window. final withholds tools.
 func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
-	msgs, notes := fitToWindow(a.requestMessages(), a.opts.Budget.ContextWindow, a.toolsTokens())
+	msgs, notes := fitToWindow(a.requestMessages(), a.budgetWindow(), a.toolsTokens())
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
 		a.repairNote = ""
@@ -534,10 +624,13 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
-	if err := tooBig(msgs, a.opts.Budget.ContextWindow, a.toolsTokens()); err != nil {
+	if err := tooBig(msgs, a.budgetWindow(), a.toolsTokens()); err != nil {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}
+	if a.noTools {
+		return req, nil // the model cannot call tools: a plain chat
+	}
 	for _, t := range a.toolList() {
 		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
 	}

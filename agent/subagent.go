@@ -388,7 +388,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		Home:          a.opts.Home,
 		Own:           a.opts.Own,
 		MaxIterations: a.subs.opts.MaxIterations,
-		Budget:        a.opts.Budget,
+		Budget:        Budget{ContextWindow: a.contextWindow(), CompressAt: a.opts.Budget.CompressAt, KeepRecent: a.opts.Budget.KeepRecent},
 		Now:           a.opts.Now,
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks

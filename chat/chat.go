@@ -73,6 +73,10 @@ type ToolCall struct {
 	// passed the limit: they were neither kept nor parsed (Arguments is
 	// "{}"), and the call is refused. It is never stored.
 	Oversize int `json:"oversize,omitempty"`
+	// FromText is set when the model wrote the call as text in its answer
+	// (its server did not parse it) and pincer recovered it; the call is
+	// judged and run like any other, and its card says where it came from.
+	FromText bool `json:"from_text,omitempty"`
 }
 
 // Usage is the token accounting a server reported: on a message, what one

@@ -30,7 +30,7 @@ type Config struct {
 	APIKeyEnv             string     `json:"api_key_env" jsonschema_description:"Name of the environment variable that holds the API key, e.g. OPENAI_API_KEY. The preset fills it."`
 	APIKey                string     `json:"api_key,omitempty" jsonschema_description:"The API key itself. Allowed in the user config file only, never in a project's .pincer.json (it would be committed). Prefer api_key_env."`
 	Model                 string     `json:"model" jsonschema_description:"Model name as the provider knows it, e.g. gpt-5-mini or qwen-plus. May be left empty for local servers (ollama, lmstudio, vllm): pincer then uses the first model the server lists."`
-	ContextWindow         int        `json:"context_window" jsonschema:"minimum=1000" jsonschema_description:"Context window in tokens that pincer budgets for (default 30000)."`
+	ContextWindow         int        `json:"context_window" jsonschema:"minimum=1000" jsonschema_description:"Context window in tokens that pincer budgets for. Left out, pincer asks the server (llama.cpp, Ollama, LM Studio, vLLM, OpenRouter) or the provider's preset, and uses 30000 when neither says; set, it caps what the server reports."`
 	MaxIterations         int        `json:"max_iterations" jsonschema:"minimum=1,maximum=1000" jsonschema_description:"Most model round trips in one turn before pincer stops and asks the model to summarise (default 30)."`
 	CompressAt            float64    `json:"compress_at" jsonschema:"exclusiveMinimum=0,maximum=1" jsonschema_description:"Fraction of the context window at which older messages are summarised (default 0.8)."`
 	KeepRecent            int        `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"At most this many recent messages are kept verbatim when the context is compressed (default 10): whole turns only, and fewer when they do not fit under compress_at."`
@@ -115,6 +115,17 @@ type MCPServer struct {
 	Disabled  bool              `json:"disabled,omitempty" jsonschema_description:"Do not start this server."`
 	HideTools []string          `json:"hide_tools,omitempty" jsonschema_description:"Tools of this server not offered to the model, by the server's names for them."`
 	Trusted   bool              `json:"trusted,omitempty" jsonschema_description:"Run this server's tools that declare readOnlyHint without asking."`
+	OAuth     *MCPOAuth         `json:"oauth,omitempty" jsonschema_description:"How pincer logs in to this server over HTTP when it asks for authorization (pincer mcp login NAME); without it pincer registers itself with the server's authorization server."`
+}
+
+// MCPOAuth is the OAuth client pincer uses for one MCP server. The tokens
+// a login earns are never kept here but in pincer's data directory.
+type MCPOAuth struct {
+	ClientID          string   `json:"client_id,omitempty" jsonschema_description:"A client registered with the server's authorization server beforehand."`
+	ClientSecret      string   `json:"client_secret,omitempty" jsonschema_description:"Its secret, as a ${VARIABLE} so it is not written in the file."`
+	ClientMetadataURL string   `json:"client_metadata_url,omitempty" jsonschema_description:"The HTTPS URL of a client ID metadata document describing pincer, used as its client ID where the authorization server accepts such documents."`
+	Scopes            []string `json:"scopes,omitempty" jsonschema_description:"Scopes to ask for besides those the server names."`
+	CallbackPort      int      `json:"callback_port,omitempty" jsonschema_description:"The port of the loopback address the browser returns to (http://127.0.0.1:PORT/callback), when the client's registration names one; any free port otherwise."`
 }
 
 // LSPServer is one language server in the configuration.

@@ -27,6 +27,20 @@ type Preset struct {
 	Models []string
 	// Note is extra help, such as other regional endpoints.
 	Note string
+	// Windows are the documented context windows of well-known models, in
+	// tokens: pincer budgets for them without asking the server, which
+	// does not say.
+	Windows map[string]int
+}
+
+// KnownWindow is the documented context window of the configured model on
+// the configured provider, or 0 when the preset does not know it.
+func (c Config) KnownWindow() int {
+	p, ok := LookupPreset(c.Provider)
+	if !ok {
+		return 0
+	}
+	return p.Windows[c.Model]
 }
 
 // Custom is the preset name for any other OpenAI-compatible server; it
@@ -42,18 +56,21 @@ func Presets() []Preset {
 			BaseURL: "https://api.openai.com/v1", KeyEnv: "OPENAI_API_KEY",
 			DefaultModel: "gpt-5-mini",
 			Models:       []string{"gpt-5-mini", "gpt-5", "gpt-4.1", "gpt-4.1-mini"},
+			Windows:      map[string]int{"gpt-5-mini": 400_000, "gpt-5": 400_000, "gpt-4.1": 1_047_576, "gpt-4.1-mini": 1_047_576},
 		},
 		{
 			Name: "deepseek", Title: "DeepSeek",
 			BaseURL: "https://api.deepseek.com/v1", KeyEnv: "DEEPSEEK_API_KEY",
 			DefaultModel: "deepseek-v4-flash",
 			Models:       []string{"deepseek-v4-flash", "deepseek-v4-pro"},
+			Windows:      map[string]int{"deepseek-chat": 131_072, "deepseek-reasoner": 131_072},
 		},
 		{
 			Name: "dashscope", Title: "Alibaba Cloud DashScope (Qwen)",
 			BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "DASHSCOPE_API_KEY",
 			DefaultModel: "qwen-plus",
 			Models:       []string{"qwen-plus", "qwen3-coder-plus", "qwen3-max"},
+			Windows:      map[string]int{"qwen-plus": 131_072, "qwen3-coder-plus": 1_048_576, "qwen3-max": 262_144},
 			Note:         "mainland China (Beijing) endpoint; outside China set base_url to https://dashscope-intl.aliyuncs.com/compatible-mode/v1 (Singapore) with a key from that region",
 		},
 		{
@@ -83,6 +100,7 @@ func Presets() []Preset {
 			BaseURL: "https://api.groq.com/openai/v1", KeyEnv: "GROQ_API_KEY",
 			DefaultModel: "openai/gpt-oss-120b",
 			Models:       []string{"openai/gpt-oss-120b", "llama-3.3-70b-versatile"},
+			Windows:      map[string]int{"openai/gpt-oss-120b": 131_072, "llama-3.3-70b-versatile": 131_072},
 		},
 		{
 			Name: "mimo", Title: "Xiaomi MiMo",

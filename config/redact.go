@@ -48,6 +48,11 @@ func redactServers(in map[string]MCPServer) map[string]MCPServer {
 	for name, s := range in {
 		s.Headers, s.Env = hide(s.Headers), hide(s.Env)
 		s.URL = RedactURL(s.URL)
+		if s.OAuth != nil && s.OAuth.ClientSecret != "" && !strings.Contains(s.OAuth.ClientSecret, "${") {
+			o := *s.OAuth
+			o.ClientSecret = redactedKey
+			s.OAuth = &o
+		}
 		out[name] = s
 	}
 	return out

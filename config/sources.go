@@ -48,6 +48,11 @@ func (s Source) String() string {
 // environment or a flag) rather than pincer deriving it.
 func (s Source) explicit() bool { return s.Kind >= FromUserFile }
 
+// Explicit reports whether a person set the value (in a file, the
+// environment or a flag) rather than pincer deriving or defaulting it: a
+// context_window set so caps the window learned from the server.
+func (s Source) Explicit() bool { return s.explicit() }
+
 // isFile reports whether the value came from a config file.
 func (s Source) isFile() bool { return s.Kind == FromUserFile || s.Kind == FromProjectFile }
 

@@ -27,6 +27,7 @@ import (
 	"pincer/safety"
 	"pincer/session"
 	"pincer/themes"
+	"pincer/tools/mcp"
 	"pincer/ui/complete"
 	"pincer/ui/termscreen"
 	"pincer/ui/todolist"
@@ -95,6 +96,13 @@ type Options struct {
 	// server that failed), shown as they come; foreign parts must already
 	// be sanitised.
 	Alerts <-chan string
+	// AskServers, when set, is handed the screen's way of asking the
+	// person what an MCP server wants to know (a dialog), and nil when
+	// the screen closes; the composition root passes it to the servers.
+	AskServers func(mcp.Elicitor)
+	// OpenURL opens a page in the person's browser, for a server that
+	// asks for one to be visited; nil means it cannot be done here.
+	OpenURL func(string) error
 }
 
 // SandboxStatus is how commands are contained, as the screen shows it.
@@ -176,11 +184,19 @@ type App struct {
 	draft         string // what was typed before browsing history
 	pastes        map[string]string
 	inputRows     inputRows // which rows of the input start a line
-	quitArmed     bool
-	terminalOut   bool               // the terminal window does not have focus
-	filesSeq      uint64             // the latest listing of the project's files asked for
-	filesCancel   context.CancelFunc // stops that listing's walk when a newer one starts
-	watchedKey    string             // the directories last handed to the watcher
+	// emptyInput is the input box drawn while it is empty, and what it
+	// was drawn for (see inputView).
+	emptyInput    string
+	emptyInputKey emptyInputKey
+	themeGen      int // counts applyTheme calls, for emptyInputKey and rule
+	// rule is the line above the input, drawn for ruleWidth and ruleGen.
+	rule               string
+	ruleWidth, ruleGen int
+	quitArmed          bool
+	terminalOut        bool               // the terminal window does not have focus
+	filesSeq           uint64             // the latest listing of the project's files asked for
+	filesCancel        context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey         string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
@@ -319,6 +335,7 @@ func (a *App) applyTheme(th themes.Theme) {
 	is.Focused.Placeholder = st.Muted
 	is.Blurred.Placeholder = st.Muted
 	a.input.SetStyles(is)
+	a.themeGen++
 	hs := help.DefaultStyles(th.Dark)
 	a.help.Styles = hs
 }
@@ -607,6 +624,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.waitingSince, a.waitingLimit = a.clock(), e.FirstByte
 		case question:
 			cmds = append(cmds, a.ask(e))
+		case elicitQuestion:
+			cmds = append(cmds, a.askServer(e))
 		case agent.TextDelta:
 			a.state = stateStreaming
 			a.answering = true
@@ -621,6 +640,7 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			a.state = stateStreaming
 			a.transcript.ToolCallDelta(e.Index, callKey(e.Call, e.ID), e.Name, e.ArgsSoFar)
 		case agent.AssistantMessage:
+			a.transcript.SettleAnswer(e.Message.Reasoning, e.Message.Content)
 			for i, c := range e.Message.ToolCalls {
 				if i < len(e.Calls) {
 					a.transcript.ToolCall(callKey(e.Calls[i], c.ID), c.Name, c.Arguments)
@@ -1027,11 +1047,48 @@ func (a *App) render() string {
 	} else if pop := a.popupView(); pop != "" {
 		body = a.overlayPopup(body, pop)
 	}
-	rule := a.styles.Faint.Render(strings.Repeat("─", a.width))
+	rule := a.ruleView()
 	if h := a.todoBlockHeight(); h > 0 {
 		rule += "\n" + a.todos.Block(a.width, h)
 	}
-	return body + "\n" + rule + "\n" + a.input.View() + "\n" + a.statusLine()
+	return body + "\n" + rule + "\n" + a.inputView() + "\n" + a.statusLine()
+}
+
+// ruleView is the line above the input. It is kept: drawn through
+// lipgloss it cost a seventh of a streamed frame.
+func (a *App) ruleView() string {
+	if a.rule == "" || a.ruleWidth != a.width || a.ruleGen != a.themeGen {
+		a.rule = a.styles.Faint.Render(strings.Repeat("─", a.width))
+		a.ruleWidth, a.ruleGen = a.width, a.themeGen
+	}
+	return a.rule
+}
+
+// emptyInputKey is everything an empty input box's drawing depends on.
+type emptyInputKey struct {
+	width, height int
+	focused       bool
+	virtualCursor bool
+	placeholder   string
+	themeGen      int
+}
+
+// inputView is the input box. While it is empty (as it is for most
+// frames of an answer streaming) the drawing is kept: the input draws
+// all its rows and its placeholder through lipgloss on every call, about
+// a tenth of what a streamed frame cost.
+func (a *App) inputView() string {
+	if a.input.Value() != "" {
+		return a.input.View()
+	}
+	key := emptyInputKey{
+		width: a.input.Width(), height: a.input.Height(), focused: a.input.Focused(),
+		virtualCursor: a.input.VirtualCursor(), placeholder: a.input.Placeholder, themeGen: a.themeGen,
+	}
+	if a.emptyInput == "" || key != a.emptyInputKey {
+		a.emptyInput, a.emptyInputKey = a.input.View(), key
+	}
+	return a.emptyInput
 }
 
 // joinPanes puts two panes side by side with a separator between them.

@@ -30,6 +30,10 @@ func Run(ctx context.Context, o Options) error {
 	themes.CacheHighlighting()  // likewise
 	app := New(o)
 	o.Agent.SetApprover(approver{b: app.bridge})
+	if o.AskServers != nil {
+		o.AskServers(screenElicitor{b: app.bridge}.ask)
+		defer o.AskServers(nil)
+	}
 	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)
 	app.cancelTurn()
 	if err != nil && ctx.Err() == nil {

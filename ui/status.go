@@ -55,7 +55,13 @@ func (a *App) statusLine() string {
 	}
 	var right []string
 	if w := a.agent.ContextWindow(); w > 0 && a.lastContext > 0 {
-		right = append(right, fmt.Sprintf("ctx %d%%", a.lastContext*100/w))
+		gauge := fmt.Sprintf("ctx %d%%", a.lastContext*100/w)
+		if src := a.agent.ContextWindowSource(); src != "default" && src != "context_window" {
+			// A window learned from the server may be far from the
+			// configured one: say which.
+			gauge += " of " + strings.Replace(short(w), ".0", "", 1)
+		}
+		right = append(right, gauge)
 	}
 	right = append(right, fmt.Sprintf("↑%s ↓%s", short(a.usage.PromptTokens), short(a.usage.CompletionTokens)))
 	if n := a.subUsage.PromptTokens + a.subUsage.CompletionTokens; n > 0 {

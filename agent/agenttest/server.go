@@ -45,6 +45,7 @@ type Server struct {
 	models   []string
 	fallback *Reply
 	respond  func(Request) (Reply, bool)
+	docs     map[string]string // GET path → JSON body (see SetJSON)
 }
 
 // New starts a server that answers with replies in order. When they run
@@ -87,6 +88,17 @@ func (s *Server) SetModels(names ...string) {
 	s.mu.Unlock()
 }
 
+// SetJSON makes GET path answer with body as JSON: the endpoints local
+// servers offer besides the chat (llama.cpp's /props, Ollama's /api/ps).
+func (s *Server) SetJSON(path, body string) {
+	s.mu.Lock()
+	if s.docs == nil {
+		s.docs = map[string]string{}
+	}
+	s.docs[path] = body
+	s.mu.Unlock()
+}
+
 // Requests returns the chat requests received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -95,6 +107,14 @@ func (s *Server) Requests() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	doc, isDoc := s.docs[r.URL.Path]
+	s.mu.Unlock()
+	if isDoc && r.Method == http.MethodGet {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, doc)
+		return
+	}
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 		s.mu.Lock()
 		var data []map[string]string

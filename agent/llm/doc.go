@@ -22,6 +22,14 @@
 //   - keeps the API key and any credential in the base URL out of every
 //     error and notice.
 //
+// Open models served without their server's parsers put into the answer's
+// text what belongs elsewhere; the client takes it out (shape.go):
+// thinking (think.go) goes to the reasoning, and an answer that is only a
+// tool-call block in one of the formats open models write (textcalls.go)
+// becomes calls, marked FromText. It also asks the server how big the
+// model's window is (window.go) and, where offered, counts tokens with the
+// model's own tokenizer (tokenize.go).
+//
 // The recorded streams under testdata/streams hold the shapes real servers
 // send; the tests replay each one whole and cut into pieces.
 package llm

@@ -84,6 +84,9 @@ type ClientOptions struct {
 	// MaxToolArgs bounds the arguments of one tool call in bytes; 0 means
 	// DefaultMaxToolArgs, <0 no bound.
 	MaxToolArgs int
+	// Hosted says the server is a hosted service, not a local one: the
+	// window is asked of its model list only (see DiscoverWindow).
+	Hosted bool
 	// Backoff, when set, is the wait before retry attempt n (from 1),
 	// instead of about 1s, 2s, 4s … with jitter; tests make it short.
 	Backoff func(attempt int) time.Duration
@@ -99,6 +102,15 @@ type Client struct {
 	key   string
 	http  *http.Client
 	scrub scrubber
+	// probe asks the server about the model's window, straight through
+	// the base transport (no retries: an endpoint missing is an answer).
+	probe   *http.Client
+	windows windowCache
+	tokens  tokenizer
+	hosted  bool
+	// opensThinking names the models whose template opens the thinking
+	// block (an answer closed one it never opened); guarded by mu.
+	opensThinking map[string]bool
 }
 
 // NewClient checks the options and builds a client.
@@ -168,7 +180,12 @@ func NewClient(o ClientOptions) (*Client, error) {
 	if err != nil {
 		return nil, scrub.err(fmt.Errorf("set up the model client: %w", err))
 	}
-	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub}, nil
+	rt := o.HTTP
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	probe := &http.Client{Transport: rt, Timeout: WindowProbeTimeout}
+	return &Client{llm: llm, model: o.Model, base: base, key: o.APIKey, http: hc, scrub: scrub, probe: probe, hosted: o.Hosted}, nil
 }
 
 // splitBase parts a base URL into what endpoint paths are appended to and
@@ -238,12 +255,16 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if err != nil {
 		return Reply{}, err
 	}
-	st := &callState{sink: sink, reasoning: reasoning}
-	defer st.close()
 	model := c.ModelName()
 	if req.Model != "" {
 		model = req.Model
 	}
+	c.mu.Lock()
+	opened := c.opensThinking[model]
+	c.mu.Unlock()
+	shape := newShaper(sink, len(req.Tools) > 0, opened)
+	st := &callState{sink: shape.event, reasoning: reasoning}
+	defer st.close()
 	opts := []llms.CallOption{
 		llms.WithModel(model),
 		// langchaingo parses a streamed answer only when a streaming
@@ -263,6 +284,15 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 		}
 	}
 	reply, err := c.complete(ctx, st, msgs, opts)
+	reply, opens := shape.finish(reply, req.Tools, err == nil)
+	if opens {
+		c.mu.Lock()
+		if c.opensThinking == nil {
+			c.opensThinking = map[string]bool{}
+		}
+		c.opensThinking[model] = true
+		c.mu.Unlock()
+	}
 	return reply, c.scrub.err(err)
 }
 

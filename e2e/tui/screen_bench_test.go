@@ -259,9 +259,17 @@ func BenchmarkScreenFirstFrame(b *testing.B) {
 
 // longAnswer is about 35 KB of the markdown a model writes: paragraphs,
 // lists, inline code and a fenced block, ending with a marker.
-func longAnswer() string {
+func longAnswer() string { return answerOf(35000) }
+
+// shortAnswer is longAnswer's first 7 KB or so, for a stream at the pace
+// of a real model (1.4 KB/s), which would take half a minute for the
+// whole.
+func shortAnswer() string { return answerOf(7000) }
+
+// answerOf is longAnswer of about n bytes.
+func answerOf(n int) string {
 	var b strings.Builder
-	for i := 1; b.Len() < 35000; i++ {
+	for i := 1; b.Len() < n; i++ {
 		fmt.Fprintf(&b, "## Step %d\n\n", i)
 		b.WriteString("The parser reads the whole file first, then walks each declaration and records the names it defines, so that a later pass can resolve `references` without a second read of the disk.\n\n")
 		b.WriteString("- keep the **cache** small\n- drop entries that were not used\n- log what was evicted\n\n")
@@ -319,6 +327,10 @@ func variedAnswer() string {
 //   - margins: the same on a terminal that also has left and right margins
 //     (xterm's DECSLRM), which tmux lacks.
 //   - varied: variedAnswer instead of longAnswer.
+//   - 1.4KBps: shortAnswer at the pace of a real model (1.4 KB/s), beside
+//     a full tree on a true-colour terminal without margins (tmux); the
+//     others stream at about 9 KB/s, where a view that holds still while
+//     the answer grows below it skips lines a slower answer shows.
 func BenchmarkScreenBytes(b *testing.B) {
 	for _, c := range []struct {
 		name       string
@@ -336,15 +348,26 @@ func BenchmarkScreenBytes(b *testing.B) {
 		{"truecolor/fulltree/varied", 160, 45, termKind{colours: true}, true, variedAnswer},
 		{"truecolor/fulltree/margins/varied", 160, 45, termKind{colours: true, margins: true}, true, variedAnswer},
 	} {
-		b.Run(c.name, func(b *testing.B) { benchScreenBytes(b, c.cols, c.rows, c.term, c.full, c.answer()) })
+		b.Run(c.name, func(b *testing.B) { benchScreenBytes(b, c.cols, c.rows, c.term, c.full, c.answer(), 0) })
 	}
+	// At the pace of a real model, beside a full tree in tmux (no margins).
+	b.Run("truecolor/fulltree/1.4KBps", func(b *testing.B) {
+		benchScreenBytes(b, 160, 45, termKind{colours: true}, true, shortAnswer(), 1400)
+	})
 }
 
-func benchScreenBytes(b *testing.B, cols, rows uint16, term termKind, full bool, answer string) {
+// benchScreenBytes is one case of BenchmarkScreenBytes; rate is how many
+// bytes of the answer the server sends a second (0: about 9,000).
+func benchScreenBytes(b *testing.B, cols, rows uint16, term termKind, full bool, answer string, rate int) {
 	var ratio float64
+	body := agenttest.TextBody(answer, 24, 10, 10)
+	piece := 1500 // bytes of the server's stream every 30 ms
+	if rate > 0 {
+		piece = max(rate*len(body)/len(answer)*30/1000, 1)
+	}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		srv := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(answer, 24, 10, 10), Piece: 1500, Delay: 30 * time.Millisecond})
+		srv := agenttest.New(agenttest.Reply{Body: body, Piece: piece, Delay: 30 * time.Millisecond})
 		s := benchProject(b, srv.BaseURL(), full)
 		if !full && term.colours {
 			// 3 files: a tree that stands in its pane's top rows.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"pincer/agent"
+	"pincer/agent/llm"
 	"pincer/config"
 )
 
@@ -46,7 +49,10 @@ of the file, for editors.`,
 			if asJSON {
 				return c.writeJSON(red)
 			}
-			return c.printConfig(red, p.srcs, p.cfg.APIKeySource(c.getenv))
+			if err := c.printConfig(red, p.srcs, p.cfg.APIKeySource(c.getenv)); err != nil {
+				return err
+			}
+			return c.printWindow(cmd.Context(), p)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged configuration as JSON")
@@ -108,3 +114,24 @@ func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource stri
 }
 
 func presetHelp() string { return wrapHanging(config.ProviderHelp(), 78) }
+
+// printWindow says which context window pincer will budget for, asking
+// the server as a session would (briefly: WindowProbeTimeout).
+func (c *cli) printWindow(ctx context.Context, p *project) error {
+	b := agent.Budget{ContextWindow: p.cfg.ContextWindow, CapWindow: p.srcs.Of("context_window").Explicit()}
+	var w llm.Window
+	if p.cfg.Model != "" {
+		if client, err := llm.NewClient(p.clientOptions()); err == nil {
+			w = windowProbe(p, client)(ctx, "")
+		}
+	}
+	tokens, from := agent.WindowFor(b, w)
+	line := fmt.Sprintf("\nwindow: %d tokens (%s)", tokens, from)
+	if p.cfg.Model == "" {
+		line += "; learned from the server once a model is chosen"
+	} else if w.Assumed {
+		line += "; the server reports the real one once the model is loaded"
+	}
+	_, err := fmt.Fprintln(c.stdout, line)
+	return err
+}

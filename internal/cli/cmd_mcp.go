@@ -24,16 +24,18 @@ import (
 // starts them): their logs go under the data directory, they run in the
 // project, and pincer's own API keys stay out of their environment.
 func (c *cli) mcpManager(p *project, onChange func()) *mcp.Manager {
+	return mcp.New(c.mcpOptions(p, onChange))
+}
+
+// mcpOptions are the options of the project's MCP manager; logins are
+// read from the token store but never started (no Login).
+func (c *cli) mcpOptions(p *project, onChange func()) mcp.Options {
 	names := slices.Sorted(maps.Keys(p.cfg.MCPServers))
 	servers := make([]mcp.Server, 0, len(names))
 	for _, name := range names {
-		s := p.cfg.MCPServers[name]
-		servers = append(servers, mcp.Server{
-			Name: name, Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers,
-			Disabled: s.Disabled, HideTools: s.HideTools, Trusted: s.Trusted,
-		})
+		servers = append(servers, mcpServer(name, p.cfg.MCPServers[name]))
 	}
-	return mcp.New(mcp.Options{
+	return mcp.Options{
 		Servers:  servers,
 		LogDir:   filepath.Join(filepath.Dir(c.storePath(p)), "mcp"),
 		Dir:      p.root,
@@ -42,7 +44,27 @@ func (c *cli) mcpManager(p *project, onChange func()) *mcp.Manager {
 		DropEnv:  c.keyVariables(p),
 		OnChange: onChange,
 		Version:  version,
-	})
+		Tokens:   c.mcpTokens(p),
+	}
+}
+
+// mcpServer is a configured server as the manager takes it.
+func mcpServer(name string, s config.MCPServer) mcp.Server {
+	out := mcp.Server{
+		Name: name, Type: s.Type, Command: s.Command, Args: s.Args, Env: s.Env, URL: s.URL, Headers: s.Headers,
+		Disabled: s.Disabled, HideTools: s.HideTools, Trusted: s.Trusted,
+	}
+	if o := s.OAuth; o != nil {
+		out.OAuth = mcp.OAuth{ClientID: o.ClientID, ClientSecret: o.ClientSecret, ClientMetadataURL: o.ClientMetadataURL,
+			Scopes: o.Scopes, CallbackPort: o.CallbackPort}
+	}
+	return out
+}
+
+// mcpTokens is where the logins to MCP servers are kept: beside the
+// session store in the user's data directory, never in a project.
+func (c *cli) mcpTokens(p *project) *mcp.TokenStore {
+	return mcp.NewTokenStore(filepath.Join(filepath.Dir(c.storePath(p)), "mcp-auth"))
 }
 
 // describeMCP lists the servers as /mcp and 'pincer mcp list' show them:
@@ -95,7 +117,7 @@ asks first, unless an allow rule names the tool (allow: ["mcp__github__get_issue
 or the server is trusted and the tool says it only reads.`,
 		Args: cobra.NoArgs,
 	}
-	cmd.AddCommand(c.mcpListCommand(), c.mcpAddCommand(), c.mcpRmCommand())
+	cmd.AddCommand(c.mcpListCommand(), c.mcpAddCommand(), c.mcpRmCommand(), c.mcpLoginCommand(), c.mcpLogoutCommand(), c.mcpConformanceCommand())
 	return cmd
 }
 
@@ -147,14 +169,17 @@ func (c *cli) userConfigFile() (string, error) {
 }
 
 func (c *cli) mcpAddCommand() *cobra.Command {
-	var env, headers []string
-	var url string
+	var env, headers, scopes []string
+	var url, clientID, clientSecret, clientMetadata string
 	var trusted bool
+	var callbackPort int
 	cmd := &cobra.Command{
 		Use:   "add NAME [--url URL | -- COMMAND ARGS…]",
 		Short: "Add an MCP server to your config file",
 		Example: `  pincer mcp add fs -- npx -y @modelcontextprotocol/server-filesystem ~/notes
-  pincer mcp add github --url https://api.githubcopilot.com/mcp/ --header 'Authorization: Bearer ${GITHUB_TOKEN}'`,
+  pincer mcp add github --url https://api.githubcopilot.com/mcp/ --header 'Authorization: Bearer ${GITHUB_TOKEN}'
+  pincer mcp add linear --url https://mcp.linear.app/mcp     (then: pincer mcp login linear)
+  pincer mcp add corp --url https://mcp.corp.example/mcp --client-id pincer --client-secret '${CORP_MCP_SECRET}'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -192,6 +217,22 @@ func (c *cli) mcpAddCommand() *cobra.Command {
 				}
 				s.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
 			}
+			if clientID != "" || clientSecret != "" || clientMetadata != "" || len(scopes) > 0 || callbackPort != 0 {
+				if s.URL == "" {
+					return usageError(errors.New("--client-id, --client-secret, --client-metadata-url, --scope and --callback-port are for a server over HTTP; give its --url"))
+				}
+				if clientSecret != "" && clientID == "" {
+					return usageError(errors.New("--client-secret goes with the --client-id it belongs to"))
+				}
+				if clientSecret != "" && !strings.HasPrefix(clientSecret, "${") {
+					return usageError(errors.New("write --client-secret as a ${VARIABLE} (e.g. --client-secret '${CORP_MCP_SECRET}' in single quotes), so the secret is not saved in the config file"))
+				}
+				if callbackPort < 0 || callbackPort > 65535 {
+					return usageError(fmt.Errorf("--callback-port %d is not a port; give 1 to 65535", callbackPort))
+				}
+				s.OAuth = &config.MCPOAuth{ClientID: clientID, ClientSecret: clientSecret, ClientMetadataURL: clientMetadata,
+					Scopes: scopes, CallbackPort: callbackPort}
+			}
 			path, err := c.userConfigFile()
 			if err != nil {
 				return err
@@ -222,6 +263,11 @@ func (c *cli) mcpAddCommand() *cobra.Command {
 	cmd.Flags().StringVar(&url, "url", "", "the server's streamable HTTP endpoint, instead of a command")
 	cmd.Flags().StringArrayVar(&headers, "header", nil, "an HTTP header, 'Name: value' (repeatable); write tokens as ${VARIABLE} so none is saved")
 	cmd.Flags().BoolVar(&trusted, "trusted", false, "run the server's read-only tools without asking")
+	cmd.Flags().StringVar(&clientID, "client-id", "", "an OAuth client registered for pincer with the server's authorization server")
+	cmd.Flags().StringVar(&clientSecret, "client-secret", "", "its secret, as a ${VARIABLE} in single quotes")
+	cmd.Flags().StringVar(&clientMetadata, "client-metadata-url", "", "the HTTPS URL of a client ID metadata document that describes pincer")
+	cmd.Flags().StringArrayVar(&scopes, "scope", nil, "an OAuth scope to ask for besides the server's own (repeatable)")
+	cmd.Flags().IntVar(&callbackPort, "callback-port", 0, "the port the browser returns to after a login (http://127.0.0.1:PORT/callback), when the client's registration names one")
 	return cmd
 }
 

@@ -156,6 +156,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	// The servers start with the run and stop with it; it waits for them
 	// (at most their start timeout), since nobody can wait for a slow one.
 	servers := c.mcpManager(p, nil)
+	servers.SetElicitor(c.runElicitor(rf.yes))
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
@@ -194,6 +195,18 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 				return &exitError{code: code, silent: true}
 			}
 			return nil
+		}
+	}
+	if !isCommand {
+		// "/mcp__SERVER__PROMPT args" runs a server's prompt.
+		if text, ok, err := mcpPromptText(ctx, servers, prompt); ok {
+			if err != nil {
+				if code := printer.Finish(agent.Result{StopReason: "error"}, err); code != 0 {
+					return &exitError{code: code, silent: true}
+				}
+				return nil
+			}
+			prompt = text
 		}
 	}
 	res, runErr := a.Run(ctx, prompt, printer.Event)

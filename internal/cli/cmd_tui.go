@@ -128,7 +128,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 			return describeHooks(p)
 		}), ui.NoticeCommand("agents", "list the sub-agents the task tool can start, and where they come from", func() string {
 			return describeAgents(a, agent.HomeDir())
-		})}, screenCommands(p, custom)...)
+		})}, append(screenCommands(p, custom), mcpPromptCommands(servers)...)...)
 	}
 	err = ui.Run(ctx, ui.Options{
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Jailed: sb.Jailed, Network: sb.Network, Note: sb.Note},
@@ -152,6 +152,8 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 		Alerts:            alerts,
+		AskServers:        servers.SetElicitor,
+		OpenURL:           c.openPage,
 		Commands:          extraCommands(custom),
 		// The command files are read again when the / list opens, so one
 		// added or changed while pincer runs is there without a restart.

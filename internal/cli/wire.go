@@ -36,6 +36,36 @@ type project struct {
 	// it (see projectHash): its .pincer.json settings, its MCP servers,
 	// its commands' "!" lines and its agents.
 	trusted bool
+	// configuredWindow is context_window as configured (default or set);
+	// once the server was asked, cfg.ContextWindow holds the window in
+	// force (see learnWindow). 0 until then.
+	configuredWindow int
+}
+
+// learnWindow asks the model's server for its window before the prompt is
+// assembled, and makes cfg.ContextWindow the window pincer budgets for,
+// so what is chosen from the window (the prompt profile) fits the model.
+// It waits at most llm.WindowProbeTimeout; the client caches the answer
+// for the session, and the agent asks again before each turn (Ollama
+// reports the real window once the model is loaded).
+func (p *project) learnWindow(client *llm.Client) (agent.Budget, llm.Window) {
+	if p.configuredWindow == 0 {
+		p.configuredWindow = p.cfg.ContextWindow
+	}
+	b := agent.Budget{
+		ContextWindow: p.configuredWindow,
+		CapWindow:     p.srcs.Of("context_window").Explicit(),
+		CompressAt:    p.cfg.CompressAt,
+		KeepRecent:    p.cfg.KeepRecent,
+	}
+	if client.ModelName() == "" {
+		return b, llm.Window{}
+	}
+	w := windowProbe(p, client)(context.Background(), "")
+	if tokens, _ := agent.WindowFor(b, w); tokens > 0 {
+		p.cfg.ContextWindow = tokens
+	}
+	return b, w
 }
 
 // loadProject resolves the project directory and loads the configuration,
@@ -115,6 +145,10 @@ func (p *project) clientOptions() llm.ClientOptions {
 		SilentRetryBudget: p.cfg.SilentRetryBudget.Std(),
 		Secrets:           p.cfg.Secrets(),
 		MaxToolArgs:       p.cfg.ToolArgsMaxKB << 10,
+	}
+	if preset, ok := config.LookupPreset(p.cfg.Provider); ok && !preset.Local && preset.Name != config.Custom {
+		// A hosted service, unless base_url sends the preset elsewhere.
+		o.Hosted = !p.srcs.Of("base_url").Explicit()
 	}
 	// In the config 0 means none; in the client 0 means its default.
 	if o.MaxRetries == 0 {
@@ -204,6 +238,7 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 	if err != nil {
 		return nil, nil, usageError(err)
 	}
+	budget, learned := p.learnWindow(client)
 	cls, err := c.classifier(p)
 	if err != nil {
 		return nil, nil, err
@@ -265,7 +300,12 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 	}
 	defs, defWarnings := agent.LoadAgentDefs(agent.AgentDirs(c.configDir(), p.root))
 	defs, defWarnings = p.trustedAgents(defs, defWarnings)
+	var resources agent.Resources
+	if s.mcp != nil {
+		resources = s.mcp // not a nil *mcp.Manager in an interface
+	}
 	a, err := agent.New(agent.Options{
+		Resources:     resources,
 		Model:         client,
 		Tools:         reg,
 		Safety:        cls,
@@ -284,13 +324,28 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
-		Budget: agent.Budget{
-			ContextWindow: p.cfg.ContextWindow,
-			CompressAt:    p.cfg.CompressAt,
-			KeepRecent:    p.cfg.KeepRecent,
-		},
+		Window:        windowProbe(p, client),
+		Budget:        budget,
+		Learned:       learned,
+		CountTokens:   client.CountTokens,
 	})
 	return a, client, err
+}
+
+// windowProbe is the agent's Options.Window: the documented window of a
+// well-known hosted model from its preset, else what the server says.
+func windowProbe(p *project, client *llm.Client) func(ctx context.Context, model string) llm.Window {
+	cfg := p.cfg
+	return func(ctx context.Context, model string) llm.Window {
+		if model == "" {
+			model = client.ModelName()
+		}
+		cfg.Model = model
+		if n := cfg.KnownWindow(); n > 0 {
+			return llm.Window{Tokens: n, Source: "preset " + cfg.Provider}
+		}
+		return client.Window(ctx, model)
+	}
 }
 
 // configDir is the directory of the person's config file, where their

@@ -6,6 +6,7 @@ package mcp
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -35,6 +36,10 @@ type Server struct {
 	// no token is written in a project file.
 	URL     string
 	Headers map[string]string
+	// OAuth is how pincer logs in to a server over HTTP that asks for
+	// authorization (see OAuth); the zero value registers pincer
+	// dynamically.
+	OAuth OAuth
 	// Disabled servers are listed but never started.
 	Disabled bool
 	// HideTools are tool names (as the server calls them) not offered to
@@ -68,8 +73,21 @@ func (s Server) check() error {
 		return fmt.Errorf("it has both a command and a url; keep one")
 	case s.URL != "" && !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://"):
 		return fmt.Errorf("its url %q is not http:// or https://", s.URL)
+	case s.URL == "" && (s.OAuth.ClientID != "" || s.OAuth.ClientMetadataURL != "" || len(s.OAuth.Scopes) > 0 || s.OAuth.CallbackPort != 0):
+		return fmt.Errorf("it has oauth settings, but a server over stdio does not log in; remove them or give its url")
+	case s.OAuth.CallbackPort < 0 || s.OAuth.CallbackPort > 65535:
+		return fmt.Errorf("its oauth callback_port %d is not a port; give 1 to 65535, or 0 for any", s.OAuth.CallbackPort)
+	case s.OAuth.ClientMetadataURL != "" && !isDocumentURL(s.OAuth.ClientMetadataURL):
+		return fmt.Errorf("its oauth client_metadata_url %q is not an https:// URL with a path, as a client ID metadata document's must be", s.OAuth.ClientMetadataURL)
 	}
 	return nil
+}
+
+// isDocumentURL reports whether raw can be a client ID metadata
+// document's URL: https, with a host and a path.
+func isDocumentURL(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && u.Scheme == "https" && u.Host != "" && u.Path != "" && u.Path != "/"
 }
 
 // expand replaces ${NAME} and ${NAME:-default} in s with values from

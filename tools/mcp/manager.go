@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"pincer/internal/procgroup"
@@ -59,6 +60,17 @@ type Options struct {
 	OnChange func()
 	// Version is pincer's version, told to servers.
 	Version string
+	// Tokens keeps the logins to servers over HTTP; nil keeps none.
+	Tokens *TokenStore
+	// Login, when set, shows a person the authorization URL of a server
+	// that asks them to log in (opening a browser after asking, or
+	// printing it), while pincer waits for the browser to come back to a
+	// loopback address. Nil means nobody can be asked: such a server
+	// fails with a reason that says how to log in.
+	Login func(ctx context.Context, server, authURL string) error
+	// Relogin ignores the stored logins, so the servers that ask for one
+	// get a new one ('pincer mcp login').
+	Relogin bool
 }
 
 // Info is what is known about one server, for /mcp and 'pincer mcp list'.
@@ -92,6 +104,8 @@ type Manager struct {
 	servers []*server
 	changed chan struct{} // closed and replaced at every change
 	started bool
+	// elicitor asks the person what a server wants to know (SetElicitor).
+	elicitor Elicitor
 }
 
 // server is one server's state, guarded by Manager.mu.
@@ -110,6 +124,8 @@ type server struct {
 	hidden   []string
 	warnings []string
 	logPath  string
+	// prompts are the server's prompts, listed when it became ready.
+	prompts []Prompt
 }
 
 // New prepares a manager; nothing starts before Start.
@@ -303,7 +319,7 @@ func (m *Manager) set(s *server, f func()) {
 func (m *Manager) run(s *server) {
 	for {
 		changed := make(chan struct{}, 1)
-		cs, list, err := m.connect(s, changed)
+		cs, list, prompts, err := m.connect(s, changed)
 		if m.ctx.Err() != nil {
 			if cs != nil {
 				m.end(s, cs)
@@ -317,6 +333,7 @@ func (m *Manager) run(s *server) {
 		m.set(s, func() {
 			s.status, s.reason, s.session = StatusReady, "", cs
 			s.tools, s.hidden, s.warnings = list.tools, list.hidden, list.warnings
+			s.prompts = prompts
 		})
 		stop := make(chan struct{})
 		var watching sync.WaitGroup
@@ -352,6 +369,10 @@ func (m *Manager) run(s *server) {
 // words, when it left some in its log.
 func (m *Manager) explain(s *server, err error) string {
 	why := err.Error()
+	var login *LoginNeededError
+	if errors.As(err, &login) {
+		return login.Error()
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		why = fmt.Sprintf("it did not answer within %s", m.opts.StartTimeout)
 	}
@@ -370,7 +391,7 @@ func (m *Manager) withLog(s *server, why string) string {
 }
 
 // connect starts the server, says hello and lists its tools.
-func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSession, toolList, error) {
+func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSession, toolList, []Prompt, error) {
 	ctx, cancel := context.WithTimeout(m.ctx, m.opts.StartTimeout)
 	defer cancel()
 	var transport sdk.Transport
@@ -379,14 +400,27 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		for k, v := range s.cfg.Headers {
 			x, err := m.expand(v)
 			if err != nil {
-				return nil, toolList{}, fmt.Errorf("header %s: %w", k, err)
+				return nil, toolList{}, nil, fmt.Errorf("header %s: %w", k, err)
 			}
 			headers.Set(k, x)
 		}
 		state := &httpState{server: s.cfg.Name}
 		client, err := httpClient(state, s.cfg.URL, headers, http.DefaultTransport)
 		if err != nil {
-			return nil, toolList{}, err
+			return nil, toolList{}, nil, err
+		}
+		secret, err := m.expand(s.cfg.OAuth.ClientSecret)
+		if err != nil {
+			return nil, toolList{}, nil, fmt.Errorf("its OAuth client secret: %w", err)
+		}
+		var authorizer auth.OAuthHandler
+		if headers.Get("Authorization") == "" {
+			// A configured Authorization header is the person's own
+			// credential: pincer does not log in over it.
+			authorizer, err = newAuthHandler(s.cfg.Name, s.cfg.URL, s.cfg.OAuth, secret, m.opts.Tokens, m.opts.Login, m.opts.Relogin)
+			if err != nil {
+				return nil, toolList{}, nil, err
+			}
 		}
 		m.mu.Lock()
 		s.http = state // read by calls, under the lock
@@ -396,11 +430,12 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 			HTTPClient:   client,
 			MaxRetries:   2,
 			MaxEventSize: maxMessage,
+			OAuthHandler: authorizer,
 		}
 	} else {
 		cmd, logf, err := m.command(s)
 		if err != nil {
-			return nil, toolList{}, err
+			return nil, toolList{}, nil, err
 		}
 		m.mu.Lock()
 		s.http = &httpState{server: s.cfg.Name}
@@ -415,6 +450,10 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "pincer", Version: m.opts.Version}, &sdk.ClientOptions{
+		ElicitationHandler: m.elicitHandler(s.cfg.Name),
+		Capabilities: &sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{
+			Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{},
+		}},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			// However many arrive, at most one listing waits: a
 			// flood of notifications costs one tools/list, not one each.
@@ -426,14 +465,14 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
-		return nil, toolList{}, fmt.Errorf("could not start it: %w", err)
+		return nil, toolList{}, nil, fmt.Errorf("could not start it: %w", err)
 	}
 	list, err := m.listTools(ctx, s, cs)
 	if err != nil {
 		m.end(s, cs)
-		return nil, toolList{}, fmt.Errorf("could not list its tools: %w", s.http.explain(err))
+		return nil, toolList{}, nil, fmt.Errorf("could not list its tools: %w", s.http.explain(err))
 	}
-	return cs, list, nil
+	return cs, list, listPrompts(ctx, s.cfg.Name, cs), nil
 }
 
 // expand fills in ${VARIABLES}, refusing the API keys pincer keeps from

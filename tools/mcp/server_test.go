@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -58,6 +59,33 @@ func testServer() *sdk.Server {
 	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Reports a tool error."},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "it broke"}}}, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "ask", Description: "Asks the person for a name and an age, and says what came back."},
+		func(ctx context.Context, req *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			res, err := req.Session.Elicit(ctx, &sdk.ElicitParams{Message: "Who are you?", RequestedSchema: map[string]any{
+				"type": "object",
+				"properties": map[string]any{
+					"name": map[string]any{"type": "string", "title": "Name"},
+					"age":  map[string]any{"type": "integer", "default": 30},
+				},
+				"required": []string{"name"},
+			}})
+			if err != nil {
+				return nil, nil, err
+			}
+			raw, _ := json.Marshal(res.Content)
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Action + " " + string(raw)}}}, nil, nil
+		})
+	s.AddPrompt(&sdk.Prompt{Name: "review", Description: "Review a file.", Arguments: []*sdk.PromptArgument{
+		{Name: "path", Required: true}, {Name: "focus"},
+	}}, func(_ context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{
+			{Role: "user", Content: &sdk.TextContent{Text: "Review " + req.Params.Arguments["path"] + " for " + req.Params.Arguments["focus"] + "."}},
+		}}, nil
+	})
+	s.AddResource(&sdk.Resource{URI: "note://hello", Name: "hello", MIMEType: "text/plain"},
+		func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "note://hello", MIMEType: "text/plain", Text: "hello from the server"}}}, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Ends the server process."},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {

@@ -395,6 +395,11 @@ type (
 		Completed int         `json:"completed"`
 		Total     int         `json:"total"`
 	}
+	windowLine struct {
+		Type   string `json:"type"`
+		Tokens int    `json:"tokens"`
+		Source string `json:"source"`
+	}
 	recallLine struct {
 		Type  string               `json:"type"`
 		Notes []agent.RecalledNote `json:"notes"`
@@ -499,6 +504,8 @@ func lineOf(ev agent.Event) any {
 		return diagnosticsLine{"diagnostics", e.ID, e.Report.Errors, e.Report.Warnings, e.Report.New, e.Report.Total, items}
 	case agent.Compressed:
 		return compressedLine{"compressed", e.Messages, e.Before, e.After, e.Summary}
+	case agent.WindowKnown:
+		return windowLine{"window", e.Tokens, e.Source}
 	case agent.TodoList:
 		items := e.Items
 		if items == nil {

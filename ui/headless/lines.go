@@ -44,6 +44,7 @@ func JSONLines() []JSONLine {
 		{"retry", retryLine{}, "a request failed before any answer and will be sent again"},
 		{"notice", messageLine{}, "something pincer tells the person about the run"},
 		{"compressed", compressedLine{}, "older messages were summarised to fit the context window"},
+		{"window", windowLine{}, "the context window pincer budgets for, in tokens, and where it came from (the server's endpoint, the provider's preset, `context_window` or the default): before the first request when the server reports one, and again when it changes"},
 		{"sub", subLine{}, "an event of a sub-agent: its own line nested under `event`, with the id of the `task` call that started it (see [agents](docs/agents.md#in-pincer-run---json))"},
 		{"error", messageLine{}, "the run failed; the `result` line still follows"},
 		{"result", resultLine{}, "the last line: the answer, why the run stopped, and the tokens used"},

@@ -61,6 +61,7 @@ func sampleEvents() map[string]agent.Event {
 		"Checked":     agent.Checked{Command: "go vet ./...", Round: 1, Rounds: 3, Output: "x.go:1: bad\nexit code 1"},
 		"Diagnosed":   agent.Diagnosed{ID: "c1", Report: lsp.Report{Servers: []string{"gopls"}, Errors: 1, New: 1, Total: 1, Items: []lsp.Item{{Path: "a.go", Line: 1, Column: 2, Severity: lsp.SeverityError, Message: "x", New: true}}}},
 		"Compressed":  agent.Compressed{Summary: "s", Messages: 4, Before: 900, After: 300},
+		"WindowKnown": agent.WindowKnown{Tokens: 4096, Source: "Ollama /api/ps"},
 		"TodoList":    agent.TodoList{Items: []todo.Item{{Content: "a", Status: todo.Pending}}},
 		"SubEvent":    agent.SubEvent{ID: "t1", Agent: "scout", Event: agent.Notice{Text: "inside"}},
 	}

@@ -215,7 +215,7 @@ func (p *Program) Run(ctx context.Context) (m tea.Model, err error) {
 	p.rend.SetTabStops(-1)
 	p.rend.SetBackspace(true)
 	p.rend.SetMapNewline(false)
-	p.rend.SetScrollOptim(runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
+	p.rend.SetScrollOptim(false) // see draw
 	p.cells = uv.NewScreenBuffer(w, h)
 	p.shown = uv.NewRenderBuffer(w, h)
 	if !overSSH(p.env) {
@@ -359,7 +359,7 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		return false, nil
 	case frameMsg:
 		p.pending = false
-		p.draw()
+		p.draw(false)
 		return false, nil
 	case profileMsg:
 		p.profile = m.profile
@@ -438,7 +438,7 @@ func (p *Program) update(msg tea.Msg) {
 			d.DeferOutput(true)
 			defer d.DeferOutput(false)
 		}
-		p.draw()
+		p.draw(true)
 		return
 	}
 	p.frame()
@@ -545,13 +545,19 @@ func (p *Program) frame() {
 		p.clock.AfterFunc(wait, func() { p.Send(frameMsg{}) })
 		return
 	}
-	p.draw()
+	p.draw(false)
 }
 
-// draw writes the model's view, when it differs from the last one.
-func (p *Program) draw() {
+// draw writes the model's view, when it differs from the last one;
+// personal says it answers the person's input rather than output.
+func (p *Program) draw(personal bool) {
 	v := p.model.View()
 	if p.drawn && sameView(p.lastView, v) {
+		// Nothing to write, but the view was worked out: the cap counts
+		// that as a frame. Otherwise output that changes nothing in sight
+		// (an answer growing below a view that holds still) would have
+		// the view worked out again for every piece of it.
+		p.last = p.clock.Now()
 		return
 	}
 	var frame bytes.Buffer
@@ -594,6 +600,19 @@ func (p *Program) draw() {
 			}
 		}
 	}
+	// The renderer's own search for scrolled lines hashes every touched
+	// row of every frame and tries every shift. Output that scrolls (an
+	// answer streaming) is moved above by the distance the model names,
+	// so the search runs only for frames drawn for the person (a page of
+	// a list or a diff moved by a key), and then over every row, so that
+	// no row's hash is left from a frame drawn without it.
+	search := personal && runtime.GOOS != "windows" // DECSTBM misbehaves in Windows Terminal
+	if search {
+		for y := range p.height {
+			p.cells.TouchLine(0, y, p.width)
+		}
+	}
+	p.rend.SetScrollOptim(search)
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
@@ -679,7 +698,7 @@ func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 	}
 	kept := rows - moved
 	margins := p.margins && (area.Min.X > 0 || area.Max.X < p.width)
-	if !margins && kept*area.Dx() < rows*(p.width-area.Dx()) {
+	if !margins && p.besideCost(area, moved) >= p.keptCost(area, kept) {
 		return area, false
 	}
 	matched := 0
@@ -710,6 +729,74 @@ func (p *Program) scroll(area uv.Rectangle, moved int) (uv.Rectangle, bool) {
 	}
 	p.scrollRegion(area, moved, margins)
 	return area, true
+}
+
+// besideCost is about how many bytes a scroll of whole rows by moved
+// costs beside area: what stands there moves with the rows, and each of
+// its rows is then brought back to the frame's.
+func (p *Program) besideCost(area uv.Rectangle, moved int) int {
+	n := 0
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		line := p.cells.Lines[y]
+		var was uv.Line // blank: scrolled in at the bottom
+		if y+moved < area.Max.Y {
+			was = p.shown.Lines[y+moved]
+		}
+		n += diffCost(line[:area.Min.X], part(was, 0, area.Min.X)) +
+			diffCost(line[area.Max.X:], part(was, area.Max.X, len(line)))
+	}
+	return n
+}
+
+// keptCost is about how many bytes bringing the top kept rows of area to
+// the frame's costs in place, without a scroll: what a scroll saves.
+func (p *Program) keptCost(area uv.Rectangle, kept int) int {
+	n := 0
+	for y := area.Min.Y; y < area.Min.Y+kept; y++ {
+		n += diffCost(p.cells.Lines[y][area.Min.X:area.Max.X], p.shown.Lines[y][area.Min.X:area.Max.X])
+	}
+	return n
+}
+
+// part is cells [from, to) of line, or nil for a nil line.
+func part(line uv.Line, from, to int) []uv.Cell {
+	if line == nil {
+		return nil
+	}
+	return line[from:to]
+}
+
+// diffCost is about how many bytes a terminal showing was (blank when
+// nil) is sent to show cells instead: a move to the first cell that
+// differs, each character up to the last that differs, and a change of
+// style wherever one begins.
+func diffCost(cells, was []uv.Cell) int {
+	same := func(x int) bool {
+		if was == nil {
+			return cells[x].Content == " " && cells[x].Style.IsZero()
+		}
+		return cells[x].Equal(&was[x])
+	}
+	first, end := 0, len(cells)
+	for first < end && same(first) {
+		first++
+	}
+	for end > first && same(end-1) {
+		end--
+	}
+	if first == end {
+		return 0
+	}
+	const move, style = 8, 16
+	n := move
+	for x := first; x < end; x++ {
+		c := &cells[x]
+		n += max(len(c.Content), 1) * min(c.Width, 1)
+		if x == first && !c.Style.IsZero() || x > first && !c.Style.Equal(&cells[x-1].Style) {
+			n += style
+		}
+	}
+	return n
 }
 
 // scrollRegion scrolls the rows of area up by n lines, between the

@@ -325,7 +325,10 @@ func (m *paneModel) View() tea.View {
 	m.moved, m.at = m.first-m.at, m.first
 	var b strings.Builder
 	for y := range 9 {
-		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d of a long answer that streams", y, m.first+y)
+		// Each line of the region unlike the others, as an answer's are:
+		// written again in place, each costs its whole width.
+		n := m.first + y
+		fmt.Fprintf(&b, "\x1b[1mfile%d\x1b[m │ line %03d %s", y, n, strings.Repeat(string(rune('a'+n%26)), 28))
 		b.WriteByte('\n')
 	}
 	b.WriteString("status")
@@ -355,7 +358,7 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	clock.advance(time.Second)
 	p.Send("next")
 	waitFrames(t, p, 2)
-	term.waitFor(t, "009 of") // the frame's new line has been read
+	term.waitFor(t, "009 jjjj") // the frame's new line has been read
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
@@ -389,8 +392,11 @@ func TestRegionScrollsBetweenMargins(t *testing.T) {
 	before := term.out.Len()
 	term.mu.Unlock()
 	clock.advance(time.Second)
+	// That frame changed nothing, but counts for the cap: the next waits.
 	p.Send("next")
-	term.waitFor(t, "009 of")
+	waitFor(t, "the next frame", func() bool { armed, _ := clock.counts(); return armed == 2 })
+	clock.advance(time.Second)
+	term.waitFor(t, "009 jjjj")
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
@@ -647,4 +653,53 @@ func TestDefaultColoursNeedNoCodes(t *testing.T) {
 			t.Errorf("%v: fg %v bg %v became %v %v, want %v %v", tc.profile, tc.cellFg, tc.cellBg, got.Fg, got.Bg, tc.wantFg, tc.wantBg)
 		}
 	}
+}
+
+// viewCounter is a textModel that counts the views worked out.
+type viewCounter struct {
+	textModel
+	mu             sync.Mutex
+	views, handled int
+}
+
+func (m *viewCounter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.textModel.Update(msg)
+	m.mu.Lock()
+	m.handled++
+	m.mu.Unlock()
+	return m, nil
+}
+
+func (m *viewCounter) View() tea.View {
+	m.mu.Lock()
+	m.views++
+	m.mu.Unlock()
+	return m.textModel.View()
+}
+
+func (m *viewCounter) count() (views, handled int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.views, m.handled
+}
+
+// TestUnchangedViewCountsForTheCap: output that changes nothing in sight
+// (an answer growing below a view that holds still) has its view worked
+// out once per frame interval, not once per message.
+func TestUnchangedViewCountsForTheCap(t *testing.T) {
+	clock := newFakeClock()
+	m := &viewCounter{textModel: textModel{text: "one"}}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "one")
+	clock.advance(time.Second) // a quiet spell: the next change may draw at once
+	for range 20 {
+		p.Send("one") // the same text
+	}
+	p.Send("two")
+	waitFor(t, "the messages handled", func() bool { _, n := m.count(); return n >= 22 })
+	if got, _ := m.count(); got > 3 {
+		t.Errorf("%d views worked out for 21 messages in one frame interval, want at most 3", got)
+	}
+	clock.advance(time.Second)
+	term.waitFor(t, "two")
 }

@@ -1,5 +1,10 @@
 package transcript
 
+import (
+	"slices"
+	"strings"
+)
+
 // AddUser appends a message from the person.
 func (m *Model) AddUser(text string) {
 	m.s.push(&item{kind: KindUser, text: text, gen: -1})
@@ -114,6 +119,41 @@ func (m *Model) ToolDiagnostics(id, label string, errors bool) {
 	card.tool.diag, card.tool.diagBad = sanitizeLine(label), errors
 	card.invalidate()
 	s.arrived()
+}
+
+// SettleAnswer makes the answer in flight read as the finished message
+// says, before FinishAssistant, when the whole answer showed what its
+// pieces could not: a model whose template opened the thinking block
+// streams its thinking as text, and only its closing </think> says where
+// the thinking ended. Any other answer is left as it streamed. The thinking then becomes a folded
+// reasoning entry before the answer (unless reasoning already streamed).
+func (m *Model) SettleAnswer(reasoning, content string) {
+	s := m.s
+	if s.answer == nil || !strings.Contains(s.answer.doc.text(), "</think>") ||
+		strings.TrimSpace(s.answer.doc.text()) == strings.TrimSpace(content) {
+		return
+	}
+	at := slices.Index(s.items, s.answer)
+	if at < 0 {
+		return
+	}
+	if content == "" {
+		s.items = slices.Delete(s.items, at, at+1)
+		s.answer = nil
+	} else {
+		s.answer.doc = newStreamDoc(content)
+		s.answer.invalidate()
+	}
+	streamed := false
+	for i := at - 1; i >= 0 && s.items[i].kind != KindUser; i-- {
+		streamed = streamed || s.items[i].kind == KindReasoning
+	}
+	if reasoning = strings.TrimSpace(reasoning); reasoning != "" && !streamed {
+		r := &item{kind: KindReasoning, body: &growingText{gen: -1}, gen: -1}
+		r.body.append(reasoning)
+		s.items = slices.Insert(s.items, at, r)
+	}
+	s.changed()
 }
 
 // FinishAssistant ends the message in flight: the answer's last block is

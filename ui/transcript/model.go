@@ -177,6 +177,11 @@ func (m *Model) SetSteppedScroll(on bool) {
 	}
 }
 
+// SetClock sets the clock a stepped view's steps are timed by (time.Now
+// unless set): a benchmark that draws frames on a clock of its own then
+// steps exactly as often on any machine.
+func (m *Model) SetClock(now func() time.Time) { m.s.now = now }
+
 // SteppedScroll reports whether the view follows output in steps.
 func (m Model) SteppedScroll() bool { return m.s.stepped }
 

@@ -1,0 +1,449 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"pincer/chat"
+)
+
+// Markers of the tool-call blocks open models write as text when their
+// server does not parse them (llama.cpp without --jinja, vLLM without
+// --tool-call-parser, some Ollama templates).
+const (
+	hermesOpen     = "<tool_call>"
+	hermesClose    = "</tool_call>"
+	mistralOpen    = "[TOOL_CALLS]"
+	mistralArgs    = "[ARGS]"
+	pythonTag      = "<|python_tag|>"
+	deepseekOpen   = "<｜tool▁calls▁begin｜>"
+	deepseekClose  = "<｜tool▁calls▁end｜>"
+	deepseekCall   = "<｜tool▁call▁begin｜>"
+	deepseekEnd    = "<｜tool▁call▁end｜>"
+	deepseekSep    = "<｜tool▁sep｜>"
+	textCallPrefix = "text_call_"
+)
+
+// recoverTextCalls reads an answer that is nothing but a block of tool
+// calls written as text, in one of the formats open models use, with or
+// without a code fence around it. It returns the calls only when every one
+// names an offered tool and its arguments fit the tool's schema; otherwise
+// nil, and the text stays the answer. Text that mentions a tool among
+// other words is never a call.
+func recoverTextCalls(content string, offered []ToolSpec) []chat.ToolCall {
+	if len(offered) == 0 {
+		return nil
+	}
+	body := unfence(strings.TrimSpace(content))
+	if body == "" {
+		return nil
+	}
+	var raw []textCall
+	var ok bool
+	switch {
+	case strings.HasPrefix(body, hermesOpen):
+		raw, ok = parseHermes(body)
+	case strings.HasPrefix(body, mistralOpen):
+		raw, ok = parseMistral(strings.TrimSpace(body[len(mistralOpen):]))
+	case strings.HasPrefix(body, deepseekOpen) || strings.HasPrefix(body, deepseekCall):
+		raw, ok = parseDeepSeek(body)
+	case strings.HasPrefix(body, pythonTag):
+		raw, ok = parseJSONCalls(strings.TrimSpace(body[len(pythonTag):]))
+	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
+		raw, ok = parseJSONCalls(body)
+	}
+	if !ok || len(raw) == 0 || len(raw) > MaxToolCalls {
+		return nil
+	}
+	calls := make([]chat.ToolCall, 0, len(raw))
+	for i, c := range raw {
+		spec, found := findTool(offered, c.name)
+		if !found {
+			return nil
+		}
+		args, valid := argsObject(c.args)
+		if !valid || !fitsSchema(args, spec.Parameters) {
+			return nil
+		}
+		calls = append(calls, chat.ToolCall{
+			ID: textCallPrefix + strconv.Itoa(i+1), Name: c.name, Arguments: string(args), FromText: true,
+		})
+	}
+	return calls
+}
+
+// textCall is one call as read from text, its arguments not yet checked.
+type textCall struct {
+	name string
+	args json.RawMessage
+}
+
+// unfence takes the body out of a Markdown code fence that holds the whole
+// text (```json … ```, ```xml … ```, or a bare ```).
+func unfence(s string) string {
+	if !strings.HasPrefix(s, "```") || !strings.HasSuffix(s, "```") || len(s) < 6 {
+		return s
+	}
+	inner := s[3 : len(s)-3]
+	nl := strings.IndexByte(inner, '\n')
+	if nl < 0 {
+		return s
+	}
+	if lang := strings.TrimSpace(inner[:nl]); strings.ContainsAny(lang, " \t`{<[") {
+		return s
+	}
+	return strings.TrimSpace(inner[nl+1:])
+}
+
+// parseHermes reads <tool_call>{…}</tool_call> blocks (Hermes, Qwen), one
+// after the other; the last may lack its closing tag.
+func parseHermes(s string) ([]textCall, bool) {
+	var out []textCall
+	for s != "" {
+		if !strings.HasPrefix(s, hermesOpen) {
+			return nil, false
+		}
+		s = s[len(hermesOpen):]
+		end := strings.Index(s, hermesClose)
+		inner := s
+		if end >= 0 {
+			inner, s = s[:end], strings.TrimSpace(s[end+len(hermesClose):])
+		} else {
+			s = ""
+		}
+		calls, ok := parseJSONCalls(unfence(strings.TrimSpace(inner)))
+		if !ok {
+			return nil, false
+		}
+		out = append(out, calls...)
+	}
+	return out, true
+}
+
+// parseMistral reads what follows [TOOL_CALLS]: a JSON list of calls, or
+// the newer name[ARGS]{…} form, repeated.
+func parseMistral(s string) ([]textCall, bool) {
+	if strings.HasPrefix(s, "[") || strings.HasPrefix(s, "{") {
+		return parseJSONCalls(s)
+	}
+	var out []textCall
+	for s != "" {
+		i := strings.Index(s, mistralArgs)
+		if i <= 0 {
+			return nil, false
+		}
+		name := strings.TrimSpace(s[:i])
+		s = s[i+len(mistralArgs):]
+		dec := json.NewDecoder(strings.NewReader(s))
+		var args json.RawMessage
+		if dec.Decode(&args) != nil {
+			return nil, false
+		}
+		out = append(out, textCall{name: name, args: args})
+		s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[dec.InputOffset():]), mistralOpen))
+	}
+	return out, true
+}
+
+// parseDeepSeek reads DeepSeek's block: calls between
+// <｜tool▁call▁begin｜> and <｜tool▁call▁end｜>, each "function<｜tool▁sep｜>name"
+// and fenced JSON (V3), or "name<｜tool▁sep｜>{…}" (V3.1 and later).
+func parseDeepSeek(s string) ([]textCall, bool) {
+	s = strings.TrimSpace(strings.TrimPrefix(s, deepseekOpen))
+	s = strings.TrimSpace(strings.TrimSuffix(s, deepseekClose))
+	var out []textCall
+	for s != "" {
+		if !strings.HasPrefix(s, deepseekCall) {
+			return nil, false
+		}
+		s = s[len(deepseekCall):]
+		inner := s
+		if end := strings.Index(s, deepseekEnd); end >= 0 {
+			inner, s = s[:end], strings.TrimSpace(s[end+len(deepseekEnd):])
+		} else {
+			s = ""
+		}
+		head, args, found := strings.Cut(inner, deepseekSep)
+		if !found {
+			return nil, false
+		}
+		name := strings.TrimSpace(head)
+		if name == "function" {
+			var rest string
+			name, rest, _ = strings.Cut(args, "\n")
+			name, args = strings.TrimSpace(name), rest
+		}
+		args = unfence(strings.TrimSpace(args))
+		if !json.Valid([]byte(args)) {
+			return nil, false
+		}
+		out = append(out, textCall{name: name, args: json.RawMessage(args)})
+	}
+	return out, true
+}
+
+// parseJSONCalls reads one call object or a list of them: {"name": …,
+// "arguments"|"parameters": …}, or OpenAI's own {"type": "function",
+// "function": {…}}. Anything else in the text makes it not a call.
+func parseJSONCalls(s string) ([]textCall, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil || strings.TrimSpace(s[dec.InputOffset():]) != "" {
+		return nil, false
+	}
+	v = bytes.TrimSpace(v)
+	var objs []json.RawMessage
+	if len(v) > 0 && v[0] == '[' {
+		if json.Unmarshal(v, &objs) != nil {
+			return nil, false
+		}
+	} else {
+		objs = []json.RawMessage{v}
+	}
+	out := make([]textCall, 0, len(objs))
+	for _, o := range objs {
+		c, ok := callObject(o)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// callObject reads one call written as a JSON object. It must hold no keys
+// besides those of a call, so an answer that happens to be JSON with a
+// "name" is not taken for one.
+func callObject(raw json.RawMessage) (textCall, bool) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return textCall{}, false
+	}
+	if fn, ok := obj["function"]; ok {
+		for k := range obj {
+			if k != "function" && k != "type" && k != "id" {
+				return textCall{}, false
+			}
+		}
+		return callObject(fn)
+	}
+	var name string
+	if json.Unmarshal(obj["name"], &name) != nil || name == "" {
+		return textCall{}, false
+	}
+	var args json.RawMessage
+	for k, v := range obj {
+		switch k {
+		case "name", "type", "id":
+		case "arguments", "parameters":
+			if args != nil {
+				return textCall{}, false
+			}
+			args = v
+		default:
+			return textCall{}, false
+		}
+	}
+	if args == nil {
+		args = json.RawMessage("{}")
+	}
+	return textCall{name: name, args: args}, true
+}
+
+// argsObject returns the arguments as a JSON object's text: an object as
+// it is, or a string that holds one (as OpenAI's own format does).
+func argsObject(raw json.RawMessage) (json.RawMessage, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, false
+		}
+		raw = bytes.TrimSpace([]byte(s))
+	}
+	if len(raw) == 0 || raw[0] != '{' || !json.Valid(raw) {
+		return nil, false
+	}
+	return raw, true
+}
+
+func findTool(offered []ToolSpec, name string) (ToolSpec, bool) {
+	for _, t := range offered {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolSpec{}, false
+}
+
+// fitsSchema checks arguments against the parts of a tool's JSON schema
+// that tell a call from a look-alike: the required properties are there,
+// no property is unknown when the schema closes the object, and each value
+// has its property's JSON type.
+func fitsSchema(args json.RawMessage, schema map[string]any) bool {
+	var obj map[string]any
+	if json.Unmarshal(args, &obj) != nil {
+		return false
+	}
+	if schema == nil {
+		return true
+	}
+	props, _ := schema["properties"].(map[string]any)
+	for _, r := range requiredOf(schema["required"]) {
+		if _, ok := obj[r]; !ok {
+			return false
+		}
+	}
+	closed := false
+	if ap, ok := schema["additionalProperties"].(bool); ok && !ap {
+		closed = true
+	}
+	for k, v := range obj {
+		p, known := props[k]
+		if !known {
+			if closed {
+				return false
+			}
+			continue
+		}
+		ps, _ := p.(map[string]any)
+		if !hasType(v, ps["type"]) {
+			return false
+		}
+	}
+	return true
+}
+
+// requiredOf reads a schema's "required" list, as []string or []any.
+func requiredOf(v any) []string {
+	switch r := v.(type) {
+	case []string:
+		return r
+	case []any:
+		out := make([]string, 0, len(r))
+		for _, x := range r {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// hasType reports whether a decoded JSON value is of the schema type t (a
+// name or a list of names); no type allows anything.
+func hasType(v any, t any) bool {
+	switch tt := t.(type) {
+	case nil:
+		return true
+	case []any:
+		for _, x := range tt {
+			if hasType(v, x) {
+				return true
+			}
+		}
+		return false
+	case []string:
+		for _, x := range tt {
+			if hasType(v, x) {
+				return true
+			}
+		}
+		return false
+	case string:
+		switch tt {
+		case "string":
+			_, ok := v.(string)
+			return ok
+		case "number":
+			_, ok := v.(float64)
+			return ok
+		case "integer":
+			f, ok := v.(float64)
+			return ok && f == float64(int64(f))
+		case "boolean":
+			_, ok := v.(bool)
+			return ok
+		case "array":
+			_, ok := v.([]any)
+			return ok
+		case "object":
+			_, ok := v.(map[string]any)
+			return ok
+		case "null":
+			return v == nil
+		}
+	}
+	return true
+}
+
+// callHold keeps back the streamed text of an answer that may be a tool
+// call written as text, so the raw block does not flash on the screen: it
+// holds while the text so far could still open such a block, and lets it
+// all through once it cannot. What is held when the answer ends is given
+// to release, unless the answer was recovered as calls.
+type callHold struct {
+	held    strings.Builder
+	passing bool
+	out     func(string)
+}
+
+// add takes the next piece of the answer.
+func (h *callHold) add(t string) {
+	if h.passing {
+		h.out(t)
+		return
+	}
+	h.held.WriteString(t)
+	if !mayOpenCall(h.held.String()) {
+		h.passing = true
+		s := h.held.String()
+		h.held.Reset()
+		h.out(s)
+	}
+}
+
+// release hands out what is held: the answer was not a call after all.
+func (h *callHold) release() {
+	if s := h.held.String(); s != "" {
+		h.held.Reset()
+		h.out(s)
+	}
+	h.passing = true
+}
+
+// mayOpenCall reports whether text could be the beginning of a tool-call
+// block, possibly inside a code fence.
+func mayOpenCall(text string) bool {
+	s := strings.TrimLeft(text, " \t\r\n")
+	if strings.HasPrefix(s, "```") {
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 {
+			return len(s) < 40 // still the fence's language line
+		}
+		s = strings.TrimLeft(s[nl+1:], " \t\r\n")
+	}
+	if s == "" {
+		return true
+	}
+	for _, open := range []string{hermesOpen, mistralOpen, deepseekOpen, deepseekCall, pythonTag} {
+		if strings.HasPrefix(s, open) || strings.HasPrefix(open, s) {
+			return true
+		}
+	}
+	// A JSON call: {"name" … or [{"name" …, or OpenAI's {"type" / {"function".
+	j := strings.TrimLeft(strings.TrimPrefix(s, "["), " \t\r\n")
+	if !strings.HasPrefix(j, "{") {
+		return false
+	}
+	j = strings.TrimLeft(j[1:], " \t\r\n")
+	for _, key := range []string{`"name"`, `"type"`, `"function"`, `"id"`} {
+		if strings.HasPrefix(j, key) || strings.HasPrefix(key, j) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+	"github.com/creack/pty"
+
+	"pincer/agent"
+	"pincer/ui/termscreen"
+)
+
+// recordingApp is the screen's model, keeping the last view it drew so a
+// test can compare it with what a terminal shows.
+type recordingApp struct {
+	*App
+	mu   sync.Mutex
+	last string
+}
+
+func (r *recordingApp) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := r.App.Update(msg)
+	return r, cmd
+}
+
+func (r *recordingApp) View() tea.View {
+	v := r.App.View()
+	r.mu.Lock()
+	r.last = v.Content
+	r.mu.Unlock()
+	return v
+}
+
+func (r *recordingApp) lastView() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.last
+}
+
+// emulatedTerminal is a pseudo-terminal whose output goes through a
+// terminal emulator.
+type emulatedTerminal struct {
+	master, tty *os.File
+	mu          sync.Mutex
+	emu         *vt.Emulator
+	raw         strings.Builder
+	frozen      bool
+}
+
+func newEmulatedTerminal(t *testing.T, w, h int) *emulatedTerminal {
+	t.Helper()
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)}); err != nil {
+		t.Fatal(err)
+	}
+	et := &emulatedTerminal{master: master, tty: tty, emu: vt.NewEmulator(w, h)}
+	go func() { // the emulator's answers to queries are not passed on
+		buf := make([]byte, 1024)
+		for {
+			if _, err := et.emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := master.Read(buf)
+			et.mu.Lock()
+			if !et.frozen {
+				et.emu.Write(buf[:n])
+				et.raw.Write(buf[:n])
+			}
+			et.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { master.Close(); tty.Close(); et.emu.Close() })
+	return et
+}
+
+// settle waits until nothing has arrived for a while, then stops feeding
+// the emulator (so that what the program writes as it ends is not seen).
+func (et *emulatedTerminal) settle(t *testing.T) {
+	t.Helper()
+	last := -1
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(400 * time.Millisecond) {
+		et.mu.Lock()
+		n := et.raw.Len()
+		if n == last {
+			et.frozen = true
+			et.mu.Unlock()
+			return
+		}
+		et.mu.Unlock()
+		last = n
+	}
+	t.Fatal("the terminal never stopped receiving")
+}
+
+// rows is the emulated screen as text, one string a row, trailing blanks
+// cut.
+func (et *emulatedTerminal) rows() []string {
+	et.mu.Lock()
+	defer et.mu.Unlock()
+	out := make([]string, et.emu.Height())
+	for y := range out {
+		var b strings.Builder
+		for x := 0; x < et.emu.Width(); x++ {
+			c := et.emu.CellAt(x, y)
+			switch {
+			case c == nil || c.Content == "":
+				if c == nil || c.Width != 0 {
+					b.WriteByte(' ')
+				}
+			default:
+				b.WriteString(c.Content)
+			}
+		}
+		out[y] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// viewRows is a view as the rows of text a terminal would show.
+func viewRows(content string, w, h int) []string {
+	buf := uv.NewScreenBuffer(w, h)
+	uv.NewStyledString(content).Draw(buf, buf.Bounds())
+	out := make([]string, h)
+	for y := range out {
+		var b strings.Builder
+		for x := 0; x < w; x++ {
+			c := buf.CellAt(x, y)
+			switch {
+			case c == nil || c.Content == "":
+				if c == nil || c.Width != 0 {
+					b.WriteByte(' ')
+				}
+			default:
+				b.WriteString(c.Content)
+			}
+		}
+		out[y] = strings.TrimRight(b.String(), " ")
+	}
+	return out
+}
+
+// emulatedAnswer is about n bytes of varied markdown: paragraphs that
+// wrap, lists, headings and code, no two blocks alike.
+func emulatedAnswer(n int) string {
+	words := strings.Fields(`parser reads whole file walks each declaration records names defines later pass
+		resolve references without second read disk cache entries evicted index tokens buffer stream
+		handler request returns error wraps context caller checks both paths tests cover config`)
+	r := rand.New(rand.NewPCG(3, 5))
+	say := func(k int) string {
+		out := make([]string, k)
+		for i := range out {
+			out[i] = words[r.IntN(len(words))]
+		}
+		return strings.Join(out, " ")
+	}
+	var b strings.Builder
+	for i := 1; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "## Step %d: %s\n\n%s `%s` %s.\n\n", i, say(3), say(12+r.IntN(40)), say(1), say(5+r.IntN(30)))
+		for range 1 + r.IntN(3) {
+			fmt.Fprintf(&b, "- %s **%s** %s\n", say(2), say(1), say(1+r.IntN(8)))
+		}
+		fmt.Fprintf(&b, "\n```go\nfunc step%d() error {\n\treturn %q\n}\n```\n\n", i, say(3))
+	}
+	return b.String()
+}
+
+// scrollUp is the terminal's scroll up (SU).
+var scrollUp = regexp.MustCompile(`\x1b\[[0-9]*S`)
+
+// TestStreamedScreenMatchesItsView streams an answer into the real screen
+// on a pseudo-terminal and runs what it writes through a terminal
+// emulator: after the answer, the emulated screen must show exactly the
+// last frame the screen drew. The screen moves the transcript with the
+// terminal's own scrolling and writes only what is new, so a scroll by a
+// wrong distance, in the wrong rows or columns, or a copy of the screen
+// that drifted from the terminal's, leaves a screen that differs.
+func TestStreamedScreenMatchesItsView(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams for a few seconds on a pseudo-terminal")
+	}
+	for _, tc := range []struct {
+		name    string
+		w, h    int
+		margins bool
+	}{
+		{"beside the tree, whole rows", 140, 36, false},
+		{"beside the tree, between margins", 140, 36, true},
+		{"without the tree", 80, 24, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := &recordingApp{App: newTestApp(t, tc.w, tc.h)}
+			term := newEmulatedTerminal(t, tc.w, tc.h)
+			p := termscreen.New(app, termscreen.Options{
+				FPS: 30, Input: term.tty, Output: term.tty,
+				Env: []string{"TERM=xterm-256color", "COLORTERM=truecolor"},
+			})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); p.Run(ctx) }()
+			defer func() { cancel(); <-done }()
+			if tc.margins {
+				term.master.WriteString("\x1b[?69;2$y") // DECRPM: left and right margins known
+			}
+			answer := emulatedAnswer(5000)
+			for i := 0; i < len(answer); i += 40 {
+				p.Send(eventsMsg{agent.TextDelta{Text: answer[i:min(i+40, len(answer))]}})
+				time.Sleep(25 * time.Millisecond) // 1.6 KB/s, as a model writes
+			}
+			term.settle(t)
+			got, want := term.rows(), viewRows(app.lastView(), tc.w, tc.h)
+			for y := range want {
+				if got[y] != want[y] {
+					t.Errorf("row %d shows\n%q\nthe frame has\n%q", y, got[y], want[y])
+				}
+			}
+			term.mu.Lock()
+			raw := term.raw.String()
+			term.mu.Unlock()
+			if !scrollUp.MatchString(raw) {
+				t.Errorf("the screen never scrolled: the test proves nothing")
+			}
+		})
+	}
+}
