@@ -102,21 +102,13 @@ func messagesTokens(msgs []Message) int {
 	return n
 }
 
-// toolsTokens estimates the tool schemas sent with every request. The
-// tools do not change during a session, so it is worked out once.
+// toolsTokens estimates the tool schemas sent with every request, as the
+// profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.toolTokens == 0 {
-		for _, t := range a.opts.Tools.List() {
-			a.toolTokens += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
-		}
+	if a.noTools {
+		return 0 // a plain chat: no tools are sent
 	}
-	n := a.toolTokens
-	if a.opts.DynamicTools != nil {
-		for _, t := range a.opts.DynamicTools() {
-			n += 10 + estimateTokens(t.Name()) + estimateTokens(t.Description()) + estimateTokens(fmt.Sprint(t.Parameters()))
-		}
-	}
-	return n
+	return specTokens(a.offer().Specs)
 }
 
 // Estimate is the expected prompt size of the next request in tokens. It

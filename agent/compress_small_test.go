@@ -44,6 +44,7 @@ func TestCompressionInASmallWindow(t *testing.T) {
 	h.srv.SetResponder(summaryResponder("The user asked questions 0 to 4; each was answered at length."))
 	h.agent.opts.System = strings.Repeat("You are pincer, a careful assistant. ", 200) // about 1,900 tokens, like the real one with its tools
 	h.agent.opts.Budget = Budget{ContextWindow: 6000, CompressAt: 0.8, KeepRecent: 10}
+	h.agent.opts.Profile = ProfileFull // the tools' weight as it was when this was found
 	h.agent.Restore(turns(5, 300), "", 0)
 	h.records = make([]Message, 10) // the store numbers on from the restored messages
 	threshold := int(0.8 * 6000)

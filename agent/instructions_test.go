@@ -139,7 +139,7 @@ func TestDefaultSkillsMatchTheTools(t *testing.T) {
 	}
 	// The agent's own tools are added by main when the store is open;
 	// the task tool by the agent itself.
-	for _, n := range []string{"recall", "schedule_task", "remember", TaskToolName} {
+	for _, n := range []string{"recall", "schedule_task", "remember", TaskToolName, LoadToolsName} {
 		names[n] = true
 	}
 	// Argument names look like tool names; they may be mentioned too.

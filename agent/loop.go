@@ -76,6 +76,11 @@ type Options struct {
 	// Check, when set, runs after a turn that changed files; its
 	// failures go back to the model (see check.go).
 	Check *CheckOptions
+	// Profile is how the tools are offered (see profile.go); "" chooses
+	// by Budget.ContextWindow.
+	Profile Profile
+	// Price, when set, gives the cost of each request beside its tokens.
+	Price Pricer
 	// Window, when set, asks the model's server for the model's context
 	// window (model "" is the client's); the agent asks before each turn
 	// and budgets for what it learns (see Budget.CapWindow).
@@ -148,7 +153,6 @@ type Agent struct {
 	lastSent   int         // messages in history when that request was built
 	recallNote string      // auto recall's notes for the turn in progress
 	turnModel  string      // the model this turn asks for ("" = the client's)
-	toolTokens int         // estimated tokens of the tool schemas; 0 until first needed
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 	repairNote string      // what Restore repaired, said once at the next request
@@ -169,6 +173,9 @@ type Agent struct {
 	strict func() (*safety.Classifier, error)
 	subs   *subSetup // the task tool and the agent definitions; nil without
 	role   *subRole  // set when this agent is itself a sub-agent
+	// loaded names the deferred tools the model asked for: they are sent
+	// in full from then on.
+	loaded map[string]bool
 	// The window learned from the server (0: none) and where it came
 	// from; the screen reads them while a turn runs.
 	learned    atomic.Int64
@@ -284,9 +291,15 @@ func (a *Agent) Restore(history []Message, summary string, through uint64) {
 		a.summary = summaryState{}
 	}
 	a.usedIDs = map[string]bool{}
+	a.loaded = nil
 	for _, m := range a.history {
 		for _, c := range m.ToolCalls {
 			a.usedIDs[c.ID] = true
+			// A tool the conversation called is offered in full again, so
+			// the history never names a tool the request leaves out.
+			if c.Name != LoadToolsName {
+				a.load(c.Name)
+			}
 		}
 	}
 	a.lastPrompt, a.lastSent = 0, 0
@@ -389,10 +402,13 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			res.StopReason = "error"
 			return res, err
 		}
-		req, keys, reply, err := a.send(ctx, req, final, sink)
+		req, keys, reply, err := a.send(ctx, req, final, withoutUsage(sink))
 		res.Iterations = iter
+		if reply.Usage = a.account(req, reply); reply.Usage != (Usage{}) {
+			sink(reply.Usage)
+		}
 		res.Usage = res.Usage.Plus(reply.Usage)
-		if err == nil && reply.Usage.PromptTokens > 0 {
+		if err == nil && reply.Usage.PromptTokens > 0 && !reply.Usage.Estimated {
 			a.calibrate(req, reply.Usage.PromptTokens)
 		}
 		if err != nil {
@@ -409,7 +425,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			}
 			return res, err
 		}
-		if reply.Usage.PromptTokens > 0 {
+		if reply.Usage.PromptTokens > 0 && !reply.Usage.Estimated {
 			a.lastPrompt, a.lastSent = reply.Usage.PromptTokens, len(a.history)
 		}
 		msg := Message{
@@ -631,9 +647,7 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	if a.noTools {
 		return req, nil // the model cannot call tools: a plain chat
 	}
-	for _, t := range a.toolList() {
-		req.Tools = append(req.Tools, llm.ToolSpec{Name: t.Name(), Description: t.Description(), Parameters: t.Parameters()})
-	}
+	req.Tools = a.offer().Specs
 	if final {
 		req.ToolChoice = "none"
 	}
@@ -793,9 +807,20 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 	if tc.Name == "" || tc.Name == unnamedCall {
 		return tools.Result{Content: "The tool call had no name, so nothing was run. Call one of: " + strings.Join(a.toolNames(), ", ") + ".", IsError: true}
 	}
+	if tc.Name == LoadToolsName {
+		return a.loadTools(tc.Arguments)
+	}
 	tool, ok := a.lookup(tc.Name)
 	if !ok {
 		return tools.Result{Content: fmt.Sprintf("There is no tool named %q. Call one of: %s.", tc.Name, strings.Join(a.toolNames(), ", ")), IsError: true}
+	}
+	if a.isDeferred(tc.Name) {
+		// Offered in full from now on. Arguments that decode run as any
+		// call does (judged, asked about); others get the schema back.
+		a.load(tc.Name)
+		if _, err := tool.Decode(tc.Arguments); err != nil {
+			return tools.Result{Content: fmt.Sprintf("%s was not loaded, so its arguments were not valid (%v) and it was not run. Here is its definition; it is loaded now, so call it again.\n\n%s", tc.Name, err, schemaText(tool)), IsError: true}
+		}
 	}
 	plan := a.Mode() == ModePlan
 	if plan && !inPlan(tc.Name) {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -98,7 +99,7 @@ func TestDynamicToolsReachEveryRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := h.srv.Requests()
-	if names := requestToolNames(reqs[1]); names[len(names)-1] != "mcp__gh__get_issue" {
+	if names := requestToolNames(reqs[1]); !slices.Contains(names, "mcp__gh__get_issue") {
 		t.Fatalf("after: %v", names)
 	}
 	msgs := h.toolMessages(2)
@@ -190,20 +191,32 @@ type fatMCPTool struct{ fakeMCPTool }
 
 func (f *fatMCPTool) Description() string { return strings.Repeat("does a thing ", 200) }
 
-// TestWindowRefusalNamesTheHeavyServer is the attack as found: a server
-// with 3,000 tools made every request fail with "instructions and tools
-// about 835k". The refusal names the server whose tools weigh the most,
-// and how to cut them.
-func TestWindowRefusalNamesTheHeavyServer(t *testing.T) {
+// TestAHeavyServerIsDeferred is the attack as found: a server with 3,000
+// tools made every request fail with "instructions and tools about
+// 835k". Its tools are now deferred past the budget and listed within a
+// bound, so the request goes out; a prefix lists the rest.
+func TestAHeavyServerIsDeferred(t *testing.T) {
 	var many []tools.Tool
-	for i := range 300 {
+	for i := range 3000 {
 		many = append(many, &fatMCPTool{fakeMCPTool{name: fmt.Sprintf("mcp__bulk__t%d", i), server: "bulk", tool: fmt.Sprintf("t%d", i)}})
 	}
 	many = append(many, &fakeMCPTool{name: "mcp__gh__get", server: "gh", tool: "get"})
-	h := newMCPHarness(t, safety.Rules{}, func() []tools.Tool { return many }, agenttest.Text("never", 5))
+	h := newMCPHarness(t, safety.Rules{}, func() []tools.Tool { return many },
+		agenttest.Tools("", agenttest.Call{ID: "l1", Name: "load_tools", Arguments: `{"names":["mcp__bulk__t29*"]}`}),
+		agenttest.Text("done", 5))
 	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
-	_, err := h.run("hello")
-	if err == nil || !strings.Contains(err.Error(), "the MCP server bulk") || !strings.Contains(err.Error(), "hide_tools") || strings.Contains(err.Error(), "server gh") {
-		t.Fatalf("Run = %v; want a refusal naming the server bulk and hide_tools", err)
+	if _, err := h.run("hello"); err != nil {
+		t.Fatal(err)
+	}
+	req := h.srv.Requests()[0]
+	if n := len(req.Raw); n > 40000 {
+		t.Errorf("the request is %d bytes; want the bulk tools deferred within a bound", n)
+	}
+	if !strings.Contains(string(req.Raw), `mcp__bulk__*`) {
+		t.Errorf("the listing does not say how to list the rest")
+	}
+	listed := toolResult(t, h.srv.Requests()[1], "l1")
+	if !strings.Contains(listed, "- mcp__bulk__t29: does a thing") || !strings.Contains(listed, "(11 more; name a longer prefix.)") || strings.Contains(listed, "mcp__bulk__t3:") {
+		t.Errorf("the prefix listed %q", listed)
 	}
 }

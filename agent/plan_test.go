@@ -25,9 +25,26 @@ func requestTools(t *testing.T, srv *agenttest.Server, i int) []string {
 	list, _ := reqs[i].Body["tools"].([]any)
 	for _, raw := range list {
 		fn, _ := raw.(map[string]any)["function"].(map[string]any)
-		names = append(names, fn["name"].(string))
+		names = append(names, withDeferred(fn)...)
 	}
 	slices.Sort(names)
+	return names
+}
+
+// withDeferred is the name of an offered tool, or for load_tools the
+// names of the deferred tools it lists: offered too, by name.
+func withDeferred(fn map[string]any) []string {
+	name, _ := fn["name"].(string)
+	if name != LoadToolsName {
+		return []string{name}
+	}
+	desc, _ := fn["description"].(string)
+	var names []string
+	for _, line := range strings.Split(desc, "\n")[1:] {
+		if n, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), ":"); ok {
+			names = append(names, n)
+		}
+	}
 	return names
 }
 

@@ -389,6 +389,8 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		Own:           a.opts.Own,
 		MaxIterations: a.subs.opts.MaxIterations,
 		Budget:        Budget{ContextWindow: a.contextWindow(), CompressAt: a.opts.Budget.CompressAt, KeepRecent: a.opts.Budget.KeepRecent},
+		Profile:       a.Profile(),
+		Price:         a.opts.Price,
 		Now:           a.opts.Now,
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks

@@ -101,7 +101,7 @@ func toolNames(r agenttest.Request) []string {
 	ts, _ := r.Body["tools"].([]any)
 	for _, t := range ts {
 		fn := t.(map[string]any)["function"].(map[string]any)
-		out = append(out, fn["name"].(string))
+		out = append(out, withDeferred(fn)...)
 	}
 	slices.Sort(out)
 	return out

@@ -173,8 +173,8 @@ func (a *Agent) calibrateByCount(ctx context.Context) {
 	}
 	var b strings.Builder
 	b.WriteString(a.opts.System)
-	for _, t := range a.toolList() {
-		spec, _ := json.Marshal(map[string]any{"name": t.Name(), "description": t.Description(), "parameters": t.Parameters()})
+	for _, t := range a.offer().Specs {
+		spec, _ := json.Marshal(map[string]any{"name": t.Name, "description": t.Description, "parameters": t.Parameters})
 		b.WriteString("\n")
 		b.Write(spec)
 	}

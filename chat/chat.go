@@ -90,6 +90,13 @@ type Usage struct {
 	TotalTokens     int `json:"-"`
 	ReasoningTokens int `json:"reasoning_tokens,omitempty"`
 	CachedTokens    int `json:"cached_tokens,omitempty"`
+	// Estimated marks counts pincer estimated (characters over four)
+	// because the server sent none; a sum with any estimated part is
+	// estimated.
+	Estimated bool `json:"estimated,omitempty"`
+	// Cost is what the tokens cost in dollars, where the model's price
+	// is known (0 otherwise).
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // Plus sums u and v field by field.
@@ -100,6 +107,8 @@ func (u Usage) Plus(v Usage) Usage {
 		TotalTokens:      u.TotalTokens + v.TotalTokens,
 		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
 		CachedTokens:     u.CachedTokens + v.CachedTokens,
+		Estimated:        u.Estimated || v.Estimated,
+		Cost:             u.Cost + v.Cost,
 	}
 }
 

@@ -13,7 +13,9 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"time"
 )
@@ -25,41 +27,43 @@ import (
 // The API key is never printed: String, GoString, Format, MarshalJSON and
 // LogValue all show "<redacted>" in its place.
 type Config struct {
-	Provider              string     `json:"provider" jsonschema_description:"Provider preset; it fills base_url, api_key_env and a default model. custom means any OpenAI-compatible server at base_url. With no provider and no base_url, pincer uses a local Ollama."`
-	BaseURL               string     `json:"base_url" jsonschema_description:"OpenAI-compatible API base URL, e.g. https://api.openai.com/v1. Overrides the preset's URL; set alone it means the custom provider."`
-	APIKeyEnv             string     `json:"api_key_env" jsonschema_description:"Name of the environment variable that holds the API key, e.g. OPENAI_API_KEY. The preset fills it."`
-	APIKey                string     `json:"api_key,omitempty" jsonschema_description:"The API key itself. Allowed in the user config file only, never in a project's .pincer.json (it would be committed). Prefer api_key_env."`
-	Model                 string     `json:"model" jsonschema_description:"Model name as the provider knows it, e.g. gpt-5-mini or qwen-plus. May be left empty for local servers (ollama, lmstudio, vllm): pincer then uses the first model the server lists."`
-	ContextWindow         int        `json:"context_window" jsonschema:"minimum=1000" jsonschema_description:"Context window in tokens that pincer budgets for. Left out, pincer asks the server (llama.cpp, Ollama, LM Studio, vLLM, OpenRouter) or the provider's preset, and uses 30000 when neither says; set, it caps what the server reports."`
-	MaxIterations         int        `json:"max_iterations" jsonschema:"minimum=1,maximum=1000" jsonschema_description:"Most model round trips in one turn before pincer stops and asks the model to summarise (default 30)."`
-	CompressAt            float64    `json:"compress_at" jsonschema:"exclusiveMinimum=0,maximum=1" jsonschema_description:"Fraction of the context window at which older messages are summarised (default 0.8)."`
-	KeepRecent            int        `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"At most this many recent messages are kept verbatim when the context is compressed (default 10): whole turns only, and fewer when they do not fit under compress_at."`
-	CommandTimeout        Duration   `json:"command_timeout" jsonschema_description:"Time limit of a shell command when the model does not ask for one, as \"90s\" or \"2m\" or a number of seconds (default 2m); the model may ask for up to 10m. 0 means the 10-minute maximum."`
-	IdleTimeout           Duration   `json:"idle_timeout" jsonschema_description:"A model stream silent for this long is aborted, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
-	FirstByteTimeout      Duration   `json:"first_byte_timeout" jsonschema_description:"A model server that took the request but sends no byte of an answer for this long is reported as silent, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
-	SilentRetryBudget     Duration   `json:"silent_retry_budget" jsonschema_description:"Total time spent on a model server that takes requests but stays silent, retries included (default 3m). 0 means no limit."`
-	MaxRetries            int        `json:"max_retries" jsonschema:"minimum=0,maximum=20" jsonschema_description:"Retries of a model request after 429, 5xx or a connection error (default 4)."`
-	Temperature           *float64   `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2" jsonschema_description:"Sampling temperature sent to the model; leave it out to use the provider's default."`
-	Theme                 string     `json:"theme" jsonschema:"minLength=1" jsonschema_description:"Colour theme name, or auto to follow the terminal (default auto)."`
-	Allow                 []string   `json:"allow,omitempty" jsonschema_description:"Command rules that run without asking. Rules from every file are combined."`
-	Deny                  []string   `json:"deny,omitempty" jsonschema_description:"Command rules that are always refused. Rules from every file are combined."`
-	UnknownCommands       string     `json:"unknown_commands" jsonschema:"enum=confirm,enum=safe" jsonschema_description:"How commands pincer does not recognise are treated: confirm asks first (default), safe runs them at once."`
-	AutoRecall            RecallMode `json:"auto_recall" jsonschema_description:"Before each message, give the model what earlier sessions and saved notes say about it: auto adds only strong matches (default), always adds the best matches whatever their strength, off adds nothing. The old true and false mean always and off."`
-	RecallScope           string     `json:"recall_scope" jsonschema:"enum=project,enum=all" jsonschema_description:"Where recall looks: project searches this project's sessions and notes (default); all searches every project's."`
-	SchedulerInterval     Duration   `json:"scheduler_interval" jsonschema_description:"How often scheduled tasks are checked, at least 1s (default 30s)."`
-	DataDir               string     `json:"data_dir,omitempty" jsonschema_description:"Absolute directory for pincer's data (sessions). ~/ is expanded. Empty means the platform default. PINCER_DATA_DIR overrides it."`
-	Sandbox               string     `json:"sandbox" jsonschema:"enum=workspace,enum=read-only,enum=off" jsonschema_description:"How commands are jailed: workspace (default) gives each the jail of how it was allowed (inspect for read-only commands run unasked, contained for those auto approvals run, workspace for those you approve: the project, the temp dir, the caches and sandbox_writable); read-only holds every command to its private temp dir; off runs them with your full rights. --sandbox overrides it. A project not trusted can only make it stricter."`
-	SandboxWritable       []string   `json:"sandbox_writable,omitempty" jsonschema_description:"More paths commands may write in workspace mode, absolute or ~/; the usual Go, Node, Python and Rust caches are writable already. Lists from every file are combined."`
-	SandboxNetwork        bool       `json:"sandbox_network" jsonschema_description:"Let commands you approve reach the network (default true); set to true in your own config, commands auto approvals run get it too. false takes it from every command. Read-only commands run unasked never have it."`
-	SandboxSockets        []string   `json:"sandbox_sockets,omitempty" jsonschema_description:"Unix sockets outside the jail that commands you approve may use, absolute or ~/, such as your SSH agent or Docker's socket; the rest (in /run, /tmp, $XDG_RUNTIME_DIR, and those named in pincer's environment) are left out of the jail. Lists from every file are combined."`
-	CommandEnvPassthrough []string   `json:"command_env_passthrough,omitempty" jsonschema_description:"API key variables to leave in commands' environment; by default every key variable pincer knows (api_key_env, PINCER_API_KEY, OPENAI_API_KEY and each provider's) is removed."`
-	Approvals             string     `json:"approvals" jsonschema:"enum=ask,enum=auto" jsonschema_description:"ask asks before every command that changes things (default); auto runs those commands without asking while the sandbox is active, and still asks twice for dangerous ones. --auto on pincer run, /auto on the screen."`
-	Checkpoints           bool       `json:"checkpoints" jsonschema_description:"Record the project's files (in a repository of pincer's own, never yours) before and after each turn, so /rewind, /undo and 'pincer sessions rewind' can restore them (default true)."`
-	CheckpointMaxFileMB   int        `json:"checkpoint_max_file_mb" jsonschema:"minimum=1,maximum=1024" jsonschema_description:"Files larger than this many MiB are not recorded in checkpoints; a rewind leaves them alone and says so (default 5)."`
-	CheckpointKeep        int        `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
-	CheckpointMaxAge      Duration   `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
-	ToolArgsMaxKB         int        `json:"tool_args_max_kb" jsonschema:"minimum=1,maximum=65536" jsonschema_description:"Largest arguments of one tool call the model may send, in KiB (default 1024). A larger call is refused without being read, and the model is told to send less; so are the calls of one answer past the 64th."`
-	WebTimeout            Duration   `json:"web_timeout" jsonschema_description:"Time limit of one read_web fetch, redirects and reading the page included, as \"20s\" or a number of seconds, at least 1s (default 20s)."`
+	Provider              string           `json:"provider" jsonschema_description:"Provider preset; it fills base_url, api_key_env and a default model. custom means any OpenAI-compatible server at base_url. With no provider and no base_url, pincer uses a local Ollama."`
+	BaseURL               string           `json:"base_url" jsonschema_description:"OpenAI-compatible API base URL, e.g. https://api.openai.com/v1. Overrides the preset's URL; set alone it means the custom provider."`
+	APIKeyEnv             string           `json:"api_key_env" jsonschema_description:"Name of the environment variable that holds the API key, e.g. OPENAI_API_KEY. The preset fills it."`
+	APIKey                string           `json:"api_key,omitempty" jsonschema_description:"The API key itself. Allowed in the user config file only, never in a project's .pincer.json (it would be committed). Prefer api_key_env."`
+	Model                 string           `json:"model" jsonschema_description:"Model name as the provider knows it, e.g. gpt-5-mini or qwen-plus. May be left empty for local servers (ollama, lmstudio, vllm): pincer then uses the first model the server lists."`
+	ContextWindow         int              `json:"context_window" jsonschema:"minimum=1000" jsonschema_description:"Context window in tokens that pincer budgets for. Left out, pincer asks the server (llama.cpp, Ollama, LM Studio, vLLM, OpenRouter) or the provider's preset, and uses 30000 when neither says; set, it caps what the server reports."`
+	MaxIterations         int              `json:"max_iterations" jsonschema:"minimum=1,maximum=1000" jsonschema_description:"Most model round trips in one turn before pincer stops and asks the model to summarise (default 30)."`
+	CompressAt            float64          `json:"compress_at" jsonschema:"exclusiveMinimum=0,maximum=1" jsonschema_description:"Fraction of the context window at which older messages are summarised (default 0.8)."`
+	KeepRecent            int              `json:"keep_recent" jsonschema:"minimum=2" jsonschema_description:"At most this many recent messages are kept verbatim when the context is compressed (default 10): whole turns only, and fewer when they do not fit under compress_at."`
+	CommandTimeout        Duration         `json:"command_timeout" jsonschema_description:"Time limit of a shell command when the model does not ask for one, as \"90s\" or \"2m\" or a number of seconds (default 2m); the model may ask for up to 10m. 0 means the 10-minute maximum."`
+	IdleTimeout           Duration         `json:"idle_timeout" jsonschema_description:"A model stream silent for this long is aborted, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
+	FirstByteTimeout      Duration         `json:"first_byte_timeout" jsonschema_description:"A model server that took the request but sends no byte of an answer for this long is reported as silent, as \"90s\" or a number of seconds (default 90s). 0 means no limit."`
+	SilentRetryBudget     Duration         `json:"silent_retry_budget" jsonschema_description:"Total time spent on a model server that takes requests but stays silent, retries included (default 3m). 0 means no limit."`
+	MaxRetries            int              `json:"max_retries" jsonschema:"minimum=0,maximum=20" jsonschema_description:"Retries of a model request after 429, 5xx or a connection error (default 4)."`
+	Temperature           *float64         `json:"temperature,omitempty" jsonschema:"minimum=0,maximum=2" jsonschema_description:"Sampling temperature sent to the model; leave it out to use the provider's default."`
+	Theme                 string           `json:"theme" jsonschema:"minLength=1" jsonschema_description:"Colour theme name, or auto to follow the terminal (default auto)."`
+	Allow                 []string         `json:"allow,omitempty" jsonschema_description:"Command rules that run without asking. Rules from every file are combined."`
+	Deny                  []string         `json:"deny,omitempty" jsonschema_description:"Command rules that are always refused. Rules from every file are combined."`
+	UnknownCommands       string           `json:"unknown_commands" jsonschema:"enum=confirm,enum=safe" jsonschema_description:"How commands pincer does not recognise are treated: confirm asks first (default), safe runs them at once."`
+	AutoRecall            RecallMode       `json:"auto_recall" jsonschema_description:"Before each message, give the model what earlier sessions and saved notes say about it: auto adds only strong matches (default), always adds the best matches whatever their strength, off adds nothing. The old true and false mean always and off."`
+	RecallScope           string           `json:"recall_scope" jsonschema:"enum=project,enum=all" jsonschema_description:"Where recall looks: project searches this project's sessions and notes (default); all searches every project's."`
+	SchedulerInterval     Duration         `json:"scheduler_interval" jsonschema_description:"How often scheduled tasks are checked, at least 1s (default 30s)."`
+	DataDir               string           `json:"data_dir,omitempty" jsonschema_description:"Absolute directory for pincer's data (sessions). ~/ is expanded. Empty means the platform default. PINCER_DATA_DIR overrides it."`
+	Sandbox               string           `json:"sandbox" jsonschema:"enum=workspace,enum=read-only,enum=off" jsonschema_description:"How commands are jailed: workspace (default) gives each the jail of how it was allowed (inspect for read-only commands run unasked, contained for those auto approvals run, workspace for those you approve: the project, the temp dir, the caches and sandbox_writable); read-only holds every command to its private temp dir; off runs them with your full rights. --sandbox overrides it. A project not trusted can only make it stricter."`
+	SandboxWritable       []string         `json:"sandbox_writable,omitempty" jsonschema_description:"More paths commands may write in workspace mode, absolute or ~/; the usual Go, Node, Python and Rust caches are writable already. Lists from every file are combined."`
+	SandboxNetwork        bool             `json:"sandbox_network" jsonschema_description:"Let commands you approve reach the network (default true); set to true in your own config, commands auto approvals run get it too. false takes it from every command. Read-only commands run unasked never have it."`
+	SandboxSockets        []string         `json:"sandbox_sockets,omitempty" jsonschema_description:"Unix sockets outside the jail that commands you approve may use, absolute or ~/, such as your SSH agent or Docker's socket; the rest (in /run, /tmp, $XDG_RUNTIME_DIR, and those named in pincer's environment) are left out of the jail. Lists from every file are combined."`
+	CommandEnvPassthrough []string         `json:"command_env_passthrough,omitempty" jsonschema_description:"API key variables to leave in commands' environment; by default every key variable pincer knows (api_key_env, PINCER_API_KEY, OPENAI_API_KEY and each provider's) is removed."`
+	Approvals             string           `json:"approvals" jsonschema:"enum=ask,enum=auto" jsonschema_description:"ask asks before every command that changes things (default); auto runs those commands without asking while the sandbox is active, and still asks twice for dangerous ones. --auto on pincer run, /auto on the screen."`
+	Checkpoints           bool             `json:"checkpoints" jsonschema_description:"Record the project's files (in a repository of pincer's own, never yours) before and after each turn, so /rewind, /undo and 'pincer sessions rewind' can restore them (default true)."`
+	CheckpointMaxFileMB   int              `json:"checkpoint_max_file_mb" jsonschema:"minimum=1,maximum=1024" jsonschema_description:"Files larger than this many MiB are not recorded in checkpoints; a rewind leaves them alone and says so (default 5)."`
+	CheckpointKeep        int              `json:"checkpoint_keep" jsonschema:"minimum=1" jsonschema_description:"Most checkpoints kept per project; older ones are pruned, except those a session still uses (default 200)."`
+	CheckpointMaxAge      Duration         `json:"checkpoint_max_age" jsonschema_description:"Checkpoints older than this are pruned, as \"720h\" or a number of seconds, at least 1h (default 720h, 30 days)."`
+	ToolArgsMaxKB         int              `json:"tool_args_max_kb" jsonschema:"minimum=1,maximum=65536" jsonschema_description:"Largest arguments of one tool call the model may send, in KiB (default 1024). A larger call is refused without being read, and the model is told to send less; so are the calls of one answer past the 64th."`
+	WebTimeout            Duration         `json:"web_timeout" jsonschema_description:"Time limit of one read_web fetch, redirects and reading the page included, as \"20s\" or a number of seconds, at least 1s (default 20s)."`
+	PromptProfile         string           `json:"prompt_profile" jsonschema:"enum=auto,enum=full,enum=compact" jsonschema_description:"How much pincer tells the model before your first word: full (the whole instructions and tool descriptions), compact (short ones, for small windows) or auto (default): compact when the context window is 16384 tokens or less. Either way, rarely used tools and MCP tools past a budget are listed by name and loaded when the model asks. pincer prompt --tokens shows the weight."`
+	Prices                map[string]Price `json:"prices,omitempty" jsonschema_description:"Prices in dollars per million tokens by model name, as {\"gpt-5-mini\": {\"input\": 0.25, \"output\": 2}}, for the cost shown beside the tokens; some hosted models have built-in prices. A higher layer's price replaces one for the same model."`
 
 	// MCP servers and their limit.
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty" jsonschema_description:"MCP servers whose tools the model may call, by name: {\"command\", \"args\", \"env\"} for a server over stdio, or {\"url\", \"headers\"} for streamable HTTP; header and env values may name ${VARIABLES}. Each may be \"disabled\", list \"hide_tools\", or be \"trusted\" (its read-only tools run unasked). Servers from every file are combined; a project's (here or in .mcp.json) start only once the project is trusted."`
@@ -76,6 +80,26 @@ type Config struct {
 
 	// Hooks are the person's commands run around a turn.
 	Hooks map[string][]HookMatcher `json:"hooks,omitempty" jsonschema_description:"Commands run at moments of a turn, by event (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop): a list of {\"matcher\": a regular expression on the tool name, \"hooks\": [{\"type\": \"command\", \"command\": \"...\", \"timeout\": seconds}]}, as in Claude Code's settings. Hooks from every file run; a project's run only once the project is trusted. See docs/hooks.md."`
+}
+
+// Price is what a model costs, in dollars per million tokens.
+type Price struct {
+	Input  float64 `json:"input" jsonschema:"minimum=0" jsonschema_description:"Dollars per million prompt (input) tokens."`
+	Output float64 `json:"output" jsonschema:"minimum=0" jsonschema_description:"Dollars per million completion (output) tokens."`
+}
+
+// UnmarshalJSON reads a price, refusing keys other than input and output,
+// so a misspelt "in" is not taken for a free model.
+func (p *Price) UnmarshalJSON(data []byte) error {
+	type plain Price
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var v plain
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("a price is {\"input\": dollars, \"output\": dollars} per million tokens: %w", err)
+	}
+	*p = Price(v)
+	return nil
 }
 
 // Telegram configures the bot of pincer telegram. The token itself is
@@ -164,6 +188,7 @@ const (
 	DefaultMCPTimeout        = 60 * time.Second
 	DefaultAutoCheck         = "ask"
 	DefaultCheckRounds       = 3
+	DefaultPromptProfile     = "auto"
 	// DefaultProvider is used when nothing names a provider or a base URL.
 	DefaultProvider = "ollama"
 )
@@ -199,6 +224,7 @@ func Defaults() Config {
 		MCPTimeout:          Duration(DefaultMCPTimeout),
 		AutoCheck:           DefaultAutoCheck,
 		CheckRounds:         DefaultCheckRounds,
+		PromptProfile:       DefaultPromptProfile,
 	}
 }
 

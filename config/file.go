@@ -134,6 +134,8 @@ func wantFor(field string) string {
 		return `"auto", "off" or "always"`
 	case t.Kind() == reflect.Slice:
 		return `a list of strings such as ["go test ./..."]`
+	case t == reflect.TypeFor[map[string]Price]():
+		return `an object of prices by model, in dollars per million tokens, such as {"gpt-5-mini": {"input": 0.25, "output": 2}}`
 	case t.Kind() == reflect.Map:
 		return `an object of servers such as {"github": {"command": "github-mcp-server", "args": ["stdio"]}}`
 	}

@@ -10,41 +10,43 @@ import (
 // the two together). SaveUser hands one to its update function; Load reads
 // each file, the environment and the flags into one.
 type FileConfig struct {
-	Provider              *string     `json:"provider,omitempty"`
-	BaseURL               *string     `json:"base_url,omitempty"`
-	APIKeyEnv             *string     `json:"api_key_env,omitempty"`
-	APIKey                *string     `json:"api_key,omitempty"`
-	Model                 *string     `json:"model,omitempty"`
-	ContextWindow         *int        `json:"context_window,omitempty"`
-	MaxIterations         *int        `json:"max_iterations,omitempty"`
-	CompressAt            *float64    `json:"compress_at,omitempty"`
-	KeepRecent            *int        `json:"keep_recent,omitempty"`
-	CommandTimeout        *Duration   `json:"command_timeout,omitempty"`
-	IdleTimeout           *Duration   `json:"idle_timeout,omitempty"`
-	FirstByteTimeout      *Duration   `json:"first_byte_timeout,omitempty"`
-	SilentRetryBudget     *Duration   `json:"silent_retry_budget,omitempty"`
-	MaxRetries            *int        `json:"max_retries,omitempty"`
-	Temperature           *float64    `json:"temperature,omitempty"`
-	Theme                 *string     `json:"theme,omitempty"`
-	Allow                 []string    `json:"allow,omitempty"`
-	Deny                  []string    `json:"deny,omitempty"`
-	UnknownCommands       *string     `json:"unknown_commands,omitempty"`
-	AutoRecall            *RecallMode `json:"auto_recall,omitempty"`
-	RecallScope           *string     `json:"recall_scope,omitempty"`
-	SchedulerInterval     *Duration   `json:"scheduler_interval,omitempty"`
-	DataDir               *string     `json:"data_dir,omitempty"`
-	Sandbox               *string     `json:"sandbox,omitempty"`
-	SandboxWritable       []string    `json:"sandbox_writable,omitempty"`
-	SandboxNetwork        *bool       `json:"sandbox_network,omitempty"`
-	SandboxSockets        []string    `json:"sandbox_sockets,omitempty"`
-	CommandEnvPassthrough []string    `json:"command_env_passthrough,omitempty"`
-	Approvals             *string     `json:"approvals,omitempty"`
-	Checkpoints           *bool       `json:"checkpoints,omitempty"`
-	CheckpointMaxFileMB   *int        `json:"checkpoint_max_file_mb,omitempty"`
-	CheckpointKeep        *int        `json:"checkpoint_keep,omitempty"`
-	CheckpointMaxAge      *Duration   `json:"checkpoint_max_age,omitempty"`
-	ToolArgsMaxKB         *int        `json:"tool_args_max_kb,omitempty"`
-	WebTimeout            *Duration   `json:"web_timeout,omitempty"`
+	Provider              *string          `json:"provider,omitempty"`
+	BaseURL               *string          `json:"base_url,omitempty"`
+	APIKeyEnv             *string          `json:"api_key_env,omitempty"`
+	APIKey                *string          `json:"api_key,omitempty"`
+	Model                 *string          `json:"model,omitempty"`
+	ContextWindow         *int             `json:"context_window,omitempty"`
+	MaxIterations         *int             `json:"max_iterations,omitempty"`
+	CompressAt            *float64         `json:"compress_at,omitempty"`
+	KeepRecent            *int             `json:"keep_recent,omitempty"`
+	CommandTimeout        *Duration        `json:"command_timeout,omitempty"`
+	IdleTimeout           *Duration        `json:"idle_timeout,omitempty"`
+	FirstByteTimeout      *Duration        `json:"first_byte_timeout,omitempty"`
+	SilentRetryBudget     *Duration        `json:"silent_retry_budget,omitempty"`
+	MaxRetries            *int             `json:"max_retries,omitempty"`
+	Temperature           *float64         `json:"temperature,omitempty"`
+	Theme                 *string          `json:"theme,omitempty"`
+	Allow                 []string         `json:"allow,omitempty"`
+	Deny                  []string         `json:"deny,omitempty"`
+	UnknownCommands       *string          `json:"unknown_commands,omitempty"`
+	AutoRecall            *RecallMode      `json:"auto_recall,omitempty"`
+	RecallScope           *string          `json:"recall_scope,omitempty"`
+	SchedulerInterval     *Duration        `json:"scheduler_interval,omitempty"`
+	DataDir               *string          `json:"data_dir,omitempty"`
+	Sandbox               *string          `json:"sandbox,omitempty"`
+	SandboxWritable       []string         `json:"sandbox_writable,omitempty"`
+	SandboxNetwork        *bool            `json:"sandbox_network,omitempty"`
+	SandboxSockets        []string         `json:"sandbox_sockets,omitempty"`
+	CommandEnvPassthrough []string         `json:"command_env_passthrough,omitempty"`
+	Approvals             *string          `json:"approvals,omitempty"`
+	Checkpoints           *bool            `json:"checkpoints,omitempty"`
+	CheckpointMaxFileMB   *int             `json:"checkpoint_max_file_mb,omitempty"`
+	CheckpointKeep        *int             `json:"checkpoint_keep,omitempty"`
+	CheckpointMaxAge      *Duration        `json:"checkpoint_max_age,omitempty"`
+	ToolArgsMaxKB         *int             `json:"tool_args_max_kb,omitempty"`
+	WebTimeout            *Duration        `json:"web_timeout,omitempty"`
+	PromptProfile         *string          `json:"prompt_profile,omitempty"`
+	Prices                map[string]Price `json:"prices,omitempty"`
 
 	// MCP servers and their limit.
 	MCPServers map[string]MCPServer `json:"mcp_servers,omitempty"`
@@ -126,6 +128,16 @@ func (f *FileConfig) applyTo(c *Config, name string) {
 			servers[k] = v
 		}
 		c.LSP = servers
+	case name == "prices":
+		// Prices: a higher layer's replaces one for the same model.
+		prices := map[string]Price{}
+		for k, v := range c.Prices {
+			prices[k] = v
+		}
+		for k, v := range f.Prices {
+			prices[k] = v
+		}
+		c.Prices = prices
 	case src.Kind() == reflect.Map:
 		// MCP servers: a higher layer's server replaces one of the same name.
 		servers := map[string]MCPServer{}

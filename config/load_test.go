@@ -135,6 +135,11 @@ func TestPrecedence(t *testing.T) {
 			user: stage{json: `"on"`, want: "on"}, project: stage{json: `"off"`, want: "off"}},
 		{field: "check_rounds", def: 3,
 			user: stage{json: `5`, want: 5}, project: stage{json: `1`, want: 1}},
+		{field: "prompt_profile", def: "auto",
+			user: stage{json: `"compact"`, want: "compact"}, project: stage{json: `"full"`, want: "full"}},
+		{field: "prices", def: map[string]Price(nil),
+			user:    stage{json: `{"m1": {"input": 1, "output": 2}, "m2": {"input": 0.5, "output": 0.5}}`, want: map[string]Price{"m1": {Input: 1, Output: 2}, "m2": {Input: 0.5, Output: 0.5}}},
+			project: stage{json: `{"m1": {"input": 3, "output": 4}}`, want: map[string]Price{"m1": {Input: 3, Output: 4}, "m2": {Input: 0.5, Output: 0.5}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.field, func(t *testing.T) {

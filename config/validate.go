@@ -2,9 +2,12 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"net/url"
 	"path/filepath"
 	"pincer/internal/envname"
+	"slices"
 	"strings"
 	"time"
 )
@@ -161,6 +164,21 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		bad(ErrInvalidValue, "auto_check", v, is("auto_check", v)+"; "+
 			ld.fix("auto_check", fields["auto_check"], `"ask" (ask the first time in each project, the default), "on" or "off"`))
 	}
+	if c.PromptProfile != "auto" && c.PromptProfile != "full" && c.PromptProfile != "compact" {
+		v := fmt.Sprintf("%q", c.PromptProfile)
+		bad(ErrInvalidValue, "prompt_profile", v, is("prompt_profile", v)+"; "+
+			ld.fix("prompt_profile", fields["prompt_profile"], `"auto" (compact for windows of 16384 tokens or less, the default), "full" or "compact"`))
+	}
+	for _, model := range sortedModels(c.Prices) {
+		p := c.Prices[model]
+		switch {
+		case strings.TrimSpace(model) == "":
+			bad(ErrInvalidValue, "prices", `""`, "prices has a price for an empty model name"+ld.from(fields["prices"])+"; name the model as the provider knows it, such as \"gpt-5-mini\"")
+		case !(p.Input >= 0) || !(p.Output >= 0) || math.IsInf(p.Input, 0) || math.IsInf(p.Output, 0):
+			v := fmt.Sprintf("input %v, output %v", p.Input, p.Output)
+			bad(ErrInvalidValue, "prices", v, fmt.Sprintf("prices.%s is %s%s; give dollars per million tokens, 0 or more, such as {\"input\": 0.25, \"output\": 2}", model, v, ld.from(fields["prices"])))
+		}
+	}
 	if c.CheckRounds < 1 || c.CheckRounds > 20 {
 		bad(ErrInvalidValue, "check_rounds", fmt.Sprint(c.CheckRounds), is("check_rounds", fmt.Sprint(c.CheckRounds))+
 			"; "+ld.fix("check_rounds", fields["check_rounds"], "a whole number from 1 to 20, such as 3"))
@@ -307,6 +325,12 @@ func (ld *loader) setIn(field string, s Source) string {
 		path = s.Name
 	}
 	return fmt.Sprintf("set %q in %s", field, ld.tilde(path))
+}
+
+// sortedModels are the model names of prices in order, so errors come in
+// the same order every time.
+func sortedModels(prices map[string]Price) []string {
+	return slices.Sorted(maps.Keys(prices))
 }
 
 // knownLanguage reports whether pincer has a built-in language server

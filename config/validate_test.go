@@ -29,6 +29,26 @@ func TestValidationErrors(t *testing.T) {
 			user: `{"model": "m", "auto_check": "yes"}`,
 			kind: ErrInvalidValue, field: "auto_check",
 			contains: []string{`auto_check is "yes" (from ` + user + `)`, `"ask"`, `"on" or "off"`}},
+		{name: "prompt_profile not a choice",
+			user: `{"model": "m", "prompt_profile": "small"}`,
+			kind: ErrInvalidValue, field: "prompt_profile",
+			contains: []string{`prompt_profile is "small" (from ` + user + `)`, `"auto"`, `"full" or "compact"`}},
+		{name: "a negative price",
+			user: `{"model": "m", "prices": {"gpt-x": {"input": -1, "output": 2}}}`,
+			kind: ErrInvalidValue, field: "prices",
+			contains: []string{"prices.gpt-x is input -1, output 2 (from " + user + ")", "0 or more", `{"input": 0.25, "output": 2}`}},
+		{name: "a price written as text",
+			user: `{"model": "m", "prices": {"gpt-x": {"input": "$3", "output": 2}}}`,
+			kind: ErrWrongType, field: "prices",
+			contains: []string{"prices in " + user, `such as {"gpt-5-mini": {"input": 0.25, "output": 2}}`}},
+		{name: "a price with a misspelt key",
+			user: `{"model": "m", "prices": {"gpt-x": {"in": 3, "output": 2}}}`,
+			kind: ErrWrongType, field: "prices",
+			contains: []string{"prices in " + user, "dollars per million tokens"}},
+		{name: "a price for no model",
+			user: `{"model": "m", "prices": {" ": {"input": 1, "output": 2}}}`,
+			kind: ErrInvalidValue, field: "prices",
+			contains: []string{"empty model name", `"gpt-5-mini"`}},
 		{name: "check_rounds out of range",
 			user: `{"model": "m", "check_rounds": 0}`,
 			kind: ErrInvalidValue, field: "check_rounds",
@@ -258,5 +278,29 @@ func TestAllProblemsAreReported(t *testing.T) {
 	var p *Problem
 	if !errors.As(err, &p) {
 		t.Error("errors.As(err, *Problem) = false")
+	}
+}
+
+// TestPriceOf: a configured price wins over a built-in one, and a model
+// with neither has no price.
+func TestPriceOf(t *testing.T) {
+	c := Defaults()
+	c.Prices = map[string]Price{"gpt-5-mini": {Input: 1, Output: 1}, "local": {Input: 0, Output: 0}}
+	for _, tt := range []struct {
+		model string
+		want  Price
+		ok    bool
+	}{
+		{"gpt-5-mini", Price{Input: 1, Output: 1}, true},
+		{"gpt-5", Price{Input: 1.25, Output: 10}, true},
+		{"local", Price{}, true},
+		{"qwen3", Price{}, false},
+	} {
+		if got, ok := c.PriceOf(tt.model); got != tt.want || ok != tt.ok {
+			t.Errorf("PriceOf(%q) = %v, %v; want %v, %v", tt.model, got, ok, tt.want, tt.ok)
+		}
+	}
+	if got := (Price{Input: 0.25, Output: 2}).Cost(1_000_000, 500_000); got != 1.25 {
+		t.Errorf("Cost = %v, want 1.25", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"pincer/chat"
+	"pincer/internal/human"
 )
 
 // The formats Export writes.
@@ -167,7 +168,10 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []chat.Message, rewinds [
 	fmt.Fprintf(w, "- **Created:** %s\n", stamp(sess.Created))
 	fmt.Fprintf(w, "- **Last activity:** %s\n", stamp(sess.Updated))
 	fmt.Fprintf(w, "- **Messages:** %d\n", sess.MessageCount)
-	fmt.Fprintf(w, "- **Tokens:** %d prompt, %d completion\n", sess.Usage.PromptTokens, sess.Usage.CompletionTokens)
+	fmt.Fprintf(w, "- **Tokens:** %d prompt, %d completion%s\n", sess.Usage.PromptTokens, sess.Usage.CompletionTokens, usageNote(sess.Usage, "in part"))
+	if sess.Usage.Cost > 0 {
+		fmt.Fprintf(w, "- **Cost:** %s\n", human.Dollars(sess.Usage.Cost))
+	}
 	if sess.ForkOf != "" {
 		fmt.Fprintf(w, "- **Forked from:** `%s`\n", sess.ForkOf)
 	}
@@ -191,11 +195,25 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []chat.Message, rewinds [
 	}
 }
 
+// usageNote marks counts pincer estimated because the server sent none.
+func usageNote(u chat.Usage, part string) string {
+	if !u.Estimated {
+		return ""
+	}
+	if part != "" {
+		return " (estimated " + part + ": the server sent no counts)"
+	}
+	return " (estimated)"
+}
+
 // writeMessage renders one message under its own heading.
 func writeMessage(w *bufio.Writer, m chat.Message) {
 	fmt.Fprintf(w, "\n### %s%s\n\n_#%d · %s", heading(m), rewoundMark(m), m.Seq, stamp(m.Time))
 	if m.Usage != nil {
-		fmt.Fprintf(w, " · %d prompt + %d completion tokens", m.Usage.PromptTokens, m.Usage.CompletionTokens)
+		fmt.Fprintf(w, " · %d prompt + %d completion tokens%s", m.Usage.PromptTokens, m.Usage.CompletionTokens, usageNote(*m.Usage, ""))
+		if m.Usage.Cost > 0 {
+			fmt.Fprintf(w, " · %s", human.Dollars(m.Usage.Cost))
+		}
 	}
 	w.WriteString("_\n")
 	if m.Reasoning != "" {

@@ -23,6 +23,10 @@ type usageRecord struct {
 	Completion int `json:"completion"`
 	Reasoning  int `json:"reasoning,omitempty"`
 	Cached     int `json:"cached,omitempty"`
+	// Estimated and Cost are chat.Usage's; records written before they
+	// existed read as server counts without a price.
+	Estimated bool    `json:"estimated,omitempty"`
+	Cost      float64 `json:"cost,omitempty"`
 }
 
 type sessionRecord struct {
@@ -85,13 +89,14 @@ type touchRecord struct {
 // toUsageRecord keeps what a usage record holds: the server's own total is
 // not stored.
 func toUsageRecord(u chat.Usage) usageRecord {
-	return usageRecord{Prompt: u.PromptTokens, Completion: u.CompletionTokens, Reasoning: u.ReasoningTokens, Cached: u.CachedTokens}
+	return usageRecord{Prompt: u.PromptTokens, Completion: u.CompletionTokens, Reasoning: u.ReasoningTokens, Cached: u.CachedTokens,
+		Estimated: u.Estimated, Cost: u.Cost}
 }
 
 // usage reads a usage record back; its total is prompt plus completion.
 func (r usageRecord) usage() chat.Usage {
 	return chat.Usage{PromptTokens: r.Prompt, CompletionTokens: r.Completion, TotalTokens: r.Prompt + r.Completion,
-		ReasoningTokens: r.Reasoning, CachedTokens: r.Cached}
+		ReasoningTokens: r.Reasoning, CachedTokens: r.Cached, Estimated: r.Estimated, Cost: r.Cost}
 }
 
 func toSessionRecord(s Session) sessionRecord {

@@ -24,9 +24,8 @@ type argSchema struct {
 // generateSchema reflects the argument struct type t into a schema object that
 // strict providers accept: type object, properties, required, no
 // $schema/$id/$ref/$defs, additionalProperties false. Non-zero and boolean
-// values in defaults become each optional property's "default" and are
-// stated in its description, so what the model reads cannot drift from what
-// Decode does.
+// values in defaults are stated in each optional property's description,
+// so what the model reads cannot drift from what Decode does.
 func generateSchema(t reflect.Type, defaults any) (*argSchema, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("argument type %s is not a struct", t)
@@ -100,9 +99,10 @@ func generateSchema(t reflect.Type, defaults any) (*argSchema, error) {
 	return as, nil
 }
 
-// stateDefault records def as the property's default, in the schema and in
-// the description the model reads. Empty strings and empty slices are
-// left unstated: "no value" says it better.
+// stateDefault states def as the property's default in the description
+// the model reads; once is enough, so the schema carries no "default"
+// keyword (strict providers refuse it anyway). Empty strings and empty
+// slices are left unstated: "no value" says it better.
 func stateDefault(prop map[string]any, def any) {
 	v := reflect.ValueOf(def)
 	switch v.Kind() {
@@ -111,7 +111,6 @@ func stateDefault(prop map[string]any, def any) {
 			return
 		}
 	}
-	prop["default"] = def
 	text, err := json.Marshal(def)
 	if err != nil {
 		return

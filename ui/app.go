@@ -207,6 +207,7 @@ type App struct {
 
 	usage       agent.Usage // session total
 	subUsage    agent.Usage // the sub-agents' tokens, counted apart
+	turnUsage   agent.Usage // the last turn's, sub-agents' included (/usage)
 	lastContext int         // prompt+completion tokens of the last request, or the estimate of the next (see estimateContext)
 	// diagErrors is how many errors the language servers last reported
 	// for the project; diagSeen, whether they reported at all.
@@ -678,8 +679,8 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			refresh = refresh || e.Name == "run_command"
 			a.state = stateThinking
 		case agent.Usage:
-			a.usage.PromptTokens += e.PromptTokens
-			a.usage.CompletionTokens += e.CompletionTokens
+			a.usage = a.usage.Plus(e)
+			a.turnUsage = a.turnUsage.Plus(e)
 			a.lastContext = e.PromptTokens + e.CompletionTokens
 		case agent.Retrying:
 			a.transcript.AddRetry(fmt.Sprintf("Request failed (%v); retrying in %s (attempt %d).", e.Err, e.Wait.Round(100*time.Millisecond), e.Attempt+1))
@@ -871,6 +872,7 @@ func (a *App) startWork(work func(ctx context.Context) tea.Msg) tea.Cmd {
 	a.state = stateThinking
 	a.turnStart = time.Now()
 	a.now = a.turnStart
+	a.turnUsage = agent.Usage{}
 	cmds := []tea.Cmd{func() tea.Msg { return work(ctx) }}
 	if !a.ticking {
 		a.ticking = true

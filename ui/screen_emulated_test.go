@@ -94,16 +94,17 @@ func newEmulatedTerminal(t *testing.T, w, h int) *emulatedTerminal {
 	return et
 }
 
-// settle waits until nothing has arrived for a while, then stops feeding
-// the emulator (so that what the program writes as it ends is not seen).
-func (et *emulatedTerminal) settle(t *testing.T) {
+// settle waits until nothing has arrived for a while; with freeze it
+// then stops feeding the emulator (so that what the program writes as it
+// ends is not seen).
+func (et *emulatedTerminal) settle(t *testing.T, freeze bool) {
 	t.Helper()
 	last := -1
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(400 * time.Millisecond) {
 		et.mu.Lock()
 		n := et.raw.Len()
 		if n == last {
-			et.frozen = true
+			et.frozen = freeze
 			et.mu.Unlock()
 			return
 		}
@@ -191,7 +192,8 @@ var scrollUp = regexp.MustCompile(`\x1b\[[0-9]*S`)
 // TestStreamedScreenMatchesItsView streams an answer into the real screen
 // on a pseudo-terminal and runs what it writes through a terminal
 // emulator: after the answer, the emulated screen must show exactly the
-// last frame the screen drew. The screen moves the transcript with the
+// last frame the screen drew, and so after keys that page the transcript
+// and type. The screen moves the transcript with the
 // terminal's own scrolling and writes only what is new, so a scroll by a
 // wrong distance, in the wrong rows or columns, or a copy of the screen
 // that drifted from the terminal's, leaves a screen that differs.
@@ -227,7 +229,14 @@ func TestStreamedScreenMatchesItsView(t *testing.T) {
 				p.Send(eventsMsg{agent.TextDelta{Text: answer[i:min(i+40, len(answer))]}})
 				time.Sleep(25 * time.Millisecond) // 1.6 KB/s, as a model writes
 			}
-			term.settle(t)
+			term.settle(t, false)
+			// Keys after the answer: pages drawn for the person, where
+			// the renderer looks for scrolled lines itself.
+			for _, k := range []string{"\x1b[5~", "\x1b[5~", "\x1b[6~", "hello"} {
+				term.master.WriteString(k)
+				time.Sleep(150 * time.Millisecond)
+			}
+			term.settle(t, true)
 			got, want := term.rows(), viewRows(app.lastView(), tc.w, tc.h)
 			for y := range want {
 				if got[y] != want[y] {

@@ -276,7 +276,8 @@ func (a *App) sessionOpened(msg sessionOpenedMsg) tea.Cmd {
 	cleanup := a.dropIfEmpty(a.opts.SessionID)
 	a.opts.SessionID = msg.sess.ID
 	a.opts.Session = msg.sess.Label()
-	a.usage = agent.Usage{PromptTokens: msg.sess.Usage.PromptTokens, CompletionTokens: msg.sess.Usage.CompletionTokens}
+	a.usage = msg.sess.Usage
+	a.turnUsage = agent.Usage{}
 	a.subUsage = agent.Usage{}
 	a.lastContext = 0
 	a.history = nil

@@ -53,6 +53,10 @@ func builtinCommands() []Command {
 		{Name: "undo", Help: "take back the last turn: its files and the conversation", Run: func(a *App, _ string) tea.Cmd { return a.undo() }},
 		{Name: "redo", Help: "take back the last rewind, while nothing changed since", Run: func(a *App, _ string) tea.Cmd { return a.redo() }},
 		{Name: "compact", Args: "[FOCUS]", Help: "summarise older messages now", Run: func(a *App, args string) tea.Cmd { return a.compact(args) }},
+		{Name: "usage", Help: "tokens and cost of the last turn and of the session", Run: func(a *App, _ string) tea.Cmd {
+			a.transcript.AddNotice(a.usageText())
+			return nil
+		}},
 		{Name: "model", Args: "[NAME]", Help: "switch the model for this session", Run: func(a *App, args string) tea.Cmd { return a.openModelPicker(args) }},
 		{Name: "theme", Args: "[NAME]", Help: "switch the colour theme", Run: func(a *App, args string) tea.Cmd { return a.openThemePicker(args) }},
 		{Name: "schedule", Args: "in|every|at WHEN PROMPT", Help: "run a prompt later, or repeatedly", Run: func(a *App, args string) tea.Cmd { return a.scheduleCommand(args) }},

@@ -63,7 +63,14 @@ func (a *App) statusLine() string {
 		}
 		right = append(right, gauge)
 	}
-	right = append(right, fmt.Sprintf("↑%s ↓%s", short(a.usage.PromptTokens), short(a.usage.CompletionTokens)))
+	about := "" // counts pincer estimated, where the server sent none
+	if a.usage.Estimated || a.subUsage.Estimated {
+		about = "~"
+	}
+	right = append(right, fmt.Sprintf("↑%s%s ↓%s%s", about, short(a.usage.PromptTokens), about, short(a.usage.CompletionTokens)))
+	if cost := a.usage.Cost + a.subUsage.Cost; cost > 0 {
+		right = append(right, human.Dollars(cost))
+	}
 	if n := a.subUsage.PromptTokens + a.subUsage.CompletionTokens; n > 0 {
 		right = append(right, "sub "+short(n))
 	}
@@ -192,4 +199,19 @@ func short(n int) string {
 func elapsed(d time.Duration) string {
 	d = d.Round(time.Second)
 	return fmt.Sprintf("%d:%02d", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// usageText is what /usage says: the tokens and cost of the last turn and
+// of the session, the sub-agents' apart.
+func (a *App) usageText() string {
+	var b strings.Builder
+	b.WriteString("Last turn: " + agent.DescribeUsage(a.turnUsage) + ".\n")
+	b.WriteString("Session: " + agent.DescribeUsage(a.usage.Plus(a.subUsage)) + ".")
+	if a.subUsage != (agent.Usage{}) {
+		b.WriteString("\nOf which sub-agents: " + agent.DescribeUsage(a.subUsage) + ".")
+	}
+	if total := a.usage.Plus(a.subUsage); total.Cost == 0 && total.PromptTokens > 0 {
+		b.WriteString("\nTo see a cost, set the model's price in the config: \"prices\": {\"MODEL\": {\"input\": DOLLARS, \"output\": DOLLARS}} per million tokens.")
+	}
+	return b.String()
 }

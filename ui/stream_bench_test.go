@@ -118,23 +118,26 @@ func BenchmarkStreamScreen(b *testing.B) {
 		name     string
 		perFrame int
 		margins  bool
+		answer   func() string
 	}{
-		{"slow", 4, false},
-		{"slow-margins", 4, true},
-		{"fast", 24, false},
-		{"fast-margins", 24, true},
+		{"slow", 4, false, streamAnswer},
+		{"slow-margins", 4, true, streamAnswer},
+		{"fast", 24, false, streamAnswer},
+		{"fast-margins", 24, true, streamAnswer},
+		// No two blocks alike (streamAnswer repeats one step).
+		{"slow-varied", 4, false, func() string { return emulatedAnswer(35000) }},
+		{"fast-varied", 24, false, func() string { return emulatedAnswer(35000) }},
 	} {
-		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins) })
+		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins, c.answer()) })
 	}
 }
 
-func benchStreamScreen(b *testing.B, perFrame int, margins bool) {
+func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string) {
 	if runtime.GOOS == "windows" {
 		b.Skip("needs a pseudo-terminal")
 	}
 	const w, h, piece = 160, 45, 24
 	const interval = time.Second / 15
-	answer := streamAnswer()
 	themes.RegisterCodeStyles() // as Run does
 	themes.CacheHighlighting()
 	var termBytes, pieces int64

@@ -37,8 +37,8 @@ func (a *App) subEvent(e agent.SubEvent) (refresh bool) {
 		refresh = refresh || ev.Name == "run_command"
 		a.state, a.toolName = stateTool, "task"
 	case agent.Usage:
-		a.subUsage.PromptTokens += ev.PromptTokens
-		a.subUsage.CompletionTokens += ev.CompletionTokens
+		a.subUsage = a.subUsage.Plus(ev)
+		a.turnUsage = a.turnUsage.Plus(ev)
 	case agent.Notice:
 		a.transcript.AddNotice("Sub-agent: " + ev.Text)
 	case agent.Retrying:
@@ -80,4 +80,6 @@ func (a *App) countSubUsage(m agent.Message) {
 	a.subUsage.CompletionTokens += m.Usage.CompletionTokens
 	a.usage.PromptTokens = max(a.usage.PromptTokens-m.Usage.PromptTokens, 0)
 	a.usage.CompletionTokens = max(a.usage.CompletionTokens-m.Usage.CompletionTokens, 0)
+	a.subUsage.Cost += m.Usage.Cost
+	a.usage.Cost = max(a.usage.Cost-m.Usage.Cost, 0)
 }

@@ -131,7 +131,9 @@ func checkReply(t *testing.T, f fixture, got Reply, err error, log *eventLog) {
 		}
 		var wantUsage chat.Usage
 		if f.want.Usage != nil {
-			wantUsage = chat.Usage(*f.want.Usage)
+			u := *f.want.Usage
+			wantUsage = chat.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens,
+				ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
 		}
 		if got.Usage != wantUsage {
 			t.Errorf("usage %+v, want %+v", got.Usage, wantUsage)

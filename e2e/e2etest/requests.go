@@ -2,6 +2,7 @@ package e2etest
 
 import (
 	"encoding/json"
+	"strings"
 
 	"pincer/agent/agenttest"
 )
@@ -34,12 +35,22 @@ func contentsOf(r agenttest.Request, role string) []string {
 	return out
 }
 
-// ToolNames are the names of the tools a request offered.
+// ToolNames are the names of the tools a request offered: those sent in
+// full, then those deferred, which load_tools lists by name.
 func ToolNames(r agenttest.Request) []string {
-	var names []string
+	var names, deferred []string
 	ts, _ := r.Body["tools"].([]any)
 	for _, t := range ts {
-		names = append(names, t.(map[string]any)["function"].(map[string]any)["name"].(string))
+		fn := t.(map[string]any)["function"].(map[string]any)
+		names = append(names, fn["name"].(string))
+		if fn["name"] != "load_tools" {
+			continue
+		}
+		for _, line := range strings.Split(fn["description"].(string), "\n")[1:] {
+			if name, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), ":"); ok {
+				deferred = append(deferred, name)
+			}
+		}
 	}
-	return names
+	return append(names, deferred...)
 }

@@ -86,7 +86,8 @@ type Result struct {
 }
 
 // Run runs pincer in the sandbox with stdin and args; a run that has not
-// finished after a minute fails the test.
+// finished after two minutes (the race detector on a busy machine, MCP
+// servers started through npx) fails the test.
 func (s *Sandbox) Run(stdin string, args ...string) Result {
 	s.T.Helper()
 	cmd := exec.Command(Binary(s.T), args...)
@@ -95,6 +96,9 @@ func (s *Sandbox) Run(stdin string, args ...string) Result {
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
+	// A server pincer started may hold the output pipes after pincer is
+	// killed: stop copying from them then, so Wait returns.
+	cmd.WaitDelay = 5 * time.Second
 	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
 		s.T.Fatal(err)
@@ -102,8 +106,9 @@ func (s *Sandbox) Run(stdin string, args ...string) Result {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(60 * time.Second):
+	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
+		<-done // the copying into errb has ended: it can be read
 		s.T.Fatalf("pincer %v did not finish; stderr:\n%s", args, errb.String())
 	}
 	return Result{Stdout: out.String(), Stderr: errb.String(), Code: cmd.ProcessState.ExitCode()}

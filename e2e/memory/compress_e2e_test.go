@@ -18,7 +18,7 @@ func TestRunCompressesASmallWindow(t *testing.T) {
 	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
-	answer := strings.Repeat("This is a long answer about the layout of the project. ", 30)
+	answer := strings.Repeat("This is a long answer about the layout of the project. ", 60)
 	srv.SetResponder(func(r agenttest.Request) (agenttest.Reply, bool) {
 		msgs, _ := r.Body["messages"].([]any)
 		if c, _ := msgs[0].(map[string]any)["content"].(string); strings.HasPrefix(c, "You are compressing") {

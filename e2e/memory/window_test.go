@@ -2,6 +2,7 @@ package memory
 
 import (
 	"pincer/e2e/e2etest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,7 +48,8 @@ func TestCutHistoryIsSaid(t *testing.T) {
 		}
 	}
 	r := s.Run("", "run", "-s", "long", "--context-window", "6000", "and now?")
-	if r.Code != 0 || !strings.Contains(r.Stderr, "Could not compress") || !strings.Contains(r.Stderr, "note: Left out the 4 oldest messages") {
+	// How many depends on the weight of the instructions and tools.
+	if r.Code != 0 || !strings.Contains(r.Stderr, "Could not compress") || !regexp.MustCompile(`note: Left out the \d+ oldest messages`).MatchString(r.Stderr) {
 		t.Errorf("exit %d, stderr %q; want a note saying what was left out", r.Code, r.Stderr)
 	}
 	r = s.Run("", "run", "-s", "long", "--context-window", "6000", "--json", "and again?")

@@ -80,7 +80,7 @@ func TestMCPLoginLogout(t *testing.T) {
 		_ = cmd.Process.Kill()
 		t.Fatal("pincer mcp login did not finish")
 	}
-	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), "Logged in to the MCP server corp: it is ready with 1 tools") {
+	if err := cmd.Wait(); err != nil || !strings.Contains(stdout.String(), "Logged in to the MCP server corp: it is ready with 1 tool.") {
 		t.Fatalf("login: %v\n%s", err, stdout.String())
 	}
 
@@ -95,7 +95,7 @@ func TestMCPLoginLogout(t *testing.T) {
 	if strings.Contains(string(cfg), "at-") || strings.Contains(string(cfg), "rt-") {
 		t.Errorf("a token reached the config file: %s", cfg)
 	}
-	if r := s.Run("", "mcp", "list"); !strings.Contains(r.Stdout, "corp (http): ready") || strings.Contains(r.Stdout+r.Stderr, "at-") {
+	if r := s.Run("", "mcp", "list"); !strings.Contains(r.Stdout, "corp (http): ready [logged in: pincer mcp logout corp forgets it]") || strings.Contains(r.Stdout+r.Stderr, "at-") {
 		t.Fatalf("after the login, mcp list says:\n%s\n%s", r.Stdout, r.Stderr)
 	}
 

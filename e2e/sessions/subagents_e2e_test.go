@@ -79,7 +79,17 @@ func offered(r agenttest.Request) []string {
 	var out []string
 	ts, _ := r.Body["tools"].([]any)
 	for _, t := range ts {
-		out = append(out, t.(map[string]any)["function"].(map[string]any)["name"].(string))
+		fn := t.(map[string]any)["function"].(map[string]any)
+		if fn["name"] != "load_tools" {
+			out = append(out, fn["name"].(string))
+			continue
+		}
+		// The deferred tools load_tools lists are offered too, by name.
+		for _, line := range strings.Split(fn["description"].(string), "\n")[1:] {
+			if name, _, ok := strings.Cut(strings.TrimPrefix(line, "- "), ":"); ok {
+				out = append(out, name)
+			}
+		}
 	}
 	slices.Sort(out)
 	return out

@@ -86,6 +86,9 @@ func describeMCP(infos []mcp.Info, ignored bool) string {
 		if in.Trusted {
 			b.WriteString(" [trusted: read-only tools run unasked]")
 		}
+		if in.LoggedIn {
+			b.WriteString(" [logged in: pincer mcp logout " + safetext.LineOf(in.Name) + " forgets it]")
+		}
 		if len(in.Tools) > 0 {
 			b.WriteString("\n  tools: " + safetext.LineOf(strings.Join(in.Tools, ", ")))
 		}

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -59,6 +61,13 @@ func (c *cli) mcpConformanceCommand() *cobra.Command {
 // authorization server grants at once and redirects to pincer's loopback
 // callback: it follows the authorization URL there.
 func conformanceBrowser(ctx context.Context, _, authURL string) error {
+	u, err := url.Parse(authURL)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(orLoopback(u.Hostname())); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("the conformance client visits only pages on this machine, not %q", authURL)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 	if err != nil {
 		return err
@@ -69,6 +78,14 @@ func conformanceBrowser(ctx context.Context, _, authURL string) error {
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.Body.Close()
+}
+
+// orLoopback reads localhost as the loopback address.
+func orLoopback(host string) string {
+	if host == "localhost" {
+		return "127.0.0.1"
+	}
+	return host
 }
 
 // runConformance connects to the scenario's server at url, waits until it

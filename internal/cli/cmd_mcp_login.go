@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/internal/browser"
+	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/tools/mcp"
 	"pincer/ui"
@@ -97,10 +98,10 @@ expire. A server logs in again with this command; mcp logout forgets it.`,
 			case in.Status != mcp.StatusReady:
 				return fmt.Errorf("could not log in to the MCP server %s: %s", name, safetext.LineOf(in.Reason))
 			case !asked:
-				fmt.Fprintf(c.stdout, "The MCP server %s did not ask for a login: it is ready with %d tools.\n", name, len(in.Tools))
+				fmt.Fprintf(c.stdout, "The MCP server %s did not ask for a login: it is ready with %s.\n", name, human.Plural(len(in.Tools), "tool"))
 			default:
-				fmt.Fprintf(c.stdout, "Logged in to the MCP server %s: it is ready with %d tools. The login is kept in %s; forget it with: pincer mcp logout %s\n",
-					name, len(in.Tools), opts.Tokens.Dir(), name)
+				fmt.Fprintf(c.stdout, "Logged in to the MCP server %s: it is ready with %s. The login is kept in %s; forget it with: pincer mcp logout %s\n",
+					name, human.Plural(len(in.Tools), "tool"), opts.Tokens.Dir(), name)
 			}
 			return nil
 		},

@@ -141,6 +141,8 @@ func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	// A server's question goes to the chat whose turn asked for its tool.
+	servers.SetElicitor(b.Elicitor())
 	fmt.Fprintf(c.stderr, "pincer: the Telegram bot answers for %s (%d allowed user(s)); Ctrl+C stops it\n", safetext.LineOf(p.root), len(tc.AllowedUsers))
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()

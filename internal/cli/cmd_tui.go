@@ -148,7 +148,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Model:             p.cfg.Model,
 		Session:           opened.sess.Label(),
 		History:           opened.history,
-		Usage:             agent.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens},
+		Usage:             u,
 		ExplainError:      func(err error) error { return c.explainModelError(p, err) },
 		Rewinder:          func(id string) *rewind.Rewinder { return cps.rewinder(st, id) },
 		Alerts:            alerts,

@@ -131,6 +131,13 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	return &project{root: abs, cfg: cfg, srcs: srcs, key: cfg.ResolvedAPIKey(c.getenv), trusted: trusted && trustErr == nil}, nil
 }
 
+// profile is the prompt profile: the configured one, or the one
+// agent.ProfileFor chooses for the context window. (A window learnt from
+// the server belongs here too, once known.)
+func (p *project) profile() agent.Profile {
+	return agent.ChooseProfile(p.cfg.PromptProfile, p.cfg.ContextWindow)
+}
+
 // clientOptions are the model client's options from the configuration.
 func (p *project) clientOptions() llm.ClientOptions {
 	o := llm.ClientOptions{
@@ -226,12 +233,15 @@ type agentSetup struct {
 	lsp *lsp.Manager
 	// check, when set, is the check run after a turn that changed files.
 	check *agent.CheckOptions
+	// offline makes an agent that is only looked at, never run (pincer
+	// prompt --tokens): it needs no API key.
+	offline bool
 }
 
 // newAgent wires the model client, the tools, the safety policy and the
 // system prompt into an agent, and returns the client too (for /model).
 func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, error) {
-	if err := p.cfg.CheckAPIKey(c.getenv); err != nil {
+	if err := p.cfg.CheckAPIKey(c.getenv); err != nil && !s.offline {
 		return nil, nil, usageError(err)
 	}
 	client, err := llm.NewClient(p.clientOptions())
@@ -324,10 +334,18 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		SubAgents:     &agent.SubAgents{Agents: defs, Warnings: defWarnings, Context: agent.SubAgentContext(env, in.Project)},
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
-		Window:        windowProbe(p, client),
-		Budget:        budget,
-		Learned:       learned,
-		CountTokens:   client.CountTokens,
+		Profile:       p.profile(),
+		Price: func(model string) (float64, float64, bool) {
+			if model == "" {
+				model = client.ModelName()
+			}
+			price, ok := p.cfg.PriceOf(model)
+			return price.Input, price.Output, ok
+		},
+		Window:      windowProbe(p, client),
+		Budget:      budget,
+		Learned:     learned,
+		CountTokens: client.CountTokens,
 	})
 	return a, client, err
 }
@@ -396,11 +414,13 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())), nil
 }
 
-// instructions reads AGENT.md and SKILLS.md (built in, and the person's own
-// next to the user config file) and the project's instruction files.
+// instructions reads AGENT.md and SKILLS.md (built in for the prompt
+// profile, and the person's own next to the user config file) and the
+// project's instruction files.
 func (c *cli) instructions(p *project) (agent.Instructions, error) {
 	userDir := filepath.Dir(config.UserConfigPath(c.getenv))
-	in, err := agent.LoadInstructions(prompts.AgentMD, prompts.SkillsMD, userDir, p.root)
+	agentMD, skillsMD := prompts.Defaults(string(p.profile()))
+	in, err := agent.LoadInstructions(agentMD, skillsMD, userDir, p.root)
 	if err != nil {
 		return in, usageError(err)
 	}

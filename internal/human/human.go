@@ -52,3 +52,31 @@ func Plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// Dollars writes an amount of money for a person: "$1.25", or with the
+// digits that matter when it is under a cent ("$0.0042"), so a cheap
+// turn does not read as free.
+func Dollars(x float64) string {
+	switch {
+	case x == 0:
+		return "$0"
+	case x < 0.01:
+		return fmt.Sprintf("$%.4f", x)
+	case x < 1000:
+		return fmt.Sprintf("$%.2f", x)
+	}
+	return fmt.Sprintf("$%.0f", x)
+}
+
+// Count writes a whole number with thousands separated by commas:
+// "12,345".
+func Count(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + Count(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

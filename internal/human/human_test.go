@@ -44,3 +44,22 @@ func TestTildeOneLinePlural(t *testing.T) {
 		}
 	}
 }
+
+func TestDollarsAndCount(t *testing.T) {
+	for _, tt := range []struct {
+		x    float64
+		want string
+	}{{0, "$0"}, {0.0042, "$0.0042"}, {0.01, "$0.01"}, {1.256, "$1.26"}, {1234.5, "$1234"}} {
+		if got := Dollars(tt.x); got != tt.want {
+			t.Errorf("Dollars(%v) = %q, want %q", tt.x, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"}, {-4500, "-4,500"}} {
+		if got := Count(tt.n); got != tt.want {
+			t.Errorf("Count(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

@@ -85,6 +85,8 @@ type Info struct {
 	LogPath   string   `json:"log,omitempty"`
 	Restarts  int      `json:"restarts"`
 	Trusted   bool     `json:"trusted,omitempty"`
+	// LoggedIn says pincer keeps a login (OAuth tokens) for the server.
+	LoggedIn bool `json:"logged_in,omitempty"`
 	// Warnings say what of a ready server pincer left out and why: tools
 	// refused for their names, tools past the limits.
 	Warnings []string `json:"warnings,omitempty"`
@@ -245,9 +247,10 @@ func (m *Manager) Wait(ctx context.Context) error {
 // Servers describes every configured server, in configuration order.
 func (m *Manager) Servers() []Info {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	out := make([]Info, 0, len(m.servers))
+	urls := make([]string, 0, len(m.servers))
 	for _, s := range m.servers {
+		urls = append(urls, s.cfg.URL)
 		in := Info{Name: s.cfg.Name, Transport: s.cfg.Transport(), Origin: s.cfg.Origin, Status: s.status,
 			Reason: s.reason, LogPath: s.logPath, Restarts: s.restarts, Trusted: s.cfg.Trusted,
 			Hidden: append([]string(nil), s.hidden...), Tools: []string{}, Warnings: append([]string(nil), s.warnings...)}
@@ -255,6 +258,10 @@ func (m *Manager) Servers() []Info {
 			in.Tools = append(in.Tools, t.name)
 		}
 		out = append(out, in)
+	}
+	m.mu.Unlock()
+	for i := range out {
+		out[i].LoggedIn = urls[i] != "" && m.opts.Tokens.Has(out[i].Name, urls[i])
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,6 +260,9 @@ func (h *authHandler) grantedScopes() []string {
 // browser to come back to the loopback callback.
 func (h *authHandler) fetcher(cb *callback) auth.AuthorizationCodeFetcher {
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if u, err := url.Parse(args.URL); err == nil {
+			cb.expect(u.Query().Get("state"))
+		}
 		ctx, cancel := context.WithTimeout(ctx, loginTimeout)
 		defer cancel()
 		shown := make(chan error, 1)
@@ -354,6 +358,19 @@ type callback struct {
 	srv      *http.Server
 	results  chan callbackResult
 	once     sync.Once
+
+	mu sync.Mutex
+	// state is the state of the authorization request: a return with
+	// another (another process on the machine guessing the port) is
+	// turned away and does not end the wait.
+	state string
+}
+
+// expect sets the state the browser must bring back.
+func (cb *callback) expect(state string) {
+	cb.mu.Lock()
+	defer cb.mu.Unlock()
+	cb.state = state
 }
 
 func newCallback(ln net.Listener, server string) *callback {
@@ -364,6 +381,13 @@ func newCallback(ln net.Listener, server string) *callback {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
+		cb.mu.Lock()
+		want := cb.state
+		cb.mu.Unlock()
+		if q.Get("state") != want {
+			http.Error(w, "this is not the login pincer is waiting for", http.StatusBadRequest)
+			return
+		}
 		var res callbackResult
 		switch {
 		case q.Get("error") != "":

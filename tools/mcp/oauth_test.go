@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -69,7 +70,7 @@ func TestLoginIsStoredAndServesTheNextStart(t *testing.T) {
 
 	// The next start uses the stored token without asking anybody.
 	m2 := started(t, Options{Servers: []Server{{Name: "corp", URL: srv.Endpoint()}}, Tokens: store})
-	if in := m2.Servers()[0]; in.Status != StatusReady {
+	if in := m2.Servers()[0]; in.Status != StatusReady || !in.LoggedIn {
 		t.Fatalf("with the stored login: %+v", in)
 	}
 	if srv.Logins() != 1 {
@@ -203,5 +204,40 @@ func TestOAuthSettingsAreChecked(t *testing.T) {
 		if (err == nil) != (tt.want == "") || err != nil && !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
+	}
+}
+
+func TestCallbackTurnsAwayAnotherState(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb := newCallback(ln, "corp")
+	defer cb.close()
+	cb.expect("right")
+	for _, tt := range []struct {
+		query string
+		code  int
+	}{
+		{"code=evil&state=wrong", http.StatusBadRequest},
+		{"code=evil", http.StatusBadRequest},
+		{"code=good&state=right", http.StatusOK},
+	} {
+		resp, err := http.Get(cb.redirect + "?" + tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.code {
+			t.Errorf("%s: %d, want %d", tt.query, resp.StatusCode, tt.code)
+		}
+	}
+	select {
+	case res := <-cb.results:
+		if res.err != nil || res.result.Code != "good" {
+			t.Errorf("the wait ended with %+v", res)
+		}
+	default:
+		t.Fatal("the right return did not end the wait")
 	}
 }

@@ -105,6 +105,9 @@ func (t *TokenStore) save(server string, g *grant) error {
 
 // Has reports whether the server has a stored login for resource.
 func (t *TokenStore) Has(server, resource string) bool {
+	if t == nil {
+		return false
+	}
 	g, err := t.load(server, resource)
 	return err == nil && g != nil
 }
@@ -112,6 +115,9 @@ func (t *TokenStore) Has(server, resource string) bool {
 // Forget deletes the server's stored login; it reports whether there was
 // one.
 func (t *TokenStore) Forget(server string) (bool, error) {
+	if t == nil {
+		return false, nil
+	}
 	err := os.Remove(t.path(server))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -427,11 +427,16 @@ type usageJSON struct {
 	TotalTokens      int `json:"total_tokens"`
 	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
 	CachedTokens     int `json:"cached_tokens,omitempty"`
+	// Estimated is set when pincer estimated the counts (characters over
+	// four) because the server sent none.
+	Estimated bool `json:"estimated,omitempty"`
+	// Cost is in dollars, where the model's price is known.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 func usageOf(u agent.Usage) usageJSON {
 	return usageJSON{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens,
-		ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens}
+		ReasoningTokens: u.ReasoningTokens, CachedTokens: u.CachedTokens, Estimated: u.Estimated, Cost: u.Cost}
 }
 
 func (p *Printer) jsonEvent(ev agent.Event) {

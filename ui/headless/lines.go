@@ -40,14 +40,14 @@ func JSONLines() []JSONLine {
 		{"diagnostics", diagnosticsLine{}, "what the language servers report after call `id` changed files, just before its `tool_result` (whose content ends with the same): each of `items` has `path`, `line`, `column`, `severity`, `message`, `source` and `new` (the change introduced it); `total` counts the project's errors (see [language servers](docs/lsp.md))"},
 		{"check", checkLine{}, "the project's check ran after the model answered in a turn that changed files (see [language servers](docs/lsp.md#check-and-fix)); when it failed with rounds left, its `output` goes to the model and the turn goes on"},
 		{"todo", todoLine{}, "the model's [task list](docs/tasks-list.md) changed"},
-		{"usage", usageLine{}, "the tokens of one request"},
+		{"usage", usageLine{}, "the tokens of one request; `estimated` when the server sent no counts and pincer estimated them, `cost` in dollars where the model's price is known (presets, or `prices` in the config)"},
 		{"retry", retryLine{}, "a request failed before any answer and will be sent again"},
 		{"notice", messageLine{}, "something pincer tells the person about the run"},
 		{"compressed", compressedLine{}, "older messages were summarised to fit the context window"},
 		{"window", windowLine{}, "the context window pincer budgets for, in tokens, and where it came from (the server's endpoint, the provider's preset, `context_window` or the default): before the first request when the server reports one, and again when it changes"},
 		{"sub", subLine{}, "an event of a sub-agent: its own line nested under `event`, with the id of the `task` call that started it (see [agents](docs/agents.md#in-pincer-run---json))"},
 		{"error", messageLine{}, "the run failed; the `result` line still follows"},
-		{"result", resultLine{}, "the last line: the answer, why the run stopped, and the tokens used"},
+		{"result", resultLine{}, "the last line: the answer, why the run stopped, and the tokens used (and their `cost`, as in `usage`)"},
 	}
 	out := make([]JSONLine, len(lines))
 	for i, l := range lines {

@@ -600,19 +600,14 @@ func (p *Program) draw(personal bool) {
 			}
 		}
 	}
-	// The renderer's own search for scrolled lines hashes every touched
+	// The renderer's own search for scrolled lines hashes every changed
 	// row of every frame and tries every shift. Output that scrolls (an
 	// answer streaming) is moved above by the distance the model names,
 	// so the search runs only for frames drawn for the person (a page of
-	// a list or a diff moved by a key), and then over every row, so that
-	// no row's hash is left from a frame drawn without it.
-	search := personal && runtime.GOOS != "windows" // DECSTBM misbehaves in Windows Terminal
-	if search {
-		for y := range p.height {
-			p.cells.TouchLine(0, y, p.width)
-		}
-	}
-	p.rend.SetScrollOptim(search)
+	// a list or a diff moved by a key). A row whose hash is older than
+	// the frames drawn without the search can cost a needless scroll,
+	// never a wrong screen: the renderer compares every row it moved.
+	p.rend.SetScrollOptim(personal && runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
