@@ -13,29 +13,32 @@ import (
 	"pincer/chat"
 )
 
-// Budget configures context compression.
+// Budget configures context compression. Its values come from the
+// configuration, which owns their defaults (config.DefaultCompressAt and
+// config.DefaultKeepRecent); New refuses a budget that would compress
+// before every request or keep nothing.
 type Budget struct {
 	ContextWindow int // tokens the model accepts; 0 turns compression off
 	// CapWindow says ContextWindow was set by the person: a window learned
 	// from the server (Options.Window) is then capped by it, where
 	// otherwise the learned one replaces it.
 	CapWindow  bool
-	CompressAt float64 // fraction of the window that triggers compression (0 means 0.8)
-	KeepRecent int     // messages kept verbatim (0 means 10)
+	CompressAt float64 // fraction of the window that triggers compression, in (0, 1]
+	KeepRecent int     // at most this many recent messages are kept verbatim, at least 2
 }
 
-func (b Budget) compressAt() float64 {
-	if b.CompressAt <= 0 || b.CompressAt > 1 {
-		return 0.8
+// check says what is wrong with a budget that compresses: one with a
+// window, or whose window the server may report (learns).
+func (b Budget) check(learns bool) error {
+	switch {
+	case b.ContextWindow <= 0 && !learns:
+		return nil
+	case !(b.CompressAt > 0 && b.CompressAt <= 1):
+		return fmt.Errorf("agent: Budget.CompressAt is %v; give a fraction of the window above 0 and at most 1", b.CompressAt)
+	case b.KeepRecent < 2:
+		return fmt.Errorf("agent: Budget.KeepRecent is %d; keep at least 2 messages", b.KeepRecent)
 	}
-	return b.CompressAt
-}
-
-func (b Budget) keepRecent() int {
-	if b.KeepRecent < 2 {
-		return 10
-	}
-	return b.KeepRecent
+	return nil
 }
 
 // summaryState is the summary of older messages: the text and the sequence
@@ -150,7 +153,7 @@ func (a *Agent) compressIfNeeded(ctx context.Context, sink func(Event)) error {
 	if window <= 0 {
 		return nil
 	}
-	if float64(a.Estimate()) < b.compressAt()*float64(window) {
+	if float64(a.Estimate()) < b.CompressAt*float64(window) {
 		return nil
 	}
 	err := a.compress(ctx, "", sink)
@@ -254,7 +257,7 @@ func (a *Agent) compressBudget() int {
 		return math.MaxInt // only /compact compresses; keep what keep_recent says
 	}
 	fixed := messagesTokens(a.systemMessages(false)) + a.toolsTokens()
-	return int(b.compressAt()*float64(window)) - fixed - 2*summaryTokens(window)
+	return int(b.CompressAt*float64(window)) - fixed - 2*summaryTokens(window)
 }
 
 // summaryTokens is how long a summary may be: a tenth of the window.
@@ -264,7 +267,7 @@ func summaryTokens(window int) int { return max(window/10, 200) }
 // makes the result the new summary.
 func (a *Agent) compress(ctx context.Context, focus string, sink func(Event)) error {
 	start := a.summaryStart()
-	cut := keptFrom(a.history, start, a.opts.Budget.keepRecent(), a.compressBudget())
+	cut := keptFrom(a.history, start, a.opts.Budget.KeepRecent, a.compressBudget())
 	old := make([]Message, 0, cut-start)
 	for _, m := range a.history[start:cut] {
 		if sent(m) {

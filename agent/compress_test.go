@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
+	"pincer/safety"
+	"pincer/tools"
 )
 
 // randomHistory builds a well-formed history: user prompts, assistant
@@ -194,7 +197,7 @@ func TestCompressionWhenTheWindowFills(t *testing.T) {
 func TestFailedSummaryLosesNothing(t *testing.T) {
 	fail := agenttest.Error(400, "context too long")
 	h := newHarness(t, 30, fail, agenttest.Text("answered anyway", 10))
-	h.agent.opts.Budget = Budget{ContextWindow: 4000, KeepRecent: 6}
+	h.agent.opts.Budget = Budget{ContextWindow: 4000, CompressAt: 0.8, KeepRecent: 6}
 	hist := bigHistory(30, 400)
 	h.agent.Restore(hist, "", 0)
 	res, err := h.run("go on")
@@ -247,6 +250,7 @@ func TestResumeSendsSummaryAndLaterMessagesOnly(t *testing.T) {
 
 func TestCompactWithFocus(t *testing.T) {
 	h := newHarness(t, 30, agenttest.Text("focused summary", 10))
+	h.agent.opts.Budget = Budget{CompressAt: 0.8, KeepRecent: 10}
 	h.agent.Restore(bigHistory(30, 40), "", 0)
 	if err := h.agent.Compact(context.Background(), "the database migration", h.sink); err != nil {
 		t.Fatal(err)
@@ -260,6 +264,7 @@ func TestCompactWithFocus(t *testing.T) {
 	}
 	// Nothing old enough: an error that says so, not an empty summary.
 	h2 := newHarness(t, 30)
+	h2.agent.opts.Budget = Budget{CompressAt: 0.8, KeepRecent: 10}
 	h2.agent.Restore(bigHistory(4, 40), "", 0)
 	if err := h2.agent.Compact(context.Background(), "", nil); err == nil || len(h2.srv.Requests()) != 0 {
 		t.Errorf("Compact on a short history: %v after %d requests", err, len(h2.srv.Requests()))
@@ -269,7 +274,7 @@ func TestCompactWithFocus(t *testing.T) {
 func TestLongSummariesAreSplitAcrossRequests(t *testing.T) {
 	h := newHarness(t, 30)
 	h.srv.SetFallback(agenttest.Text("partial summary", 10))
-	h.agent.opts.Budget = Budget{ContextWindow: 2000, KeepRecent: 4}
+	h.agent.opts.Budget = Budget{ContextWindow: 2000, CompressAt: 0.8, KeepRecent: 4}
 	h.agent.Restore(bigHistory(80, 400), "", 0)
 	if err := h.agent.Compact(context.Background(), "", nil); err != nil {
 		t.Fatal(err)
@@ -388,7 +393,7 @@ func TestFitToWindowNeverLeavesAnOrphan(t *testing.T) {
 func TestNextRequestTokensIsWhatIsSent(t *testing.T) {
 	h := newHarness(t, 30)
 	h.agent.opts.System = "You are pincer."
-	h.agent.opts.Budget = Budget{ContextWindow: 8000}
+	h.agent.opts.Budget = Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 10}
 	h.agent.Restore([]Message{
 		{Role: RoleUser, Content: "read it"},
 		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "a", Name: "read_file", Arguments: "{}"}}},
@@ -411,5 +416,44 @@ func TestFitNotesCountInWords(t *testing.T) {
 	_, notes := fitToWindow(msgs, 1000, 0)
 	if len(notes) == 0 || notes[0] != "Cut 1 old tool output down to fit the context window." {
 		t.Errorf("notes = %q", notes)
+	}
+}
+
+// TestNewRefusesABudgetThatCannotWork: the defaults live in config, so a
+// budget missing a value is a mistake New names, not one it fills in.
+func TestNewRefusesABudgetThatCannotWork(t *testing.T) {
+	reg, err := tools.NewRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cls, err := safety.NewClassifier(safety.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		budget Budget
+		want   string // "" when New accepts it
+		learns bool   // the window may come from the server
+	}{
+		{Budget{}, "", false}, // compression off
+		{Budget{}, "Budget.CompressAt is 0", true},
+		{Budget{CompressAt: 0.8, KeepRecent: 10}, "", true},
+		{Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 10}, "", false},
+		{Budget{ContextWindow: 8000, CompressAt: 1, KeepRecent: 2}, "", false},
+		{Budget{ContextWindow: 8000, KeepRecent: 10}, "Budget.CompressAt is 0", false},
+		{Budget{ContextWindow: 8000, CompressAt: 1.5, KeepRecent: 10}, "Budget.CompressAt is 1.5", false},
+		{Budget{ContextWindow: 8000, CompressAt: 0.8}, "Budget.KeepRecent is 0", false},
+	} {
+		o := Options{Model: &scriptedModel{}, Tools: reg, Safety: cls, Budget: tc.budget}
+		if tc.learns {
+			o.Window = func(context.Context, string) llm.Window { return llm.Window{} }
+		}
+		_, err := New(o)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: %v", tc.budget, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: error %v, want one saying %q", tc.budget, err, tc.want)
+		}
 	}
 }

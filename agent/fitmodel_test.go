@@ -34,14 +34,14 @@ func TestWindowLearnedFromTheServer(t *testing.T) {
 		wantSource string
 		notice     string // a notice containing this, or none when ""
 	}{
-		{"learned replaces the default", Budget{ContextWindow: 30000}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH=16384"},
-		{"configured caps the learned", Budget{ContextWindow: 30000, CapWindow: true}, big, 30000, "context_window (the server's /models reports 131k)", ""},
-		{"learned below the configured wins", Budget{ContextWindow: 30000, CapWindow: true}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH"},
-		{"a guess does not overrule the configured", Budget{ContextWindow: 32768, CapWindow: true}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 32768, "context_window", ""},
-		{"a guess replaces the default", Budget{ContextWindow: 30000}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 4096, "Ollama's default", "OLLAMA_CONTEXT_LENGTH"},
-		{"nothing learned keeps the configured", Budget{ContextWindow: 12000, CapWindow: true}, llm.Window{}, 12000, "context_window", ""},
-		{"nothing learned keeps the default", Budget{ContextWindow: 30000}, llm.Window{}, 30000, "default", ""},
-		{"big learned window, no notice", Budget{ContextWindow: 30000}, big, 131072, "the server's /models", ""},
+		{"learned replaces the default", Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH=16384"},
+		{"configured caps the learned", Budget{ContextWindow: 30000, CapWindow: true, CompressAt: 0.8, KeepRecent: 10}, big, 30000, "context_window (the server's /models reports 131k)", ""},
+		{"learned below the configured wins", Budget{ContextWindow: 30000, CapWindow: true, CompressAt: 0.8, KeepRecent: 10}, ollama, 4096, "Ollama /api/ps", "OLLAMA_CONTEXT_LENGTH"},
+		{"a guess does not overrule the configured", Budget{ContextWindow: 32768, CapWindow: true, CompressAt: 0.8, KeepRecent: 10}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 32768, "context_window", ""},
+		{"a guess replaces the default", Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}, llm.Window{Tokens: 4096, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}, 4096, "Ollama's default", "OLLAMA_CONTEXT_LENGTH"},
+		{"nothing learned keeps the configured", Budget{ContextWindow: 12000, CapWindow: true, CompressAt: 0.8, KeepRecent: 10}, llm.Window{}, 12000, "context_window", ""},
+		{"nothing learned keeps the default", Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}, llm.Window{}, 30000, "default", ""},
+		{"big learned window, no notice", Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}, big, 131072, "the server's /models", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,7 +118,7 @@ func TestEstimateCalibratedByTheServersCount(t *testing.T) {
 		est += specTokens(specs)
 		return agenttest.Reply{Body: agenttest.TextBody("ok", 5, 2*est, 1)}, true
 	})
-	h.agent.opts.Budget = Budget{ContextWindow: 100000}
+	h.agent.opts.Budget = Budget{ContextWindow: 100000, CompressAt: 0.8, KeepRecent: 10}
 	before := h.agent.NextRequestTokens()
 	if _, err := h.run("hello there"); err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 	t.Run("retry succeeds", func(t *testing.T) {
 		h := newHarness(t, 5, tooLongReply(), agenttest.Text("done", 5))
 		h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
-		h.agent.opts.Budget = Budget{ContextWindow: 30000, KeepRecent: 4}
+		h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
 		h.agent.Restore(bigHistory(16, 600), "", 0)
 		res, err := h.run("go on")
 		if err != nil {
@@ -182,7 +182,7 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 	t.Run("refused again", func(t *testing.T) {
 		h := newHarness(t, 5, tooLongReply(), tooLongReply(), agenttest.Text("never", 5))
 		h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
-		h.agent.opts.Budget = Budget{ContextWindow: 30000, KeepRecent: 4}
+		h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
 		h.agent.Restore(bigHistory(16, 600), "", 0)
 		res, err := h.run("go on")
 		if err == nil || res.StopReason != "error" {
@@ -311,7 +311,7 @@ func TestLearnedWindowInForceFromTheStart(t *testing.T) {
 	h := newHarness(t, 5, agenttest.Text("ok", 5))
 	w := llm.Window{Tokens: 8192, Server: llm.ServerLlamaCpp, Source: "llama.cpp /props"}
 	a, err := New(Options{Model: h.agent.opts.Model, Tools: h.agent.opts.Tools, Safety: h.agent.opts.Safety,
-		Budget: Budget{ContextWindow: 30000}, Learned: w,
+		Budget: Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}, Learned: w,
 		Window: func(context.Context, string) llm.Window { return w }})
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +345,7 @@ func TestFirstRequestCalibratedByTheTokenizer(t *testing.T) {
 		}
 		return 2 * estimateTokens(text), true
 	}
-	h.agent.opts.Budget = Budget{ContextWindow: 100000}
+	h.agent.opts.Budget = Budget{ContextWindow: 100000, CompressAt: 0.8, KeepRecent: 10}
 	before := h.agent.NextRequestTokens()
 	for _, p := range []string{"hi", "again"} {
 		if _, err := h.run(p); err != nil {

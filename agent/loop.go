@@ -18,6 +18,7 @@ import (
 	"pincer/chat"
 	"pincer/safety"
 	"pincer/tools"
+	"pincer/tools/sessiontools"
 )
 
 // DefaultMaxIterations is how many model requests with tools one prompt may
@@ -201,6 +202,9 @@ func New(o Options) (*Agent, error) {
 		return nil, errors.New("agent: no tool registry")
 	case o.Safety == nil:
 		return nil, errors.New("agent: no safety classifier")
+	}
+	if err := o.Budget.check(o.Window != nil || o.Learned.Tokens > 0); err != nil {
+		return nil, err
 	}
 	if o.MaxIterations <= 0 {
 		o.MaxIterations = DefaultMaxIterations
@@ -892,7 +896,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		case action, acc.Beyond != "":
 			ap.Kind = ApproveAction
 		}
-		if _, ok := call.(*scheduleCall); ok {
+		if _, ok := call.(sessiontools.Scheduler); ok {
 			ap.Schedule = true
 		}
 		d := ask(ctx, a.opts.Approver, ap)

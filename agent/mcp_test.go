@@ -204,7 +204,7 @@ func TestAHeavyServerIsDeferred(t *testing.T) {
 	h := newMCPHarness(t, safety.Rules{}, func() []tools.Tool { return many },
 		agenttest.Tools("", agenttest.Call{ID: "l1", Name: "load_tools", Arguments: `{"names":["mcp__bulk__t29*"]}`}),
 		agenttest.Text("done", 5))
-	h.agent.opts.Budget = Budget{ContextWindow: 30000}
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
 	if _, err := h.run("hello"); err != nil {
 		t.Fatal(err)
 	}

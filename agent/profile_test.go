@@ -15,6 +15,7 @@ import (
 	"pincer/session"
 	"pincer/tools"
 	"pincer/tools/lsp"
+	"pincer/tools/sessiontools"
 	"pincer/tools/todo"
 )
 
@@ -36,11 +37,13 @@ func allTools(t *testing.T) []tools.Tool {
 	current := func() string { return "" }
 	list := append(tools.Builtins(tools.Options{Root: "/project"}), todo.Tool())
 	for _, build := range []func() (tools.Tool, error){
-		func() (tools.Tool, error) { return RecallTool(st, RecallScope{Dir: "/project"}, current) },
 		func() (tools.Tool, error) {
-			return ScheduleTool(st, TaskPlace{Dir: "/project"}, current, func() time.Time { return time.Unix(0, 0) })
+			return sessiontools.RecallTool(st, sessiontools.RecallScope{Dir: "/project"}, current)
 		},
-		func() (tools.Tool, error) { return RememberTool(st, "/project") },
+		func() (tools.Tool, error) {
+			return sessiontools.ScheduleTool(st, sessiontools.TaskPlace{Dir: "/project"}, current, func() time.Time { return time.Unix(0, 0) })
+		},
+		func() (tools.Tool, error) { return sessiontools.RememberTool(st, "/project") },
 		func() (tools.Tool, error) { return taskTool(nil) },
 	} {
 		tool, err := build()
@@ -196,7 +199,7 @@ func TestDeferredToolLoads(t *testing.T) {
 		agenttest.Tools("", agenttest.Call{ID: "r2", Name: "remember", Arguments: `{"text":"port 5433"}`}),
 		agenttest.Tools("", agenttest.Call{ID: "l1", Name: "load_tools", Arguments: `{"names":["read_web","nope"]}`}),
 		agenttest.Text("done", 4))
-	tool, err := RememberTool(st, "/p")
+	tool, err := sessiontools.RememberTool(st, "/p")
 	if err != nil {
 		t.Fatal(err)
 	}

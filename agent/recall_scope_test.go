@@ -7,6 +7,7 @@ import (
 
 	"pincer/agent/agenttest"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 )
 
 // recallWorld is a store with a session of another project that holds a
@@ -30,12 +31,12 @@ func recallWorld(t *testing.T) (st *session.Store, current string) {
 
 // recallHarness runs a model that calls recall with args, in an agent
 // whose recall tool has scope.
-func recallHarness(t *testing.T, st *session.Store, current string, scope RecallScope, args string) *harness {
+func recallHarness(t *testing.T, st *session.Store, current string, scope sessiontools.RecallScope, args string) *harness {
 	t.Helper()
 	h := newHarness(t, 30,
 		agenttest.Tools("", agenttest.Call{ID: "r1", Name: "recall", Arguments: args}),
 		agenttest.Text("done", 10))
-	tool, err := RecallTool(st, scope, func() string { return current })
+	tool, err := sessiontools.RecallTool(st, scope, func() string { return current })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestRecallToolKeepsToTheRecallScope(t *testing.T) {
 	args := `{"query":"launch codename passphrase","scope":"all"}`
 	t.Run("asked, and refused", func(t *testing.T) {
 		st, current := recallWorld(t)
-		h := recallHarness(t, st, current, RecallScope{Dir: "/p"}, args)
+		h := recallHarness(t, st, current, sessiontools.RecallScope{Dir: "/p"}, args)
 		h.answer = func(Approval) Decision { return Decision{} }
 		if _, err := h.run("what were we doing?"); err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ func TestRecallToolKeepsToTheRecallScope(t *testing.T) {
 	})
 	t.Run("asked, and allowed", func(t *testing.T) {
 		st, current := recallWorld(t)
-		h := recallHarness(t, st, current, RecallScope{Dir: "/p"}, args)
+		h := recallHarness(t, st, current, sessiontools.RecallScope{Dir: "/p"}, args)
 		if _, err := h.run("what was the launch passphrase in the vault project?"); err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +89,7 @@ func TestRecallToolKeepsToTheRecallScope(t *testing.T) {
 	t.Run("held to a chat's sessions: refused unasked", func(t *testing.T) {
 		st, current := recallWorld(t)
 		own := func() ([]string, error) { return []string{current}, nil }
-		h := recallHarness(t, st, current, RecallScope{Dir: "/p", Sessions: own, Narrowed: "this chat's own sessions"}, args)
+		h := recallHarness(t, st, current, sessiontools.RecallScope{Dir: "/p", Sessions: own, Narrowed: "this chat's own sessions"}, args)
 		if _, err := h.run("what were we doing?"); err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +100,7 @@ func TestRecallToolKeepsToTheRecallScope(t *testing.T) {
 	})
 	t.Run("recall_scope all: unasked", func(t *testing.T) {
 		st, current := recallWorld(t)
-		h := recallHarness(t, st, current, RecallScope{Dir: "/p", AllProjects: true}, args)
+		h := recallHarness(t, st, current, sessiontools.RecallScope{Dir: "/p", AllProjects: true}, args)
 		if _, err := h.run("what was the launch passphrase?"); err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestRecallToolKeepsToTheRecallScope(t *testing.T) {
 	})
 	t.Run("the project scope does not suggest widening", func(t *testing.T) {
 		st, current := recallWorld(t)
-		h := recallHarness(t, st, current, RecallScope{Dir: "/p"}, `{"query":"launch passphrase"}`)
+		h := recallHarness(t, st, current, sessiontools.RecallScope{Dir: "/p"}, `{"query":"launch passphrase"}`)
 		if _, err := h.run("what was the passphrase?"); err != nil {
 			t.Fatal(err)
 		}
@@ -135,11 +136,11 @@ func TestAutoRecallKeepsToItsScope(t *testing.T) {
 	if _, err := st.AddNote("/p", "the deploy passphrase for production is in the binder"); err != nil {
 		t.Fatal(err)
 	}
-	wide := StoreRecall{Store: st, Mode: RecallAlways, Scope: RecallScope{Dir: "/p"}}
+	wide := StoreRecall{Store: st, Mode: RecallAlways, Scope: sessiontools.RecallScope{Dir: "/p"}}
 	if notes := wide.Recall("deploy passphrase staging production", nil); len(notes) < 2 {
 		t.Fatalf("the project scope recalls %+v; the test needs both", notes)
 	}
-	own := StoreRecall{Store: st, Mode: RecallAlways, Scope: RecallScope{Dir: "/p", Sessions: func() ([]string, error) { return []string{current}, nil }}}
+	own := StoreRecall{Store: st, Mode: RecallAlways, Scope: sessiontools.RecallScope{Dir: "/p", Sessions: func() ([]string, error) { return []string{current}, nil }}}
 	if notes := own.Recall("deploy passphrase staging production", nil); len(notes) != 0 {
 		t.Errorf("held to its own sessions, recall brought %+v", notes)
 	}

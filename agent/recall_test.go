@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pincer/session"
+	"pincer/tools/sessiontools"
 )
 
 // recallSet is one of agent/testdata's recall sets: recall_set.json,
@@ -112,7 +113,7 @@ func (s recallScore) String() string {
 // scoreRecall runs auto recall on every prompt of a set.
 func scoreRecall(t testing.TB, file string) recallScore {
 	st, set := loadRecallSet(t, file, "/p")
-	r := StoreRecall{Store: st, Mode: RecallAuto, Scope: RecallScope{Dir: "/p"}}
+	r := StoreRecall{Store: st, Mode: RecallAuto, Scope: sessiontools.RecallScope{Dir: "/p"}}
 	var sc recallScore
 	for _, q := range set.Related {
 		sc.related++

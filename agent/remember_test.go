@@ -8,6 +8,7 @@ import (
 	"pincer/agent/agenttest"
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/sessiontools"
 )
 
 // TestRememberToolAsksWithTheExactText: the model's remember call is put
@@ -23,7 +24,7 @@ func TestRememberToolAsksWithTheExactText(t *testing.T) {
 		h := newHarness(t, 5,
 			agenttest.Tools("", agenttest.Call{ID: "r1", Name: "remember", Arguments: `{"text":"The staging database listens on port 5433.\nNever 5432."}`}),
 			agenttest.Text("done", 4))
-		tool, err := RememberTool(st, "/p")
+		tool, err := sessiontools.RememberTool(st, "/p")
 		if err != nil {
 			t.Fatal(err)
 		}

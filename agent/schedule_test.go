@@ -10,6 +10,7 @@ import (
 
 	"pincer/agent/agenttest"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 )
 
 // clock is a settable time for the store and the scheduler.
@@ -100,37 +101,6 @@ func TestSchedulerTiming(t *testing.T) {
 	}
 }
 
-func TestParseSchedule(t *testing.T) {
-	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
-	cases := []struct {
-		spec      string
-		prompt    string
-		next      time.Time
-		every     time.Duration
-		wantError string
-	}{
-		{"in 10m run the tests", "run the tests", now.Add(10 * time.Minute), 0, ""},
-		{"every 1h check the build", "check the build", now.Add(time.Hour), time.Hour, ""},
-		{"at 2026-12-01T08:00:00Z deploy notes", "deploy notes", time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), 0, ""},
-		{"every 10s too often", "", time.Time{}, 0, "at least"},
-		{"in soon x y", "", time.Time{}, 0, "duration"},
-		{"tomorrow 9am x", "", time.Time{}, 0, "not in, every or at"},
-		{"in 10m", "", time.Time{}, 0, "write:"},
-	}
-	for _, tc := range cases {
-		prompt, next, every, err := ParseSchedule(tc.spec, now)
-		if tc.wantError != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
-				t.Errorf("ParseSchedule(%q) error %v, want %q", tc.spec, err, tc.wantError)
-			}
-			continue
-		}
-		if err != nil || prompt != tc.prompt || !next.Equal(tc.next) || every != tc.every {
-			t.Errorf("ParseSchedule(%q) = %q %s %s %v", tc.spec, prompt, next, every, err)
-		}
-	}
-}
-
 // TestScheduleToolAsksAndStores runs the schedule_task tool through the
 // loop: it needs one approval, and once given the task is stored in this
 // session.
@@ -144,7 +114,7 @@ func TestScheduleToolAsksAndStores(t *testing.T) {
 	h := newHarness(t, 30,
 		agenttest.Tools("", agenttest.Call{ID: "s1", Name: "schedule_task", Arguments: `{"prompt":"check CI","in":"30m"}`}),
 		agenttest.Text("scheduled", 10))
-	tool, err := ScheduleTool(st, TaskPlace{Dir: "/p"}, func() string { return sess.ID }, c.now)
+	tool, err := sessiontools.ScheduleTool(st, sessiontools.TaskPlace{Dir: "/p"}, func() string { return sess.ID }, c.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +156,7 @@ func TestRecallTool(t *testing.T) {
 	add("parser-fix", "/p", "the tokenizer panics on unterminated strings", "we decided to return an error instead")
 	add("elsewhere", "/q", "unterminated strings in another project")
 	current := add("now", "/p", "unterminated strings again")
-	tool, err := RecallTool(st, RecallScope{Dir: "/p", AllProjects: true}, func() string { return current })
+	tool, err := sessiontools.RecallTool(st, sessiontools.RecallScope{Dir: "/p", AllProjects: true}, func() string { return current })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +187,7 @@ func TestRecallTool(t *testing.T) {
 	if _, err := tool.Decode(`{"query":"  "}`); err == nil {
 		t.Error("an empty query was accepted")
 	}
-	r := StoreRecall{Store: st, Mode: RecallAlways, Scope: RecallScope{Dir: "/p"}, Current: func() string { return current }}
+	r := StoreRecall{Store: st, Mode: RecallAlways, Scope: sessiontools.RecallScope{Dir: "/p"}, Current: func() string { return current }}
 	if notes := r.Recall("tokenizer panics", nil); len(notes) == 0 || notes[0].SessionName != "parser-fix" {
 		t.Errorf("StoreRecall.Recall = %+v, want parser-fix first", notes)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"pincer/session"
 	"pincer/tools"
+	"pincer/tools/sessiontools"
 )
 
 // TestToolSchemasGolden pins the agent's own tools as the model is sent
@@ -24,10 +25,12 @@ func TestToolSchemasGolden(t *testing.T) {
 	current := func() string { return "" }
 	var all []tools.Tool
 	for _, build := range []func() (tools.Tool, error){
-		func() (tools.Tool, error) { return RememberTool(st, "/project") },
-		func() (tools.Tool, error) { return RecallTool(st, RecallScope{Dir: "/project"}, current) },
+		func() (tools.Tool, error) { return sessiontools.RememberTool(st, "/project") },
 		func() (tools.Tool, error) {
-			return ScheduleTool(st, TaskPlace{Dir: "/project"}, current, func() time.Time { return time.Unix(0, 0) })
+			return sessiontools.RecallTool(st, sessiontools.RecallScope{Dir: "/project"}, current)
+		},
+		func() (tools.Tool, error) {
+			return sessiontools.ScheduleTool(st, sessiontools.TaskPlace{Dir: "/project"}, current, func() time.Time { return time.Unix(0, 0) })
 		},
 		func() (tools.Tool, error) {
 			return taskTool([]AgentDef{{Name: "scout", Description: "Reads the code."}})

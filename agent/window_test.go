@@ -26,7 +26,7 @@ func TestHumanTokens(t *testing.T) {
 // alone is refused in one sentence, before anything is stored or sent.
 func TestAPromptTooBigForTheWindowIsRefused(t *testing.T) {
 	h := newHarness(t, 10, agenttest.Text("never", 5))
-	h.agent.opts.Budget = Budget{ContextWindow: 30000}
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
 	huge := strings.Repeat("x", 5<<20)
 	res, err := h.run(huge)
 	want := "your message is about 1.31M tokens; the model's window is 30k — shorten it or raise context_window"

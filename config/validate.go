@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/url"
 	"path/filepath"
+	"pincer/internal/envname"
 	"slices"
 	"strings"
 	"time"
@@ -213,7 +214,7 @@ func (ld *loader) validate(c Config, fields map[string]Source) {
 		}
 	}
 	for _, name := range c.CommandEnvPassthrough {
-		if !isEnvName(name) {
+		if !envname.Valid(name) {
 			bad(ErrInvalidValue, "command_env_passthrough", redactedKey, fmt.Sprintf("command_env_passthrough%s has an entry that is not a variable name (it may be a key, so it is not shown); list names such as \"GITHUB_TOKEN\"", ld.from(fields["command_env_passthrough"])))
 			break
 		}
@@ -273,12 +274,12 @@ func (ld *loader) validateModel(c Config, fields map[string]Source, bad badFunc)
 
 func (ld *loader) validateKeyEnv(c Config, fields map[string]Source, bad badFunc) {
 	name := c.APIKeyEnv
-	if name == "" || isEnvName(name) {
+	if name == "" || envname.Valid(name) {
 		return
 	}
 	src := fields["api_key_env"]
 	bare := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(name, "${"), "$"), "}")
-	if isEnvName(bare) {
+	if envname.Valid(bare) {
 		v := fmt.Sprintf("%q", name)
 		bad(ErrInvalidValue, "api_key_env", v, fmt.Sprintf("api_key_env %s%s must be the variable's name without $; %s",
 			v, ld.from(src), ld.fix("api_key_env", src, fmt.Sprintf("%q", bare))))
@@ -287,22 +288,6 @@ func (ld *loader) validateKeyEnv(c Config, fields map[string]Source, bad badFunc
 	// Anything else may be the key itself pasted into the wrong field: never echo it.
 	bad(ErrInvalidValue, "api_key_env", redactedKey, fmt.Sprintf("api_key_env%s is not an environment variable name (it may be a key, so it is not shown); %s, and put the key in that variable",
 		ld.from(src), ld.fix("api_key_env", src, `the variable's name, such as "OPENAI_API_KEY"`)))
-}
-
-// isEnvName reports whether s is a portable environment variable name.
-func isEnvName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // from says where a value came from, for the middle of a sentence:

@@ -39,8 +39,10 @@ func importRules() []importRule {
 			why: "safety makes pure decisions: it needs no tool, store, agent or front end"},
 		{from: []string{"agent/..."}, never: []string{"ui/...", "internal/cli"},
 			why: "the agent draws nothing: front ends use it, never the reverse"},
-		{from: []string{"tools/..."}, never: []string{"agent/...", "ui/...", "session/...", "checkpoint/...", "rewind/..."},
-			why: "tools do not drive the loop, draw or keep the conversation"},
+		{from: []string{"tools/..."}, never: []string{"agent/...", "ui/..."},
+			why: "tools do not drive the loop or draw"},
+		{from: []string{"tools/..."}, except: []string{"tools/sessiontools"}, never: []string{"session/...", "checkpoint/...", "rewind/..."},
+			why: "only the session-backed tools (tools/sessiontools) use the store"},
 		{from: []string{"session/...", "checkpoint/...", "rewind/..."}, never: []string{"agent/...", "ui/...", "tools/..."},
 			why: "the store knows no model, screen or tools"},
 		{from: []string{"themes/..."}, only: leaves,
@@ -180,24 +182,26 @@ func TestImportsPointOneWay(t *testing.T) {
 // in a module written for the test, and the allowed ones are not.
 func TestImportRulesCatchWhatTheyForbid(t *testing.T) {
 	files := map[string]string{
-		"go.mod":                  "module pincer\n",
-		"main.go":                 `package main; import _ "pincer/internal/cli"`,
-		"internal/cli/wire.go":    `package cli; import (_ "pincer/config"; _ "pincer/agent"; _ "pincer/ui")`,
-		"ui/app.go":               `package ui; import (_ "pincer/agent"; _ "pincer/themes")`,
-		"agent/loop.go":           `package agent; import (_ "pincer/tools"; _ "pincer/chat")`,
-		"agent/draw.go":           `package agent; import _ "pincer/ui"`,            // broken: agent → ui
-		"agent/cfg_test.go":       `package agent; import _ "pincer/config"`,        // a test may read config
-		"chat/chat.go":            `package chat; import _ "pincer/internal/human"`, // leaf → leaf
-		"internal/human/human.go": `package human; import _ "pincer/agent"`,         // broken: leaf → agent
-		"safety/tier.go":          `package safety; import _ "pincer/tools"`,        // broken: safety → tools
-		"tools/run.go":            `package tools; import _ "pincer/session"`,       // broken: tools → store
-		"session/store.go":        `package session; import _ "pincer/config"`,      // broken: store → config
-		"themes/theme.go":         `package themes; import _ "pincer/ui"`,           // broken: themes → ui
-		"tools/card.go":           `package tools; import _ "pincer/themes"`,        // broken: tools → themes
-		"e2e/run/run_test.go":     `package run; import _ "pincer/internal/cli"`,    // broken: test → cli
-		"e2e/e2etest/e2etest.go":  `package e2etest; import _ "pincer/session"`,     // allowed
-		"tools/helpers_test.go":   `package tools; import _ "pincer/e2e/e2etest"`,   // broken: e2etest outside e2e
-		"testdata/x/x.go":         `package x; import _ "pincer/internal/cli"`,      // not a package of the module
+		"go.mod":                       "module pincer\n",
+		"main.go":                      `package main; import _ "pincer/internal/cli"`,
+		"internal/cli/wire.go":         `package cli; import (_ "pincer/config"; _ "pincer/agent"; _ "pincer/ui")`,
+		"ui/app.go":                    `package ui; import (_ "pincer/agent"; _ "pincer/themes")`,
+		"agent/loop.go":                `package agent; import (_ "pincer/tools"; _ "pincer/chat")`,
+		"agent/draw.go":                `package agent; import _ "pincer/ui"`,                                 // broken: agent → ui
+		"agent/cfg_test.go":            `package agent; import _ "pincer/config"`,                             // a test may read config
+		"chat/chat.go":                 `package chat; import _ "pincer/internal/human"`,                      // leaf → leaf
+		"internal/human/human.go":      `package human; import _ "pincer/agent"`,                              // broken: leaf → agent
+		"safety/tier.go":               `package safety; import _ "pincer/tools"`,                             // broken: safety → tools
+		"tools/run.go":                 `package tools; import _ "pincer/session"`,                            // broken: tools → store
+		"tools/sessiontools/recall.go": `package sessiontools; import (_ "pincer/session"; _ "pincer/tools")`, // allowed
+		"tools/sessiontools/loop.go":   `package sessiontools; import _ "pincer/agent"`,                       // broken: tools → agent
+		"session/store.go":             `package session; import _ "pincer/config"`,                           // broken: store → config
+		"themes/theme.go":              `package themes; import _ "pincer/ui"`,                                // broken: themes → ui
+		"tools/card.go":                `package tools; import _ "pincer/themes"`,                             // broken: tools → themes
+		"e2e/run/run_test.go":          `package run; import _ "pincer/internal/cli"`,                         // broken: test → cli
+		"e2e/e2etest/e2etest.go":       `package e2etest; import _ "pincer/session"`,                          // allowed
+		"tools/helpers_test.go":        `package tools; import _ "pincer/e2e/e2etest"`,                        // broken: e2etest outside e2e
+		"testdata/x/x.go":              `package x; import _ "pincer/internal/cli"`,                           // not a package of the module
 	}
 	root := t.TempDir()
 	for name, src := range files {
@@ -222,6 +226,7 @@ func TestImportRulesCatchWhatTheyForbid(t *testing.T) {
 		"tools/card.go imports themes",
 		"tools/helpers_test.go imports e2e/e2etest",
 		"tools/run.go imports session",
+		"tools/sessiontools/loop.go imports agent",
 	}
 	var prefixes []string
 	for _, g := range got {

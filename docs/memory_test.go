@@ -6,6 +6,7 @@ import (
 
 	"pincer/agent"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 )
 
 // TestMemoryRecallExamples holds memory.md's examples to auto recall: for
@@ -25,7 +26,7 @@ func TestMemoryRecallExamples(t *testing.T) {
 		if _, err := st.AddNote("/p", saved); err != nil {
 			t.Fatal(err)
 		}
-		notes := agent.StoreRecall{Store: st, Mode: agent.RecallAuto, Scope: agent.RecallScope{Dir: "/p"}}.Recall(prompt, nil)
+		notes := agent.StoreRecall{Store: st, Mode: agent.RecallAuto, Scope: sessiontools.RecallScope{Dir: "/p"}}.Recall(prompt, nil)
 		got := "no"
 		if len(notes) > 0 {
 			got = "yes"

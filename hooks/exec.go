@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"pincer/internal/procgroup"
 	"time"
 )
 
@@ -43,7 +44,10 @@ func (r *Runner) exec(ctx context.Context, h Hook, payload []byte) result {
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	ownGroup(cmd)
+	// Cancelling kills the whole group, so what the script started ends
+	// with it.
+	procgroup.Own(cmd)
+	cmd.Cancel = func() error { return procgroup.Kill(cmd) }
 	// Children that keep the output pipes open must not hold the turn.
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()

@@ -13,31 +13,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// startInOwnGroup makes cmd the leader of a new session, so it has no
-// controlling terminal (a program that opens /dev/tty to prompt fails
-// instead of stealing the screen) and it and every process it starts share
-// one process group, which is killed as a whole when the call ends.
-func startInOwnGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	dieWithParent(cmd.SysProcAttr)
-}
-
-// stopGroup ends a command that is still running (timeout, Esc): its
-// whole process group is killed.
-func stopGroup(cmd *exec.Cmd) { killGroup(cmd) }
-
-// killGroup kills what is left of the command's process group.
-func killGroup(cmd *exec.Cmd) {
-	if cmd.Process == nil {
-		return
-	}
-	// cmd.ProcessState is not read here: Wait may be writing it in another
-	// goroutine. os.Process.Kill is safe alongside Wait and does nothing
-	// once the process has been waited for.
-	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
-		_ = cmd.Process.Kill()
-	}
-}
+// verbatimCmdLine does nothing here: the shell gets its arguments as
+// they are.
+func verbatimCmdLine(*exec.Cmd) {}
 
 // exitStatus words how a finished command ended.
 func exitStatus(ps *os.ProcessState) string {

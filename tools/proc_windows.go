@@ -7,35 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 )
 
-// startInOwnGroup starts cmd in a new process group.
-func startInOwnGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
+// verbatimCmdLine hands cmd.exe the command line as it is: cmd.exe does
+// its own parsing of it.
+func verbatimCmdLine(cmd *exec.Cmd) {
 	if isCmdExe(cmd.Path) && len(cmd.Args) == 5 {
-		// cmd.exe does its own parsing of the command line; hand it over verbatim.
 		cmd.SysProcAttr.CmdLine = fmt.Sprintf(`%s /d /s /c "%s"`, syscall.EscapeArg(cmd.Path), cmd.Args[4])
 	}
 }
-
-// stopGroup kills a running command's whole process tree with taskkill,
-// falling back to the process itself.
-func stopGroup(cmd *exec.Cmd) {
-	kill := exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(cmd.Process.Pid))
-	if err := kill.Run(); err != nil {
-		_ = cmd.Process.Kill()
-	}
-}
-
-// killGroup does nothing on Windows: once the shell has exited, taskkill
-// can no longer find its tree, so background processes may outlive it.
-func killGroup(*exec.Cmd) {}
 
 // exitStatus words how a finished command ended.
 func exitStatus(ps *os.ProcessState) string {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/internal/procgroup"
 	"pincer/safety"
 	"pincer/tools/sandbox"
 )
@@ -223,7 +224,10 @@ func (c *runCommandCall) start(name string, args, env []string) (running, *sandb
 		cmd.Env = env
 		cmd.Dir = c.opts.Root
 		cmd.Stdout, cmd.Stderr = pw, pw // one pipe: output in order
-		startInOwnGroup(cmd)
+		// A session of its own: no terminal to steal, and one group that is
+		// killed as a whole when the call ends.
+		procgroup.Detach(cmd)
+		verbatimCmdLine(cmd)
 		if err := cmd.Start(); err != nil {
 			pr.Close()
 			return nil, nil, &startError{err}
@@ -266,8 +270,8 @@ func (r *execRun) wait() (ended, error) {
 	}
 	return ended{status: exitStatus(r.cmd.ProcessState), ok: r.cmd.ProcessState.Success()}, nil
 }
-func (r *execRun) stop()            { stopGroup(r.cmd) }
-func (r *execRun) reap()            { killGroup(r.cmd) }
+func (r *execRun) stop()            { _ = procgroup.Stop(r.cmd) }
+func (r *execRun) reap()            { _ = procgroup.Kill(r.cmd) }
 func (r *execRun) output() *os.File { return r.pr }
 
 // sandboxRun is a command the sandbox's helper started; the helper kills

@@ -59,7 +59,7 @@ func newTestApp(t *testing.T, w, h int) *App {
 		t.Fatal(err)
 	}
 	cls, _ := safety.NewClassifier(safety.Rules{})
-	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000}})
+	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

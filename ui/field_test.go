@@ -145,7 +145,7 @@ func TestCompactGaugeShowsTheNextRequest(t *testing.T) {
 	reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
 	cls, _ := safety.NewClassifier(safety.Rules{})
 	ag, err := agent.New(agent.Options{Model: summaryModel{}, Tools: reg, Safety: cls, Root: root,
-		System: "You are pincer.", Budget: agent.Budget{ContextWindow: 8000, KeepRecent: 4}})
+		System: "You are pincer.", Budget: agent.Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 4}})
 	if err != nil {
 		t.Fatal(err)
 	}

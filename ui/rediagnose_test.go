@@ -35,7 +35,7 @@ func TestRewindAsksTheLanguageServersAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	cls, _ := safety.NewClassifier(safety.Rules{})
-	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: a.opts.Root, Diagnostics: d, Budget: agent.Budget{ContextWindow: 30000}})
+	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: a.opts.Root, Diagnostics: d, Budget: agent.Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,7 +155,7 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string) 
 		}
 		reg, _ := tools.NewRegistry(tools.Builtins(tools.Options{Root: root})...)
 		cls, _ := safety.NewClassifier(safety.Rules{})
-		ag, err := agent.New(agent.Options{Model: silentModel{&testing.T{}}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000}})
+		ag, err := agent.New(agent.Options{Model: silentModel{&testing.T{}}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}})
 		if err != nil {
 			b.Fatal(err)
 		}

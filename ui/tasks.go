@@ -10,6 +10,7 @@ import (
 	"pincer/agent"
 	"pincer/internal/human"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 	"pincer/ui/complete"
 )
 
@@ -140,7 +141,7 @@ func (a *App) scheduleCommand(spec string) tea.Cmd {
 		a.transcript.AddError("/schedule needs the session store, which is not open.")
 		return nil
 	}
-	prompt, next, every, err := agent.ParseSchedule(spec, time.Now())
+	prompt, next, every, err := sessiontools.ParseSchedule(spec, time.Now())
 	if err != nil {
 		a.transcript.AddError("/schedule: " + err.Error())
 		return nil
@@ -151,7 +152,7 @@ func (a *App) scheduleCommand(spec string) tea.Cmd {
 		if err != nil {
 			return noticeMsg{err: fmt.Errorf("/schedule: %w", err)}
 		}
-		return taskAddedMsg{text: agent.DescribeTask(t, time.Now()) + " /tasks lists and cancels tasks."}
+		return taskAddedMsg{text: sessiontools.DescribeTask(t, time.Now()) + " /tasks lists and cancels tasks."}
 	}
 }
 
@@ -235,7 +236,7 @@ func (a *App) showTasks(msg taskListMsg) tea.Cmd {
 // runs, where, how its last run went, and its whole prompt.
 func (a *App) describeTask(t session.Task, now time.Time) string {
 	var b strings.Builder
-	b.WriteString(agent.DescribeTask(t, now))
+	b.WriteString(sessiontools.DescribeTask(t, now))
 	where := "It runs in this session."
 	if t.Session != a.opts.SessionID {
 		where = "It runs in another session."

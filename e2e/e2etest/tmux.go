@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"pincer/agent/agenttest"
 )
 
 // TmuxScreen drives the real binary in a real terminal: tmux, on a socket
@@ -54,7 +52,7 @@ func NewTmuxScreen(t *testing.T, s *Sandbox, w, h int, args ...string) *TmuxScre
 		kids := childPids(strings.TrimSpace(string(pane)))
 		exec.Command("tmux", "-L", ts.socket, "kill-server").Run()
 		for _, pid := range kids {
-			for deadline := time.Now().Add(10 * time.Second); agenttest.Alive(pid) && time.Now().Before(deadline); {
+			for deadline := time.Now().Add(10 * time.Second); alive(pid) && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}

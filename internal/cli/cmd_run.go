@@ -110,18 +110,18 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	var opened *openedSession
 	st, err := c.openStore(p)
 	switch {
-	case err != nil && (c.flags.session != "" || c.flags.continueLast):
+	case err != nil && (c.flags.choose.name != "" || c.flags.choose.latest):
 		return err
 	case err != nil:
 		fmt.Fprintf(c.stderr, "pincer: warning: this run will not be saved: %v\n", err)
 	default:
-		if opened, err = c.openSession(cmd, st, p); err != nil {
+		if opened, err = openSession(c.flags.choose, cmd.Flags().Changed("model"), st, p); err != nil {
 			return err
 		}
 		for _, n := range opened.notes {
 			fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(n))
 		}
-		if !opened.resumed && c.flags.session == "" {
+		if !opened.resumed && c.flags.choose.name == "" {
 			// A one-off run: kept for -c, but out of the picker and the
 			// list (pincer sessions --all shows it).
 			if err := st.SetHeadless(opened.sess.ID, true); err != nil {

@@ -14,6 +14,7 @@ import (
 	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 	"pincer/ui/headless"
 )
 
@@ -129,7 +130,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			default:
 				return usageError(errors.New("say when: --in 30m, --at 2026-12-01T09:00:00Z or --every 1h"))
 			}
-			prompt, next, period, err := agent.ParseSchedule(spec+" "+strings.Join(args, " "), time.Now())
+			prompt, next, period, err := sessiontools.ParseSchedule(spec+" "+strings.Join(args, " "), time.Now())
 			if err != nil {
 				return usageError(err)
 			}
@@ -144,11 +145,11 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t, err := st.AddTask(session.Task{Session: c.flags.session, Dir: p.root, Prompt: prompt, Next: next, Every: period})
+			t, err := st.AddTask(session.Task{Session: c.flags.choose.name, Dir: p.root, Prompt: prompt, Next: next, Every: period})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(c.stdout, safetext.TextOf(agent.DescribeTask(t, time.Now())))
+			fmt.Fprintln(c.stdout, safetext.TextOf(sessiontools.DescribeTask(t, time.Now())))
 			return nil
 		},
 	}

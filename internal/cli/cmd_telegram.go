@@ -17,6 +17,7 @@ import (
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 	"pincer/ui/telegram"
 )
 
@@ -259,14 +260,14 @@ func (c *cli) openChat(p *project, st *session.Store, name string, fresh bool, s
 // chat's own sessions (tg-<id> and the ones /new kept), so one allowed
 // user's conversation never reaches another's chat, nor a group;
 // telegram.recall_scope in the person's own config widens it.
-func chatRecall(p *project, st *session.Store, chat int64) agent.RecallScope {
+func chatRecall(p *project, st *session.Store, chat int64) sessiontools.RecallScope {
 	switch p.cfg.Telegram.RecallScope {
 	case "project":
-		return agent.RecallScope{Dir: p.root}
+		return sessiontools.RecallScope{Dir: p.root}
 	case "all":
-		return agent.RecallScope{Dir: p.root, AllProjects: true}
+		return sessiontools.RecallScope{Dir: p.root, AllProjects: true}
 	}
-	return agent.RecallScope{
+	return sessiontools.RecallScope{
 		Dir:      p.root,
 		Narrowed: "this Telegram chat's own sessions (the bot's owner can widen it with telegram.recall_scope)",
 		Sessions: func() ([]string, error) {
@@ -307,7 +308,7 @@ func (t chatTasks) Schedule(chat int64, name, spec string) (string, error) {
 		return "", err
 	}
 	now := time.Now()
-	prompt, next, every, err := agent.ParseSchedule(spec, now)
+	prompt, next, every, err := sessiontools.ParseSchedule(spec, now)
 	if err != nil {
 		return "", err
 	}
@@ -315,7 +316,7 @@ func (t chatTasks) Schedule(chat int64, name, spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return agent.DescribeTask(task, now), nil
+	return sessiontools.DescribeTask(task, now), nil
 }
 
 func (t chatTasks) List(name string) ([]string, error) {
@@ -331,7 +332,7 @@ func (t chatTasks) List(name string) ([]string, error) {
 	now := time.Now()
 	for _, task := range all {
 		if task.Session == sess.ID {
-			out = append(out, agent.DescribeTask(task, now))
+			out = append(out, sessiontools.DescribeTask(task, now))
 		}
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"pincer/agent"
 	"pincer/chat"
 	"pincer/session"
+	"pincer/tools/sessiontools"
 )
 
 // TestChatTasks: /schedule in a chat adds a task to the chat's session,
@@ -125,7 +126,7 @@ func TestChatRecallIsTheChatsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recalled := func(scope agent.RecallScope) string {
+	recalled := func(scope sessiontools.RecallScope) string {
 		r := agent.StoreRecall{Store: st, Mode: agent.RecallAlways, Scope: scope, Current: func() string { return current.ID }}
 		var b strings.Builder
 		for _, n := range r.Recall("harbor alarm code", nil) {

@@ -53,7 +53,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	opened, err := c.openSession(cmd, st, p)
+	opened, err := openSession(c.flags.choose, cmd.Flags().Changed("model"), st, p)
 	if err != nil {
 		return err
 	}
@@ -134,7 +134,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Jailed: sb.Jailed, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
-		Private:           c.flags.private,
+		Private:           c.flags.choose.private,
 		OnSession:         func(id string) { current = id },
 		Client:            client,
 		ThemeDir:          c.themeDir(),

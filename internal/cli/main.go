@@ -89,11 +89,9 @@ type globalFlags struct {
 	maxIterations int
 	contextWindow int
 	cwd           string
-	session       string
-	continueLast  bool
+	choose        sessionChoice
 	sandbox       string
 	plan          bool // the screen starts in plan mode
-	private       bool
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -149,13 +147,13 @@ func (c *cli) addFlags(root *cobra.Command) {
 		cmd.Flags().StringVar(&c.flags.theme, "theme", "", "colour theme")
 	}
 	named := func(cmd *cobra.Command) {
-		cmd.Flags().StringVarP(&c.flags.session, "session", "s", "", "resume the session with this name, or start it")
+		cmd.Flags().StringVarP(&c.flags.choose.name, "session", "s", "", "resume the session with this name, or start it")
 	}
 	latest := func(cmd *cobra.Command) {
-		cmd.Flags().BoolVarP(&c.flags.continueLast, "continue", "c", false, "resume the most recent session of this directory")
+		cmd.Flags().BoolVarP(&c.flags.choose.latest, "continue", "c", false, "resume the most recent session of this directory")
 	}
 	private := func(cmd *cobra.Command) {
-		cmd.Flags().BoolVar(&c.flags.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
+		cmd.Flags().BoolVar(&c.flags.choose.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
 	}
 	contain := func(cmd *cobra.Command) {
 		cmd.Flags().StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/cobra"
-
 	"pincer/agent"
 	"pincer/session"
 )
@@ -55,28 +53,37 @@ type openedSession struct {
 	notes []string
 }
 
-// openSession resolves --session and --continue: resume the named session
-// (or create it), resume the latest session of the directory, or start a
-// new one. The session's model is used unless --model was given.
-func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*openedSession, error) {
+// sessionChoice is which session a command that holds a conversation
+// opens (the screen, pincer run): its flags, apart from the others every
+// command shares.
+type sessionChoice struct {
+	name    string // --session: resume the session with this name, or start it
+	latest  bool   // --continue: resume the most recent session of the directory
+	private bool   // --private: never indexed, searched or recalled elsewhere
+}
+
+// openSession resolves the choice: resume the named session (or create
+// it), resume the latest session of the directory, or start a new one.
+// The session's model is used unless modelGiven (--model was given).
+func openSession(choice sessionChoice, modelGiven bool, st *session.Store, p *project) (*openedSession, error) {
 	var sess session.Session
 	var err error
 	var notes []string
 	resumed := false
 	switch {
-	case c.flags.session != "" && c.flags.continueLast:
+	case choice.name != "" && choice.latest:
 		return nil, usageError(errors.New("--session and --continue both choose a session; give one of them"))
-	case c.flags.session != "":
-		sess, err = st.Get(c.flags.session)
+	case choice.name != "":
+		sess, err = st.Get(choice.name)
 		switch {
 		case err == nil:
 			resumed = true
 		case errors.Is(err, session.ErrNotFound):
 			missing := err
-			sess, err = st.Create(session.Session{Name: c.flags.session, Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
+			sess, err = st.Create(session.Session{Name: choice.name, Dir: p.root, Model: p.cfg.Model, Private: choice.private})
 			switch {
 			case errors.Is(err, session.ErrNameTaken): // another pincer created it meanwhile
-				sess, err = st.Get(c.flags.session)
+				sess, err = st.Get(choice.name)
 				resumed = err == nil
 			case errors.Is(err, session.ErrInvalidName):
 				// Perhaps a mistyped id: say that first.
@@ -86,21 +93,21 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		if errors.Is(err, session.ErrInvalidName) {
 			return nil, usageError(err)
 		}
-	case c.flags.continueLast:
+	case choice.latest:
 		sess, err = st.Latest(p.root)
 		if errors.Is(err, session.ErrNotFound) {
 			notes = append(notes, fmt.Sprintf("There is no earlier session in %s to continue; this is a new one.", p.root))
-			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
+			sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: choice.private})
 		} else {
 			resumed = err == nil
 		}
 	default:
-		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: c.flags.private})
+		sess, err = st.Create(session.Session{Dir: p.root, Model: p.cfg.Model, Private: choice.private})
 	}
 	if err != nil {
 		return nil, err
 	}
-	if c.flags.private && !sess.Private {
+	if choice.private && !sess.Private {
 		if sess, err = st.SetPrivate(sess.ID, true); err != nil {
 			return nil, err
 		}
@@ -113,7 +120,7 @@ func (c *cli) openSession(cmd *cobra.Command, st *session.Store, p *project) (*o
 		o.notes = append(o.notes, fmt.Sprintf("Session %s was started in %s; working in %s.", sess.Label(), sess.Dir, p.root))
 	}
 	switch {
-	case cmd.Flags().Changed("model") && sess.Model != p.cfg.Model:
+	case modelGiven && sess.Model != p.cfg.Model:
 		if err := st.SetModel(sess.ID, p.cfg.Model); err != nil {
 			return nil, err
 		}

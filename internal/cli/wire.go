@@ -21,6 +21,7 @@ import (
 	"pincer/tools"
 	"pincer/tools/lsp"
 	"pincer/tools/mcp"
+	"pincer/tools/sessiontools"
 	"pincer/tools/todo"
 )
 
@@ -220,7 +221,7 @@ type agentSetup struct {
 	mcp *mcp.Manager
 	// recallWithin, when set, replaces the configured recall scope (a
 	// Telegram chat's, held to its own sessions).
-	recallWithin *agent.RecallScope
+	recallWithin *sessiontools.RecallScope
 	// chat is the Telegram chat the agent answers (0 elsewhere): the tasks
 	// its model schedules report there only.
 	chat int64
@@ -267,19 +268,19 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		if current == nil {
 			current = func() string { return "" }
 		}
-		scope := agent.RecallScope{Dir: p.root, AllProjects: p.cfg.RecallScope == "all"}
+		scope := sessiontools.RecallScope{Dir: p.root, AllProjects: p.cfg.RecallScope == "all"}
 		if s.recallWithin != nil {
 			scope = *s.recallWithin
 		}
-		rt, err := agent.RecallTool(s.store, scope, current)
+		rt, err := sessiontools.RecallTool(s.store, scope, current)
 		if err != nil {
 			return nil, nil, err
 		}
-		sched, err := agent.ScheduleTool(s.store, agent.TaskPlace{Dir: p.root, Chat: s.chat}, current, time.Now)
+		sched, err := sessiontools.ScheduleTool(s.store, sessiontools.TaskPlace{Dir: p.root, Chat: s.chat}, current, time.Now)
 		if err != nil {
 			return nil, nil, err
 		}
-		remember, err := agent.RememberTool(s.store, p.root)
+		remember, err := sessiontools.RememberTool(s.store, p.root)
 		if err != nil {
 			return nil, nil, err
 		}

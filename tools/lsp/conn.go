@@ -11,8 +11,10 @@ import (
 	"os/exec"
 	"sync"
 
-	"github.com/sourcegraph/jsonrpc2"
 	"pincer/internal/human"
+	"pincer/internal/procgroup"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // MaxMessage is the largest message pincer reads from a server, headers
@@ -52,7 +54,7 @@ type Starter func(Command) (*Process, error)
 func ExecStarter(c Command) (*Process, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env, cmd.Dir = c.Env, c.Dir
-	setProcessGroup(cmd)
+	procgroup.Own(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -82,7 +84,7 @@ func ExecStarter(c Command) (*Process, error) {
 	return &Process{
 		Stdin: stdin, Stdout: stdout, Stderr: stderr,
 		Wait: wait,
-		Kill: func() { killGroup(cmd) },
+		Kill: func() { _ = procgroup.Kill(cmd) },
 	}, nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"pincer/internal/procgroup"
 	"pincer/internal/safefile"
 	"pincer/tools"
 )
@@ -449,7 +450,9 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 		if logf != nil {
 			defer logf.Close() // the child holds its own copy
 		}
-		ownGroup(cmd)
+		// The processes a server starts (npx starts node, a shell script
+		// starts its program) are stopped with it.
+		procgroup.Own(cmd)
 		s.proc = cmd
 		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	}
@@ -502,7 +505,7 @@ func (m *Manager) expand(s string) (string, error) {
 func (m *Manager) end(s *server, cs *sdk.ClientSession) {
 	_ = cs.Close()
 	if s.proc != nil {
-		killGroup(s.proc)
+		_ = procgroup.Kill(s.proc)
 	}
 }
 

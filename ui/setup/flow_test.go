@@ -2,12 +2,14 @@ package setup
 
 import (
 	"errors"
+	"pincer/internal/envname"
 
-	tea "charm.land/bubbletea/v2"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 const typedKey = "sk-proj-Zq81xVt55secretKEY"
@@ -396,7 +398,7 @@ func TestKeyPastedAsVariableIsHidden(t *testing.T) {
 				d.typeText(tt.text)
 			}
 			d.wantScreen("Variable  ••")
-			if isEnvName(strings.TrimSpace(tt.text)) {
+			if envname.Valid(strings.TrimSpace(tt.text)) {
 				d.wantScreen(tt.want)
 				d.press("enter")
 				d.wantStep(stepFetch)

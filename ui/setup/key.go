@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"pincer/internal/envname"
 	"strings"
 	"unicode"
 
@@ -67,7 +68,7 @@ func (m Model) checkKey() string {
 	switch {
 	case name == "" && m.keyRequired():
 		return "Give the name of the variable that holds the key, such as " + m.preset.KeyEnv + ", or press Tab to type the key."
-	case name != "" && !isEnvName(name):
+	case name != "" && !envname.Valid(name):
 		return "That is not a variable name (letters, digits and _); to give the key itself, press Tab."
 	}
 	return ""
@@ -89,7 +90,7 @@ func (m *Model) maskEnvIfKey() {
 // way, in capitals, digits and _. Only such names are drawn: keys are
 // almost always mixed or lower case, so anything else may be a key.
 func isPlainEnvName(s string) bool {
-	return isEnvName(s) && strings.ToUpper(s) == s
+	return envname.Valid(s) && strings.ToUpper(s) == s
 }
 
 // envName is the variable name as it may be drawn.
@@ -98,24 +99,6 @@ func envName(s string) string {
 		return s
 	}
 	return "the variable"
-}
-
-// isEnvName reports whether s can be the name of an environment variable
-// that a person would set: a letter or _ first, then letters, digits and _,
-// and not so long that it is more likely a pasted key.
-func isEnvName(s string) bool {
-	if s == "" || len(s) > 40 {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // trimmedKey drops the spaces and line ends a paste brings along.
@@ -133,7 +116,7 @@ func (m Model) apiKey() string {
 	case m.keyMode == keyTyped:
 		return trimmedKey(m.key.Value())
 	}
-	if name := trimmedKey(m.env.Value()); isEnvName(name) {
+	if name := trimmedKey(m.env.Value()); envname.Valid(name) {
 		return strings.TrimSpace(m.getenv(name))
 	}
 	return ""
@@ -181,7 +164,7 @@ func (m Model) keyTabs() string {
 // envStatus says whether the named variable is set, never its value.
 func (m Model) envStatus() []string {
 	name := trimmedKey(m.env.Value())
-	if name == "" || !isEnvName(name) {
+	if name == "" || !envname.Valid(name) {
 		return wrap(m.st.Muted.Render("pincer reads the key from this variable each time it starts; the file keeps only the name."), m.width)
 	}
 	var status string

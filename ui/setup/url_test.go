@@ -2,6 +2,7 @@ package setup
 
 import (
 	"errors"
+	"pincer/internal/envname"
 	"strings"
 	"testing"
 )
@@ -72,8 +73,8 @@ func TestIsEnvName(t *testing.T) {
 		{strings.Repeat("K", 41), false, false},
 	}
 	for _, tt := range tests {
-		if got := isEnvName(tt.in); got != tt.valid {
-			t.Errorf("isEnvName(%q) = %v, want %v", tt.in, got, tt.valid)
+		if got := envname.Valid(tt.in); got != tt.valid {
+			t.Errorf("envname.Valid(%q) = %v, want %v", tt.in, got, tt.valid)
 		}
 		if got := isPlainEnvName(tt.in); got != tt.plain {
 			t.Errorf("isPlainEnvName(%q) = %v, want %v", tt.in, got, tt.plain)

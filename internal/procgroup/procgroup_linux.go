@@ -1,10 +1,8 @@
 //go:build linux
 
-package tools
+package procgroup
 
-import (
-	"syscall"
-)
+import "syscall"
 
 // dieWithParent asks the kernel to send SIGTERM to the command if pincer
 // dies first.

@@ -1,4 +1,4 @@
-package run
+package protocols
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package run
+package memory
 
 import (
 	"pincer/e2e/e2etest"

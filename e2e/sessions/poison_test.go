@@ -1,4 +1,4 @@
-package run
+package sessions
 
 import (
 	"path/filepath"

@@ -1,4 +1,4 @@
-package jail
+package memory
 
 import (
 	"testing"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package jail
+package commands
 
 import (
 	"encoding/json"

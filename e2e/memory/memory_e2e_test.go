@@ -1,4 +1,4 @@
-package sessions
+package memory
 
 import (
 	"encoding/json"

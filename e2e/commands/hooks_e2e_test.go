@@ -1,4 +1,4 @@
-package run
+package commands
 
 import (
 	"os"

@@ -1,6 +1,6 @@
-//go:build !linux && !windows
+//go:build unix && !linux
 
-package tools
+package procgroup
 
 import "syscall"
 

@@ -1,0 +1,9 @@
+package commands
+
+import (
+	"testing"
+
+	"pincer/e2e/e2etest"
+)
+
+func TestMain(m *testing.M) { e2etest.Main(m) }
