@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"pincer/internal/human"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -216,7 +217,7 @@ func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (
 		lines++
 		content += "\n"
 	}
-	head := fmt.Sprintf("%s (%s)", rel, countOf(lines, "line"))
+	head := fmt.Sprintf("%s (%s)", rel, human.Plural(lines, "line"))
 	note := "Attached " + head + "."
 	if cut != "" {
 		head += " [cut: " + cut + "]"
@@ -253,7 +254,7 @@ func readCapped(path string) (content, cut string, err error) {
 		if i := bytes.LastIndexByte(data, '\n'); i > 0 {
 			data = data[:i+1]
 		}
-		cut = fmt.Sprintf("the file is %s, the first %s are attached", humanBytes(size), humanBytes(int64(len(data))))
+		cut = fmt.Sprintf("the file is %s, the first %s are attached", human.Bytes(size), human.Bytes(int64(len(data))))
 	}
 	if n := bytes.Count(data, []byte{'\n'}); n > AttachMaxLines {
 		end := 0
@@ -268,21 +269,10 @@ func readCapped(path string) (content, cut string, err error) {
 			}
 			cut = fmt.Sprintf("the file has %d lines, the first %d are attached", total, AttachMaxLines)
 		} else {
-			cut = fmt.Sprintf("the file is %s, the first %d lines are attached", humanBytes(size), AttachMaxLines)
+			cut = fmt.Sprintf("the file is %s, the first %d lines are attached", human.Bytes(size), AttachMaxLines)
 		}
 	}
 	return strings.ToValidUTF8(string(data), "\uFFFD"), cut, nil
-}
-
-// humanBytes writes a size for people: 950 bytes, 100 KB, 3.2 MB.
-func humanBytes(n int64) string {
-	switch {
-	case n < 1000:
-		return countOf(int(n), "byte")
-	case n < 1000*1024:
-		return fmt.Sprintf("%d KB", (n+512)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // AttachedText is the block that attaches text a front end was given with
@@ -298,13 +288,13 @@ func AttachedText(name, text string) string {
 		if end == 0 {
 			end = AttachMaxBytes
 		}
-		cut = fmt.Sprintf(" [cut: the first %s of %s]", humanBytes(int64(end)), humanBytes(int64(len(text))))
+		cut = fmt.Sprintf(" [cut: the first %s of %s]", human.Bytes(int64(end)), human.Bytes(int64(len(text))))
 		text = strings.ToValidUTF8(text[:end], "\uFFFD")
 	}
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	return attachMarker + name + " (" + countOf(strings.Count(text, "\n"), "line") + ")" + cut + " ---\n" + text + "--- end of " + name + " ---"
+	return attachMarker + name + " (" + human.Plural(strings.Count(text, "\n"), "line") + ")" + cut + " ---\n" + text + "--- end of " + name + " ---"
 }
 
 // SplitAttachments separates a stored user message into what the person

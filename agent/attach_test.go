@@ -114,7 +114,7 @@ func TestReadCappedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cut != "the file is 342 KB, the first 2000 lines are attached" || strings.Count(content, "\n") != 2000 {
+	if cut != "the file is 341.8 KiB, the first 2000 lines are attached" || strings.Count(content, "\n") != 2000 {
 		t.Errorf("cut %q, %d lines", cut, strings.Count(content, "\n"))
 	}
 	os.WriteFile(p, []byte(strings.Repeat(strings.Repeat("y", 999)+"\n", 300)), 0o644) // 300 KB in 300 lines
@@ -122,7 +122,7 @@ func TestReadCappedBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cut != "the file is 293 KB, the first 100 KB are attached" || len(content) > AttachMaxBytes || !strings.HasSuffix(content, "\n") {
+	if cut != "the file is 293.0 KiB, the first 99.6 KiB are attached" || len(content) > AttachMaxBytes || !strings.HasSuffix(content, "\n") {
 		t.Errorf("cut %q, %d bytes", cut, len(content))
 	}
 	os.WriteFile(p, []byte("ELF\x00\x01"), 0o644)

@@ -11,6 +11,7 @@ import (
 
 	"pincer/agent/llm"
 	"pincer/chat"
+	"pincer/internal/human"
 )
 
 // Budget configures context compression. Its values come from the
@@ -461,7 +462,7 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		cutOutputs++
 	}
 	if cutOutputs > 0 {
-		notes = append(notes, fmt.Sprintf("Cut %s down to fit the context window.", countOf(cutOutputs, "old tool output")))
+		notes = append(notes, fmt.Sprintf("Cut %s down to fit the context window.", human.Plural(cutOutputs, "old tool output")))
 	}
 	// Still too big: drop the oldest turns after the system messages.
 	first := 0
@@ -507,20 +508,11 @@ func fitToWindow(msgs []Message, window, fixed int) ([]Message, []string) {
 		}
 	}
 	if dropped > 0 {
-		notes = append(notes, fmt.Sprintf("Left out the %s: even cut down, they did not fit the context window.", countOf(dropped, "oldest message")))
+		notes = append(notes, fmt.Sprintf("Left out the %s: even cut down, they did not fit the context window.", human.Plural(dropped, "oldest message")))
 		// Dropping can stop between a call and its results; repair that.
 		out = wellFormed(out)
 	}
 	return out, notes
-}
-
-// countOf writes a count with its noun, singular for one: "1 old tool
-// output", "3 old tool outputs".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // unnamedCall is the name given to a tool call that arrived without one (a

@@ -16,6 +16,7 @@ import (
 
 	"pincer/agent/llm"
 	"pincer/chat"
+	"pincer/internal/human"
 	"pincer/safety"
 	"pincer/tools"
 	"pincer/tools/sessiontools"
@@ -495,7 +496,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
 			case call.Oversize > 0:
 				r = tools.Result{Content: oversizeRefusal(call, reply.ArgsLimit), IsError: true}
-				sink(Notice{Text: fmt.Sprintf("Refused %s: its arguments were %s, over the limit of %s (tool_args_max_kb).", call.Name, humanBytes(int64(call.Oversize)), humanBytes(int64(reply.ArgsLimit)))})
+				sink(Notice{Text: fmt.Sprintf("Refused %s: its arguments were %s, over the limit of %s (tool_args_max_kb).", call.Name, human.Bytes(int64(call.Oversize)), human.Bytes(int64(reply.ArgsLimit)))})
 			default:
 				callSink := withCall(sink, callKeys[i])
 				r = a.runCall(ctx, call, func(ev Event) {
@@ -591,7 +592,7 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 func oversizeRefusal(call ToolCall, limit int) string {
 	return fmt.Sprintf("Not run: the arguments of this %s call were %s, over pincer's limit of %s for one call; they were not read. "+
 		"Send less in one call: write a large file in parts (write_file a first part, then edit_file to add the rest), "+
-		"or produce it with a command.", call.Name, humanBytes(int64(call.Oversize)), humanBytes(int64(limit)))
+		"or produce it with a command.", call.Name, human.Bytes(int64(call.Oversize)), human.Bytes(int64(limit)))
 }
 
 func limitPrompt(n int) string {

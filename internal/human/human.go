@@ -80,3 +80,18 @@ func Count(n int) string {
 	}
 	return s
 }
+
+// Bytes writes a size for a person in one unit system, the binary one
+// pincer's limits are given in: "812 B", "4.2 KiB", "1.3 MiB", "2.0 GiB".
+func Bytes(n int64) string {
+	const k = 1024
+	switch {
+	case n < k:
+		return fmt.Sprintf("%d B", n)
+	case n < k*k:
+		return fmt.Sprintf("%.1f KiB", float64(n)/k)
+	case n < k*k*k:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(k*k))
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(k*k*k))
+}

@@ -63,3 +63,17 @@ func TestDollarsAndCount(t *testing.T) {
 		}
 	}
 }
+
+func TestBytes(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"}, {812, "812 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {4300, "4.2 KiB"},
+		{1024*1024 - 1, "1024.0 KiB"}, {1024 * 1024, "1.0 MiB"}, {1363149, "1.3 MiB"}, {3 << 30, "3.0 GiB"},
+	} {
+		if got := Bytes(tc.n); got != tc.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

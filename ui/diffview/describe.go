@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"pincer/internal/human"
 )
 
 // snippetRunes bounds the changed line quoted to the model for a rejected
@@ -16,11 +18,11 @@ func (d *doc) summary() string {
 	case d.binary && len(d.hunks) == 0:
 		return "binary, no changes"
 	case d.binary:
-		return fmt.Sprintf("binary, %s → %s", byteSize(len(d.before)), byteSize(len(d.after)))
+		return fmt.Sprintf("binary, %s → %s", human.Bytes(int64(len(d.before))), human.Bytes(int64(len(d.after))))
 	case len(d.hunks) == 0:
 		return "no changes"
 	}
-	return fmt.Sprintf("+%d −%d in %s", d.added, d.removed, plural(len(d.hunks), "hunk"))
+	return fmt.Sprintf("+%d −%d in %s", d.added, d.removed, human.Plural(len(d.hunks), "hunk"))
 }
 
 // rejectedNote tells the model which hunks did not land, in words it can act
@@ -100,23 +102,4 @@ func snippet(line string) string {
 	}
 	r := []rune(s)
 	return string(r[:snippetRunes-1]) + "…"
-}
-
-// plural writes n and the noun, with an s when n is not 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", noun)
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// byteSize writes a size for people: "812 B", "4.2 kB", "1.3 MB".
-func byteSize(n int) string {
-	switch {
-	case n < 1000:
-		return fmt.Sprintf("%d B", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f kB", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/internal/human"
 	"pincer/tools"
 )
 
@@ -121,7 +122,7 @@ func (d *doc) apply(accepted []bool) []byte {
 // number and what it adds and removes.
 func hunkTitles(d *doc) []string {
 	if d.binary && len(d.hunks) == 1 {
-		return []string{fmt.Sprintf("binary content  hunk 1/1  %s → %s", byteSize(len(d.before)), byteSize(len(d.after)))}
+		return []string{fmt.Sprintf("binary content  hunk 1/1  %s → %s", human.Bytes(int64(len(d.before))), human.Bytes(int64(len(d.after))))}
 	}
 	ranges := hunkRanges(d)
 	out := make([]string, len(d.hunks))

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/internal/human"
 )
 
 // noEOLText is written under a last line that has no line break, as diff -u
@@ -189,7 +191,7 @@ func (p *palette) codeCell(b *strings.Builder, s *side, i int, c chunk, w int, v
 
 // gap draws the line that stands for unchanged lines left out.
 func (p *palette) gap(hidden, w int) string {
-	text := fmt.Sprintf("┄┄┄ %s unchanged ", plural(hidden, "line"))
+	text := fmt.Sprintf("┄┄┄ %s unchanged ", human.Plural(hidden, "line"))
 	text = fitString(text, w)
 	return p.st.Faint.Render(text + strings.Repeat("┄", max(w-ansi.StringWidth(text), 0)))
 }
@@ -200,9 +202,9 @@ func noteText(d *doc) string {
 	case d.binary && len(d.hunks) == 0:
 		return "Binary content, unchanged."
 	case d.binary && d.preview:
-		return fmt.Sprintf("Binary content is not shown (%s → %s).", byteSize(len(d.before)), byteSize(len(d.after)))
+		return fmt.Sprintf("Binary content is not shown (%s → %s).", human.Bytes(int64(len(d.before))), human.Bytes(int64(len(d.after))))
 	case d.binary:
-		return fmt.Sprintf("Binary content is not shown (%s → %s); the change is accepted or rejected whole.", byteSize(len(d.before)), byteSize(len(d.after)))
+		return fmt.Sprintf("Binary content is not shown (%s → %s); the change is accepted or rejected whole.", human.Bytes(int64(len(d.before))), human.Bytes(int64(len(d.after))))
 	case d.preview:
 		return "No change to show: the file is already as it will be."
 	}
