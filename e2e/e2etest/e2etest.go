@@ -19,12 +19,20 @@ import (
 // derived from the process id rather than stored, so that Binary finds it
 // without any package state.
 func binaryPath() string {
+	if p := os.Getenv(BinaryEnv); p != "" {
+		return p
+	}
 	name := "pincer"
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
 	return filepath.Join(os.TempDir(), fmt.Sprintf("pincer-e2e-bin-%d", os.Getpid()), name)
 }
+
+// BinaryEnv names a pincer already built for the end-to-end tests (with
+// -race when they run under it): .ci/run builds it once for all the
+// packages instead of once per package.
+const BinaryEnv = "PINCER_E2E_BINARY"
 
 // Main is the TestMain of every end-to-end package: it builds pincer once
 // (with -race when the tests run under it, so the program's own goroutines
@@ -41,6 +49,19 @@ func run(m *testing.M) int {
 		flag.Parse()
 	}
 	if testing.Short() {
+		return m.Run()
+	}
+	if p := os.Getenv(BinaryEnv); p != "" {
+		// Built once for every package (.ci/run): not built again here,
+		// and not removed.
+		if !filepath.IsAbs(p) {
+			fmt.Fprintf(os.Stderr, "%s must be an absolute path, not %q\n", BinaryEnv, p)
+			return 1
+		}
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(os.Stderr, "%s names no built pincer: %v\n", BinaryEnv, err)
+			return 1
+		}
 		return m.Run()
 	}
 	bin := binaryPath()
