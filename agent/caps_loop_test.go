@@ -35,7 +35,7 @@ func TestOversizedCallIsRefused(t *testing.T) {
 			t.Errorf("a stored %s message holds %d bytes", m.Role, len(m.Content))
 		}
 	}
-	if !strings.Contains(result, "over pincer's limit of 1.0 MiB") || !strings.Contains(result, "write a large file in parts") {
+	if !strings.Contains(result, "over pincer's limit of 1 MiB") || !strings.Contains(result, "write a large file in parts") {
 		t.Errorf("the model was told %q", result)
 	}
 	if !strings.Contains(eventsText(h.events), "tool_args_max_kb") {

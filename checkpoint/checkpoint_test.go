@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"pincer/internal/safefile"
 	"slices"
 	"strings"
 	"sync"
@@ -19,6 +18,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"pincer/internal/human"
 )
 
 // TestRoundTrip changes a recorded tree in one way and checks that Restore
@@ -252,7 +253,7 @@ func TestOversize(t *testing.T) {
 	if s5.maxSize != 5<<20 {
 		t.Errorf("default cap = %d, want 5 MiB", s5.maxSize)
 	}
-	if got := "larger than " + safefile.Size(s5.maxSize); got != "larger than 5 MiB" {
+	if got := "larger than " + human.Bytes(s5.maxSize); got != "larger than 5 MiB" {
 		t.Errorf("reason = %q", got)
 	}
 }

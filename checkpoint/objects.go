@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"pincer/internal/safefile"
 	"runtime"
 	"slices"
 	"strconv"
@@ -21,6 +20,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"pincer/internal/human"
 )
 
 // jobResult is the outcome of one hashJob.
@@ -142,7 +143,7 @@ func (w *objectWriter) record(sc *scan, j hashJob) jobResult {
 		return jobResult{skip: reasonSpecial, size: info.Size()}
 	}
 	if info.Size() > sc.maxSize {
-		return jobResult{skip: "larger than " + safefile.Size(sc.maxSize), size: info.Size()}
+		return jobResult{skip: "larger than " + human.Bytes(sc.maxSize), size: info.Size()}
 	}
 	buf := w.buf[:0]
 	if int64(cap(buf)) < info.Size()+512 {
@@ -155,7 +156,7 @@ func (w *objectWriter) record(sc *scan, j hashJob) jobResult {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if int64(len(buf)) > sc.maxSize {
-			return jobResult{skip: "larger than " + safefile.Size(sc.maxSize), size: int64(len(buf))}
+			return jobResult{skip: "larger than " + human.Bytes(sc.maxSize), size: int64(len(buf))}
 		}
 		if err == io.EOF {
 			break

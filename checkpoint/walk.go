@@ -17,7 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"pincer/internal/gitignore"
-	"pincer/internal/safefile"
+	"pincer/internal/human"
 )
 
 // Reasons a file is not recorded, as Skipped.Reason shows them.
@@ -191,7 +191,7 @@ func (sc *scan) walk(rel string, n *node, ps gitignore.Stack) error {
 			}
 		case mode.IsRegular():
 			if info.Size() > sc.maxSize {
-				n.skip(p, info.Size(), "larger than "+safefile.Size(sc.maxSize))
+				n.skip(p, info.Size(), "larger than "+human.Bytes(sc.maxSize))
 				continue
 			}
 			fm := filemode.Regular

@@ -26,7 +26,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
 	"golang.org/x/net/html/charset"
 
-	"pincer/internal/safefile"
+	"pincer/internal/human"
 	"pincer/safety"
 )
 
@@ -306,7 +306,7 @@ func (c *readWebCall) Run(ctx context.Context) (Result, error) {
 	if media, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil && resp.StatusCode/100 == 2 && textKind(strings.ToLower(media), nil) == "" {
 		size := "size not given"
 		if resp.ContentLength >= 0 {
-			size = safefile.Size(resp.ContentLength)
+			size = human.Bytes(resp.ContentLength)
 		}
 		return refuseType(resp.Request.URL.String(), strings.ToLower(media), size), nil // not read at all
 	}
@@ -413,7 +413,7 @@ func (c *readWebCall) render(ctx context.Context, resp *http.Response, body []by
 	fmt.Fprintf(&b, "%s · %s · %s\n", resp.Status, media, size)
 	writeHops(&b, hops)
 	if cut {
-		fmt.Fprintf(&b, "(the response is larger than %s; only its first %s were read)\n", safefile.Size(MaxWebBody), safefile.Size(MaxWebBody))
+		fmt.Fprintf(&b, "(the response is larger than %s; only its first %s were read)\n", human.Bytes(MaxWebBody), human.Bytes(MaxWebBody))
 	}
 
 	kind := textKind(media, body)
@@ -633,9 +633,9 @@ func clipChars(s string, n int) string {
 func sizeText(read int, cut bool, declared int64) string {
 	switch {
 	case cut && declared > 0:
-		return safefile.Size(int64(declared)) + " (read " + safefile.Size(int64(read)) + ")"
+		return human.Bytes(int64(declared)) + " (read " + human.Bytes(int64(read)) + ")"
 	case cut:
-		return "more than " + safefile.Size(int64(read))
+		return "more than " + human.Bytes(int64(read))
 	}
-	return safefile.Size(int64(read))
+	return human.Bytes(int64(read))
 }

@@ -82,16 +82,21 @@ func Count(n int) string {
 }
 
 // Bytes writes a size for a person in one unit system, the binary one
-// pincer's limits are given in: "812 B", "4.2 KiB", "1.3 MiB", "2.0 GiB".
+// pincer's limits are given in: "812 bytes", "4.2 KiB", "16 MiB" (a whole
+// number of units without a decimal), "1.3 GiB".
 func Bytes(n int64) string {
-	const k = 1024
-	switch {
-	case n < k:
-		return fmt.Sprintf("%d B", n)
-	case n < k*k:
-		return fmt.Sprintf("%.1f KiB", float64(n)/k)
-	case n < k*k*k:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(k*k))
+	units := []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}}
+	for _, u := range units {
+		if n < 1<<u.shift {
+			continue
+		}
+		if n%(1<<u.shift) == 0 {
+			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
+		}
+		return fmt.Sprintf("%.1f %s", float64(n)/float64(int64(1)<<u.shift), u.name)
 	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(k*k*k))
+	return Plural(int(n), "byte")
 }

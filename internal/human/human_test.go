@@ -69,8 +69,8 @@ func TestBytes(t *testing.T) {
 		n    int64
 		want string
 	}{
-		{0, "0 B"}, {812, "812 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {4300, "4.2 KiB"},
-		{1024*1024 - 1, "1024.0 KiB"}, {1024 * 1024, "1.0 MiB"}, {1363149, "1.3 MiB"}, {3 << 30, "3.0 GiB"},
+		{0, "0 bytes"}, {1, "1 byte"}, {812, "812 bytes"}, {1023, "1023 bytes"}, {1024, "1 KiB"}, {4300, "4.2 KiB"},
+		{1024*1024 - 1, "1024.0 KiB"}, {16 << 20, "16 MiB"}, {1363149, "1.3 MiB"}, {3 << 30, "3 GiB"}, {3<<30 + 1<<29, "3.5 GiB"},
 	} {
 		if got := Bytes(tc.n); got != tc.want {
 			t.Errorf("Bytes(%d) = %q, want %q", tc.n, got, tc.want)

@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"pincer/internal/human"
 )
 
 // DefaultLimit is the cap Read uses when Options.Limit is 0: far more than
@@ -64,7 +66,7 @@ func (e *Error) Error() string {
 	case ErrOutside:
 		return fmt.Sprintf("%s links to %s, outside the project", e.Name, e.Target)
 	case ErrTooLarge:
-		return fmt.Sprintf("%s is larger than the %s pincer reads (it has %s)", e.Name, Size(e.Limit), Size(e.Size))
+		return fmt.Sprintf("%s is larger than the %s pincer reads (it has %s)", e.Name, human.Bytes(e.Limit), human.Bytes(e.Size))
 	}
 	if e.Target != "" {
 		return fmt.Sprintf("%s is not a regular file (it links to %s, %s)", e.Name, e.Target, e.Kind)
@@ -78,7 +80,7 @@ func (e *Error) Fix() string {
 	case e.err == ErrOutside:
 		return "remove the link or point it at a file in the project"
 	case e.err == ErrTooLarge:
-		return "shorten it to less than " + Size(e.Limit)
+		return "shorten it to less than " + human.Bytes(e.Limit)
 	case e.Target != "":
 		return "remove the link or point it at a regular file"
 	}
@@ -191,19 +193,4 @@ func Within(dir, p string) bool {
 		return false
 	}
 	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// Size formats a byte count for messages: "1 MiB", "20 KiB", "512 bytes".
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pincer/internal/safefile"
+	"pincer/internal/human"
 )
 
 // maxMessage is the most one message from a server may hold, over either
@@ -31,7 +31,7 @@ type httpState struct {
 
 // errTooLarge is the error of an answer over maxMessage.
 func (h *httpState) errTooLarge() error {
-	return fmt.Errorf("the MCP server %s sent a message larger than %s, pincer's limit for one message, so it was not read", h.server, safefile.Size(maxMessage))
+	return fmt.Errorf("the MCP server %s sent a message larger than %s, pincer's limit for one message, so it was not read", h.server, human.Bytes(maxMessage))
 }
 
 // explain replaces an error the SDK reports for a connection broken by

@@ -17,8 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"pincer/internal/human"
 	"pincer/internal/procgroup"
-	"pincer/internal/safefile"
 	"pincer/tools"
 )
 
@@ -655,7 +655,7 @@ func (m *Manager) listTools(ctx context.Context, s *server, cs *sdk.ClientSessio
 	}
 	if over > 0 {
 		out.warnings = append(out.warnings, fmt.Sprintf("it offers %d tools, and the model is offered the first %d (a server's share is at most %d tools and %s of descriptions and schemas); hide the ones you do not need with hide_tools to choose which",
-			len(out.tools)+over, len(out.tools), maxServerTools, safefile.Size(maxServerToolBytes)))
+			len(out.tools)+over, len(out.tools), maxServerTools, human.Bytes(maxServerToolBytes)))
 	}
 	if n := len(refused); n > 0 {
 		more := ""

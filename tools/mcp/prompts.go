@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pincer/internal/safefile"
+	"pincer/internal/human"
 )
 
 // Prompt is a prompt a server offers, which the person runs as the
@@ -172,7 +172,7 @@ func (m *Manager) GetPrompt(ctx context.Context, server, name string, args map[s
 	}
 	out := strings.Join(parts, "\n\n")
 	if len(out) > maxPromptText {
-		return "", fmt.Errorf("the prompt %s of the MCP server %s is %s, more than the %s pincer sends as a prompt", name, server, safefile.Size(int64(len(out))), safefile.Size(maxPromptText))
+		return "", fmt.Errorf("the prompt %s of the MCP server %s is %s, more than the %s pincer sends as a prompt", name, server, human.Bytes(int64(len(out))), human.Bytes(maxPromptText))
 	}
 	return out, nil
 }
@@ -203,13 +203,13 @@ func (m *Manager) ReadResource(ctx context.Context, server, uri string) (text st
 		}
 		switch {
 		case len(c.Blob) > 0 || (c.Text == "" && !strings.HasPrefix(c.MIMEType, "text/")):
-			parts = append(parts, fmt.Sprintf("[resource %s: %s, %s of binary, not shown]", c.URI, orUnknown(c.MIMEType), safefile.Size(int64(len(c.Blob)))))
+			parts = append(parts, fmt.Sprintf("[resource %s: %s, %s of binary, not shown]", c.URI, orUnknown(c.MIMEType), human.Bytes(int64(len(c.Blob)))))
 		case len(c.Text) > maxResourceBytes:
 			cutAt := maxResourceBytes
 			for cutAt > 0 && !utf8.RuneStart(c.Text[cutAt]) {
 				cutAt--
 			}
-			parts = append(parts, c.Text[:cutAt]+fmt.Sprintf("\n[cut: the first %s of %s]", safefile.Size(int64(cutAt)), safefile.Size(int64(len(c.Text)))))
+			parts = append(parts, c.Text[:cutAt]+fmt.Sprintf("\n[cut: the first %s of %s]", human.Bytes(int64(cutAt)), human.Bytes(int64(len(c.Text)))))
 		default:
 			parts = append(parts, c.Text)
 		}

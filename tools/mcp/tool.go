@@ -12,7 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"pincer/internal/safefile"
+	"pincer/internal/human"
 	"pincer/tools"
 )
 
@@ -199,16 +199,16 @@ func Text(res *sdk.CallToolResult) string {
 		case *sdk.TextContent:
 			parts = append(parts, v.Text)
 		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image: %s, %s, not shown]", orUnknown(v.MIMEType), safefile.Size(int64(len(v.Data)))))
+			parts = append(parts, fmt.Sprintf("[image: %s, %s, not shown]", orUnknown(v.MIMEType), human.Bytes(int64(len(v.Data)))))
 		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio: %s, %s, not shown]", orUnknown(v.MIMEType), safefile.Size(int64(len(v.Data)))))
+			parts = append(parts, fmt.Sprintf("[audio: %s, %s, not shown]", orUnknown(v.MIMEType), human.Bytes(int64(len(v.Data)))))
 		case *sdk.ResourceLink:
 			note := "[resource link: " + v.URI
 			if v.MIMEType != "" {
 				note += ", " + v.MIMEType
 			}
 			if v.Size != nil {
-				note += ", " + safefile.Size(*v.Size)
+				note += ", " + human.Bytes(*v.Size)
 			}
 			parts = append(parts, note+"]")
 		case *sdk.EmbeddedResource:
@@ -220,7 +220,7 @@ func Text(res *sdk.CallToolResult) string {
 			if len(v.Resource.Blob) > 0 {
 				n, kind = int64(len(v.Resource.Blob)), "binary"
 			}
-			parts = append(parts, fmt.Sprintf("[resource: %s, %s, %s of %s, not shown]", v.Resource.URI, orUnknown(v.Resource.MIMEType), safefile.Size(n), kind))
+			parts = append(parts, fmt.Sprintf("[resource: %s, %s, %s of %s, not shown]", v.Resource.URI, orUnknown(v.Resource.MIMEType), human.Bytes(n), kind))
 		default:
 			parts = append(parts, fmt.Sprintf("[%T content, not shown]", c))
 		}

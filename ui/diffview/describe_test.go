@@ -21,8 +21,8 @@ func TestSummary(t *testing.T) {
 		{"new file", "", "x\ny\n", true, nil, "+2 −0 in 1 hunk"},
 		{"emptied", "x\ny\n", "", false, nil, "+0 −2 in 1 hunk"},
 		{"no changes", "x\n", "x\n", false, nil, "no changes"},
-		{"binary", "GIF\x00\x01", "GIF\x00\x01\x02", false, nil, "binary, 5 B → 6 B"},
-		{"binary rejected", "GIF\x00\x01", "GIF\x00\x01\x02", false, []int{0}, "binary, 5 B → 6 B, 1 rejected"},
+		{"binary", "GIF\x00\x01", "GIF\x00\x01\x02", false, nil, "binary, 5 bytes → 6 bytes"},
+		{"binary rejected", "GIF\x00\x01", "GIF\x00\x01\x02", false, []int{0}, "binary, 5 bytes → 6 bytes, 1 rejected"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
