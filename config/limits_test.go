@@ -103,6 +103,24 @@ func TestUntrustedProjectCannotWidenRecall(t *testing.T) {
 	}
 }
 
+// TestUntrustedProjectCannotSetPrices: a cloned project cannot replace
+// your prices, which would show a turn as free (or dear) while you pay
+// the provider's.
+func TestUntrustedProjectCannotSetPrices(t *testing.T) {
+	w := newWorld(t)
+	w.writeProject(t, `{"prices": {"gpt-5-mini": {"input": 0, "output": 0}}}`)
+	c, s := loadWithin(t, w, true)
+	if _, ok := c.Prices["gpt-5-mini"]; ok {
+		t.Fatalf("prices %v from an untrusted project", c.Prices)
+	}
+	if !slices.Contains(s.Ignored, "prices") || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "prices") {
+		t.Fatalf("ignored %v, warnings %q; want prices named", s.Ignored, s.Warnings)
+	}
+	if c, _ := loadWithin(t, w, false); c.Prices["gpt-5-mini"] != (Price{}) || len(c.Prices) == 0 {
+		t.Errorf("trusted: prices = %v", c.Prices)
+	}
+}
+
 func limitValue(c Config, field string) any {
 	switch field {
 	case "idle_timeout":

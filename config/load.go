@@ -110,7 +110,7 @@ func Load(o LoadOptions) (Config, Sources, error) {
 				}
 				srcs.Ignored = append(srcs.Ignored, ld.onlyStricter(&l, layers)...)
 				if len(srcs.Ignored) > 0 {
-					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes, which commands run without asking, where your sessions are kept, or what recall brings from your other projects; they are ignored until you trust this project with 'pincer trust'",
+					ld.warnings = append(ld.warnings, fmt.Sprintf("%s sets %s, which decide where your API key goes, which commands run without asking, where your sessions are kept, what recall brings from your other projects, or what you are shown a turn costs; they are ignored until you trust this project with 'pincer trust'",
 						ld.tilde(path), strings.Join(srcs.Ignored, ", ")))
 				}
 				user, _ := merge(layers, map[string]Source{})

@@ -94,7 +94,7 @@ func (s Sources) Of(field string) Source { return s.Fields[field] }
 // as the check run after a turn (check, auto_check), or to have automatic recall
 // bring the person's other projects into its sessions (recall_scope).
 func trustSensitiveFields() []string {
-	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "sandbox_sockets", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope", "lsp", "check", "auto_check"}
+	return []string{"provider", "base_url", "api_key_env", "allow", "unknown_commands", "data_dir", "sandbox_writable", "sandbox_sockets", "command_env_passthrough", "approvals", "checkpoints", "mcp_servers", "hooks", "recall_scope", "lsp", "check", "auto_check", "prices"}
 }
 
 // ProjectSensitive lists the fields whose value came from the project file
