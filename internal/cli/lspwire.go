@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"pincer/internal/safetext"
@@ -37,8 +38,19 @@ func (c *cli) lspManager(p *project, onChange func()) *lsp.Manager {
 		Root:     p.root,
 		Servers:  lspServers(p),
 		Start:    c.lspStarter(p),
+		Environ:  lspEnviron(os.Environ()),
 		DropEnv:  c.keyVariables(p),
 		OnChange: onChange,
+	})
+}
+
+// lspEnviron is environ less the variables named like secrets: servers
+// start without asking, like commands in the contained jail, and get
+// none of them either.
+func lspEnviron(environ []string) []string {
+	return slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return safety.SecretVarName(k)
 	})
 }
 
