@@ -89,6 +89,7 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		Home:           home,
 		Writable:       usableDirs(p.cfg.SandboxWritable, home),
 		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
+		Toolchains:     existingPaths(safety.HomeToolchains(home, c.getenv)),
 		Own:            own,
 		Binary:         st.Binary,
 		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
@@ -166,7 +167,17 @@ func describeProfile(r safety.ProfileRights, sup sbx.Support, pr safety.Profile)
 	} else {
 		sees = append(sees, "the project, secret files included")
 	}
-	sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own")
+	switch {
+	case r.HideHome:
+		sees = append(sees, "of your home only the project, the build caches and what toolchains need (git's settings, programs installed there), read-only, their credentials masked; the rest of your files read-only")
+		if !sup.Namespaces {
+			sees[len(sees)-1] += " (without namespaces the names, sizes and times of files in home stay visible, not their contents)"
+		}
+	case r.HomeNote != "":
+		sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own ("+r.HomeNote+")")
+	default:
+		sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own")
+	}
 	switch {
 	case sup.Namespaces:
 		sees = append(sees, "its own /dev and ptys (no other terminal), its own processes only, nothing of /run or $XDG_RUNTIME_DIR")
@@ -224,7 +235,8 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 			continue
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
-			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret}
+			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
+			HideHome: r.HideHome, HomeKeep: r.HomeKept}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}
@@ -312,6 +324,17 @@ func usableDirs(paths []string, home string) []string {
 			continue
 		}
 		if _, err := os.Stat(parent); err == nil && os.MkdirAll(p, 0o755) == nil {
+			out = append(out, realPath(p))
+		}
+	}
+	return out
+}
+
+// existingPaths keeps the paths that exist, their links resolved.
+func existingPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil && !slices.Contains(out, realPath(p)) {
 			out = append(out, realPath(p))
 		}
 	}
