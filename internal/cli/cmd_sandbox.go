@@ -369,6 +369,7 @@ what its commands may write, what they see, and their network:
 
 Then it runs a self-test of every profile through the real jail: writes outside
 and inside the project, secrets in the project and in your home, another
+project's files in your home, another
 terminal, Unix sockets outside, TCP, UDP and DNS, a signal to pincer, another
 process's environment, replacing pincer's program, writing a build cache, and
 mktemp in the temp dir. What happened is checked from outside the jail. The exit
@@ -443,6 +444,9 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			fmt.Fprintf(w, "  copies    %s\n", linesOf(append(slices.Clone(ps.Copies), "(changes go to the jail's own copy, never to these)"), "            "))
 		}
 		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
+		if ps.HideHome {
+			fmt.Fprintf(w, "  of home   %s\n", linesOf(append([]string{"the project and the caches above"}, ps.HomeKept...), "            "))
+		}
 		net := "none"
 		if ps.Network {
 			net = "yes"
