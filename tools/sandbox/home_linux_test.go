@@ -175,7 +175,7 @@ func TestJailHomeToolchains(t *testing.T) {
 					}
 				}
 				files := map[string]string{
-					"go.mod":  "module example.com/proj\n\ngo 1.21\n",
+					"go.mod": "module example.com/proj\n\ngo 1.21\n",
 					// Not a command, nothing imported: vet then builds
 					// nothing of the standard library into the empty cache.
 					"proj.go": "package proj\n\n// Hi says hi.\nfunc Hi() string { return \"hi\" }\n",
