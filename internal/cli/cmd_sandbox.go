@@ -330,12 +330,13 @@ func usableDirs(paths []string, home string) []string {
 	return out
 }
 
-// existingPaths keeps the paths that exist, their links resolved.
+// existingPaths keeps the paths that exist, as they are named (the jail
+// resolves their links, and makes the links again where home is hidden).
 func existingPaths(paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if _, err := os.Stat(p); err == nil && !slices.Contains(out, realPath(p)) {
-			out = append(out, realPath(p))
+		if _, err := os.Stat(p); err == nil && !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out

@@ -289,3 +289,41 @@ func TestPlanHidesHome(t *testing.T) {
 		})
 	}
 }
+
+// TestJailHomeKeepsLinks: a kept path that is a link into another part
+// of home (a dotfiles repository) is found where tools look, and what it
+// leads to is readable, while the rest of that part stays hidden.
+func TestJailHomeKeepsLinks(t *testing.T) {
+	for _, layout := range layouts {
+		t.Run(layout.name, func(t *testing.T) {
+			fx := newHomeFixture(t, true)
+			dotfiles := filepath.Join(fx.home, "dotfiles")
+			for name, content := range map[string]string{"gitconfig": "[user]\n\tname = Linked Tester\n", "private": "dotfiles-private\n"} {
+				if err := os.MkdirAll(dotfiles, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dotfiles, name), []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Remove(fx.gitconfig); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("dotfiles/gitconfig", fx.gitconfig); err != nil {
+				t.Fatal(err)
+			}
+			l := testLauncher(t, fx.spec(false, true, layout.flat))
+			out, _, err := runWith(t, l, "echo config: $(cat "+fx.gitconfig+" | grep -c 'Linked Tester'); echo private: $(cat "+filepath.Join(dotfiles, "private")+" 2>&1)")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			lines := parseProbe(out)
+			if lines["config"] != "1" {
+				t.Errorf("~/.gitconfig, a link, is not read through: %q\n%s", lines["config"], out)
+			}
+			if strings.Contains(lines["private"], "dotfiles-private") {
+				t.Errorf("the rest of ~/dotfiles is readable: %q", lines["private"])
+			}
+		})
+	}
+}

@@ -36,6 +36,11 @@ type setup struct {
 	// PATH there, HomeKeep), outermost only; flat, Landlock grants reading
 	// these and nothing else of home. Empty when home is not hidden.
 	HomeShown []string `json:"home_shown,omitempty"`
+	// HomeLinks are the symbolic links on the way to the paths kept of a
+	// hidden home (~/.gitconfig leading to ~/dotfiles/gitconfig): the
+	// jail's empty home gets them again, so what they lead to, kept in
+	// HomeShown, is found where tools look.
+	HomeLinks []link `json:"home_links,omitempty"`
 	// HiddenHome is the home directory, its links resolved, when HideHome
 	// holds here ("" when home stays in view).
 	HiddenHome string `json:"hidden_home,omitempty"`
@@ -65,6 +70,9 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	if st.HideHome = spec.HideHome && home != "" && home != "/" && (root == "" || !within(home, filepath.Clean(root))); st.HideHome {
 		st.HiddenHome = home
 		st.HomeShown = homeShown(st, getenv("PATH"))
+		for _, k := range cleanAll(st.HomeKeep) {
+			st.HomeLinks = append(st.HomeLinks, linksOnTheWay(home, k)...)
+		}
 	} else {
 		st.HideHome, st.HomeKeep = false, nil
 	}
@@ -149,6 +157,43 @@ func homeShown(st setup, path string) []string {
 		out = append(out, dir)
 	}
 	return outermost(cleanAll(out))
+}
+
+// link is a symbolic link to make in the jail: Path leads to Target.
+type link struct {
+	Path   string `json:"path"`
+	Target string `json:"target"`
+}
+
+// linksOnTheWay lists the symbolic links between home (its links
+// resolved) and p below it, as they are on disk.
+func linksOnTheWay(home, p string) []link {
+	rel, err := filepath.Rel(home, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	var out []link
+	cur := home
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if err != nil {
+			return out
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return out
+		}
+		out = append(out, link{Path: next, Target: target})
+		if cur, err = filepath.EvalSymlinks(next); err != nil || !within(cur, home) {
+			return out // beyond home the rest is in view anyway
+		}
+	}
+	return out
 }
 
 // envSockets are the Unix sockets named in pincer's environment (the
