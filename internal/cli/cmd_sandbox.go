@@ -115,6 +115,9 @@ func (c *cli) sandboxState(p *project) sandboxState {
 	} else {
 		st.Note = partialNote(st.Support)
 	}
+	if safety.HomeInProject(p.root, home) {
+		st.Note += " The project is your home directory (or holds it): commands that run unasked see all of it but its secret files."
+	}
 	return st
 }
 
@@ -475,7 +478,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			if !t.OK {
 				mark = "FAIL"
 			}
-			line := fmt.Sprintf("    %s %-36s want %-8s got %s", mark, t.Name, t.Want, t.Result)
+			line := fmt.Sprintf("    %s %-37s want %-8s got %s", mark, t.Name, t.Want, t.Result)
 			if t.Detail != "" {
 				line += " (" + safetext.LineOf(t.Detail) + ")"
 			}
