@@ -92,10 +92,11 @@ func ToolchainCaches(home string, getenv func(string) string) []string {
 // (inspect, contained) still need of it to work, read-only: git's
 // settings, the programs and toolchains installed under home (Go's
 // GOPATH/bin and downloaded SDKs, cargo's bin and settings, rustup,
-// nvm, volta, pyenv, rbenv, sdkman, pip's user packages) and Go's
-// settings file. Not the files tools keep their tokens in
-// (~/.cargo/credentials.toml, ~/.npmrc, ~/.pypirc): a tool that finds
-// none works without. The caches are ToolchainCaches; the caller keeps
+// nvm, volta, pyenv, rbenv, sdkman, bun, deno, gems, pip's user
+// packages, the Maven and Gradle repositories) and Go's settings file.
+// Not the files tools keep their tokens in (~/.cargo/credentials.toml,
+// ~/.npmrc, ~/.pypirc, ~/.m2/settings.xml, ~/.gradle/gradle.properties):
+// a tool that finds none works without. The caches are ToolchainCaches; the caller keeps
 // the paths that exist.
 func HomeToolchains(home string, getenv func(string) string) []string {
 	if home == "" {
@@ -117,6 +118,8 @@ func HomeToolchains(home string, getenv func(string) string) []string {
 		filepath.Join(home, ".nvm"), filepath.Join(home, ".volta"),
 		filepath.Join(home, ".pyenv"), filepath.Join(home, ".rbenv"), filepath.Join(home, ".sdkman"),
 		filepath.Join(home, ".local", "bin"), filepath.Join(home, ".local", "lib"),
+		filepath.Join(home, ".bun", "bin"), filepath.Join(home, ".deno", "bin"), filepath.Join(home, ".gem"),
+		filepath.Join(home, ".m2", "repository"), filepath.Join(home, ".gradle", "caches"), filepath.Join(home, ".gradle", "wrapper"),
 	}
 	// GOPATH may list several; each one's bin holds what go install made.
 	gopath := filepath.SplitList(getenv("GOPATH"))
