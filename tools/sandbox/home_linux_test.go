@@ -222,7 +222,8 @@ func TestJailHomeToolchains(t *testing.T) {
 func TestPlanHidesHome(t *testing.T) {
 	base := t.TempDir()
 	home := filepath.Join(base, "home")
-	for _, d := range []string{"src/proj", "src/other", ".config/git", ".cargo/bin", "go/bin", "sdk/go1.24/bin", ".local/bin", ".cache/go-build"} {
+	for _, d := range []string{"src/proj", "src/other", ".config/git", ".cargo/bin", "go/bin", "sdk/go1.24/bin", "sdk/go1.24/pkg", ".local/bin", ".cache/go-build",
+		"src/scripts/bin", "src/scripts/lib", "src/scripts/.git"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +231,7 @@ func TestPlanHidesHome(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path := "PATH=" + strings.Join([]string{filepath.Join(home, "go/bin"), filepath.Join(home, ".cargo/bin"), filepath.Join(home, "sdk/go1.24/bin"), filepath.Join(home, ".local/bin"), "/usr/bin"}, ":")
+	path := "PATH=" + strings.Join([]string{filepath.Join(home, "go/bin"), filepath.Join(home, ".cargo/bin"), filepath.Join(home, "sdk/go1.24/bin"), filepath.Join(home, ".local/bin"), filepath.Join(home, "src/scripts/bin"), "/usr/bin"}, ":")
 	in := func(p string) string { return filepath.Join(home, p) }
 	spec := Spec{Root: in("src/proj"), Home: home, HideHome: true, HomeKeep: []string{in(".gitconfig"), in(".config/git"), in("missing")}, Copies: []string{in(".cache/go-build")}}
 	sup := Support{Files: true, Namespaces: true, Seccomp: true}
@@ -244,8 +245,9 @@ func TestPlanHidesHome(t *testing.T) {
 		notShown []string
 	}{
 		{"project in home", in("src/proj"), false, true,
-			[]string{"src/proj", ".gitconfig", ".config/git", "go/bin", ".cargo/bin", "sdk/go1.24", ".local/bin", ".cache/go-build"},
-			[]string{"", "src", "src/other", "go", ".cargo", ".local", "missing"}},
+			[]string{"src/proj", ".gitconfig", ".config/git", "go/bin", ".cargo/bin", "sdk/go1.24", ".local/bin", ".cache/go-build", "src/scripts/bin"},
+			// A project's bin on PATH brings no more of the project.
+			[]string{"", "src", "src/other", "go", ".cargo", ".local", "missing", "src/scripts"}},
 		{"project outside home", filepath.Join(base, "srv-proj"), false, true,
 			[]string{".gitconfig", "go/bin"}, []string{"src/proj"}},
 		{"flat", in("src/proj"), true, true, []string{"src/proj", ".gitconfig", "go/bin"}, []string{"src"}},

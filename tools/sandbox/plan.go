@@ -134,8 +134,9 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 // homeShown are the paths of home that stay in view when it is hidden:
 // the project, the writable paths, copies and allowed sockets in it,
 // HomeKeep, and the directories on PATH in it (each alone: ~/.cargo/bin,
-// not ~/.cargo; but a toolchain's bin deeper down, ~/sdk/go1.24/bin,
-// brings the toolchain, ~/sdk/go1.24), outermost first.
+// not ~/.cargo; but a toolchain's bin deeper down, ~/opt/go1.24/bin,
+// brings the toolchain, ~/opt/go1.24, when it looks like one), outermost
+// first.
 func homeShown(st setup, path string) []string {
 	var out []string
 	for _, p := range append(append(append(append([]string{st.Root}, st.Writable...), st.Copies...), st.Sockets...), cleanAll(st.HomeKeep)...) {
@@ -151,12 +152,28 @@ func homeShown(st setup, path string) []string {
 		if dir == "" || dir == st.HiddenHome || !within(dir, st.HiddenHome) {
 			continue
 		}
-		if parent := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Dir(parent) != st.HiddenHome && parent != st.HiddenHome {
+		if parent := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Dir(parent) != st.HiddenHome && parent != st.HiddenHome && toolchainDir(parent) {
 			dir = parent
 		}
 		out = append(out, dir)
 	}
 	return outermost(cleanAll(out))
+}
+
+// toolchainDir reports whether dir, the parent of a bin on PATH, looks
+// like an installed toolchain (lib, libexec or pkg beside bin: Go, Node,
+// a JDK) rather than a project with its scripts in bin (a .git in it),
+// whose other files must stay hidden.
+func toolchainDir(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return false
+	}
+	for _, d := range []string{"lib", "libexec", "pkg"} {
+		if info, err := os.Stat(filepath.Join(dir, d)); err == nil && info.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // link is a symbolic link to make in the jail: Path leads to Target.
