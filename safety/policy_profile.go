@@ -74,6 +74,9 @@ type SandboxPolicy struct {
 	Writable []string
 	// Caches are the toolchain caches (see ToolchainCaches) that exist.
 	Caches []string
+	// Toolchains are the other paths under home that commands which see
+	// the rest of home hidden still need (see HomeToolchains), that exist.
+	Toolchains []string
 	// Own are pincer's own files: never the model's to read or edit.
 	Own OwnFiles
 	// Binary is pincer's own program: never the model's to replace.
@@ -112,6 +115,17 @@ type ProfileRights struct {
 	// outside the jail (with SocketsListed).
 	Sockets SocketAccess `json:"sockets"`
 	Listed  []string     `json:"listed,omitempty"`
+	// HideHome hides the whole home directory but the project, the
+	// caches and HomeKept, so a command that ran unasked cannot read
+	// another project's files (~/src/other/.env), whatever their names.
+	HideHome bool `json:"hide_home"`
+	// HomeKept are the paths under home that stay in view, read-only,
+	// when HideHome: what the toolchains need (git's settings, the
+	// programs installed under home).
+	HomeKept []string `json:"home_kept,omitempty"`
+	// HomeNote says why home is not hidden when a profile that hides it
+	// cannot ("" otherwise).
+	HomeNote string `json:"home_note,omitempty"`
 }
 
 // Rights are what the commands of profile pr may do under the policy's
@@ -130,8 +144,10 @@ func (p SandboxPolicy) Rights(pr Profile) (ProfileRights, bool) {
 	switch pr {
 	case ProfileInspect:
 		r.Copies, r.MaskProjectSecrets, r.ScratchTemp, r.Sockets = abs(p.Caches), true, true, SocketsNone
+		p.hideHome(&r)
 	case ProfileContained:
 		r.Writable, r.Copies, r.MaskProjectSecrets, r.Sockets = abs([]string{p.Root}), abs(p.Caches), true, SocketsOwn
+		p.hideHome(&r)
 		// What git runs later, unasked and outside the jail.
 		for _, rel := range []string{".git/config", ".git/hooks"} {
 			r.Pinned = append(r.Pinned, filepath.Join(p.Root, filepath.FromSlash(rel)))
@@ -140,6 +156,29 @@ func (p SandboxPolicy) Rights(pr Profile) (ProfileRights, bool) {
 		r.Writable, r.Sockets, r.Listed = abs(append(append([]string{p.Root}, p.Writable...), p.Caches...)), SocketsListed, abs(p.Sockets)
 	}
 	return r, true
+}
+
+// hideHome hides home from a profile whose commands run unasked, but
+// what the toolchains need. A project that is home, or holds it, leaves
+// nothing to hide home around: home is the project then, seen whole,
+// with its secret files masked wherever they lie (MaskProjectSecrets).
+func (p SandboxPolicy) hideHome(r *ProfileRights) {
+	switch {
+	case p.Home == "" || !filepath.IsAbs(p.Home):
+		return
+	case p.Root != "" && HomeInProject(p.Root, p.Home):
+		r.HomeNote = "the project is your home directory or holds it, so the project's secret files are masked wherever they lie in it, but its other files stay readable"
+		return
+	}
+	home := filepath.Clean(p.Home)
+	r.HideHome = true
+	r.HomeKept = slices.DeleteFunc(abs(p.Toolchains), func(t string) bool { return !within(home, t) || t == home })
+}
+
+// HomeInProject reports whether the project root is the home directory
+// or holds it, so home cannot be hidden around the project.
+func HomeInProject(root, home string) bool {
+	return within(filepath.Clean(root), filepath.Clean(home))
 }
 
 // hidden lists what no jailed command may read or write: credentials

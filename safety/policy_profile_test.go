@@ -121,3 +121,53 @@ func TestMaskedSecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxPolicyHidesHome: commands that run unasked see of home only
+// what the toolchains need; approved ones all of it; a project that is
+// home, or holds it, leaves home in view and says why.
+func TestSandboxPolicyHidesHome(t *testing.T) {
+	tools := []string{"/h/.gitconfig", "/h/go/bin", "/opt/go", "/h"}
+	for _, tc := range []struct {
+		name, root string
+		pr         Profile
+		mode       SandboxMode
+		hide       bool
+		note       bool
+	}{
+		{"inspect, project in home", "/h/src/p", ProfileInspect, SandboxWorkspace, true, false},
+		{"contained, project in home", "/h/src/p", ProfileContained, SandboxWorkspace, true, false},
+		{"inspect, project outside home", "/srv/proj", ProfileInspect, SandboxWorkspace, true, false},
+		{"workspace sees home", "/h/src/p", ProfileWorkspace, SandboxWorkspace, false, false},
+		{"read-only mode: approved commands are inspect's", "/h/src/p", ProfileWorkspace, SandboxReadOnly, true, false},
+		{"the project is home", "/h", ProfileInspect, SandboxWorkspace, false, true},
+		{"the project holds home", "/", ProfileContained, SandboxWorkspace, false, true},
+		{"a sibling named like home is no parent", "/h2", ProfileInspect, SandboxWorkspace, true, false},
+	} {
+		p := SandboxPolicy{Mode: tc.mode, Root: tc.root, Home: "/h", Toolchains: tools}
+		r, _ := p.Rights(tc.pr)
+		if r.HideHome != tc.hide || (r.HomeNote != "") != tc.note {
+			t.Errorf("%s: HideHome %v note %q, want %v, a note %v", tc.name, r.HideHome, r.HomeNote, tc.hide, tc.note)
+		}
+		if tc.hide && !slices.Equal(r.HomeKept, []string{"/h/.gitconfig", "/h/go/bin"}) {
+			t.Errorf("%s: HomeKept = %v, want the toolchain paths in home but home itself", tc.name, r.HomeKept)
+		}
+	}
+}
+
+func TestHomeToolchains(t *testing.T) {
+	env := map[string]string{"GOPATH": "/h/gp1:/h/gp2", "CARGO_HOME": "/h/cargo", "XDG_CONFIG_HOME": "relative", "GOROOT": "/h/sdk/go1.24", "GOENV": "off"}
+	got := HomeToolchains("/h", func(k string) string { return env[k] })
+	for _, want := range []string{"/h/.gitconfig", "/h/.config/git", "/h/.config/go", "/h/gp1/bin", "/h/gp2/bin", "/h/cargo/bin", "/h/cargo/config.toml", "/h/.rustup", "/h/sdk/go1.24", "/h/.local/bin"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("HomeToolchains lacks %s: %v", want, got)
+		}
+	}
+	for _, not := range []string{"/h/cargo", "/h/cargo/credentials.toml", "/h/.npmrc", "/h", "off", "/h/go/bin"} {
+		if slices.Contains(got, not) {
+			t.Errorf("HomeToolchains holds %s: %v", not, got)
+		}
+	}
+	if HomeToolchains("", func(string) string { return "" }) != nil {
+		t.Error("no home, yet toolchains in it")
+	}
+}

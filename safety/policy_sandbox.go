@@ -87,3 +87,54 @@ func ToolchainCaches(home string, getenv func(string) string) []string {
 	}
 	return out
 }
+
+// HomeToolchains are what commands that see the rest of home hidden
+// (inspect, contained) still need of it to work, read-only: git's
+// settings, the programs and toolchains installed under home (Go's
+// GOPATH/bin and downloaded SDKs, cargo's bin and settings, rustup,
+// nvm, volta, pyenv, rbenv, sdkman, bun, deno, gems, pip's user
+// packages, the Maven and Gradle repositories) and Go's settings file.
+// Not the files tools keep their tokens in (~/.cargo/credentials.toml,
+// ~/.npmrc, ~/.pypirc, ~/.m2/settings.xml, ~/.gradle/gradle.properties):
+// a tool that finds none works without. The caches are ToolchainCaches; the caller keeps
+// the paths that exist.
+func HomeToolchains(home string, getenv func(string) string) []string {
+	if home == "" {
+		return nil
+	}
+	absOr := func(env, def string) string {
+		if v := getenv(env); v != "" && filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+		return def
+	}
+	config := absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	cargo := absOr("CARGO_HOME", filepath.Join(home, ".cargo"))
+	out := []string{
+		filepath.Join(home, ".gitconfig"), filepath.Join(config, "git"),
+		filepath.Join(config, "go"), filepath.Join(home, "sdk"),
+		filepath.Join(cargo, "bin"), filepath.Join(cargo, "config.toml"), filepath.Join(cargo, "config"),
+		absOr("RUSTUP_HOME", filepath.Join(home, ".rustup")),
+		filepath.Join(home, ".nvm"), filepath.Join(home, ".volta"),
+		filepath.Join(home, ".pyenv"), filepath.Join(home, ".rbenv"), filepath.Join(home, ".sdkman"),
+		filepath.Join(home, ".local", "bin"), filepath.Join(home, ".local", "lib"),
+		filepath.Join(home, ".bun", "bin"), filepath.Join(home, ".deno", "bin"), filepath.Join(home, ".gem"),
+		filepath.Join(home, ".m2", "repository"), filepath.Join(home, ".gradle", "caches"), filepath.Join(home, ".gradle", "wrapper"),
+	}
+	// GOPATH may list several; each one's bin holds what go install made.
+	gopath := filepath.SplitList(getenv("GOPATH"))
+	if len(gopath) == 0 {
+		gopath = []string{filepath.Join(home, "go")}
+	}
+	for _, g := range gopath {
+		if filepath.IsAbs(g) {
+			out = append(out, filepath.Join(g, "bin"))
+		}
+	}
+	for _, env := range []string{"GOROOT", "GOBIN", "GOENV", "NVM_DIR", "PYENV_ROOT", "VOLTA_HOME"} {
+		if v := getenv(env); v != "" && filepath.IsAbs(v) && v != home {
+			out = append(out, filepath.Clean(v))
+		}
+	}
+	return out
+}

@@ -316,7 +316,7 @@ func TestTUISandboxEndToEnd(t *testing.T) {
 // profile (issue 23's list, and mktemp from issue 25).
 var selfTestItems = []string{
 	"write outside the project", "chmod or touch outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
-	"write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
+	"read another project's files in home", "write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
 	"signal pincer", "read another process's environment", "replace pincer's program", "write a build cache", "mktemp in the temp dir", "write the real temp dir",
 }
 
@@ -378,6 +378,31 @@ func TestSandboxCommand(t *testing.T) {
 	r = s.Run("", "sandbox", "--sandbox", "off")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "The sandbox is off") || strings.Contains(r.Stdout, "self-test") {
 		t.Errorf("sandbox --sandbox off: %d\n%s", r.Code, r.Stdout)
+	}
+}
+
+// TestSandboxHidesOtherProjectsInHome: through `pincer sandbox exec`,
+// commands that run unasked (inspect, contained) cannot read another
+// project's files in home, whatever their names, while git still reads
+// its settings there; approved commands (workspace) read them.
+func TestSandboxHidesOtherProjectsInHome(t *testing.T) {
+	s, _ := newSandboxedProject(t)
+	s.WriteHome("src/other/.env", "OTHER_TOKEN=other-secret\n")
+	s.WriteHome("src/other/notes.txt", "other-notes\n")
+	s.WriteHome(".gitconfig", "[user]\n\tname = Jail Tester\n")
+	script := "cat ~/src/other/.env ~/src/other/notes.txt 2>&1; git config --global user.name"
+	for _, tc := range []struct {
+		profile string
+		hidden  bool
+	}{{"inspect", true}, {"contained", true}, {"workspace", false}} {
+		r := s.Run("", "sandbox", "exec", "--profile", tc.profile, "--", "sh", "-c", script)
+		out := r.Stdout + r.Stderr
+		if got := strings.Contains(out, "other-secret") || strings.Contains(out, "other-notes"); got == tc.hidden {
+			t.Errorf("%s: another project's files read = %v, want %v:\n%s", tc.profile, got, !tc.hidden, out)
+		}
+		if !strings.Contains(r.Stdout, "Jail Tester") {
+			t.Errorf("%s: git does not read ~/.gitconfig:\n%s", tc.profile, out)
+		}
 	}
 }
 

@@ -89,6 +89,7 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		Home:           home,
 		Writable:       usableDirs(p.cfg.SandboxWritable, home),
 		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
+		Toolchains:     existingPaths(safety.HomeToolchains(home, c.getenv)),
 		Own:            own,
 		Binary:         st.Binary,
 		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
@@ -113,6 +114,9 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		st.Note = fmt.Sprintf("Commands run in a jail (%s): read-only ones unasked in inspect (no writes, no network), approved ones in %s.", layers, workspaceWords(st.Profiles[2]))
 	} else {
 		st.Note = partialNote(st.Support)
+	}
+	if safety.HomeInProject(p.root, home) {
+		st.Note += " The project is your home directory (or holds it): commands that run unasked see all of it but its secret files."
 	}
 	return st
 }
@@ -166,7 +170,17 @@ func describeProfile(r safety.ProfileRights, sup sbx.Support, pr safety.Profile)
 	} else {
 		sees = append(sees, "the project, secret files included")
 	}
-	sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own")
+	switch {
+	case r.HideHome:
+		sees = append(sees, "of your home only the project, the build caches and what toolchains need (git's settings, programs installed there), read-only, their credentials masked; the rest of your files read-only")
+		if !sup.Namespaces {
+			sees[len(sees)-1] += " (without namespaces the names, sizes and times of files in home stay visible, not their contents)"
+		}
+	case r.HomeNote != "":
+		sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own ("+r.HomeNote+")")
+	default:
+		sees = append(sees, "your files read-only, minus ~/.ssh, ~/.aws, ~/.gnupg and other credentials and pincer's own")
+	}
 	switch {
 	case sup.Namespaces:
 		sees = append(sees, "its own /dev and ptys (no other terminal), its own processes only, nothing of /run or $XDG_RUNTIME_DIR")
@@ -224,7 +238,8 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 			continue
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
-			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret}
+			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
+			HideHome: r.HideHome, HomeKeep: r.HomeKept}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}
@@ -318,6 +333,18 @@ func usableDirs(paths []string, home string) []string {
 	return out
 }
 
+// existingPaths keeps the paths that exist, as they are named (the jail
+// resolves their links, and makes the links again where home is hidden).
+func existingPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // realPath resolves symbolic links, so the sandbox's rules and the
 // messages name the real place.
 func realPath(p string) string {
@@ -346,6 +373,7 @@ what its commands may write, what they see, and their network:
 
 Then it runs a self-test of every profile through the real jail: writes outside
 and inside the project, secrets in the project and in your home, another
+project's files in your home, another
 terminal, Unix sockets outside, TCP, UDP and DNS, a signal to pincer, another
 process's environment, replacing pincer's program, writing a build cache, and
 mktemp in the temp dir. What happened is checked from outside the jail. The exit
@@ -420,6 +448,9 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			fmt.Fprintf(w, "  copies    %s\n", linesOf(append(slices.Clone(ps.Copies), "(changes go to the jail's own copy, never to these)"), "            "))
 		}
 		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
+		if ps.HideHome {
+			fmt.Fprintf(w, "  of home   %s\n", linesOf(append([]string{"the project and the caches above"}, ps.HomeKept...), "            "))
+		}
 		net := "none"
 		if ps.Network {
 			net = "yes"
@@ -447,7 +478,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			if !t.OK {
 				mark = "FAIL"
 			}
-			line := fmt.Sprintf("    %s %-36s want %-8s got %s", mark, t.Name, t.Want, t.Result)
+			line := fmt.Sprintf("    %s %-37s want %-8s got %s", mark, t.Name, t.Want, t.Result)
 			if t.Detail != "" {
 				line += " (" + safetext.LineOf(t.Detail) + ")"
 			}

@@ -104,10 +104,16 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st *sandboxState)
 			}
 			return res.Content, !res.IsError
 		}
+		// The scratch project lies inside the real one: where that is
+		// home, or holds it, home stays in view for real, and the check
+		// would prove nothing about it.
+		actual, _ := st.policy.Rights(pr)
 		for _, chk := range checks {
 			t := selfTest{Profile: string(pr), Name: chk.name}
 			want, why := chk.want(r)
 			switch {
+			case chk.name == otherProjectCheck && actual.HomeNote != "":
+				t.Want, t.Result, t.Detail, t.OK = "allowed", "skipped", actual.HomeNote, true
 			case chk.skip != "":
 				t.Want, t.Result, t.Detail, t.OK = want, "skipped", chk.skip, true
 			case want == "":
@@ -143,6 +149,7 @@ func (c *cli) sandboxSelfTest(ctx context.Context, p *project, st *sandboxState)
 type jailFixture struct {
 	project, outside, tmp  string // a scratch project, a directory in home, one in the temp dir
 	canary, homeKey, cache string
+	otherProject           string // a file of another project in home, no secret by its name
 	decoyInside, decoyTemp string
 	envChild               *exec.Cmd
 	closers                []func()
@@ -157,9 +164,12 @@ type jailFixture struct {
 }
 
 const (
-	decoy      = "DECOY-PROGRAM"
-	secretMark = "PINCER-SELFTEST-SECRET"
-	envMark    = "PINCER_SELFTEST_ENV=in-the-environment"
+	decoy = "DECOY-PROGRAM"
+	// otherProjectCheck names the check that another project's files in
+	// home are out of reach of commands that run unasked.
+	otherProjectCheck = "read another project's files in home"
+	secretMark        = "PINCER-SELFTEST-SECRET"
+	envMark           = "PINCER_SELFTEST_ENV=in-the-environment"
 )
 
 func newJailFixture(ctx context.Context, root, home string) (*jailFixture, error) {
@@ -190,6 +200,7 @@ func newJailFixture(ctx context.Context, root, home string) (*jailFixture, error
 	fx.closers = append(fx.closers, func() { _ = os.RemoveAll(fx.tmp) })
 	fx.canary = filepath.Join(fx.outside, "canary")
 	fx.homeKey = filepath.Join(fx.outside, "id_ed25519")
+	fx.otherProject = filepath.Join(fx.outside, "src", "other", "config", "settings.yml")
 	fx.cache = filepath.Join(fx.outside, "cache")
 	fx.decoyInside = filepath.Join(fx.project, "bin", "pincer")
 	fx.decoyTemp = filepath.Join(fx.tmp, "pincer")
@@ -199,6 +210,7 @@ func newJailFixture(ctx context.Context, root, home string) (*jailFixture, error
 	}{
 		{fx.canary, "keep", 0o644},
 		{fx.homeKey, secretMark, 0o600},
+		{fx.otherProject, "api: " + secretMark, 0o600},
 		{filepath.Join(fx.project, ".env"), "TOKEN=" + secretMark, 0o600},
 		{filepath.Join(fx.cache, "object"), "cached", 0o644},
 		{filepath.Join(fx.project, "work", "README"), "a directory to write in", 0o644},
@@ -433,6 +445,13 @@ else echo no Unix socket client; exit 3; fi`
 				return "allowed", "commands you approve may read the project's .env"
 			}},
 		{name: "read a secret in your home", script: "cat " + q(fx.homeKey), want: always("blocked"), happened: has(secretMark)},
+		{name: otherProjectCheck, script: "cat " + q(fx.otherProject), happened: has(secretMark),
+			want: func(r safety.ProfileRights) (string, string) {
+				if r.HideHome {
+					return "blocked", ""
+				}
+				return "allowed", "commands you approve read your files, but for credentials"
+			}},
 		{name: "write to another terminal", script: "printf PINCER-PTY > " + q(fx.ptyName), want: always("blocked"), skip: ptySkip,
 			happened: func(string, bool) bool {
 				time.Sleep(100 * time.Millisecond)

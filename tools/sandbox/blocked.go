@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +14,12 @@ import (
 // path's mount EROFS, or EBUSY to a rename).
 func denials() []string {
 	return []string{"permission denied", "operation not permitted", "read-only file system", "eacces", "eperm", "erofs", "invalid cross-device link", "device or resource busy"}
+}
+
+// missing are the phrases with which programs report a path that is not
+// there: what a hidden home's files look like inside the jail.
+func missing() []string {
+	return []string{"no such file or directory", "directory nonexistent", "does not exist", "enoent"}
 }
 
 // offline are the phrases with which programs report that there is no
@@ -63,7 +70,8 @@ func Blocked(output string, spec Spec, dir string) []string {
 			add("a network connection (the network is off in the sandbox: 127.0.0.1 is the jail's own)")
 			continue
 		}
-		if !has(low, denials()) {
+		denied := has(low, denials())
+		if !denied && !(spec.HideHome && has(low, missing())) {
 			continue
 		}
 		found := false
@@ -73,6 +81,10 @@ func Blocked(output string, spec Spec, dir string) []string {
 			}
 			p = filepath.Clean(p)
 			switch {
+			case inHiddenHome(p, spec) && (denied || outsideHas(p, spec.Home)):
+				add("access to " + p + " (this jail hides your home but the project and the toolchains)")
+				found = true
+			case !denied:
 			case inAny(p, spec.Hidden):
 				add("access to " + p + " (a protected path)")
 				found = true
@@ -85,7 +97,7 @@ func Blocked(output string, spec Spec, dir string) []string {
 			}
 		}
 		switch {
-		case found:
+		case found, !denied:
 		case spec.Unix != UnixListed && strings.Contains(low, "socket") && (strings.Contains(low, "unix") || strings.Contains(low, "af_unix")):
 			add("a Unix socket (the jail allows none)")
 		case !spec.Network && netWords(low):
@@ -93,6 +105,29 @@ func Blocked(output string, spec Spec, dir string) []string {
 		}
 	}
 	return out
+}
+
+// inHiddenHome reports whether p lies in a home directory the jail hid,
+// outside what it kept of it (spec.HomeKeep holds all it kept, as a
+// started Process's Spec says).
+func inHiddenHome(p string, spec Spec) bool {
+	return spec.HideHome && spec.Home != "" && within(p, spec.Home) && p != spec.Home &&
+		!inAny(p, append(append(append([]string{spec.Root}, spec.Writable...), spec.Copies...), spec.HomeKeep...))
+}
+
+// outsideHas reports whether p, reported missing in the jail, is there
+// outside it: p itself, or the directory it was to be made in (but home
+// itself, where a missing file may just be missing).
+func outsideHas(p, home string) bool {
+	if _, err := os.Lstat(p); err == nil {
+		return true
+	}
+	parent := filepath.Dir(p)
+	if parent == home {
+		return false
+	}
+	_, err := os.Stat(parent)
+	return err == nil
 }
 
 // pathsIn returns the path-like words of a line: quoted ones, and bare
@@ -108,7 +143,7 @@ func pathsIn(line string) []string {
 	// "…cannot create NAME: Permission denied": the word before the
 	// denial is the path.
 	low := strings.ToLower(line)
-	for _, d := range denials() {
+	for _, d := range append(denials(), missing()...) {
 		if i := strings.Index(low, ": "+d); i > 0 {
 			before := strings.TrimRight(line[:i], " ")
 			word := before[strings.LastIndexAny(before, " \t")+1:]

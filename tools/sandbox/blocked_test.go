@@ -65,3 +65,49 @@ func TestBlocked(t *testing.T) {
 		})
 	}
 }
+
+// TestBlockedInAHiddenHome: a file of home the jail hid reads as missing
+// (or, flat, as refused); the model is told the jail hid it when it is
+// there outside, and not when it is truly missing or was kept.
+func TestBlockedInAHiddenHome(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "src", "proj")
+	other := filepath.Join(home, "src", "other")
+	kept := filepath.Join(home, ".gitconfig")
+	for _, d := range []string{proj, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{filepath.Join(other, "notes.txt"), kept} {
+		if err := os.WriteFile(f, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hidden := Spec{Root: proj, Home: home, HideHome: true, HomeKeep: []string{kept}}
+	inView := hidden
+	inView.HideHome = false
+	note := " (this jail hides your home but the project and the toolchains)"
+	tests := []struct {
+		name, output string
+		spec         Spec
+		want         string
+	}{
+		{"a file there outside", "cat: " + other + "/notes.txt: No such file or directory", hidden, "access to " + other + "/notes.txt" + note},
+		{"a directory listed", "ls: cannot access '" + other + "': No such file or directory", hidden, "access to " + other + note},
+		{"made in a directory there outside", "/bin/sh: 1: cannot create " + other + "/new: Directory nonexistent", hidden, "access to " + other + "/new" + note},
+		{"flat: refused", "cat: " + other + "/notes.txt: Permission denied", hidden, "access to " + other + "/notes.txt" + note},
+		{"truly missing at the top of home", "cat: " + home + "/nothing: No such file or directory", hidden, ""},
+		{"truly missing deeper", "cat: " + home + "/nowhere/x: No such file or directory", hidden, ""},
+		{"missing in the project", "cat: " + proj + "/x: No such file or directory", hidden, ""},
+		{"a kept file", "cat: " + kept + ": No such file or directory", hidden, ""},
+		{"home in view", "cat: " + other + "/notes.txt: No such file or directory", inView, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := strings.Join(Blocked(tt.output+"\n", tt.spec, proj), "; "); got != tt.want {
+				t.Errorf("Blocked = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -488,9 +488,14 @@ func TestKillAfterTheEndReachesNoOtherCommand(t *testing.T) {
 func BenchmarkLauncher(b *testing.B) {
 	isSecret := func(p string, _ bool) bool { return strings.HasSuffix(p, ".env") }
 	for _, tc := range []struct {
-		name          string
-		flat, secrets bool
-	}{{"flat", true, false}, {"jail", false, false}, {"jail, hiding the project's secrets", false, true}} {
+		name                string
+		flat, secrets, home bool
+		hideHome            bool
+	}{
+		{"flat", true, false, false, false}, {"jail", false, false, false, false}, {"jail, hiding the project's secrets", false, true, false, false},
+		{"jail, project in home", false, true, true, false}, {"jail, project in a hidden home", false, true, true, true},
+		{"flat, project in a hidden home", true, true, true, true},
+	} {
 		b.Run(tc.name, func(b *testing.B) {
 			dir := b.TempDir()
 			needJail(b, tc.flat)
@@ -498,6 +503,25 @@ func BenchmarkLauncher(b *testing.B) {
 			spec := Spec{Root: dir, Writable: []string{dir}, Flat: tc.flat}
 			if tc.secrets {
 				spec.SecretRoots, spec.IsSecret = []string{dir}, isSecret
+			}
+			if tc.home {
+				// A home outside the temp dir, as a real one is, with the
+				// project and toolchain paths in it.
+				cache, _ := os.UserCacheDir()
+				home, err := os.MkdirTemp(cache, "pincer-bench-home-")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer os.RemoveAll(home)
+				dir = filepath.Join(home, "src", "proj")
+				for _, d := range []string{dir, filepath.Join(home, "go", "bin"), filepath.Join(home, ".config", "git"), filepath.Join(home, "src", "other")} {
+					if err := os.MkdirAll(d, 0o755); err != nil {
+						b.Fatal(err)
+					}
+				}
+				spec.Root, spec.Writable, spec.SecretRoots = dir, nil, []string{dir}
+				spec.Home, spec.HideHome = home, tc.hideHome
+				spec.HomeKeep = []string{filepath.Join(home, "go", "bin"), filepath.Join(home, ".config", "git")}
 			}
 			l := NewLauncher(exe, spec)
 			defer l.Close()
@@ -521,17 +545,41 @@ func BenchmarkLauncher(b *testing.B) {
 }
 
 // BenchmarkHelperStart is the cost of a new helper, paid once per jail
-// and session in the background (Warm), flat and in the full jail.
+// and session in the background (Warm), flat and in the full jail, and
+// in the full jail around a project in a home it hides or keeps in view
+// (the home's kept paths are mounts of their own).
 func BenchmarkHelperStart(b *testing.B) {
-	for _, layout := range layouts {
-		b.Run(layout.name, func(b *testing.B) {
+	for _, tc := range []struct {
+		name           string
+		flat           bool
+		home, hideHome bool
+	}{{"flat", true, false, false}, {"jail", false, false, false}, {"jail, project in home", false, true, false}, {"jail, project in a hidden home", false, true, true}} {
+		b.Run(tc.name, func(b *testing.B) {
 			dir := b.TempDir()
-			needJail(b, layout.flat)
+			needJail(b, tc.flat)
 			exe, _ := os.Executable()
 			null, _ := os.Open(os.DevNull)
 			defer null.Close()
+			spec := Spec{Root: dir, Writable: []string{dir}, Flat: tc.flat}
+			if tc.home {
+				cache, _ := os.UserCacheDir()
+				home, err := os.MkdirTemp(cache, "pincer-bench-home-")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer os.RemoveAll(home)
+				var keep []string
+				for _, d := range []string{"src/proj", "src/other", "go/bin", "go/pkg/mod", ".config/git", ".config/go", ".cargo/bin", ".rustup", ".local/bin", ".local/lib", ".nvm", ".pyenv"} {
+					keep = append(keep, filepath.Join(home, d))
+					if err := os.MkdirAll(keep[len(keep)-1], 0o755); err != nil {
+						b.Fatal(err)
+					}
+				}
+				dir = keep[0]
+				spec = Spec{Root: dir, Writable: []string{dir}, Home: home, HideHome: tc.hideHome, HomeKeep: keep[2:]}
+			}
 			for b.Loop() {
-				l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+				l := NewLauncher(exe, spec)
 				p, err := l.Start(Request{Path: "/bin/true", Argv: []string{"true"}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
 				if err != nil {
 					b.Fatal(err)

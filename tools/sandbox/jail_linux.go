@@ -169,6 +169,18 @@ func build(st setup) (*jail, error) {
 			}
 		}
 	}
+	for _, l := range st.HomeLinks {
+		// In the jail's empty home only: elsewhere the link is in view.
+		if !insideAny(l.Path, st.Covers) || insideAny(l.Path, st.Keep) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(l.Path), 0o755); err != nil {
+			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
+		}
+		if err := os.Symlink(l.Target, l.Path); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
+		}
+	}
 	if err := keepReadOnly(st); err != nil {
 		return nil, err
 	}

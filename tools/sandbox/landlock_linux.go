@@ -415,10 +415,24 @@ func rulesFor(st setup, readDir func(string) ([]os.DirEntry, error)) []landlock.
 	}
 	unixToo := st.UnixByPath && st.Unix != UnixNone
 	var rules []landlock.Rule
-	whole, parents := cover("/", hidden, list)
-	roDirs, roFiles := byKind(whole)
-	rules = append(rules, landlock.RODirs(roDirs...).IgnoreIfMissing(), landlock.ROFiles(roFiles...).IgnoreIfMissing(),
-		landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), parents...).IgnoreIfMissing())
+	readable := func(top string, hide []string) {
+		whole, parents := cover(top, hide, list)
+		roDirs, roFiles := byKind(whole)
+		rules = append(rules, landlock.RODirs(roDirs...).IgnoreIfMissing(), landlock.ROFiles(roFiles...).IgnoreIfMissing(),
+			landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), parents...).IgnoreIfMissing())
+	}
+	if !st.Namespaces && st.HiddenHome != "" {
+		// Home is left out whole, and what it shows granted one by one
+		// (Landlock rules only add): their contents are readable, the
+		// rest of home is not, though names and metadata stay visible
+		// to stat, which Landlock does not govern.
+		readable("/", append(slices.Clone(hidden), st.HiddenHome))
+		for _, k := range st.HomeShown {
+			readable(k, hidden)
+		}
+	} else {
+		readable("/", hidden)
+	}
 	for _, w := range writable {
 		ws, _ := cover(w, append(slices.Clone(hidden), pinned...), list)
 		dirs, files := byKind(ws)

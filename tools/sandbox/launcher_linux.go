@@ -92,7 +92,8 @@ type Process struct {
 	// jail sees it (in the namespaces, not the same as outside).
 	Pid int
 	// Spec is what the command may do, its paths resolved, with the
-	// secrets found hidden. Flat, Writable holds its private temp dir; in
+	// secrets found hidden; with HideHome, HomeKeep is all the jail kept
+	// of home. Flat, Writable holds its private temp dir; in
 	// the namespaces /tmp is the jail's own, a different place from the
 	// /tmp outside.
 	Spec Spec
@@ -171,6 +172,10 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		return nil, fmt.Errorf("could not start %s in the sandbox: %s", path, m.Err)
 	}
 	p := &Process{Pid: m.Pid, Spec: s.setup.Spec, srv: s, l: l, done: make(chan struct{})}
+	if s.setup.HideHome {
+		// What the jail really kept of home, for Blocked.
+		p.Spec.Home, p.Spec.HomeKeep = s.setup.HiddenHome, s.setup.HomeShown
+	}
 	go p.await()
 	return p, nil
 }

@@ -31,6 +31,19 @@ type setup struct {
 	// are: the project, home, the writable paths and copies, the programs
 	// on PATH, the resolver's configuration, the allowed sockets.
 	Keep []string `json:"keep,omitempty"`
+	// HomeShown are the paths under Home that stay in view when HideHome
+	// (the project, the writable paths and copies in home, the programs on
+	// PATH there, HomeKeep), outermost only; flat, Landlock grants reading
+	// these and nothing else of home. Empty when home is not hidden.
+	HomeShown []string `json:"home_shown,omitempty"`
+	// HomeLinks are the symbolic links on the way to the paths kept of a
+	// hidden home (~/.gitconfig leading to ~/dotfiles/gitconfig): the
+	// jail's empty home gets them again, so what they lead to, kept in
+	// HomeShown, is found where tools look.
+	HomeLinks []link `json:"home_links,omitempty"`
+	// HiddenHome is the home directory, its links resolved, when HideHome
+	// holds here ("" when home stays in view).
+	HiddenHome string `json:"hidden_home,omitempty"`
 	// Seccomp applies the system call filter.
 	Seccomp bool `json:"seccomp"`
 	// UnixByPath: Landlock limits connecting to Unix sockets by path.
@@ -53,6 +66,16 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	st := setup{Spec: spec, Namespaces: sup.Namespaces && !spec.Flat, Seccomp: sup.Seccomp, UnixByPath: sup.UnixByPath}
 	st.Hidden = cleanAll(append(append(slices.Clone(spec.Hidden), found...), envSockets(environ, spec.Sockets)...))
 	st.Writable, st.Pinned, st.Copies, st.Sockets = cleanAll(spec.Writable), cleanAll(spec.Pinned), existing(cleanAll(spec.Copies)), cleanAll(spec.Sockets)
+	home := realDir(spec.Home)
+	if st.HideHome = spec.HideHome && home != "" && home != "/" && (root == "" || !within(home, filepath.Clean(root))); st.HideHome {
+		st.HiddenHome = home
+		st.HomeShown = homeShown(st, getenv("PATH"))
+		for _, k := range cleanAll(st.HomeKeep) {
+			st.HomeLinks = append(st.HomeLinks, linksOnTheWay(home, k)...)
+		}
+	} else {
+		st.HideHome, st.HomeKeep = false, nil
+	}
 	if !st.Namespaces {
 		return st
 	}
@@ -64,8 +87,12 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 		}
 	}
 	keepers := append(append(append(append([]string{root, spec.Home}, st.Writable...), st.Copies...), st.Sockets...), spec.SecretRoots...)
+	if st.HideHome {
+		keepers = append(append([]string{root}, st.HomeShown...), st.Writable...)
+		keepers = append(append(append(keepers, st.Copies...), st.Sockets...), spec.SecretRoots...)
+	}
 	for _, dir := range filepath.SplitList(getenv("PATH")) {
-		if dir = realDir(dir); dir != "" {
+		if dir = realDir(dir); dir != "" && (!st.HideHome || !within(dir, home)) {
 			if filepath.Base(dir) == "bin" {
 				dir = filepath.Dir(dir) // a toolchain: its bin and the rest of it
 			}
@@ -90,6 +117,10 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 		}
 		st.Covers = append(st.Covers, c)
 	}
+	if st.HideHome && !inside(home, st.TempRoots) && !inside(home, st.Covers) {
+		// An empty directory in its place, the paths shown put back.
+		st.Covers = append(st.Covers, home)
+	}
 	replaced := append(slices.Clone(st.TempRoots), st.Covers...)
 	for _, k := range keepers {
 		if k != "" && inside(k, replaced) && !slices.ContainsFunc(replaced, func(r string) bool { return r == k }) && exists(k) {
@@ -98,6 +129,88 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	}
 	st.Keep = outermost(st.Keep)
 	return st
+}
+
+// homeShown are the paths of home that stay in view when it is hidden:
+// the project, the writable paths, copies and allowed sockets in it,
+// HomeKeep, and the directories on PATH in it (each alone: ~/.cargo/bin,
+// not ~/.cargo; but a toolchain's bin deeper down, ~/opt/go1.24/bin,
+// brings the toolchain, ~/opt/go1.24, when it looks like one), outermost
+// first.
+func homeShown(st setup, path string) []string {
+	var out []string
+	for _, p := range append(append(append(append([]string{st.Root}, st.Writable...), st.Copies...), st.Sockets...), cleanAll(st.HomeKeep)...) {
+		if r, err := filepath.EvalSymlinks(p); err == nil && filepath.IsAbs(r) {
+			p = r // where it really is, as home is
+		}
+		if p != "" && within(p, st.HiddenHome) && p != st.HiddenHome && exists(p) {
+			out = append(out, p)
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		dir = realDir(dir)
+		if dir == "" || dir == st.HiddenHome || !within(dir, st.HiddenHome) {
+			continue
+		}
+		if parent := filepath.Dir(dir); filepath.Base(dir) == "bin" && filepath.Dir(parent) != st.HiddenHome && parent != st.HiddenHome && toolchainDir(parent) {
+			dir = parent
+		}
+		out = append(out, dir)
+	}
+	return outermost(cleanAll(out))
+}
+
+// toolchainDir reports whether dir, the parent of a bin on PATH, looks
+// like an installed toolchain (lib, libexec or pkg beside bin: Go, Node,
+// a JDK) rather than a project with its scripts in bin (a .git in it),
+// whose other files must stay hidden.
+func toolchainDir(dir string) bool {
+	if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		return false
+	}
+	for _, d := range []string{"lib", "libexec", "pkg"} {
+		if info, err := os.Stat(filepath.Join(dir, d)); err == nil && info.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// link is a symbolic link to make in the jail: Path leads to Target.
+type link struct {
+	Path   string `json:"path"`
+	Target string `json:"target"`
+}
+
+// linksOnTheWay lists the symbolic links between home (its links
+// resolved) and p below it, as they are on disk.
+func linksOnTheWay(home, p string) []link {
+	rel, err := filepath.Rel(home, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil
+	}
+	var out []link
+	cur := home
+	for _, part := range strings.Split(rel, string(filepath.Separator)) {
+		next := filepath.Join(cur, part)
+		info, err := os.Lstat(next)
+		if err != nil {
+			return out
+		}
+		if info.Mode()&os.ModeSymlink == 0 {
+			cur = next
+			continue
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return out
+		}
+		out = append(out, link{Path: next, Target: target})
+		if cur, err = filepath.EvalSymlinks(next); err != nil || !within(cur, home) {
+			return out // beyond home the rest is in view anyway
+		}
+	}
+	return out
 }
 
 // envSockets are the Unix sockets named in pincer's environment (the

@@ -12,7 +12,9 @@
 //     of its own when the jail has no network). In the mount namespace
 //     it gives the jail a private /tmp and a /dev with only the ordinary
 //     devices and ptys of its own, leaves out /run and the other places
-//     where other programs' sockets live, lays an empty read-only file or
+//     where other programs' sockets live, for commands that run unasked
+//     leaves of the home directory only the project and what the
+//     toolchains need, lays an empty read-only file or
 //     directory over every hidden path, and makes the pinned paths
 //     (pincer's binary) read-only; the jail's /proc shows only its own
 //     processes;
@@ -90,6 +92,18 @@ type Spec struct {
 	// and slash-separated when inProject, else absolute with the home
 	// directory written "~".
 	IsSecret func(path string, inProject bool) bool `json:"-"`
+	// HideHome hides all of Home but the project, the writable paths, the
+	// copies, the programs on PATH that lie in it and HomeKeep, which stay
+	// read-only (but for Writable): commands that run unasked then cannot
+	// read another project's files, whatever their names. In the
+	// namespaces home is an empty read-only directory with those mounted
+	// back; flat, Landlock grants reading only those (names and metadata
+	// in the rest stay visible). Ignored when the project is Home or holds
+	// it.
+	HideHome bool `json:"hide_home,omitempty"`
+	// HomeKeep are the paths under Home that stay in view when HideHome:
+	// what the toolchains need (git's settings, installed toolchains).
+	HomeKeep []string `json:"home_keep,omitempty"`
 	// Flat leaves out the namespaces even where the kernel has them (the
 	// fallback, and the benchmark that measures their cost).
 	Flat bool `json:"-"`
