@@ -188,7 +188,7 @@ func (c *cli) recallFlagCommand(use, short string, set func(*session.Store, stri
 // memoryStore opens the store and names the project whose notes a
 // command works on.
 func (c *cli) memoryStore(cmd *cobra.Command) (*session.Store, string, error) {
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil {
 		return nil, "", err
 	}
