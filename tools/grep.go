@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"pincer/internal/human"
 )
 
 // Limits of grep.
@@ -190,13 +192,13 @@ feed:
 		if c.args.Glob != "" {
 			b.WriteString(" (files matching " + c.args.Glob + ")")
 		}
-		b.WriteString(fmt.Sprintf("; %s searched.\n", plural(len(files)-skipped, "file")))
+		b.WriteString(fmt.Sprintf("; %s searched.\n", human.Plural(len(files)-skipped, "file")))
 	}
 	if total > shown {
-		notes = append(notes, fmt.Sprintf("%d of %d matching lines (in %s) shown; narrow the pattern, path or glob to see the rest", shown, total, plural(inFiles, "file")))
+		notes = append(notes, fmt.Sprintf("%d of %d matching lines (in %s) shown; narrow the pattern, path or glob to see the rest", shown, total, human.Plural(inFiles, "file")))
 	}
 	if skipped > 0 {
-		notes = append(notes, fmt.Sprintf("%s over %d MB not searched", plural(skipped, "file"), grepMaxFileSize>>20))
+		notes = append(notes, fmt.Sprintf("%s over %d MB not searched", human.Plural(skipped, "file"), grepMaxFileSize>>20))
 	}
 	if note := skippedNote(needApproval); note != "" {
 		notes = append(notes, note)

@@ -1,10 +1,11 @@
 package transcript
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/internal/human"
 )
 
 // taskTool is the tool whose card nests the steps of the sub-agent it
@@ -124,7 +125,7 @@ func (s *state) renderTaskCard(it *item, out []string, bar string, w int) []stri
 	}
 	if t.done && !it.expanded {
 		n := len(steps)
-		label := strconv.Itoa(n) + " step" + plural(n)
+		label := human.Plural(n, "step")
 		first := strings.TrimSpace(t.result)
 		if i := strings.IndexByte(first, '\n'); i >= 0 {
 			first = strings.TrimSpace(first[:i]) + " …"
@@ -142,7 +143,7 @@ func (s *state) renderTaskCard(it *item, out []string, bar string, w int) []stri
 	shown := steps
 	if !t.done && len(steps) > liveSteps {
 		earlier := len(steps) - liveSteps
-		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(earlier)+" earlier step"+plural(earlier)))
+		out = append(out, bar+st.Muted.Render("… "+human.Plural(earlier, "earlier step")))
 		shown = steps[earlier:]
 	}
 	for _, step := range shown {
