@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/chat"
 	"pincer/internal/human"
 )
 
@@ -15,14 +16,6 @@ const taskTool = "task"
 // liveSteps is how many of a running sub-agent's latest steps its card
 // shows; the earlier ones are counted on one line.
 const liveSteps = 8
-
-// Step is one tool call of a sub-agent, for Load.
-type Step struct {
-	Tool    string
-	Summary string // the call's summary once it ran, e.g. "read_file a.go"
-	Args    string // its JSON arguments, perhaps cut short
-	IsError bool
-}
 
 // stepState is how far a sub-agent's call has come.
 type stepState int
@@ -57,7 +50,7 @@ func (s *subSteps) find(key string) int {
 }
 
 // loadSteps turns stored steps into a card's.
-func loadSteps(steps []Step) *subSteps {
+func loadSteps(steps []chat.Step) *subSteps {
 	out := &subSteps{}
 	for _, st := range steps {
 		state := stepDone
