@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"pincer/agent"
 	"pincer/agent/prompts"
@@ -30,6 +31,14 @@ type tuiOptions struct {
 	sandbox sandboxFlag
 	session sessionChoice
 	plan    bool // start in plan mode
+}
+
+func (o *tuiOptions) register(f *pflag.FlagSet) {
+	o.model.register(f)
+	o.theme.register(f)
+	o.session.register(f)
+	o.sandbox.register(f)
+	f.BoolVar(&o.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
 }
 
 // overrides are the configuration the flags override.

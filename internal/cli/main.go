@@ -109,11 +109,7 @@ git diff | pincer run --json "review this change"`,
 	// Only --cwd concerns every command; the others are given to the
 	// commands that use them, so that each command's help lists its own.
 	root.PersistentFlags().StringVarP(&c.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
-	o.model.register(root.Flags())
-	o.theme.register(root.Flags())
-	o.session.register(root.Flags())
-	o.sandbox.register(root.Flags())
-	root.Flags().BoolVar(&o.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
+	o.register(root.Flags())
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())
