@@ -17,6 +17,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"pincer/internal/human"
 )
 
 // Event is a moment a hook runs at.
@@ -287,10 +289,7 @@ func rank(p Permission) int {
 // describe names a hook in a notice: its command, shortened, and where it
 // was configured.
 func describe(h Hook) string {
-	c := strings.Join(strings.Fields(h.Command), " ")
-	if r := []rune(c); len(r) > 60 {
-		c = string(r[:59]) + "…"
-	}
+	c := human.OneLine(h.Command, 60)
 	if h.From == "" {
 		return fmt.Sprintf("%q", c)
 	}

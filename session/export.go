@@ -153,7 +153,7 @@ func writeMarkdown(w *bufio.Writer, sess Session, msgs []chat.Message, rewinds [
 	if title == "" {
 		title = sess.ID
 	}
-	fmt.Fprintf(w, "# %s\n\n", oneLine(title))
+	fmt.Fprintf(w, "# %s\n\n", human.Fold(title))
 	fmt.Fprintf(w, "- **Session:** `%s`\n", sess.ID)
 	if sess.Name != "" {
 		fmt.Fprintf(w, "- **Name:** %s\n", sess.Name)
@@ -340,9 +340,4 @@ func longestRun(s string, c byte) int {
 // stamp formats a time for a transcript.
 func stamp(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05 UTC")
-}
-
-// oneLine keeps a heading on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -13,6 +13,7 @@ import (
 	berrors "go.etcd.io/bbolt/errors"
 
 	"pincer/chat"
+	"pincer/internal/human"
 )
 
 // Sentinel errors of Redo, matched with errors.Is; the errors Redo returns
@@ -242,7 +243,7 @@ func (s *Store) Redo(sessionID string) (Rewind, error) {
 		if n := lastSeq(tx, sessionID); n > last.Through {
 			return newError(ErrRedoStale, nil,
 				"cannot redo the last rewind of session %s: %s came after it; rewind again to go back",
-				rec.session().Label(), plural(n-last.Through, "message"))
+				rec.session().Label(), human.Plural(int(n-last.Through), "message"))
 		}
 		if rec.SummaryThrough != last.SummaryAfter {
 			return newError(ErrRedoStale, nil,
@@ -535,12 +536,4 @@ func deleteSessionBucket(tx *bolt.Tx, top, id string) error {
 		return fmt.Errorf("delete %s of session %s: %w", top, id, err)
 	}
 	return nil
-}
-
-// plural says "1 message" or "3 messages".
-func plural(n uint64, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

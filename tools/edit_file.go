@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"pincer/internal/human"
 )
 
 type editFileArgs struct {
@@ -89,7 +91,7 @@ func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 		}
 		after := []byte(a.NewText)
 		return &Change{Path: c.abs, Rel: rel, After: after, Created: true,
-			Summary: fmt.Sprintf("new file, %s", plural(lineCount(after), "line"))}, nil
+			Summary: fmt.Sprintf("new file, %s", human.Plural(lineCount(after), "line"))}, nil
 	}
 	if isBinary(before) {
 		return nil, fmt.Errorf("%s is a binary file; edit_file only edits text", rel)
@@ -100,7 +102,7 @@ func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 		}
 		after := []byte(a.NewText)
 		return &Change{Path: c.abs, Rel: rel, Before: before, After: after,
-			Summary: fmt.Sprintf("filled the empty file with %s", plural(lineCount(after), "line"))}, nil
+			Summary: fmt.Sprintf("filled the empty file with %s", human.Plural(lineCount(after), "line"))}, nil
 	}
 
 	oldText, newText := matchLineEndings(before, a.OldText, a.NewText)
@@ -129,9 +131,9 @@ func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	}
 	after.Write(before[prev:])
 
-	summary := fmt.Sprintf("replaced %s (%s)", plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
+	summary := fmt.Sprintf("replaced %s (%s)", human.Plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
 	if newText == "" {
-		summary = fmt.Sprintf("deleted %s (was at %s)", plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
+		summary = fmt.Sprintf("deleted %s (was at %s)", human.Plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
 	}
 	return &Change{Path: c.abs, Rel: rel, Before: before, After: after.Bytes(), Summary: summary}, nil
 }

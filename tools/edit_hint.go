@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"pincer/internal/human"
 )
 
 // Bounds of the not-found hint.
@@ -170,11 +172,11 @@ func describeSpace(ws string) string {
 	case tabs == 0 && spaces == 0:
 		return "no indentation"
 	case tabs == 0:
-		return plural(spaces, "space")
+		return human.Plural(spaces, "space")
 	case spaces == 0:
-		return plural(tabs, "tab")
+		return human.Plural(tabs, "tab")
 	}
-	return plural(tabs, "tab") + " and " + plural(spaces, "space")
+	return human.Plural(tabs, "tab") + " and " + human.Plural(spaces, "space")
 }
 
 // closestWindow finds where in file the lines most like old start, and how

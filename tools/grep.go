@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"pincer/internal/human"
 )
 
 // Limits of grep.
@@ -35,11 +37,11 @@ func grepTool(o Options) (Tool, error) {
 	return New(Spec[grepArgs]{
 		Name: "grep",
 		Description: fmt.Sprintf("Search file contents with a regular expression (Go RE2 syntax: no backreferences or lookaround). "+
-			"Searches recursively, honours .gitignore files, and skips .git, binary files and files over %d MB. "+
+			"Searches recursively, honours .gitignore files, and skips .git, binary files and files over %s. "+
 			"Files that need the user's approval to read (secret-looking ones such as .env, links leading outside the project) are skipped and named; read one with read_file to ask. "+
 			"Prints one line per match as path:line:text, paths relative to the project root, files sorted by path. "+
 			"Shows at most %d matches and cuts lines longer than %d bytes; when there are more it says how many, then narrow the pattern, path or glob.",
-			grepMaxFileSize>>20, grepMaxMatches, grepMaxLine),
+			human.Bytes(grepMaxFileSize), grepMaxMatches, grepMaxLine),
 		Defaults: grepArgs{Path: "."},
 		Example:  grepArgs{Pattern: `func \w+Handler`, Path: "internal", Glob: "*.go"},
 		Check: func(a *grepArgs) error {
@@ -190,13 +192,13 @@ feed:
 		if c.args.Glob != "" {
 			b.WriteString(" (files matching " + c.args.Glob + ")")
 		}
-		b.WriteString(fmt.Sprintf("; %s searched.\n", plural(len(files)-skipped, "file")))
+		b.WriteString(fmt.Sprintf("; %s searched.\n", human.Plural(len(files)-skipped, "file")))
 	}
 	if total > shown {
-		notes = append(notes, fmt.Sprintf("%d of %d matching lines (in %s) shown; narrow the pattern, path or glob to see the rest", shown, total, plural(inFiles, "file")))
+		notes = append(notes, fmt.Sprintf("%d of %d matching lines (in %s) shown; narrow the pattern, path or glob to see the rest", shown, total, human.Plural(inFiles, "file")))
 	}
 	if skipped > 0 {
-		notes = append(notes, fmt.Sprintf("%s over %d MB not searched", plural(skipped, "file"), grepMaxFileSize>>20))
+		notes = append(notes, fmt.Sprintf("%s over %s not searched", human.Plural(skipped, "file"), human.Bytes(grepMaxFileSize)))
 	}
 	if note := skippedNote(needApproval); note != "" {
 		notes = append(notes, note)

@@ -100,7 +100,7 @@ func TestGrepSkipsHugeFiles(t *testing.T) {
 	}
 	f.Close()
 	res := run(t, Options{Root: root}, "grep", grepArgsJSON("needle", "", ""))
-	if res.Content != "small.txt:1:needle\n\n[1 file over 10 MB not searched]" {
+	if res.Content != "small.txt:1:needle\n\n[1 file over 10 MiB not searched]" {
 		t.Errorf("result = %q", res.Content)
 	}
 }

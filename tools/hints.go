@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"pincer/internal/human"
 )
 
 // SuggestFix reads the output of a command that failed and, when it shows
@@ -240,10 +242,7 @@ func (h *hinter) python() string {
 	if len(pkgs) == 0 {
 		return ""
 	}
-	s := "install the missing Python package"
-	if len(pkgs) > 1 {
-		s += "s"
-	}
+	s := "install the missing Python " + human.Noun(len(pkgs), "package")
 	s += " with `" + h.pythonInstall(false) + " " + strings.Join(pkgs, " ") + "`"
 	if len(provides) > 0 {
 		s += " (" + strings.Join(provides, "; ") + ")"
@@ -322,7 +321,7 @@ func (h *hinter) node() string {
 	if pm == "npm" {
 		add = "npm install"
 	}
-	return "install the missing package" + pluralS(len(pkgs)) + " with `" + add + " " + strings.Join(pkgs, " ") + "`, then run the command again."
+	return "install the missing " + human.Noun(len(pkgs), "package") + " with `" + add + " " + strings.Join(pkgs, " ") + "`, then run the command again."
 }
 
 // isPathSpec reports an import of a file rather than a package.
@@ -365,13 +364,6 @@ func (h *hinter) nodeManager() string {
 	return "npm"
 }
 
-func pluralS(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // ---- Go ----
 
 var (
@@ -397,7 +389,7 @@ func (h *hinter) golang() string {
 		}
 	}
 	if len(pkgs) > 0 {
-		return "add the missing module" + pluralS(len(pkgs)) + " with `go get " + strings.Join(pkgs, " ") + "`, then build again."
+		return "add the missing " + human.Noun(len(pkgs), "module") + " with `go get " + strings.Join(pkgs, " ") + "`, then build again."
 	}
 	if h.containsAny("missing go.sum entry", "updates to go.mod needed") {
 		return "go.mod or go.sum is out of date; run `go mod tidy`, then build again."
@@ -483,7 +475,7 @@ func (h *hinter) rust() string {
 	if len(crates) == 0 {
 		return ""
 	}
-	return "add the missing crate" + pluralS(len(crates)) + " with `cargo add " + strings.Join(crates, " ") + "`, then build again."
+	return "add the missing " + human.Noun(len(crates), "crate") + " with `cargo add " + strings.Join(crates, " ") + "`, then build again."
 }
 
 // ---- Ruby ----

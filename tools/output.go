@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"pincer/internal/human"
 )
 
 // noticeReserve is the room kept for the cut notice inside a capped text.
@@ -90,7 +92,7 @@ func (h *headTail) Capped(limit int) string {
 	if len(head) > 0 && head[len(head)-1] != '\n' {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\n[… %d bytes (%s) cut from the middle; %d bytes in total, the first and last parts are shown …]\n\n", cutBytes, plural(int(cutLines), "line"), h.total)
+	fmt.Fprintf(&b, "\n[… %d bytes (%s) cut from the middle; %d bytes in total, the first and last parts are shown …]\n\n", cutBytes, human.Plural(int(cutLines), "line"), h.total)
 	b.Write(tail)
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"pincer/chat"
+	"pincer/internal/human"
 )
 
 // defaultReadLimit is how many lines read_file shows when no limit is given.
@@ -151,7 +152,7 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 		b.WriteString(text)
 	}
 	if first > total {
-		return errorResult(fmt.Sprintf("offset %d is past the end of %s, which has %s.", first, rel, plural(total, "line"))), nil
+		return errorResult(fmt.Sprintf("offset %d is past the end of %s, which has %s.", first, rel, human.Plural(total, "line"))), nil
 	}
 	if last == 0 {
 		last = total

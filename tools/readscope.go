@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"pincer/internal/human"
 	"pincer/internal/safefile"
 	"slices"
 	"sort"
@@ -105,5 +106,5 @@ func skippedNote(skipped []skippedFile) string {
 		list += fmt.Sprintf(" and %d more", len(skipped)-most)
 	}
 	return fmt.Sprintf("skipped %s that need%s approval to read: %s; read one with read_file to ask the user",
-		plural(len(skipped), "file"), map[bool]string{true: "s", false: ""}[len(skipped) == 1], list)
+		human.Plural(len(skipped), "file"), map[bool]string{true: "s", false: ""}[len(skipped) == 1], list)
 }

@@ -112,14 +112,6 @@ func lineOf(text []byte, off int) int {
 	return bytes.Count(text[:off], []byte{'\n'}) + 1
 }
 
-// plural returns "1 line" or "3 lines".
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // lineCount counts lines the way an editor does: a final line without a
 // newline still counts.
 func lineCount(text []byte) int {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"pincer/internal/human"
 )
 
 type writeFileArgs struct {
@@ -65,11 +67,11 @@ func (c *writeFileCall) Plan(ctx context.Context) (*Change, error) {
 	n := lineCount(after)
 	switch {
 	case ch.Created:
-		ch.Summary = fmt.Sprintf("new file, %s, %s", plural(n, "line"), plural(len(after), "byte"))
+		ch.Summary = fmt.Sprintf("new file, %s, %s", human.Plural(n, "line"), human.Plural(len(after), "byte"))
 	case bytes.Equal(before, after):
 		ch.Summary = "the file already had this content; nothing changed"
 	default:
-		ch.Summary = fmt.Sprintf("replaced the whole content (%s before, %s now)", plural(lineCount(before), "line"), plural(n, "line"))
+		ch.Summary = fmt.Sprintf("replaced the whole content (%s before, %s now)", human.Plural(lineCount(before), "line"), human.Plural(n, "line"))
 	}
 	return ch, nil
 }

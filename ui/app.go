@@ -386,7 +386,7 @@ func (a *App) showHistory(msgs []agent.Message, resumed bool) {
 			}
 		case agent.RoleTool:
 			a.countSubUsage(m)
-			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError, Steps: subSteps(m.Steps)})
+			entries = append(entries, transcript.Entry{Kind: transcript.KindToolResult, ToolID: m.ToolCallID, ToolName: m.ToolName, Text: m.Content, IsError: m.IsError, Steps: m.Steps})
 			for _, t := range m.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 			}

@@ -179,11 +179,11 @@ func TestGoldenScreens(t *testing.T) {
 		{"conversation_100x24", 100, 24, conversation, []string{"What is in main.go?", "read_file", "main.go", "package main", "↑1.5k ↓40", "ctx 5%"}},
 		{"conversation_60x15", 60, 15, conversation, []string{"package main", "test-model"}},
 		{"approval_100x24", 100, 24, func(a *App) {
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tool: "run_command", Summary: "run_command go test ./...",
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tool: "run_command", Summary: "run_command go test ./...",
 				Command: "go test ./...", Tier: safety.Confirm, Reasons: []string{"go test ./...: runs a program"}, SuggestedRule: "go test *"}, reply: make(chan agent.Decision, 1)}})
 		}, []string{"Run this command?", "$ go test ./...", "confirm", "a always allow \"go test *\"", "waiting for you"}},
 		{"dangerous_step2_100x24", 100, 24, func(a *App) {
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tool: "run_command", Summary: "run_command rm -rf build",
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tool: "run_command", Summary: "run_command rm -rf build",
 				Command: "rm -rf build", Tier: safety.Dangerous, Reasons: []string{"rm -rf build: recursive forced delete"}}, reply: make(chan agent.Decision, 1)}})
 		}, []string{"Second confirmation", "Type yes", "recursive forced delete"}},
 		{"help_100x40", 100, 40, func(a *App) { press(a, "?") }, []string{"Conversation", "ctrl+c", "/help", "Shift while dragging"}},
@@ -266,7 +266,7 @@ func TestApprovalDialogKeys(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newTestApp(t, 100, 24)
-			q := question{approval: tc.approval, reply: make(chan agent.Decision, 1)}
+			q := question{q: tc.approval, reply: make(chan agent.Decision, 1)}
 			a.Update(eventsMsg{q})
 			for _, k := range tc.keys {
 				switch {
@@ -462,7 +462,7 @@ func TestEditDialog(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newTestApp(t, 100, 30)
-			q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tool: "edit_file", Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+			q := question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tool: "edit_file", Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
 			a.Update(eventsMsg{q})
 			d := a.topDialog().(*editDialog)
 			d.opened = time.Now().Add(-time.Second)
@@ -517,7 +517,7 @@ func TestModesAnswerWithoutAsking(t *testing.T) {
 			if tc.edits {
 				a.setMode(agent.ModeAcceptEdits, false)
 			}
-			q := question{approval: tc.approval, reply: make(chan agent.Decision, 1)}
+			q := question{q: tc.approval, reply: make(chan agent.Decision, 1)}
 			a.Update(eventsMsg{q})
 			if asked := a.topDialog() != nil; asked != tc.wantAsked {
 				t.Fatalf("asked = %v, want %v", asked, tc.wantAsked)
@@ -549,7 +549,7 @@ func TestDialogGoldens(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newTestApp(t, tc.w, tc.h)
-			a.Update(eventsMsg{question{approval: tc.q, reply: make(chan agent.Decision, 1)}})
+			a.Update(eventsMsg{question{q: tc.q, reply: make(chan agent.Decision, 1)}})
 			checkShape(t, a)
 			got := screen(a)
 			for _, w := range tc.want {
@@ -593,7 +593,7 @@ func TestPickers(t *testing.T) {
 
 func TestDangerousEditSecondStepNeedsYes(t *testing.T) {
 	a := newTestApp(t, 100, 30)
-	q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 2, Change: twoHunks(), Tier: safety.Dangerous, Paths: []string{"/p/f.txt"}}, reply: make(chan agent.Decision, 1)}
+	q := question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 2, Change: twoHunks(), Tier: safety.Dangerous, Paths: []string{"/p/f.txt"}}, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{q})
 	d, ok := a.topDialog().(*approvalDialog)
 	if !ok {
@@ -899,7 +899,7 @@ func TestStatusLineShowsTheSandbox(t *testing.T) {
 
 func TestBlockedDialogAsksToLeaveTheSandbox(t *testing.T) {
 	a := newTestApp(t, 120, 30)
-	q := question{approval: agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Command: "touch /etc/x",
+	q := question{q: agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Command: "touch /etc/x",
 		Reasons: []string{"write to /etc/x (outside the writable paths)"}}, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{q})
 	if a.topDialog() == nil {

@@ -21,14 +21,14 @@ import (
 // ask opens the dialog for an approval question from the agent, and
 // notifies the person when the terminal is not in front.
 func (a *App) ask(q question) tea.Cmd {
-	if a.autoApproves(q.approval) {
-		a.rememberDiff(q.approval)
-		q.reply <- agent.Decision{Allow: true}
+	if a.autoApproves(q.q) {
+		a.rememberDiff(q.q)
+		q.answer(agent.Decision{Allow: true})
 		return nil
 	}
 	var init tea.Cmd
 	var d dialog
-	if q.approval.Kind == agent.ApproveEdit && q.approval.Step == 1 {
+	if q.q.Kind == agent.ApproveEdit && q.q.Step == 1 {
 		ed := newEditDialog(a, q)
 		init = ed.Init()
 		d = ed
@@ -107,7 +107,7 @@ func newApprovalDialog(q question, root string, clock func() time.Time) *approva
 	d.input = textinput.New()
 	d.input.CharLimit = 2000
 	d.input.SetWidth(60)
-	if q.approval.Step == 2 {
+	if q.q.Step == 2 {
 		d.mode = modeTypeYes
 		d.input.Placeholder = "type yes"
 		d.input.Focus()
@@ -117,7 +117,7 @@ func newApprovalDialog(q question, root string, clock func() time.Time) *approva
 
 // answer sends the decision to the waiting agent.
 func (d *approvalDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
-	d.q.reply <- dec
+	d.q.answer(dec)
 	return true, nil
 }
 
@@ -129,7 +129,7 @@ func (d *approvalDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	if d.settling() && msg.String() != "esc" {
 		return false, nil
 	}
-	q := d.q.approval
+	q := d.q.q
 	switch d.mode {
 	case modeComment:
 		switch msg.String() {
@@ -204,7 +204,7 @@ func (d *approvalDialog) answers(msg tea.KeyPressMsg) bool {
 	case key.Matches(msg, k.Allow, k.Deny, k.Comment):
 		return true
 	case key.Matches(msg, k.Always):
-		q := d.q.approval
+		q := d.q.q
 		return q.Tier < safety.Dangerous && q.SuggestedRule != ""
 	}
 	return false
@@ -215,7 +215,7 @@ func (d *approvalDialog) answers(msg tea.KeyPressMsg) bool {
 // is taller than the room left it scrolls inside the dialog, so the tier,
 // the reasons and the keys stay on screen at every size.
 func (d *approvalDialog) View(width, height int, st themes.Styles) string {
-	q := d.q.approval
+	q := d.q.q
 	w := min(width-4, 100)
 	inner := max(w-4, 10)
 	danger := q.Tier >= safety.Dangerous
@@ -430,7 +430,7 @@ func layoutApproval(height int, p approvalParts, d *approvalDialog, inner int, s
 
 // block draws the foreign part of the question to width.
 func (d *approvalDialog) block(width int, st themes.Styles) foreignBlock {
-	q := d.q.approval
+	q := d.q.q
 	bs := blockStyle{text: st.ToolArg, escaped: st.Warning.Reverse(true), gutter: st.Muted, mark: st.Warning.Bold(true)}
 	switch {
 	case q.Command != "":

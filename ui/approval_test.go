@@ -17,7 +17,7 @@ import (
 func openApproval(t *testing.T, w, h int, q agent.Approval) (*App, question) {
 	t.Helper()
 	a := newTestApp(t, w, h)
-	qq := question{approval: q, reply: make(chan agent.Decision, 1)}
+	qq := question{q: q, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{qq})
 	d, ok := a.topDialog().(*approvalDialog)
 	if !ok {

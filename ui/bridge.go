@@ -32,12 +32,34 @@ func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1)} }
 // eventsMsg is a batch of agent events and approval questions, in order.
 type eventsMsg []any
 
-// question is an approval question from the agent. The agent's goroutine
-// waits for the answer on reply.
-type question struct {
-	approval agent.Approval
-	reply    chan agent.Decision
+// pending is a question another goroutine puts to the person through the
+// event loop, and waits on reply for the answer (see askAndWait); the
+// dialog that shows it answers exactly once.
+type pending[Q, A any] struct {
+	q     Q
+	reply chan A
 }
+
+// answer hands the person's answer to the waiting goroutine; reply has
+// room for it, so the event loop never blocks.
+func (p pending[Q, A]) answer(a A) { p.reply <- a }
+
+// askAndWait puts q in the event stream and waits for the person's answer,
+// or for ctx to end (the turn cancelled, the server gone).
+func askAndWait[Q, A any](ctx context.Context, b *bridge, q Q) (A, error) {
+	p := pending[Q, A]{q: q, reply: make(chan A, 1)}
+	b.send(p)
+	select {
+	case a := <-p.reply:
+		return a, nil
+	case <-ctx.Done():
+		var none A
+		return none, ctx.Err()
+	}
+}
+
+// question is an approval question from the agent.
+type question = pending[agent.Approval, agent.Decision]
 
 // event queues an agent event; it is the agent's sink.
 func (b *bridge) event(ev agent.Event) { b.send(ev) }
@@ -85,14 +107,7 @@ type approver struct{ b *bridge }
 
 // Approve implements agent.Approver.
 func (a approver) Approve(ctx context.Context, q agent.Approval) (agent.Decision, error) {
-	reply := make(chan agent.Decision, 1)
-	a.b.send(question{approval: q, reply: reply})
-	select {
-	case d := <-reply:
-		return d, nil
-	case <-ctx.Done():
-		return agent.Decision{}, ctx.Err()
-	}
+	return askAndWait[agent.Approval, agent.Decision](ctx, a.b, q)
 }
 
 // turnDoneMsg reports that agent.Run returned.

@@ -50,7 +50,7 @@ type editDialog struct {
 }
 
 func newEditDialog(a *App, q question) *editDialog {
-	d := &editDialog{keyGuard: newKeyGuard(a.clock), app: a, q: q, keys: defaultEditKeys(), diff: diffview.New(q.approval.Change, a.theme)}
+	d := &editDialog{keyGuard: newKeyGuard(a.clock), app: a, q: q, keys: defaultEditKeys(), diff: diffview.New(q.q.Change, a.theme)}
 	d.input = textinput.New()
 	d.input.SetWidth(60)
 	d.input.Placeholder = "why, or what to do instead"
@@ -61,7 +61,7 @@ func newEditDialog(a *App, q question) *editDialog {
 func (d *editDialog) Init() tea.Cmd { return d.diff.Init() }
 
 func (d *editDialog) answer(dec agent.Decision) (bool, tea.Cmd) {
-	d.q.reply <- dec
+	d.q.answer(dec)
 	return true, nil
 }
 
@@ -98,7 +98,7 @@ func (d *editDialog) Update(msg tea.KeyPressMsg) (bool, tea.Cmd) {
 	case key.Matches(msg, k.Accept):
 		return d.accept()
 	case key.Matches(msg, k.AcceptAll):
-		if d.q.approval.Tier < safety.Dangerous {
+		if d.q.q.Tier < safety.Dangerous {
 			d.app.setMode(agent.ModeAcceptEdits, true)
 		}
 		return d.accept()
@@ -140,7 +140,7 @@ func (d *editDialog) Message(msg tea.Msg) tea.Cmd {
 
 // View implements dialog.
 func (d *editDialog) View(width, height int, st themes.Styles) string {
-	q := d.q.approval
+	q := d.q.q
 	w, h := min(width-2, 160), height-2
 	small := height < 24
 	if d.full || small {

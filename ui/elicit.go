@@ -15,12 +15,8 @@ import (
 	"pincer/tools/mcp"
 )
 
-// elicitQuestion is an MCP server's question for the person; the server's
-// goroutine waits for the answer on reply.
-type elicitQuestion struct {
-	q     mcp.Elicitation
-	reply chan mcp.Answer
-}
+// elicitQuestion is an MCP server's question for the person.
+type elicitQuestion = pending[mcp.Elicitation, mcp.Answer]
 
 // screenElicitor is the mcp.Elicitor of the screen: it puts the question
 // in the event stream, as the approver does, and waits for the answer or
@@ -28,14 +24,7 @@ type elicitQuestion struct {
 type screenElicitor struct{ b *bridge }
 
 func (e screenElicitor) ask(ctx context.Context, q mcp.Elicitation) (mcp.Answer, error) {
-	reply := make(chan mcp.Answer, 1)
-	e.b.send(elicitQuestion{q: q, reply: reply})
-	select {
-	case a := <-reply:
-		return a, nil
-	case <-ctx.Done():
-		return mcp.Answer{}, ctx.Err()
-	}
+	return askAndWait[mcp.Elicitation, mcp.Answer](ctx, e.b, q)
 }
 
 // askServer opens the dialog of a server's question.
@@ -99,7 +88,7 @@ func fieldHint(f mcp.Field) string {
 
 // answer sends the answer to the waiting server.
 func (d *elicitDialog) answer(a mcp.Answer) (bool, tea.Cmd) {
-	d.q.reply <- a
+	d.q.answer(a)
 	return true, nil
 }
 

@@ -22,18 +22,10 @@ import (
 // the default name never replaces an earlier export, and secret-looking
 // text is redacted, as the recall index leaves it out.
 func (a *App) exportSession(args string) tea.Cmd {
-	force := false
-	var name string
-	for _, f := range strings.Fields(args) {
-		switch {
-		case f == "-f" || f == "--force":
-			force = true
-		case name == "":
-			name = f
-		default:
-			a.transcript.AddError("/export takes one path: /export [-f] [PATH].")
-			return nil
-		}
+	force, name, err := projectFileArgs(args, "/export")
+	if err != nil {
+		a.transcript.AddError(err.Error())
+		return nil
 	}
 	if a.opts.Store == nil {
 		a.transcript.AddError("/export needs the session store, which is not open.")

@@ -336,7 +336,7 @@ func TestLineStartsFollowTheTextareaWrap(t *testing.T) {
 func TestEditReviewFitsAShortDiff(t *testing.T) {
 	a := newTestApp(t, 120, 40)
 	ch := &tools.Change{Path: "/p/a.txt", Rel: "a.txt", Before: []byte("one\n"), After: []byte("uno\n"), Summary: "replaced 1 occurrence"}
-	a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
+	a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
 	checkShape(t, a)
 	lines := strings.Split(screen(a), "\n")
 	top, bottom := -1, -1
@@ -620,7 +620,7 @@ func TestDocKey(t *testing.T) {
 func TestEditReviewFollowsTheLayout(t *testing.T) {
 	a := newTestApp(t, 160, 44)
 	ch := &tools.Change{Path: "/p/a.txt", Rel: "a.txt", Before: []byte("one\ntwo\nthree\n"), After: []byte("uno\ndos\ntres\n"), Summary: "replaced 3 lines"}
-	a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
+	a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
 	screen(a)
 	time.Sleep(settleTime)
 	press(a, "v")

@@ -112,18 +112,10 @@ func goPrompt(plan, extra string) string {
 // savePlan writes the last plan to a file in the project: PLAN.md unless a
 // path is given. It never overwrites a file unless -f is given.
 func (a *App) savePlan(args string) tea.Cmd {
-	force := false
-	var name string
-	for _, f := range strings.Fields(args) {
-		switch {
-		case f == "-f" || f == "--force":
-			force = true
-		case name == "":
-			name = f
-		default:
-			a.transcript.AddError("/plan save takes one path: /plan save [-f] [PATH].")
-			return nil
-		}
+	force, name, err := projectFileArgs(args, "/plan save")
+	if err != nil {
+		a.transcript.AddError(err.Error())
+		return nil
 	}
 	if a.busy {
 		// A turn's commands could change the project's folders between

@@ -189,7 +189,7 @@ func TestAcceptEditsShowsTheDiff(t *testing.T) {
 	a := newTestApp(t, 100, 30)
 	a.setMode(agent.ModeAcceptEdits, false)
 	ch := twoHunks()
-	q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, CallID: "c1", Tool: "edit_file", Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	q := question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, CallID: "c1", Tool: "edit_file", Change: ch, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{agent.ToolCallDelta{Index: 0, ID: "c1", Name: "edit_file", ArgsSoFar: `{"path":"f.txt"}`}, q})
 	if a.topDialog() != nil {
 		t.Fatal("accept edits opened the review dialog")

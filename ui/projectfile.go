@@ -21,6 +21,23 @@ type projectFile struct {
 	mkdir string
 }
 
+// projectFileArgs reads the arguments "[-f] [PATH]" of a command that
+// writes a file in the project (verb: "/export", "/plan save"): whether
+// to replace the file, and the path ("" for the command's default).
+func projectFileArgs(args, verb string) (force bool, name string, err error) {
+	for _, f := range strings.Fields(args) {
+		switch {
+		case f == "-f" || f == "--force":
+			force = true
+		case name == "":
+			name = f
+		default:
+			return false, "", fmt.Errorf("%s takes one path: %s [-f] [PATH].", verb, verb)
+		}
+	}
+	return force, name, nil
+}
+
 // projectFilePath finds where name lies in the project root for the
 // command verb ("/export"). What such a command writes stays in the
 // project: a path that leads out of it (.., an absolute path elsewhere, a

@@ -170,7 +170,7 @@ func TestDialogOpenedWhileTypingTakesNoKeys(t *testing.T) {
 			const prompt = "tidy up in the morning"
 			typeAt(a, c, gap, opensAfter)
 			c.Add(gap / 2)
-			q := question{approval: touch, reply: make(chan agent.Decision, 1)}
+			q := question{q: touch, reply: make(chan agent.Decision, 1)}
 			a.Update(eventsMsg{q})
 			typeAt(a, c, gap/2, prompt[len(opensAfter):len(opensAfter)+1])
 			typeAt(a, c, gap, prompt[len(opensAfter)+1:])
@@ -216,7 +216,7 @@ func TestEditReviewOpenedWhileTypingIgnoresEnter(t *testing.T) {
 	a.busy = true
 	typeAt(a, c, 60*time.Millisecond, "add tests")
 	c.Add(400 * time.Millisecond) // past the settle time, within a typing pause
-	q := question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: twoHunks(), Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	q := question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: twoHunks(), Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{q})
 	c.Add(400 * time.Millisecond)
 	press(a, "enter")
@@ -235,7 +235,7 @@ func TestTypingIntoAnOpenDialogIsNotAnAnswer(t *testing.T) {
 	a := newTestApp(t, 100, 30)
 	c := withClock(a)
 	a.busy = true
-	q := question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	q := question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{q})
 	c.Add(3 * time.Second)
 	typeAt(a, c, 60*time.Millisecond, "tidy")
@@ -248,7 +248,7 @@ func TestTypingIntoAnOpenDialogIsNotAnAnswer(t *testing.T) {
 	// The keys a person answers with still answer a dialog they saw open.
 	b := newTestApp(t, 100, 30)
 	cb := withClock(b)
-	q2 := question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
+	q2 := question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "touch x", Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}
 	b.Update(eventsMsg{q2})
 	pressAt(b, cb, 2*time.Second, "n")
 	if got := answer(t, q2); got.Allow || got.Comment == "<no answer>" {
@@ -265,7 +265,7 @@ func TestRepeatedKeyFromAnAnsweredDialogIsDropped(t *testing.T) {
 	c := withClock(a)
 	a.busy = true
 	step1 := agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: "rm -rf build", Tier: safety.Dangerous}
-	q1 := question{approval: step1, reply: make(chan agent.Decision, 1)}
+	q1 := question{q: step1, reply: make(chan agent.Decision, 1)}
 	a.Update(eventsMsg{q1})
 	pressAt(a, c, time.Second, "y")
 	if got := answer(t, q1); !got.Allow {
@@ -273,7 +273,7 @@ func TestRepeatedKeyFromAnAnsweredDialogIsDropped(t *testing.T) {
 	}
 	step2 := step1
 	step2.Step = 2
-	q2 := question{approval: step2, reply: make(chan agent.Decision, 1)}
+	q2 := question{q: step2, reply: make(chan agent.Decision, 1)}
 	c.Add(20 * time.Millisecond)
 	a.Update(eventsMsg{q2})
 	pressAt(a, c, 30*time.Millisecond, "y")

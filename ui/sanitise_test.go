@@ -76,17 +76,17 @@ func TestEveryViewSanitises(t *testing.T) {
 			a.Update(eventsMsg{agent.Retrying{Attempt: 1, Err: errors.New("busy " + raw)}})
 		}},
 		{"approval dialog", func(t *testing.T, a *App, raw string) {
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Summary: "run_command " + raw, Command: "echo " + raw, Dir: "/elsewhere/" + raw, Tier: safety.Confirm, Reasons: []string{"echo " + raw + ": runs"}, SuggestedRule: "echo " + raw}, reply: make(chan agent.Decision, 1)}})
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Summary: "run_command " + raw, Command: "echo " + raw, Dir: "/elsewhere/" + raw, Tier: safety.Confirm, Reasons: []string{"echo " + raw + ": runs"}, SuggestedRule: "echo " + raw}, reply: make(chan agent.Decision, 1)}})
 		}},
 		{"dangerous dialog", func(t *testing.T, a *App, raw string) {
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Summary: "run_command " + raw, Command: "rm -rf " + raw, Tier: safety.Dangerous, Reasons: []string{"rm " + raw}}, reply: make(chan agent.Decision, 1)}})
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveCommand, Step: 1, Summary: "run_command " + raw, Command: "rm -rf " + raw, Tier: safety.Dangerous, Reasons: []string{"rm " + raw}}, reply: make(chan agent.Decision, 1)}})
 		}},
 		{"path dialog", func(t *testing.T, a *App, raw string) {
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApprovePath, Step: 1, Paths: []string{"/etc/" + raw}, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApprovePath, Step: 1, Paths: []string{"/etc/" + raw}, Tier: safety.Confirm}, reply: make(chan agent.Decision, 1)}})
 		}},
 		{"edit review", func(t *testing.T, a *App, raw string) {
 			ch := &tools.Change{Path: "/p/f" + raw, Rel: "f" + raw, Before: []byte("one\ntwo\n"), After: []byte("one\n" + raw + "\n"), Summary: "replaced " + raw}
-			a.Update(eventsMsg{question{approval: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Paths: []string{ch.Path}, Tier: safety.Confirm, Reasons: []string{"edit " + raw}}, reply: make(chan agent.Decision, 1)}})
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Paths: []string{ch.Path}, Tier: safety.Confirm, Reasons: []string{"edit " + raw}}, reply: make(chan agent.Decision, 1)}})
 		}},
 		{"session picker", func(t *testing.T, a *App, raw string) {
 			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})

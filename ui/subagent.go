@@ -7,7 +7,6 @@ import (
 	"pincer/agent"
 	"pincer/chat"
 	"pincer/internal/safetext"
-	"pincer/ui/transcript"
 )
 
 // subEvent shows an event of a task's sub-agent inside the task's card:
@@ -45,18 +44,6 @@ func (a *App) subEvent(e agent.SubEvent) (refresh bool) {
 		a.transcript.AddRetry(fmt.Sprintf("Sub-agent: request failed (%v); retrying in %s (attempt %d).", ev.Err, ev.Wait.Round(100*time.Millisecond), ev.Attempt+1))
 	}
 	return refresh
-}
-
-// subSteps are a stored task result's steps for the transcript.
-func subSteps(steps []agent.SubStep) []transcript.Step {
-	if len(steps) == 0 {
-		return nil
-	}
-	out := make([]transcript.Step, len(steps))
-	for i, s := range steps {
-		out[i] = transcript.Step{Tool: s.Tool, Summary: s.Summary, Args: s.Args, IsError: s.IsError}
-	}
-	return out
 }
 
 // askedBy adds to a dialog's title the sub-agent that asks, if one does,

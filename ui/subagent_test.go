@@ -61,7 +61,7 @@ func TestSubAgentApprovalSaysWhoAsks(t *testing.T) {
 	} {
 		a := newTestApp(t, 120, 30)
 		q.Agent = "sub-agent scout (find \x1b[31mit)"
-		a.Update(eventsMsg{question{approval: q, reply: make(chan agent.Decision, 1)}})
+		a.Update(eventsMsg{question{q: q, reply: make(chan agent.Decision, 1)}})
 		raw := a.render()
 		if got := ansi.Strip(raw); !strings.Contains(got, "asked by sub-agent scout (find ␛[31mit)") {
 			t.Errorf("%s dialog does not name the sub-agent, sanitised:\n%s", q.Kind, got)

@@ -13,6 +13,7 @@ import (
 
 	"pincer/agent"
 	"pincer/checkpoint"
+	"pincer/config"
 	"pincer/internal/safetext"
 	"pincer/rewind"
 	"pincer/session"
@@ -21,8 +22,16 @@ import (
 	"pincer/ui/acp"
 )
 
+// acpOptions are the flags of `pincer acp`; the model and sandbox flags
+// apply to every project the editor opens.
+type acpOptions struct {
+	model   modelFlags
+	sandbox sandboxFlag
+	log     string // where pincer's own messages go instead of standard error
+}
+
 func (c *cli) acpCommand() *cobra.Command {
-	var logFile string
+	var o acpOptions
 	cmd := &cobra.Command{
 		Use:   "acp",
 		Short: "Work inside an editor: speak the Agent Client Protocol on standard input and output",
@@ -43,15 +52,17 @@ See docs/editors.md for each editor's setup.`,
   pincer acp
   pincer acp --model qwen3-coder --log /tmp/pincer-acp.log`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return c.runACP(cmd, logFile) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runACP(cmd, &o) },
 	}
-	cmd.Flags().StringVar(&logFile, "log", "", "append pincer's own messages to this file instead of standard error")
+	o.model.register(cmd.Flags())
+	o.sandbox.register(cmd.Flags())
+	cmd.Flags().StringVar(&o.log, "log", "", "append pincer's own messages to this file instead of standard error")
 	return cmd
 }
 
-func (c *cli) runACP(cmd *cobra.Command, logFile string) error {
-	if logFile != "" {
-		f, err := os.OpenFile(logFile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+func (c *cli) runACP(cmd *cobra.Command, opts *acpOptions) error {
+	if opts.log != "" {
+		f, err := os.OpenFile(opts.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 		if err != nil {
 			return usageError(fmt.Errorf("open the log file: %w", err))
 		}
@@ -66,7 +77,7 @@ func (c *cli) runACP(cmd *cobra.Command, logFile string) error {
 		}
 		out = claimed
 	}
-	o := &acpOpener{c: c, cmd: cmd, projects: map[string]*acpProject{}, stores: map[string]*session.Store{}}
+	o := &acpOpener{c: c, overrides: overridesOf(&opts.model, &opts.sandbox), projects: map[string]*acpProject{}, stores: map[string]*session.Store{}}
 	defer o.close()
 	fmt.Fprintf(c.stderr, "pincer: speaking ACP on standard input and output\n")
 	return acp.Serve(cmd.Context(), c.stdin, out, acp.Options{Opener: o, Version: version, Log: c.stderr})
@@ -76,8 +87,9 @@ func (c *cli) runACP(cmd *cobra.Command, logFile string) error {
 // configuration, the store, the MCP servers and the checkpoints are made
 // once, and each session gets its own agent.
 type acpOpener struct {
-	c   *cli
-	cmd *cobra.Command
+	c *cli
+	// overrides are what acp's flags override in each project.
+	overrides config.Overrides
 
 	mu       sync.Mutex
 	projects map[string]*acpProject
@@ -106,7 +118,7 @@ func (o *acpOpener) project(ctx context.Context, dir string) (*acpProject, error
 	if ap, ok := o.projects[dir]; ok {
 		return ap, nil
 	}
-	p, err := o.c.loadProjectAt(o.cmd, dir)
+	p, err := o.c.loadProjectAt(dir, o.overrides)
 	if err != nil {
 		return nil, err
 	}

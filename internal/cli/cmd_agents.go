@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pincer/agent"
+	"pincer/internal/human"
 )
 
 // describeAgents is what /agents shows: the agents the task tool offers,
@@ -27,10 +28,7 @@ func describeAgents(a *agent.Agent, home string) string {
 		if d.Model != "" {
 			model = ", model " + d.Model
 		}
-		path := d.Path
-		if home != "" && strings.HasPrefix(path, home+"/") {
-			path = "~" + path[len(home):]
-		}
+		path := human.Tilde(d.Path, home)
 		desc := d.Description
 		if desc == "" {
 			desc = "(no description)"

@@ -41,7 +41,7 @@ pincer classify 'git status && go test ./...'
 printf '%s\n' '"ls -la"' '"curl -fsSL x | sh"' | pincer classify --json
 pincer classify --explain 'cd src && grep -rn TODO .'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"pincer/agent"
 	"pincer/config"
 	"pincer/customcommands"
+	"pincer/internal/human"
 	"pincer/ui"
 )
 
@@ -30,8 +31,8 @@ func (c *cli) customCommands(p *project) ([]customcommands.Command, []string) {
 			}
 		}
 		if len(held) > 0 {
-			warnings = append(warnings, fmt.Sprintf("this project's command%s %s run%s shell lines (\"!\"), which do not run until you trust the project with 'pincer trust'",
-				plural(len(held)), strings.Join(held, ", "), map[bool]string{true: "", false: "s"}[len(held) > 1]))
+			warnings = append(warnings, fmt.Sprintf("this project's %s %s run%s shell lines (\"!\"), which do not run until you trust the project with 'pincer trust'",
+				human.Noun(len(held), "command"), strings.Join(held, ", "), map[bool]string{true: "", false: "s"}[len(held) > 1]))
 		}
 	}
 	return cmds, warnings
@@ -91,8 +92,8 @@ func (p *project) trustedAgents(defs []agent.AgentDef, warnings []string) ([]age
 		kept = append(kept, d)
 	}
 	if len(held) > 0 {
-		warnings = append(warnings, fmt.Sprintf("this project's agent%s %s %s not offered until you trust the project with 'pincer trust'",
-			plural(len(held)), strings.Join(held, ", "), map[bool]string{true: "are", false: "is"}[len(held) > 1]))
+		warnings = append(warnings, fmt.Sprintf("this project's %s %s %s not offered until you trust the project with 'pincer trust'",
+			human.Noun(len(held), "agent"), strings.Join(held, ", "), map[bool]string{true: "are", false: "is"}[len(held) > 1]))
 	}
 	return kept, warnings
 }
@@ -104,11 +105,4 @@ func inProject(root, path string) bool {
 	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

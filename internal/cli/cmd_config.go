@@ -14,8 +14,17 @@ import (
 	"pincer/config"
 )
 
+// configOptions are the flags of `pincer config`: the flags that
+// override the configuration it shows.
+type configOptions struct {
+	model   modelFlags
+	theme   themeFlag
+	sandbox sandboxFlag
+	json    bool
+}
+
 func (c *cli) configCommand() *cobra.Command {
-	var asJSON bool
+	var o configOptions
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show the merged configuration and where each value came from",
@@ -41,12 +50,12 @@ with the key in DEEPSEEK_API_KEY. 'pincer config schema' prints the JSON Schema
 of the file, for editors.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject(&o.model, &o.theme, &o.sandbox)
 			if err != nil {
 				return err
 			}
 			red := p.cfg.Redacted()
-			if asJSON {
+			if o.json {
 				return c.writeJSON(red)
 			}
 			if err := c.printConfig(red, p.srcs, p.cfg.APIKeySource(c.getenv)); err != nil {
@@ -55,7 +64,10 @@ of the file, for editors.`,
 			return c.printWindow(cmd.Context(), p)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged configuration as JSON")
+	o.model.register(cmd.Flags())
+	o.theme.register(cmd.Flags())
+	o.sandbox.register(cmd.Flags())
+	cmd.Flags().BoolVar(&o.json, "json", false, "print the merged configuration as JSON")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "schema",
 		Short: "Print the JSON Schema of the config file",

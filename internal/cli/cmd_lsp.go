@@ -29,7 +29,7 @@ broke. /lsp on the screen shows the running servers and their errors.`,
   pincer lsp --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}

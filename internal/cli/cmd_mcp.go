@@ -131,7 +131,7 @@ func (c *cli) mcpListCommand() *cobra.Command {
 		Short: "Start the configured MCP servers and show their status, tools and logs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}

@@ -68,7 +68,7 @@ only, and are sent to that server's URL only; pincer refreshes them as they
 expire. A server logs in again with this command; mcp logout forgets it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}
@@ -174,7 +174,7 @@ tokens are not revoked at the authorization server: do that on its page of
 authorized applications if you want them dead before they expire.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}

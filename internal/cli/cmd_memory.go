@@ -188,7 +188,7 @@ func (c *cli) recallFlagCommand(use, short string, set func(*session.Store, stri
 // memoryStore opens the store and names the project whose notes a
 // command works on.
 func (c *cli) memoryStore(cmd *cobra.Command) (*session.Store, string, error) {
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil {
 		return nil, "", err
 	}
@@ -224,10 +224,7 @@ func (c *cli) memoryList(cmd *cobra.Command, all, asJSON bool) error {
 	fmt.Fprintln(tw, head)
 	now := time.Now()
 	for _, n := range notes {
-		text := safetext.LineOf(strings.Join(strings.Fields(n.Text), " "))
-		if r := []rune(text); len(r) > 100 {
-			text = string(r[:99]) + "…"
-		}
+		text := human.OneLine(safetext.LineOf(human.Fold(n.Text)), 100)
 		if all {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", n.ID, human.Ago(now, n.Updated), safetext.LineOf(n.Dir), text)
 		} else {

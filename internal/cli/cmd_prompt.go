@@ -40,7 +40,7 @@ over four), for the profile in effect, or the one --profile or --window chooses.
 MCP servers are not started, so their tools are not counted.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}

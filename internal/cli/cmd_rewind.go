@@ -24,7 +24,7 @@ import (
 // session, and a rewinder over the snapshots of the session's directory
 // (conversation only when checkpoints are off or were never kept there).
 func (c *cli) sessionRewinder(cmd *cobra.Command, ref string) (*session.Store, session.Session, *rewind.Rewinder, func(), error) {
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil {
 		return nil, session.Session{}, nil, nil, err
 	}
@@ -282,7 +282,7 @@ func (c *cli) forgetCheckpoints(cmd *cobra.Command, st *session.Store, s session
 			gone = append(gone, id)
 		}
 	}
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil || len(gone) == 0 {
 		return
 	}

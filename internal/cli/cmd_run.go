@@ -13,28 +13,37 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/config"
 	"pincer/customcommands"
 	"pincer/internal/safetext"
 	"pincer/ui/headless"
 )
 
-// runFlags are the flags of `pincer run`.
-type runFlags struct {
-	json       bool
-	yes        bool
-	approveAll bool
-	// allowSchedule lets the model create scheduled tasks, which --yes
-	// does not approve.
-	allowSchedule bool
-	auto          bool
-	plan          bool
+// runOptions are the flags of `pincer run`.
+type runOptions struct {
+	model   modelFlags
+	sandbox sandboxFlag
+	session sessionChoice
+	approve approvalFlags
+	auto    autoFlag
+	json    bool
+	plan    bool
 	// check runs the project's check after the turn and fails the run
 	// when it still fails.
 	check bool
 }
 
+// autoFlag is run's --auto: approvals "auto" for this run.
+type autoFlag bool
+
+func (a *autoFlag) apply(ov *config.Overrides) {
+	if *a {
+		ov.Approvals = config.Ptr("auto")
+	}
+}
+
 func (c *cli) runCommand() *cobra.Command {
-	var rf runFlags
+	var o runOptions
 	cmd := &cobra.Command{
 		Use:   "run [prompt]",
 		Short: "Do one task without the screen, for scripts and CI",
@@ -71,24 +80,27 @@ reader of the output went away (the run stops there, quietly).`,
   pincer run --yes --check "add a -v flag"           # in CI: fails unless the build and vet pass
   go test ./... 2>&1 | pincer run "explain these failures"
   pincer run --json "summarise README.md" | jq -r 'select(.type=="result").content'`,
-		RunE: func(cmd *cobra.Command, args []string) error { return c.runHeadless(cmd, args, rf) },
+		RunE: func(cmd *cobra.Command, args []string) error { return c.runHeadless(cmd, args, &o) },
 	}
-	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line instead of text")
-	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits (without review)")
-	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
-	cmd.Flags().BoolVar(&rf.allowSchedule, "allow-schedule", false, "let the model create scheduled tasks (schedule_task); --yes does not")
-	cmd.Flags().BoolVar(&rf.auto, "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
-	cmd.Flags().BoolVar(&rf.plan, "plan", false, "plan mode: read-only tools only; print a plan and change nothing")
-	cmd.Flags().BoolVar(&rf.check, "check", false, "run the project's check after the model's changes and send its failures back (check_rounds times at most); exit 1 when it still fails")
+	f := cmd.Flags()
+	o.model.register(f)
+	o.session.register(f)
+	o.sandbox.register(f)
+	o.approve.register(f, "approve what needs one approval: ordinary commands and file edits (without review)",
+		"let the model create scheduled tasks (schedule_task); --yes does not")
+	f.BoolVar(&o.json, "json", false, "print one JSON object per line instead of text")
+	f.BoolVar((*bool)(&o.auto), "auto", false, "run ordinary commands without asking while the sandbox contains them (approvals: auto)")
+	f.BoolVar(&o.plan, "plan", false, "plan mode: read-only tools only; print a plan and change nothing")
+	f.BoolVar(&o.check, "check", false, "run the project's check after the model's changes and send its failures back (check_rounds times at most); exit 1 when it still fails")
 	return cmd
 }
 
-func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error {
+func (c *cli) runHeadless(cmd *cobra.Command, args []string, o *runOptions) error {
 	prompt, err := c.readPrompt(args)
 	if err != nil {
 		return usageError(err)
 	}
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject(&o.model, &o.sandbox, &o.auto)
 	if err != nil {
 		return err
 	}
@@ -99,7 +111,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	}
 	found, cmdArgs, isCommand := customcommands.Find(custom, prompt)
 	if isCommand {
-		if found.Model != "" && c.flags.model == "" {
+		if found.Model != "" && o.model.model == "" {
 			p.cfg.Model = found.Model // the command asks for it; --model still wins
 		}
 	}
@@ -110,18 +122,18 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	var opened *openedSession
 	st, err := c.openStore(p)
 	switch {
-	case err != nil && (c.flags.choose.name != "" || c.flags.choose.latest):
+	case err != nil && o.session.chosen():
 		return err
 	case err != nil:
 		fmt.Fprintf(c.stderr, "pincer: warning: this run will not be saved: %v\n", err)
 	default:
-		if opened, err = openSession(c.flags.choose, cmd.Flags().Changed("model"), st, p); err != nil {
+		if opened, err = openSession(o.session, o.model.modelGiven(), st, p); err != nil {
 			return err
 		}
 		for _, n := range opened.notes {
 			fmt.Fprintf(c.stderr, "pincer: %s\n", safetext.LineOf(n))
 		}
-		if !opened.resumed && c.flags.choose.name == "" {
+		if !opened.resumed && o.session.name == "" {
 			// A one-off run: kept for -c, but out of the picker and the
 			// list (pincer sessions --all shows it).
 			if err := st.SetHeadless(opened.sess.ID, true); err != nil {
@@ -136,9 +148,9 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if st := c.sandboxState(p); !st.Jailed && st.Mode != "off" {
 		fmt.Fprintf(c.stderr, "pincer: warning: %s\n", st.Note)
 	}
-	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer := headless.NewPrinter(c.stdout, c.stderr, o.json)
 	printer.OnBroken(func(error) { cancel() }) // nobody reads on: stop the model and its tools
-	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll, AllowSchedule: rf.allowSchedule}
+	policy := o.approve.policy()
 	setup := agentSetup{approver: policy.Approver(printer.Stderr()), recorder: rec}
 	if opened != nil {
 		id := opened.sess.ID
@@ -156,19 +168,19 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	// The servers start with the run and stop with it; it waits for them
 	// (at most their start timeout), since nobody can wait for a slow one.
 	servers := c.mcpManager(p, nil)
-	servers.SetElicitor(c.runElicitor(rf.yes))
+	servers.SetElicitor(c.runElicitor(o.approve.yes))
 	servers.Start()
 	defer servers.Close()
 	setup.mcp = servers
 	langs := c.lspManager(p, nil)
 	defer langs.Close()
 	setup.lsp = langs
-	setup.check = c.checkOptions(p, rf.check, false)
+	setup.check = c.checkOptions(p, o.check, false)
 	a, _, err := c.newAgent(p, setup)
 	if err != nil {
 		return err
 	}
-	if rf.plan {
+	if o.plan {
 		a.SetMode(agent.ModePlan)
 	}
 	for _, n := range a.SubAgentNotes() {
@@ -224,7 +236,7 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, rf runFlags) error 
 	if code := printer.Finish(res, runErr); code != 0 {
 		return &exitError{code: code, silent: true}
 	}
-	if rf.check && res.Check == "failed" {
+	if o.check && res.Check == "failed" {
 		return &exitError{code: 1, err: fmt.Errorf("the check %q still fails", checkCommand(p))}
 	}
 	return nil

@@ -356,6 +356,7 @@ func realPath(p string) string {
 
 func (c *cli) sandboxCommand() *cobra.Command {
 	var asJSON bool
+	var mode sandboxFlag
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Show how commands are jailed here, and test it",
@@ -382,7 +383,7 @@ status is 1 when a check fails.
 'pincer sandbox exec' runs a command of your own in one of the jails.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject(&mode)
 			if err != nil {
 				return err
 			}
@@ -407,6 +408,7 @@ status is 1 when a check fails.
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	mode.register(cmd.Flags())
 	cmd.AddCommand(c.sandboxExecCommand())
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 
 func (c *cli) sandboxExecCommand() *cobra.Command {
 	var profile string
+	var mode sandboxFlag
 	cmd := &cobra.Command{
 		Use:   "exec [--profile NAME] [--cwd DIR] -- COMMAND [ARGS...]",
 		Short: "Run a command in one of pincer's jails",
@@ -40,7 +41,7 @@ pincer sandbox exec -- sh -c 'echo hi > /tmp/x && ls /tmp'`,
 			if !pr.Valid() {
 				return usageError(fmt.Errorf("--profile %q is not one of pincer's jails; use inspect, contained or workspace", profile))
 			}
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject(&mode)
 			if err != nil {
 				return err
 			}
@@ -97,6 +98,7 @@ pincer sandbox exec -- sh -c 'echo hi > /tmp/x && ls /tmp'`,
 	cmd.Flags().StringVar(&profile, "profile", string(safety.ProfileWorkspace), "the jail: inspect, contained or workspace")
 	// Everything after the command's name is the command's, flags too.
 	cmd.Flags().SetInterspersed(false)
+	mode.register(cmd.Flags())
 	return cmd
 }
 

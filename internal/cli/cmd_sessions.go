@@ -109,7 +109,7 @@ pincer sessions rm refactor-alt --yes`,
 // model: it uses the config's data_dir when the config loads, and still
 // works with a broken config file.
 func (c *cli) anyStore(cmd *cobra.Command) (*session.Store, error) {
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil {
 		p = nil
 	}
@@ -119,7 +119,7 @@ func (c *cli) anyStore(cmd *cobra.Command) (*session.Store, error) {
 // readStore is anyStore for commands that only read: an existing store is
 // opened read-only, so it may be a file they cannot write.
 func (c *cli) readStore(cmd *cobra.Command) (*session.Store, error) {
-	p, err := c.loadProject(cmd)
+	p, err := c.loadProject()
 	if err != nil {
 		p = nil
 	}
@@ -297,7 +297,8 @@ func (c *cli) sessionsFork() *cobra.Command {
 }
 
 func (c *cli) sessionsCompact() *cobra.Command {
-	return &cobra.Command{
+	var model modelFlags
+	cmd := &cobra.Command{
 		Use:   "compact NAME [focus...]",
 		Short: "Summarise a session's older messages now (what /compact does)",
 		Long: `compact asks the model to summarise everything but the most recent messages
@@ -306,7 +307,7 @@ sent instead of them from now on. The full history stays for show and export.
 Words after the name say what the summary should focus on.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject(&model)
 			if err != nil {
 				return err
 			}
@@ -318,7 +319,7 @@ Words after the name say what the summary should focus on.`,
 			if err != nil {
 				return err
 			}
-			if s.Model != "" && !cmd.Flags().Changed("model") {
+			if s.Model != "" && !model.modelGiven() {
 				p.cfg.Model = s.Model
 			}
 			if err := p.pickModel(cmd.Context()); err != nil {
@@ -348,6 +349,8 @@ Words after the name say what the summary should focus on.`,
 			}, session.FormatMarkdown)
 		},
 	}
+	model.register(cmd.Flags())
+	return cmd
 }
 
 // exactArgs is cobra.ExactArgs with a message that says what to give.

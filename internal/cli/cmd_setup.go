@@ -19,7 +19,7 @@ import (
 // configured and no local Ollama answers, saves the choice to the user
 // config file (mode 0600), and loads the project again with it. It returns
 // false when the person left without saving.
-func (c *cli) firstRun(cmd *cobra.Command, p *project) (*project, bool, error) {
+func (c *cli) firstRun(cmd *cobra.Command, p *project, ov config.Overrides) (*project, bool, error) {
 	ps := config.Presets()
 	presets := make([]setup.Preset, len(ps))
 	for i, pr := range ps {
@@ -62,7 +62,7 @@ func (c *cli) firstRun(cmd *cobra.Command, p *project) (*project, bool, error) {
 		return nil, false, fmt.Errorf("save the configuration to %s: %w", path, err)
 	}
 	fmt.Fprintf(c.stderr, "pincer: saved %s (provider %s, model %s)\n", path, r.Provider, r.Model)
-	np, err := c.loadProject(cmd)
+	np, err := c.loadProjectAt(c.cwd, ov)
 	if err != nil {
 		return nil, false, err
 	}

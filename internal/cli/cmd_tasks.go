@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"pincer/agent"
+	"pincer/config"
 	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/session"
@@ -107,13 +108,13 @@ func taskOrigin(t session.Task) string {
 }
 
 func (c *cli) tasksAdd() *cobra.Command {
-	var in, at, every string
+	var in, at, every, name string
 	cmd := &cobra.Command{
 		Use:   "add PROMPT",
 		Short: "Schedule a prompt (--in, --at or --every), in the session given by -s",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := c.loadProject(cmd)
+			p, err := c.loadProject()
 			if err != nil {
 				return err
 			}
@@ -145,7 +146,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			t, err := st.AddTask(session.Task{Session: c.flags.choose.name, Dir: p.root, Prompt: prompt, Next: next, Every: period})
+			t, err := st.AddTask(session.Task{Session: name, Dir: p.root, Prompt: prompt, Next: next, Every: period})
 			if err != nil {
 				return err
 			}
@@ -156,6 +157,7 @@ func (c *cli) tasksAdd() *cobra.Command {
 	cmd.Flags().StringVar(&in, "in", "", "run after this long, e.g. 30m or 2h")
 	cmd.Flags().StringVar(&at, "at", "", "run at this time (RFC 3339)")
 	cmd.Flags().StringVar(&every, "every", "", "repeat at this interval (at least 1m)")
+	registerSessionName(cmd.Flags(), &name)
 	return cmd
 }
 
@@ -179,9 +181,24 @@ func (c *cli) tasksRemove() *cobra.Command {
 	}
 }
 
+// tasksRunOptions are the flags of `pincer tasks run`: each task runs as
+// `pincer run` would, with these instead of run's own.
+type tasksRunOptions struct {
+	model   modelFlags
+	sandbox sandboxFlag
+	approve approvalFlags
+	json    bool
+	once    bool // run what is due now, then exit
+}
+
+// overrides are the configuration the flags override, in every task's
+// project.
+func (o *tasksRunOptions) overrides() config.Overrides {
+	return overridesOf(&o.model, &o.sandbox)
+}
+
 func (c *cli) tasksRun() *cobra.Command {
-	var once bool
-	var rf runFlags
+	var o tasksRunOptions
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run scheduled tasks as they fall due (a scheduler without the screen)",
@@ -196,19 +213,21 @@ runs in the project it was scheduled in, so a cron job runs from there
 scheduled run only in that chat, while pincer telegram runs. A task's model
 cannot create further tasks unless --allow-schedule is given.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTasks(cmd, once, rf) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTasks(cmd, &o) },
 	}
-	cmd.Flags().BoolVar(&once, "once", false, "run the tasks that are due now, then exit")
-	cmd.Flags().BoolVar(&rf.json, "json", false, "print one JSON object per line")
-	cmd.Flags().BoolVarP(&rf.yes, "yes", "y", false, "approve what needs one approval: ordinary commands and file edits")
-	cmd.Flags().BoolVar(&rf.approveAll, "dangerously-approve-all", false, "approve everything, dangerous commands included")
-	cmd.Flags().BoolVar(&rf.allowSchedule, "allow-schedule", false, "let a task's model create further scheduled tasks; --yes does not")
+	f := cmd.Flags()
+	o.model.register(f)
+	o.sandbox.register(f)
+	o.approve.register(f, "approve what needs one approval: ordinary commands and file edits",
+		"let a task's model create further scheduled tasks; --yes does not")
+	f.BoolVar(&o.once, "once", false, "run the tasks that are due now, then exit")
+	f.BoolVar(&o.json, "json", false, "print one JSON object per line")
 	return cmd
 }
 
 // runTasks is the foreground scheduler.
-func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
-	base, err := c.loadProject(cmd)
+func (c *cli) runTasks(cmd *cobra.Command, o *tasksRunOptions) error {
+	base, err := c.loadProjectAt(c.cwd, o.overrides())
 	if err != nil {
 		return err
 	}
@@ -225,7 +244,7 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 	defer cancel()
 	broken := false
 	run := func(ctx context.Context, t session.Task) error {
-		err := c.runTask(ctx, cmd, st, t, rf)
+		err := c.runTask(ctx, st, t, o)
 		if exitCodeOf(err) == headless.ExitBrokenPipe {
 			broken = true // nobody reads the output any more: stop
 			cancel()
@@ -250,12 +269,12 @@ func (c *cli) runTasks(cmd *cobra.Command, once bool, rf runFlags) error {
 				failed++
 			}
 		}
-		if n := c.leftDue(st, mine); n != told && n > 0 && !rf.json {
+		if n := c.leftDue(st, mine); n != told && n > 0 && !o.json {
 			fmt.Fprintf(c.stderr, "pincer: %s due elsewhere left alone: a task runs only in the project it was scheduled in (run pincer tasks run there), and one a Telegram chat scheduled only in that chat\n", human.Plural(n, "task"))
 			told = n
 		}
-		if once || ctx.Err() != nil {
-			if !rf.json {
+		if o.once || ctx.Err() != nil {
+			if !o.json {
 				fmt.Fprintf(c.stderr, "pincer: ran %d task(s), %d failed\n", len(ran), failed)
 			}
 			if failed > 0 {
@@ -288,8 +307,8 @@ func (c *cli) leftDue(st *session.Store, mine func(session.Task) bool) int {
 
 // runTask runs one task in its session (a new one when it has none),
 // headless.
-func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store, t session.Task, rf runFlags) error {
-	p, err := c.loadProjectAt(cmd, t.Dir)
+func (c *cli) runTask(ctx context.Context, st *session.Store, t session.Task, o *tasksRunOptions) error {
+	p, err := c.loadProjectAt(t.Dir, o.overrides())
 	if err != nil {
 		return err
 	}
@@ -314,10 +333,10 @@ func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	printer := headless.NewPrinter(c.stdout, c.stderr, rf.json)
+	printer := headless.NewPrinter(c.stdout, c.stderr, o.json)
 	printer.OnBroken(func(error) { cancel() })
 	printer.SetSession(sess.ID, sess.Name)
-	policy := headless.Policy{Yes: rf.yes, ApproveAll: rf.approveAll, AllowSchedule: rf.allowSchedule}
+	policy := o.approve.policy()
 	id := sess.ID
 	a, _, err := c.newAgent(p, agentSetup{
 		approver: policy.Approver(printer.Stderr()),
@@ -329,7 +348,7 @@ func (c *cli) runTask(ctx context.Context, cmd *cobra.Command, st *session.Store
 		return err
 	}
 	a.Restore(history, summary, through)
-	if !rf.json {
+	if !o.json {
 		fmt.Fprintf(c.stderr, "── task %s in session %s: %s\n", t.ID, safetext.LineOf(sess.Label()), safetext.LineOf(human.OneLine(t.Prompt, 80)))
 	}
 	res, runErr := a.RunMessage(ctx, agent.TaskMessage(t), printer.Event)

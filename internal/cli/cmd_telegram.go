@@ -21,8 +21,15 @@ import (
 	"pincer/ui/telegram"
 )
 
+// telegramOptions are the flags of `pincer telegram`.
+type telegramOptions struct {
+	model   modelFlags
+	sandbox sandboxFlag
+}
+
 func (c *cli) telegramCommand() *cobra.Command {
-	return &cobra.Command{
+	var o telegramOptions
+	cmd := &cobra.Command{
 		Use:   "telegram",
 		Short: "Answer from Telegram: a bot for this project, for the users you allow",
 		Long: `telegram runs a Telegram bot for the project in the current directory (or --cwd),
@@ -41,12 +48,15 @@ See docs/telegram.md for creating the bot and running it as a service.`,
   pincer telegram
   pincer telegram --cwd ~/src/project`,
 		Args: cobra.NoArgs,
-		RunE: c.runTelegram,
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTelegram(cmd, &o) },
 	}
+	o.model.register(cmd.Flags())
+	o.sandbox.register(cmd.Flags())
+	return cmd
 }
 
-func (c *cli) runTelegram(cmd *cobra.Command, _ []string) error {
-	p, err := c.loadProject(cmd)
+func (c *cli) runTelegram(cmd *cobra.Command, o *telegramOptions) error {
+	p, err := c.loadProject(&o.model, &o.sandbox)
 	if err != nil {
 		return err
 	}

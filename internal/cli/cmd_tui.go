@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"pincer/agent"
 	"pincer/agent/prompts"
@@ -22,10 +23,33 @@ import (
 	"pincer/ui"
 )
 
+// tuiOptions are the flags of the full screen (pincer with no
+// subcommand), registered by rootCommand.
+type tuiOptions struct {
+	model   modelFlags
+	theme   themeFlag
+	sandbox sandboxFlag
+	session sessionChoice
+	plan    bool // start in plan mode
+}
+
+func (o *tuiOptions) register(f *pflag.FlagSet) {
+	o.model.register(f)
+	o.theme.register(f)
+	o.session.register(f)
+	o.sandbox.register(f)
+	f.BoolVar(&o.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
+}
+
+// overrides are the configuration the flags override.
+func (o *tuiOptions) overrides() config.Overrides {
+	return overridesOf(&o.model, &o.theme, &o.sandbox)
+}
+
 // runTUI opens the full-screen program in the project, in a new or resumed
 // session, and prints how to resume it when it closes.
-func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
-	p, err := c.loadProject(cmd)
+func (c *cli) runTUI(cmd *cobra.Command, o *tuiOptions) error {
+	p, err := c.loadProjectAt(c.cwd, o.overrides())
 	if err != nil {
 		return err
 	}
@@ -36,7 +60,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		if p.srcs.ProviderConfigured || !c.canRunSetup() {
 			return err
 		}
-		np, saved, serr := c.firstRun(cmd, p)
+		np, saved, serr := c.firstRun(cmd, p, o.overrides())
 		if serr != nil {
 			return serr
 		}
@@ -53,7 +77,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	opened, err := openSession(c.flags.choose, cmd.Flags().Changed("model"), st, p)
+	opened, err := openSession(o.session, o.model.modelGiven(), st, p)
 	if err != nil {
 		return err
 	}
@@ -102,7 +126,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	a.Restore(opened.history, opened.summary, opened.through)
-	if c.flags.plan {
+	if o.plan {
 		a.SetMode(agent.ModePlan)
 	}
 	in, err := agent.LoadInstructions(prompts.AgentMD, prompts.SkillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root)
@@ -134,7 +158,7 @@ func (c *cli) runTUI(cmd *cobra.Command, _ []string) error {
 		Sandbox:           ui.SandboxStatus{Mode: string(sb.Mode), Active: sb.Active, Jailed: sb.Jailed, Network: sb.Network, Note: sb.Note},
 		Store:             st,
 		SessionID:         opened.sess.ID,
-		Private:           c.flags.choose.private,
+		Private:           o.session.private,
 		OnSession:         func(id string) { current = id },
 		Client:            client,
 		ThemeDir:          c.themeDir(),

@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 
 	"charm.land/fang/v2"
@@ -68,33 +67,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitCodeOf(err)
 }
 
-// cli is the state shared by the commands: the streams, the environment,
-// and the global flags.
+// cli is the state shared by the commands: the streams, the environment
+// and --cwd, the one flag every command takes. The other flags belong to
+// the commands that take them, each in its own options type (tuiOptions,
+// runOptions, …) made of the flag groups in flags.go.
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	flags          globalFlags
+	cwd            string // --cwd: the project directory ("" for the current one)
 	// sandboxes are the command sandboxes made so far, by what they
 	// allow; their helpers live as long as the process.
 	sandboxes map[string]*tools.CommandSandbox
 }
 
-// globalFlags are the flags every command accepts.
-type globalFlags struct {
-	provider      string
-	baseURL       string
-	model         string
-	theme         string
-	maxIterations int
-	contextWindow int
-	cwd           string
-	choose        sessionChoice
-	sandbox       string
-	plan          bool // the screen starts in plan mode
-}
-
 func (c *cli) rootCommand() *cobra.Command {
+	var o tuiOptions
 	root := &cobra.Command{
 		Use:   "pincer",
 		Short: "A terminal coding assistant for any OpenAI-compatible model",
@@ -116,71 +104,19 @@ pincer -s refactor
 pincer run "why does go test fail?"
 git diff | pincer run --json "review this change"`,
 		Args: cobra.NoArgs,
-		RunE: c.runTUI,
+		RunE: func(cmd *cobra.Command, _ []string) error { return c.runTUI(cmd, &o) },
 	}
 	// Only --cwd concerns every command; the others are given to the
 	// commands that use them, so that each command's help lists its own.
-	root.PersistentFlags().StringVarP(&c.flags.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
-	root.Flags().BoolVar(&c.flags.plan, "plan", false, "start in plan mode: read-only tools, and the model answers with a plan (shift+tab changes the mode)")
+	root.PersistentFlags().StringVarP(&c.cwd, "cwd", "C", "", "project directory to work in (default: the current directory)")
+	o.register(root.Flags())
 	root.AddCommand(c.sandboxCommand(), c.runCommand(), c.sessionsCommand(), c.configCommand(), c.classifyCommand(), c.promptCommand(), c.tasksCommand(), c.trustCommand())
 	root.AddCommand(c.mcpCommand())
 	root.AddCommand(c.telegramCommand())
 	root.AddCommand(c.acpCommand())
 	root.AddCommand(c.memoryCommand())
 	root.AddCommand(c.lspCommand())
-	c.addFlags(root)
 	return root
-}
-
-// addFlags gives the model, theme and session flags to the commands that
-// use them.
-func (c *cli) addFlags(root *cobra.Command) {
-	model := func(cmd *cobra.Command) {
-		f := cmd.Flags()
-		f.StringVar(&c.flags.provider, "provider", "", "provider preset: openai, deepseek, dashscope, ollama, lmstudio, vllm, openrouter, groq, mimo, custom")
-		f.StringVar(&c.flags.baseURL, "base-url", "", "base URL of the OpenAI-compatible API, e.g. https://api.openai.com/v1")
-		f.StringVarP(&c.flags.model, "model", "m", "", "model name, as the server knows it")
-		f.IntVar(&c.flags.maxIterations, "max-iterations", 0, "model requests with tools per prompt before the model must sum up (default 30)")
-		f.IntVar(&c.flags.contextWindow, "context-window", 0, "tokens the model accepts; older turns are compressed at 80% (default 30000)")
-	}
-	theme := func(cmd *cobra.Command) {
-		cmd.Flags().StringVar(&c.flags.theme, "theme", "", "colour theme")
-	}
-	named := func(cmd *cobra.Command) {
-		cmd.Flags().StringVarP(&c.flags.choose.name, "session", "s", "", "resume the session with this name, or start it")
-	}
-	latest := func(cmd *cobra.Command) {
-		cmd.Flags().BoolVarP(&c.flags.choose.latest, "continue", "c", false, "resume the most recent session of this directory")
-	}
-	private := func(cmd *cobra.Command) {
-		cmd.Flags().BoolVar(&c.flags.choose.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
-	}
-	contain := func(cmd *cobra.Command) {
-		cmd.Flags().StringVar(&c.flags.sandbox, "sandbox", "", "how commands are contained: workspace (write only the project; default), read-only, or off")
-	}
-	for _, use := range []struct {
-		path  string
-		flags []func(*cobra.Command)
-	}{
-		{"", []func(*cobra.Command){model, theme, named, latest, contain, private}},
-		{"run", []func(*cobra.Command){model, named, latest, contain, private}},
-		{"config", []func(*cobra.Command){model, theme, contain}},
-		{"sandbox", []func(*cobra.Command){contain}},
-		{"sandbox exec", []func(*cobra.Command){contain}},
-		{"sessions compact", []func(*cobra.Command){model}},
-		{"tasks run", []func(*cobra.Command){model, contain}},
-		{"tasks add", []func(*cobra.Command){named}},
-		{"telegram", []func(*cobra.Command){model, contain}},
-		{"acp", []func(*cobra.Command){model, contain}},
-	} {
-		cmd, _, err := root.Find(strings.Fields(use.path))
-		if err != nil || (use.path != "" && cmd == root) {
-			panic("pincer: no command " + use.path) // a renamed command; caught by any test
-		}
-		for _, add := range use.flags {
-			add(cmd)
-		}
-	}
 }
 
 // exitError carries an exit code with an error. A silent one has already

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"pincer/agent"
 	"pincer/session"
 )
@@ -54,12 +56,35 @@ type openedSession struct {
 }
 
 // sessionChoice is which session a command that holds a conversation
-// opens (the screen, pincer run): its flags, apart from the others every
-// command shares.
+// opens (the screen, pincer run): a flag group of its own (see flags.go).
 type sessionChoice struct {
 	name    string // --session: resume the session with this name, or start it
 	latest  bool   // --continue: resume the most recent session of the directory
 	private bool   // --private: never indexed, searched or recalled elsewhere
+}
+
+func (s *sessionChoice) register(f *pflag.FlagSet) {
+	registerSessionName(f, &s.name)
+	f.BoolVarP(&s.latest, "continue", "c", false, "resume the most recent session of this directory")
+	f.BoolVar(&s.private, "private", false, "keep this session private: never indexed, searched or recalled in other sessions")
+}
+
+// registerSessionName adds --session alone, for a command that names a
+// session without opening it (pincer tasks add).
+func registerSessionName(f *pflag.FlagSet, name *string) {
+	f.StringVarP(name, "session", "s", "", "resume the session with this name, or start it")
+}
+
+// chosen reports whether the flags name a session to open (--session or
+// --continue), which a run must then be able to save to.
+func (s sessionChoice) chosen() bool { return s.name != "" || s.latest }
+
+// validate refuses a choice that chooses twice.
+func (s sessionChoice) validate() error {
+	if s.name != "" && s.latest {
+		return usageError(errors.New("--session and --continue both choose a session; give one of them"))
+	}
+	return nil
 }
 
 // openSession resolves the choice: resume the named session (or create
@@ -70,9 +95,10 @@ func openSession(choice sessionChoice, modelGiven bool, st *session.Store, p *pr
 	var err error
 	var notes []string
 	resumed := false
+	if err := choice.validate(); err != nil {
+		return nil, err
+	}
 	switch {
-	case choice.name != "" && choice.latest:
-		return nil, usageError(errors.New("--session and --continue both choose a session; give one of them"))
 	case choice.name != "":
 		sess, err = st.Get(choice.name)
 		switch {

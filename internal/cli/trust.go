@@ -164,7 +164,7 @@ setting under the file that sets it, and records your yes together with a
 hash of the files: if one changes, pincer asks again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			root := c.flags.cwd
+			root := c.cwd
 			if root == "" {
 				root, _ = os.Getwd()
 			}

@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"pincer/agent"
 	"pincer/agent/llm"
 	"pincer/agent/prompts"
@@ -68,15 +66,16 @@ func (p *project) learnWindow(client *llm.Client) (agent.Budget, llm.Window) {
 	return b, w
 }
 
-// loadProject resolves the project directory and loads the configuration,
-// with the flags the person gave on top.
-func (c *cli) loadProject(cmd *cobra.Command) (*project, error) {
-	return c.loadProjectAt(cmd, c.flags.cwd)
+// loadProject resolves the project directory (--cwd) and loads the
+// configuration, with the flags of the command's groups on top (none for
+// a command that overrides nothing).
+func (c *cli) loadProject(groups ...flagGroup) (*project, error) {
+	return c.loadProjectAt(c.cwd, overridesOf(groups...))
 }
 
 // loadProjectAt is loadProject for a given directory ("" for the current
-// one).
-func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
+// one) and the overrides the groups gave (overridesOf).
+func (c *cli) loadProjectAt(root string, ov config.Overrides) (*project, error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -90,32 +89,6 @@ func (c *cli) loadProjectAt(cmd *cobra.Command, root string) (*project, error) {
 	}
 	if info, err := os.Stat(abs); err != nil || !info.IsDir() {
 		return nil, usageError(fmt.Errorf("project directory %s does not exist or is not a directory; pass an existing one with --cwd", abs))
-	}
-	ov := config.Overrides{}
-	fl := cmd.Flags()
-	if fl.Changed("provider") {
-		ov.Provider = &c.flags.provider
-	}
-	if fl.Changed("base-url") {
-		ov.BaseURL = &c.flags.baseURL
-	}
-	if fl.Changed("model") {
-		ov.Model = &c.flags.model
-	}
-	if fl.Changed("theme") {
-		ov.Theme = &c.flags.theme
-	}
-	if fl.Changed("max-iterations") {
-		ov.MaxIterations = &c.flags.maxIterations
-	}
-	if fl.Changed("context-window") {
-		ov.ContextWindow = &c.flags.contextWindow
-	}
-	if fl.Changed("sandbox") {
-		ov.Sandbox = &c.flags.sandbox
-	}
-	if f := fl.Lookup("auto"); f != nil && f.Changed && f.Value.String() == "true" {
-		ov.Approvals = config.Ptr("auto")
 	}
 	trusted, trustErr := c.trusted(abs)
 	cfg, srcs, err := config.Load(config.LoadOptions{ProjectRoot: abs, Getenv: c.getenv, Overrides: ov, DistrustProject: !trusted, CheckTheme: c.themeProblem})

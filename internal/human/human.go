@@ -35,22 +35,32 @@ func Tilde(dir, home string) string {
 	return dir
 }
 
-// OneLine folds s onto one line (runs of white space become one space)
-// and cuts it to max characters with "…".
+// OneLine folds s onto one line (see Fold) and cuts it to max characters
+// with "…".
 func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = Fold(s)
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}
 	return s
 }
 
+// Fold puts s on one line: every run of white space, line breaks
+// included, becomes one space, and the ends are trimmed.
+func Fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // Plural writes a count with its noun: "1 message", "3 messages".
 func Plural(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, Noun(n, noun))
+}
+
+// Noun is the noun alone, in the plural unless n is 1, for a sentence
+// that names the count elsewhere or not at all: "the missing packages".
+func Noun(n int, noun string) string {
 	if n == 1 {
-		return "1 " + noun
+		return noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return noun + "s"
 }
 
 // Dollars writes an amount of money for a person: "$1.25", or with the

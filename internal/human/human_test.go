@@ -34,9 +34,15 @@ func TestTildeOneLinePlural(t *testing.T) {
 		{Tilde("/x", ""), "/x"},
 		{OneLine("fix\n  the   parser", 40), "fix the parser"},
 		{OneLine("ééééé", 4), "ééé…"},
+		{OneLine("  a\tb\n", 4), "a b"},
+		{Fold(" two\n\n lines\t"), "two lines"},
 		{Plural(1, "msg"), "1 msg"},
 		{Plural(0, "msg"), "0 msgs"},
 		{Plural(2, "message"), "2 messages"},
+		{Plural(1, "more line"), "1 more line"},
+		{Noun(1, "package"), "package"},
+		{Noun(0, "package"), "packages"},
+		{Noun(3, "package"), "packages"},
 	}
 	for i, tc := range cases {
 		if tc.got != tc.want {

@@ -95,7 +95,7 @@ type capped struct {
 	max int64
 }
 
-var errTooLarge = fmt.Errorf("the server sent a message over %d MiB (or output that is not the protocol)", MaxMessage>>20)
+var errTooLarge = fmt.Errorf("the server sent a message over %s (or output that is not the protocol)", human.Bytes(MaxMessage))
 
 func (c *capped) Read(p []byte) (int, error) {
 	if c.n >= c.max {

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"pincer/chat"
+	"pincer/internal/human"
 	"pincer/session"
 	"pincer/tools"
 )
@@ -156,10 +156,7 @@ func formatHits(query string, hits []session.Hit, where string) string {
 				name = name[:12]
 			}
 		}
-		dir := h.Dir
-		if home != "" && strings.HasPrefix(dir, home+string(filepath.Separator)) {
-			dir = "~" + dir[len(home):]
-		}
+		dir := human.Tilde(h.Dir, home)
 		who := h.Role
 		if h.Kind == chat.KindSummary {
 			who = "summary"

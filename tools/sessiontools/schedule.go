@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"pincer/internal/human"
 	"pincer/session"
 	"pincer/tools"
 )
@@ -140,7 +141,7 @@ func (c *scheduleCall) Run(context.Context) (tools.Result, error) {
 // DescribeTask says when a task runs, for people and the model.
 func DescribeTask(t session.Task, now time.Time) string {
 	id := session.ShortTaskID(t.ID)
-	s := fmt.Sprintf("Task %s: %q runs at %s (in %s)", id, oneLinePrompt(t.Prompt), t.Next.Local().Format("2006-01-02 15:04"), roundDuration(t.Next.Sub(now)))
+	s := fmt.Sprintf("Task %s: %q runs at %s (in %s)", id, human.OneLine(t.Prompt, 80), t.Next.Local().Format("2006-01-02 15:04"), roundDuration(t.Next.Sub(now)))
 	if t.Every > 0 {
 		s += ", then every " + roundDuration(t.Every)
 	}
@@ -151,14 +152,6 @@ func DescribeTask(t session.Task, now time.Time) string {
 		s += fmt.Sprintf("; the last run failed (%s)", t.LastError)
 	}
 	return s + "."
-}
-
-func oneLinePrompt(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:79]) + "…"
-	}
-	return s
 }
 
 func roundDuration(d time.Duration) string {

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"pincer/internal/human"
 )
 
 // Name is the tool's function name.
@@ -160,7 +162,7 @@ func parseItem(n int, raw json.RawMessage) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	content = oneLine(content)
+	content = human.Fold(content)
 	switch c := utf8.RuneCountInString(content); {
 	case c == 0:
 		return Item{}, problem(`item %d has no "content"; say what the step is in a few words`, n)
@@ -187,7 +189,7 @@ func parseItem(n int, raw json.RawMessage) (Item, error) {
 			}
 			id = num.String()
 		}
-		id = oneLine(id)
+		id = human.Fold(id)
 		if c := utf8.RuneCountInString(id); c > MaxID {
 			return Item{}, problem(`item %d's "id" is %d characters; keep ids under %d`, n, c, MaxID)
 		}
@@ -224,9 +226,6 @@ func ParseStatus(s string) (Status, bool) {
 	}
 	return "", false
 }
-
-// oneLine joins s onto one line with single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // shorten cuts a wrong value the model sent to a length fit to quote.
 func shorten(s string) string {

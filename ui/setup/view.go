@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/internal/human"
 	"pincer/internal/safetext"
 	"pincer/themes"
 )
@@ -195,8 +196,5 @@ func (m Model) configPath() string {
 	if p == "" {
 		return "your pincer config file"
 	}
-	if home := m.getenv("HOME"); home != "" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
+	return human.Tilde(p, m.getenv("HOME"))
 }

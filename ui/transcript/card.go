@@ -1,12 +1,12 @@
 package transcript
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/internal/human"
 	"pincer/tools/todo"
 )
 
@@ -141,7 +141,7 @@ func (s *state) appendCommandLines(out []string, t *toolState, expanded bool, ba
 		}
 	}
 	if more := len(rest) - shown; more > 0 {
-		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(more)+" more line"+plural(more)+" of the command (expand the card to see them)"))
+		out = append(out, bar+st.Muted.Render("… "+human.Plural(more, "more line")+" of the command (expand the card to see them)"))
 	}
 	return out
 }
@@ -193,7 +193,7 @@ func (s *state) appendResult(out []string, t *toolState, expanded bool, bar stri
 	}
 	if shown < total {
 		more := total - shown
-		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(more)+" more line"+plural(more)))
+		out = append(out, bar+st.Muted.Render("… "+human.Plural(more, "more line")))
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package transcript
 
+import "pincer/chat"
+
 // Kind is what an entry of the transcript is.
 type Kind int
 
@@ -36,7 +38,7 @@ type Entry struct {
 	ToolArgs    string
 	IsError     bool
 	Count       int
-	Steps       []Step
+	Steps       []chat.Step
 }
 
 // toolState is what a tool card shows.

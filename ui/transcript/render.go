@@ -1,11 +1,12 @@
 package transcript
 
 import (
-	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/internal/human"
 )
 
 // itemLines returns the entry's lines at the current width and theme,
@@ -60,7 +61,7 @@ func (s *state) renderReasoning(it *item, w int) []string {
 	st := &s.styles
 	if !it.expanded {
 		n := nonEmptyLines(it.body.String())
-		label := "Thinking… (" + strconv.Itoa(n) + " line" + plural(n) + ")"
+		label := "Thinking… (" + human.Plural(n, "line") + ")"
 		return []string{st.Reasoning.Render(ansi.Truncate(label, w, "…"))}
 	}
 	body := it.body.wrapped(s.gen, max(w-2, 1))
@@ -76,7 +77,7 @@ func (s *state) renderCompressed(it *item, w int) []string {
 	st := &s.styles
 	label := " earlier messages compressed "
 	if it.n > 0 {
-		label = " " + strconv.Itoa(it.n) + " earlier message" + plural(it.n) + " compressed "
+		label = " " + human.Plural(it.n, "earlier message") + " compressed "
 	}
 	label = ansi.Truncate(label, max(w-4, 1), "…")
 	side := max((w-ansi.StringWidth(label))/2, 2)
@@ -124,11 +125,4 @@ func nonEmptyLines(s string) int {
 		}
 	}
 	return n
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -1,10 +1,12 @@
 package transcript
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"pincer/chat"
+	"pincer/internal/human"
 )
 
 // taskTool is the tool whose card nests the steps of the sub-agent it
@@ -14,14 +16,6 @@ const taskTool = "task"
 // liveSteps is how many of a running sub-agent's latest steps its card
 // shows; the earlier ones are counted on one line.
 const liveSteps = 8
-
-// Step is one tool call of a sub-agent, for Load.
-type Step struct {
-	Tool    string
-	Summary string // the call's summary once it ran, e.g. "read_file a.go"
-	Args    string // its JSON arguments, perhaps cut short
-	IsError bool
-}
 
 // stepState is how far a sub-agent's call has come.
 type stepState int
@@ -56,7 +50,7 @@ func (s *subSteps) find(key string) int {
 }
 
 // loadSteps turns stored steps into a card's.
-func loadSteps(steps []Step) *subSteps {
+func loadSteps(steps []chat.Step) *subSteps {
 	out := &subSteps{}
 	for _, st := range steps {
 		state := stepDone
@@ -124,7 +118,7 @@ func (s *state) renderTaskCard(it *item, out []string, bar string, w int) []stri
 	}
 	if t.done && !it.expanded {
 		n := len(steps)
-		label := strconv.Itoa(n) + " step" + plural(n)
+		label := human.Plural(n, "step")
 		first := strings.TrimSpace(t.result)
 		if i := strings.IndexByte(first, '\n'); i >= 0 {
 			first = strings.TrimSpace(first[:i]) + " …"
@@ -142,7 +136,7 @@ func (s *state) renderTaskCard(it *item, out []string, bar string, w int) []stri
 	shown := steps
 	if !t.done && len(steps) > liveSteps {
 		earlier := len(steps) - liveSteps
-		out = append(out, bar+st.Muted.Render("… "+strconv.Itoa(earlier)+" earlier step"+plural(earlier)))
+		out = append(out, bar+st.Muted.Render("… "+human.Plural(earlier, "earlier step")))
 		shown = steps[earlier:]
 	}
 	for _, step := range shown {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"pincer/chat"
 )
 
 // TestTaskCardNestsTheSubAgentsSteps: a task card says "task ·
@@ -76,7 +78,7 @@ func TestTaskCardFromAResumedSession(t *testing.T) {
 	m := newTestModel(80, 20)
 	m.Load(
 		Entry{Kind: KindTool, ToolID: "call_1", ToolName: "task", ToolArgs: `{"description":"survey","prompt":"p"}`},
-		Entry{Kind: KindToolResult, ToolID: "call_1", ToolName: "task", Text: "Report.", Steps: []Step{
+		Entry{Kind: KindToolResult, ToolID: "call_1", ToolName: "task", Text: "Report.", Steps: []chat.Step{
 			{Tool: "tree_view", Summary: "tree_view ."}, {Tool: "run_command", Args: `{"command":"rm -rf x"}`, IsError: true},
 		}},
 	)

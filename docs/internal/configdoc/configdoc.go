@@ -34,16 +34,10 @@ type Field struct {
 	Env, Flags                               []string
 }
 
-// Preset is one row of the providers table.
-type Preset struct {
-	Name, Title, BaseURL, KeyEnv, DefaultModel string
-	Local                                      bool
-}
-
 // Page is what the template fills in.
 type Page struct {
 	Fields  []Field
-	Presets []Preset
+	Presets []config.Preset // the rows of the providers table
 	Themes  []string
 	Env     map[string][]string // variable → fields it sets
 	EnvList []string            // the variables, sorted
@@ -130,9 +124,7 @@ func build() (Page, error) {
 		page.EnvList = append(page.EnvList, v)
 	}
 	slices.Sort(page.EnvList)
-	for _, p := range config.Presets() {
-		page.Presets = append(page.Presets, Preset{Name: p.Name, Title: p.Title, BaseURL: p.BaseURL, KeyEnv: p.KeyEnv, DefaultModel: p.DefaultModel, Local: p.Local})
-	}
+	page.Presets = config.Presets()
 	for _, th := range themes.Builtin() {
 		page.Themes = append(page.Themes, th.Name)
 	}
