@@ -652,7 +652,7 @@ func TestPickerGoldens(t *testing.T) {
 			a.Update(modelListMsg{names: []string{"m-one", "m-two", "m-three"}})
 		}, []string{"Model", "m-one", "m-three", "in use"}},
 		{"session_picker_100x24", func(t *testing.T, a *App) {
-			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}
