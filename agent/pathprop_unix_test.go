@@ -36,6 +36,7 @@ func TestFileToolsKeepThePathPolicy(t *testing.T) {
 	}
 	for seed := 0; seed < seeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel() // each seed has its own layout in its own temp dir
 			checkLayout(t, rand.New(rand.NewSource(int64(seed))))
 		})
 	}

@@ -30,7 +30,7 @@ func thirteen(t *testing.T) []tools.Tool {
 // sub-agent and a language server, as the composition root wires them.
 func allTools(t *testing.T) []tools.Tool {
 	t.Helper()
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestFirstSentence(t *testing.T) {
 // offers it in full, and the model's proper call then runs through the
 // approvals as any call does. load_tools loads by name.
 func TestDeferredToolLoads(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 func TestRememberToolAsksWithTheExactText(t *testing.T) {
 	const text = "The staging database listens on port 5433.\nNever 5432."
 	for _, allow := range []bool{true, false} {
-		st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+		st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ func (c *clock) now() time.Time { return c.t }
 
 func newTaskStore(t *testing.T, c *clock) *session.Store {
 	t.Helper()
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{Now: c.now})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{Now: c.now, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

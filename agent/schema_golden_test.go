@@ -18,7 +18,7 @@ import (
 // them, in the ordinary and the strict form, as tools' TestSchemasGolden
 // pins the built-ins; run with -update to accept a change that is meant.
 func TestToolSchemasGolden(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

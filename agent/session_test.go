@@ -12,7 +12,7 @@ import (
 // TestTouchedFilesSurviveTheStore: the files a tool result read or changed
 // are stored with it, so a resumed session can mark them in the tree.
 func TestTouchedFilesSurviveTheStore(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ const (
 // recordFixture records the fixture session into the store at path.
 func recordFixture(t *testing.T, path string) {
 	t.Helper()
-	st, err := session.Open(path, session.Options{Now: fixtureNow})
+	st, err := session.Open(path, session.Options{Now: fixtureNow, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func openFixtureCopy(t *testing.T) (*session.Store, string) {
 	if err := os.WriteFile(path, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	st, err := session.Open(path, session.Options{Now: fixtureNow})
+	st, err := session.Open(path, session.Options{Now: fixtureNow, NoSync: true})
 	if err != nil {
 		t.Fatalf("a store written by an earlier pincer does not open: %v", err)
 	}
@@ -139,7 +139,7 @@ func writeFixtureFiles(t *testing.T) {
 	t.Helper()
 	tmp := filepath.Join(t.TempDir(), "sessions.db")
 	recordFixture(t, tmp)
-	st, err := session.Open(tmp, session.Options{Now: fixtureNow})
+	st, err := session.Open(tmp, session.Options{Now: fixtureNow, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestMemoryRecallExamples(t *testing.T) {
 	}
 	for _, row := range tables[0].rows {
 		saved, prompt, want := code(t, row[0]), code(t, row[1]), row[2]
-		st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+		st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}

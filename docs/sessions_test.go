@@ -16,7 +16,7 @@ func TestSessionNameExamples(t *testing.T) {
 	if len(tables) != 1 || len(tables[0].rows) < 6 {
 		t.Fatalf("sessions.md has %d <!-- names --> tables; want one with the examples", len(tables))
 	}
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

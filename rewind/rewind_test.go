@@ -39,7 +39,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { snaps.Close() })
-	st, err := session.Open(filepath.Join(base, "data", "sessions.db"), session.Options{})
+	st, err := session.Open(filepath.Join(base, "data", "sessions.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,8 +117,10 @@ func (s *Store) writable() error {
 func (s *Store) acquire(write bool, file **os.File) (*bolt.DB, error) {
 	w := s.newWaiter()
 	opts := &bolt.Options{
-		Timeout:  lockAttempt,
-		ReadOnly: !write,
+		Timeout:    lockAttempt,
+		ReadOnly:   !write,
+		NoSync:     s.noSync,
+		NoGrowSync: s.noSync,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
 			f, err := openPrivate(name, flag, perm)
 			if err != nil {

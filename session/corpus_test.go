@@ -176,7 +176,7 @@ func (c *corpus) message(i int, t time.Time) chat.Message {
 func seedCorpus(tb testing.TB, path string, sessions, total int) []string {
 	tb.Helper()
 	c := newCorpus()
-	db, err := bolt.Open(path, fileMode, nil)
+	db, err := bolt.Open(path, fileMode, &bolt.Options{NoSync: true, NoGrowSync: true})
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}

@@ -33,10 +33,10 @@ func (c *stepClock) Now() time.Time {
 }
 
 // newTestStore opens a store in a fresh temporary directory with a step
-// clock.
+// clock, without waiting for the disk after each write.
 func newTestStore(tb testing.TB) *Store {
 	tb.Helper()
-	s, err := Open(filepath.Join(tb.TempDir(), "data", fileName), Options{Now: newStepClock().Now})
+	s, err := Open(filepath.Join(tb.TempDir(), "data", fileName), Options{Now: newStepClock().Now, NoSync: true})
 	if err != nil {
 		tb.Fatalf("Open: %v", err)
 	}
@@ -92,11 +92,11 @@ func sampleMessage(i int) chat.Message {
 
 // seed writes sessions and messages straight into the file in one
 // transaction, indexing them as the migration does, so benchmarks can set up
-// thousands of messages quickly. It
+// thousands of messages quickly, without waiting for the disk. It
 // returns the ids in creation order.
 func seed(tb testing.TB, path string, sessions, messagesEach int) []string {
 	tb.Helper()
-	db, err := bolt.Open(path, fileMode, nil)
+	db, err := bolt.Open(path, fileMode, &bolt.Options{NoSync: true, NoGrowSync: true})
 	if err != nil {
 		tb.Fatalf("open %s: %v", path, err)
 	}

@@ -33,6 +33,11 @@ type Options struct {
 	// directory, never migrates, and every write fails with ErrReadOnly.
 	// When there is no store yet, Open creates it as usual.
 	ReadOnly bool
+	// NoSync skips the flush to disk after each write. It exists for
+	// tests, whose every write would otherwise wait for the disk and which
+	// throw the file away: a crash of the machine can lose the last writes
+	// or damage the file, so pincer itself never sets it.
+	NoSync bool
 }
 
 // Store is pincer's session store: one bbolt file shared by every pincer
@@ -47,6 +52,8 @@ type Store struct {
 
 	// readOnly is set when the store was opened with Options.ReadOnly.
 	readOnly bool
+	// noSync is Options.NoSync.
+	noSync bool
 	// broken holds the error that first found the file damaged; once set,
 	// the file is never opened for writing again.
 	broken atomic.Pointer[error]
@@ -74,7 +81,7 @@ func open(path string, o Options, steps []migration) (*Store, error) {
 		return nil, newError(ErrUnwritable, nil,
 			"no place for the session store: set PINCER_DATA_DIR to a directory pincer may write")
 	}
-	s := &Store{path: path, lockWait: o.LockWait, onWait: o.OnWait, now: o.Now}
+	s := &Store{path: path, lockWait: o.LockWait, onWait: o.OnWait, now: o.Now, noSync: o.NoSync}
 	if s.lockWait <= 0 {
 		s.lockWait = defaultLockWait
 	}

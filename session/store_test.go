@@ -390,7 +390,7 @@ func TestMigrationsRunInOrderInOneTransaction(t *testing.T) {
 // pages.
 func filled(t *testing.T, path string) {
 	t.Helper()
-	if _, err := Open(path, Options{}); err != nil {
+	if _, err := Open(path, Options{NoSync: true}); err != nil {
 		t.Fatal(err)
 	}
 	seed(t, path, 3, 200)

@@ -54,6 +54,7 @@ func runIn(t *testing.T, o Options, p safety.Profile, command string) Result {
 }
 
 func TestRunCommandSandbox(t *testing.T) {
+	t.Parallel() // waits on processes and timeouts, not the CPU
 	base := tempRoot(t)
 	root := filepath.Join(base, "proj")
 	outside := filepath.Join(base, "outside")
@@ -136,6 +137,7 @@ echo started
 }
 
 func TestRunCommandSandboxTimeoutKillsGroup(t *testing.T) {
+	t.Parallel() // waits on processes and timeouts, not the CPU
 	root := tempRoot(t)
 	sb := testSandbox(t, root, "")
 	defer sb.Close()

@@ -115,6 +115,7 @@ echo started
 wait`
 
 func TestRunCommandTimeoutKillsGroup(t *testing.T) {
+	t.Parallel() // waits on processes and timeouts, not the CPU
 	root := tempRoot(t)
 	res := run(t, Options{Root: root}, "run_command", cmdArgs(familyScript, 1))
 	if !res.IsError {
@@ -156,6 +157,7 @@ func TestRunCommandCancelKillsGroup(t *testing.T) {
 }
 
 func TestRunCommandKillsBackground(t *testing.T) {
+	t.Parallel() // waits on processes and timeouts, not the CPU
 	// Whatever the command leaves running dies when it ends: with the
 	// sandbox helper even what left the process group. The sleeps carry
 	// a mark of their own, found from outside (inside the jail's pid

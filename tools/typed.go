@@ -56,10 +56,14 @@ func New[A any](s Spec[A]) (Tool, error) {
 	return &typedTool[A]{spec: s, schema: schema, example: string(example)}, nil
 }
 
+// toolNameRe is compiled once: validName runs for every tool each time a
+// registry is built.
+var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
 // validName reports whether name is acceptable to every provider as a
 // function name: 1 to 64 letters, digits, '_' or '-'.
 func validName(name string) error {
-	if !regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`).MatchString(name) {
+	if !toolNameRe.MatchString(name) {
 		return fmt.Errorf("tool name %q is invalid; use 1 to 64 letters, digits, '_' or '-'", name)
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -46,6 +47,22 @@ func (m silentModel) Complete(context.Context, llm.Request, func(agent.Event)) (
 
 // newTestApp is the screen at w×h over a small project, with the tree
 // listed, in the dark theme.
+// defaultRules builds the classifier of an empty rule set once for the
+// test binary: building one parses the command tables, a third of what a
+// test app costs, and a Classifier never changes once built (its With
+// methods return new ones), so the tests can share it.
+var defaultRules = sync.OnceValues(func() (*safety.Classifier, error) { return safety.NewClassifier(safety.Rules{}) })
+
+// defaultClassifier is the shared classifier of an empty rule set.
+func defaultClassifier(t testing.TB) *safety.Classifier {
+	t.Helper()
+	cls, err := defaultRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cls
+}
+
 func newTestApp(t *testing.T, w, h int) *App {
 	t.Helper()
 	root := t.TempDir()
@@ -58,8 +75,7 @@ func newTestApp(t *testing.T, w, h int) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cls, _ := safety.NewClassifier(safety.Rules{})
-	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: cls, Root: root, Budget: agent.Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}})
+	ag, err := agent.New(agent.Options{Model: silentModel{t}, Tools: reg, Safety: defaultClassifier(t), Root: root, Budget: agent.Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -652,7 +668,7 @@ func TestPickerGoldens(t *testing.T) {
 			a.Update(modelListMsg{names: []string{"m-one", "m-two", "m-three"}})
 		}, []string{"Model", "m-one", "m-three", "in use"}},
 		{"session_picker_100x24", func(t *testing.T, a *App) {
-			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -444,7 +444,7 @@ func drive(t *testing.T, a *App, cmd tea.Cmd, depth int) {
 
 func TestSessionPickerKeysAndRefresh(t *testing.T) {
 	a := newTestApp(t, 120, 30)
-	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +494,7 @@ func TestSessionPickerKeysAndRefresh(t *testing.T) {
 
 func TestNewSessionLeavesNoEmptyOne(t *testing.T) {
 	a := newTestApp(t, 100, 24)
-	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +517,7 @@ func TestNewSessionLeavesNoEmptyOne(t *testing.T) {
 func TestNewSessionStaysPrivate(t *testing.T) {
 	for _, private := range []bool{true, false} {
 		a := newTestApp(t, 100, 24)
-		st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+		st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}

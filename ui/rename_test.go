@@ -16,7 +16,7 @@ import (
 // both sessions' names as they were.
 func TestRenameRefusesAnotherSessionsID(t *testing.T) {
 	a := newTestApp(t, 120, 30)
-	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

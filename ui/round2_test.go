@@ -50,7 +50,7 @@ func TestCtrlCClearingLinesGivesTheRowsBack(t *testing.T) {
 // each with one message; the first is made the session in use.
 func sessionStore(t *testing.T, a *App, names ...string) *session.Store {
 	t.Helper()
-	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func TestEveryViewSanitises(t *testing.T) {
 			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveEdit, Step: 1, Change: ch, Paths: []string{ch.Path}, Tier: safety.Confirm, Reasons: []string{"edit " + raw}}, reply: make(chan agent.Decision, 1)}})
 		}},
 		{"session picker", func(t *testing.T, a *App, raw string) {
-			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{})
+			st, err := session.Open(filepath.Join(t.TempDir(), "s.db"), session.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

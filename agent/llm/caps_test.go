@@ -37,6 +37,7 @@ func mergeLimited(t *testing.T, body string, maxArgs, maxCalls int) (Reply, []Ev
 // much came, and its neighbours are untouched; arguments sent whole as an
 // object within the limit replace an oversized stream.
 func TestArgumentsOverTheLimitAreNotKept(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", 4000)
 	body := agenttest.Tools("",
 		agenttest.Call{ID: "a", Name: "read_file", Arguments: `{"path":"a.txt"}`},
@@ -77,6 +78,7 @@ func TestArgumentsOverTheLimitAreNotKept(t *testing.T) {
 // counted and dropped, and their later fragments (by index, by id, or as
 // plain continuations) never leak into a kept call.
 func TestCallsPastTheLimitAreDropped(t *testing.T) {
+	t.Parallel()
 	var calls []agenttest.Call
 	for i := 0; i < 10; i++ {
 		calls = append(calls, agenttest.Call{ID: fmt.Sprintf("c%d", i), Name: "read_file", Arguments: fmt.Sprintf(`{"path":"f%d.txt"}`, i)})
@@ -107,6 +109,7 @@ func TestCallsPastTheLimitAreDropped(t *testing.T) {
 // TestHugeEventStopsTheStream: one event larger than the reader's bound
 // stops the stream with an error that says so, without holding it.
 func TestHugeEventStopsTheStream(t *testing.T) {
+	t.Parallel()
 	body := "data: " + strings.Repeat("z", 5000) + "\n\n"
 	r := newSSEReaderMax(bytes.NewReader([]byte(body)), 1000)
 	if _, err := r.Next(); !errors.Is(err, errEventTooLarge) {

@@ -17,6 +17,7 @@ const testKey = "sk-test-9f8e7d6c5b4a3210"
 // way an error reaches the person: an error object in the stream, an error
 // body, a retried failure's notice.
 func TestCredentialsNeverLeaveInErrors(t *testing.T) {
+	t.Parallel()
 	streamErr := fmt.Sprintf("data: {\"error\":{\"message\":\"Incorrect API key provided: %s\",\"type\":\"invalid_request_error\",\"code\":\"%s\"}}\n\n", testKey, testKey)
 	tests := []struct {
 		name    string
@@ -64,6 +65,7 @@ func TestCredentialsNeverLeaveInErrors(t *testing.T) {
 // query parameter gets the endpoint path right and the parameter on every
 // request, and the key stays out of errors.
 func TestBaseURLWithAQueryKeepsItsQuery(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("hello", 5), agenttest.Error(401, "bad api-key "+testKey))
 	defer srv.Close()
 	base := srv.BaseURL() + "?api-key=" + testKey
@@ -95,6 +97,7 @@ func TestBaseURLWithAQueryKeepsItsQuery(t *testing.T) {
 // TestUnreachableServerErrorsHideURLCredentials: Go's own errors quote the
 // request URL; the user name, password and key parameter stay out.
 func TestUnreachableServerErrorsHideURLCredentials(t *testing.T) {
+	t.Parallel()
 	base := "http://alice:" + testKey + "@127.0.0.1:1/v1?token=" + testKey + "x"
 	secrets := []string{"alice", testKey, testKey + "x"}
 	c, err := NewClient(ClientOptions{BaseURL: base, Model: "m", MaxRetries: -1, Secrets: secrets})
@@ -119,6 +122,7 @@ func TestUnreachableServerErrorsHideURLCredentials(t *testing.T) {
 // TestScrubberRemovesEveryOccurrence: a message that carries a secret
 // more than once, or two secrets one inside the other, keeps none of them.
 func TestScrubberRemovesEveryOccurrence(t *testing.T) {
+	t.Parallel()
 	inner := testKey[:12]
 	sc := newScrubber(inner, testKey)
 	for _, in := range []string{

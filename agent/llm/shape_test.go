@@ -27,6 +27,7 @@ func offeredTools() []ToolSpec {
 }
 
 func TestRecoverTextCalls(t *testing.T) {
+	t.Parallel()
 	const (
 		read = `{"path":"main.go"}`
 		run  = `{"command":"go test ./..."}`
@@ -100,6 +101,7 @@ func TestRecoverTextCalls(t *testing.T) {
 // TestThinkingSplitAcrossChunks streams each format cut at every byte and
 // checks the thinking and the answer come apart the same way each time.
 func TestThinkingSplitAcrossChunks(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, text, thinking, answer string
 	}{
@@ -148,6 +150,7 @@ func TestThinkingSplitAcrossChunks(t *testing.T) {
 // that is only a call block becomes a call whose block never streams as
 // text.
 func TestClientThinkingAndTextCalls(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		text       string
@@ -227,6 +230,7 @@ func BenchmarkShaper(b *testing.B) {
 // </think> and goes to the reasoning, and an answer without thinking
 // still streams as text.
 func TestTemplateOpensThinking(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(
 		agenttest.Text("weighing it</think>\n\nFirst.", 3),
 		agenttest.Text("weighing again</think>\n\nSecond.", 3),

@@ -14,6 +14,7 @@ import (
 )
 
 func TestSilentServerIsReportedAsSilent(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		serve func(t *testing.T) (base string, accepted func() int)
@@ -83,6 +84,7 @@ func TestSilentServerIsReportedAsSilent(t *testing.T) {
 // TestSilentBudgetSmallerThanFirstByte: with no room for a second wait the
 // first silence is the answer, at once.
 func TestSilentBudgetSmallerThanFirstByte(t *testing.T) {
+	t.Parallel()
 	addr, accepted := agenttest.SilentListener(t)
 	c, err := NewClient(ClientOptions{
 		BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 4,
@@ -106,6 +108,7 @@ func TestSilentBudgetSmallerThanFirstByte(t *testing.T) {
 // answers within the first-byte limit is not cut by the (shorter) idle
 // limit, which only applies between chunks.
 func TestSlowFirstByteWithinLimit(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(http.StatusOK)
@@ -131,6 +134,7 @@ func TestSlowFirstByteWithinLimit(t *testing.T) {
 // (here a 429 asking to wait longer than the whole budget) does not use up
 // the silent retry budget, and never leaves an attempt without a limit.
 func TestSilentBudgetStartsAtTheFirstSilence(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -193,6 +193,7 @@ func mergeAll(body []byte, sink func(Event)) (Reply, error) {
 }
 
 func TestMergeFixtures(t *testing.T) {
+	t.Parallel()
 	for _, f := range loadFixtures(t) {
 		t.Run(f.name, func(t *testing.T) {
 			log := &eventLog{}
@@ -205,6 +206,7 @@ func TestMergeFixtures(t *testing.T) {
 // TestClientFixtures replays every fixture through a real HTTP server, in
 // small pieces, and through langchaingo with the repairing transport.
 func TestClientFixtures(t *testing.T) {
+	t.Parallel()
 	for _, f := range loadFixtures(t) {
 		for _, piece := range []int{0, 5} {
 			t.Run(f.name+"/piece"+string(rune('0'+piece)), func(t *testing.T) {

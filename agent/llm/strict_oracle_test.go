@@ -13,6 +13,7 @@ import (
 // real client and server: the Strict verdict the loop and end-to-end tests
 // rely on must flag each, so a passing oracle there means something.
 func TestStrictOracleSeesWhatTheClientSends(t *testing.T) {
+	t.Parallel()
 	call := chat.ToolCall{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}
 	tests := []struct {
 		name string

@@ -19,6 +19,7 @@ func userOnly(text string) Request {
 }
 
 func TestRetries(t *testing.T) {
+	t.Parallel()
 	ok := agenttest.Text("recovered", 4)
 	cases := []struct {
 		name     string
@@ -84,6 +85,7 @@ func TestRetries(t *testing.T) {
 }
 
 func TestConnectionErrorsBeforeFirstByteAreRetried(t *testing.T) {
+	t.Parallel()
 	// A listener that accepts and immediately closes the first connection,
 	// then serves normally.
 	srv := agenttest.New(agenttest.Text("second try", 3))
@@ -151,6 +153,7 @@ func copyConn(dst, src net.Conn) (int64, error) {
 }
 
 func TestRefusedLocalServerIsNotRetried(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +175,7 @@ func TestRefusedLocalServerIsNotRetried(t *testing.T) {
 }
 
 func TestIdleTimeout(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		reply agenttest.Reply
@@ -195,6 +199,7 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestCancelReturnsContextCanceled(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Reply{Body: `data: {"choices":[{"index":0,"delta":{"content":"partial answer"}}]}` + "\n\n", Hang: true})
 	defer srv.Close()
 	c := newTestClient(t, srv.BaseURL(), "")
@@ -224,6 +229,7 @@ func TestCancelReturnsContextCanceled(t *testing.T) {
 }
 
 func TestAPIKeyNeverInErrors(t *testing.T) {
+	t.Parallel()
 	const key = "sk-secret-1234567890abcdef"
 	srv := agenttest.New(agenttest.Error(401, "Incorrect API key provided: "+key+". You can find your key at ..."))
 	defer srv.Close()
@@ -241,6 +247,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 }
 
 func TestNoKeyNoAuthorizationHeader(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("ok", 2))
 	defer srv.Close()
 	c := newTestClient(t, srv.BaseURL(), "")
@@ -256,6 +263,7 @@ func TestNoKeyNoAuthorizationHeader(t *testing.T) {
 // its reasoning_content back, which thinking models that call tools require,
 // and that the request is otherwise well-formed.
 func TestReasoningGoesBack(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("done", 2))
 	defer srv.Close()
 	temp := 0.3
@@ -308,6 +316,7 @@ func TestReasoningGoesBack(t *testing.T) {
 }
 
 func TestNoTemperatureUnlessConfigured(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New(agenttest.Text("ok", 2))
 	defer srv.Close()
 	c := newTestClient(t, srv.BaseURL(), "")
@@ -320,6 +329,7 @@ func TestNoTemperatureUnlessConfigured(t *testing.T) {
 }
 
 func TestPlainJSONAnswerToAStreamRequest(t *testing.T) {
+	t.Parallel()
 	body := `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"whole","tool_calls":[{"id":"c9","type":"function","function":{"name":"glob","arguments":"{\"pattern\":\"*\"}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}`
 	srv := agenttest.New(agenttest.Reply{Body: body, Header: map[string]string{"Content-Type": "application/json"}})
 	defer srv.Close()
@@ -334,6 +344,7 @@ func TestPlainJSONAnswerToAStreamRequest(t *testing.T) {
 }
 
 func TestModels(t *testing.T) {
+	t.Parallel()
 	srv := agenttest.New()
 	defer srv.Close()
 	srv.SetModels("a-model", "b-model")
@@ -345,6 +356,7 @@ func TestModels(t *testing.T) {
 }
 
 func TestNewClientRejectsBadOptions(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		o    ClientOptions
 		want string
@@ -361,6 +373,7 @@ func TestNewClientRejectsBadOptions(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want time.Duration

@@ -15,6 +15,7 @@ import (
 // say "connected, waiting for the first token"), and the final error says
 // what the limits were and how many attempts waited.
 func TestWaitingIsReportedAndTheLimitsAreSaid(t *testing.T) {
+	t.Parallel()
 	addr, accepted := agenttest.SilentListener(t)
 	c, err := NewClient(ClientOptions{
 		BaseURL: "http://" + addr + "/v1", Model: "m", MaxRetries: 20,

@@ -28,6 +28,7 @@ func fakeServer(t *testing.T, bodies map[string]string) (*httptest.Server, *atom
 }
 
 func TestDiscoverWindow(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		path    string // the base URL's path
@@ -87,6 +88,7 @@ func TestDiscoverWindow(t *testing.T) {
 // TestWindowCached asks the server once per model for a window it
 // reported, and again for an assumed one (Ollama loads the model later).
 func TestWindowCached(t *testing.T) {
+	t.Parallel()
 	srv, n := fakeServer(t, map[string]string{"/props": `{"default_generation_settings":{"n_ctx":8192}}`})
 	c, err := NewClient(ClientOptions{BaseURL: srv.URL + "/v1", Model: "test-model"})
 	if err != nil {
@@ -138,6 +140,7 @@ func TestWindowCached(t *testing.T) {
 }
 
 func TestErrorKinds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name             string
 		err              error
@@ -164,6 +167,7 @@ func TestErrorKinds(t *testing.T) {
 }
 
 func TestCountTokens(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		answer string // the /tokenize body; "" for a server without it

@@ -15,7 +15,7 @@ import (
 // TestChatTasks: /schedule in a chat adds a task to the chat's session,
 // and /tasks lists that session's tasks only.
 func TestChatTasks(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestChatTasks(t *testing.T) {
 // computer for tg-42 reports in chat 42; one of another project, or
 // scheduled outside any chat for a shared session, in none.
 func TestTaskReportsInTheChatThatScheduledIt(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTaskReportsInTheChatThatScheduledIt(t *testing.T) {
 // what /new kept of it), never another chat's, the desk's sessions or the
 // project's notes, unless telegram.recall_scope widens it.
 func TestChatRecallIsTheChatsOwn(t *testing.T) {
-	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+	st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestOpenSessionFollowsTheChoice(t *testing.T) {
 		{name: "both", choice: sessionChoice{name: "old", latest: true}, usage: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{})
+			st, err := session.Open(filepath.Join(t.TempDir(), "pincer.db"), session.Options{NoSync: true})
 			if err != nil {
 				t.Fatal(err)
 			}

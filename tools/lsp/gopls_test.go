@@ -50,6 +50,7 @@ func goplsManager(t testing.TB, root string) *Manager {
 }
 
 func TestGoplsTypeErrorAndFix(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts gopls")
 	}
@@ -102,6 +103,7 @@ func TestGoplsTypeErrorAndFix(t *testing.T) {
 // TestGoplsSeesAFileACommandWrote: a command (not pincer's edit) writes a
 // new file with a type error; the refresh after it reports the error.
 func TestGoplsSeesAFileACommandWrote(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts gopls")
 	}

@@ -48,6 +48,7 @@ func edit(t *testing.T, m *Manager, path, text string) Report {
 }
 
 func TestAfterChangeReportsErrorsAndWhichAreNew(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"normal", "noversion", "utf16", "slow"} {
 		t.Run(mode, func(t *testing.T) {
 			m, root := fakeManager(t, mode, Options{})
@@ -88,6 +89,7 @@ func TestAfterChangeReportsErrorsAndWhichAreNew(t *testing.T) {
 }
 
 func TestColumnsCountCharacters(t *testing.T) {
+	t.Parallel()
 	// "é" is two bytes and one UTF-16 unit; "𝄞" four bytes and two units.
 	for _, mode := range []string{"normal", "utf16"} {
 		t.Run(mode, func(t *testing.T) {
@@ -109,6 +111,7 @@ func TestColumnsCountCharacters(t *testing.T) {
 }
 
 func TestByteColumnFromUTF16(t *testing.T) {
+	t.Parallel()
 	line := []byte("é𝄞x")
 	for _, tc := range []struct{ units, bytes int }{{0, 0}, {1, 2}, {3, 6}, {4, 7}, {99, 7}} {
 		if got := byteColumn(line, tc.units); got != tc.bytes {
@@ -121,6 +124,7 @@ func TestByteColumnFromUTF16(t *testing.T) {
 }
 
 func TestNoServerCostsNothing(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	rep := m.AfterChange(context.Background(), []string{filepath.Join(root, "main.txt"), filepath.Join(root, "README.md")})
 	if rep.Checked() || rep.Text(0) != "" || rep.Label() != "" {
@@ -138,6 +142,7 @@ func TestNoServerCostsNothing(t *testing.T) {
 }
 
 func TestMissingProgramIsNotStarted(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	m := New(Options{Root: root, Servers: map[string]ServerConfig{"go": {Command: "no-such-gopls-xyz", Extensions: []string{".go"}}}})
 	defer m.Close()
@@ -156,8 +161,10 @@ func TestMissingProgramIsNotStarted(t *testing.T) {
 // A server that crashes, hangs or talks garbage is started again a few
 // times, then left off with one notice; no call waits longer than Wait.
 func TestFailingServersAreLeftOffWithOneNotice(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"crash", "hang", "garbage"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode waits on its own server's timeouts
 			m, root := fakeManager(t, mode, Options{Wait: 3 * time.Second, StartTimeout: 300 * time.Millisecond, MaxRestarts: 2})
 			path := filepath.Join(root, "a.fk")
 			write(t, path, "package a\n")
@@ -188,6 +195,7 @@ func TestFailingServersAreLeftOffWithOneNotice(t *testing.T) {
 }
 
 func TestHugeDiagnosticListsStayInBudget(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "huge", Options{Wait: 20 * time.Second})
 	path := filepath.Join(root, "a.fk")
 	write(t, path, "")
@@ -202,6 +210,7 @@ func TestHugeDiagnosticListsStayInBudget(t *testing.T) {
 }
 
 func TestSilentServerLeavesFilesPending(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "silent", Options{Wait: 400 * time.Millisecond})
 	path := filepath.Join(root, "a.fk")
 	write(t, path, "")
@@ -215,6 +224,7 @@ func TestSilentServerLeavesFilesPending(t *testing.T) {
 }
 
 func TestRefreshReportsFilesChangedOnDisk(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	a, b := filepath.Join(root, "a.fk"), filepath.Join(root, "b.fk")
 	write(t, a, "")
@@ -240,6 +250,7 @@ func TestRefreshReportsFilesChangedOnDisk(t *testing.T) {
 // deletes files the server never had open; the server is told of each,
 // and the new file's errors are reported like an edit's.
 func TestRefreshTellsOfFilesACommandMade(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	a, gone, other := filepath.Join(root, "a.fk"), filepath.Join(root, "gone.fk"), filepath.Join(root, "other.fk")
 	write(t, a, "")
@@ -288,6 +299,7 @@ func TestRefreshTellsOfFilesACommandMade(t *testing.T) {
 }
 
 func TestCloseEndsServers(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	path := filepath.Join(root, "a.fk")
 	write(t, path, "")
@@ -314,6 +326,7 @@ func TestCloseEndsServers(t *testing.T) {
 }
 
 func TestReportTextBudget(t *testing.T) {
+	t.Parallel()
 	rep := Report{Servers: []string{"gopls"}, Files: []string{"a.go"}, Baseline: true}
 	for i := 0; i < 50; i++ {
 		rep.Items = append(rep.Items, Item{Path: "a.go", Line: i + 1, Column: 1, Severity: SeverityError, Message: strings.Repeat("m", 300), New: true})
@@ -334,6 +347,7 @@ func TestReportTextBudget(t *testing.T) {
 }
 
 func TestOversizeMessagesAreRefused(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, input string
 		ok          bool
@@ -354,6 +368,7 @@ func TestOversizeMessagesAreRefused(t *testing.T) {
 }
 
 func TestItemJSONNamesTheSeverity(t *testing.T) {
+	t.Parallel()
 	b, err := json.Marshal(Item{Path: "a.go", Line: 1, Column: 2, Severity: SeverityWarning, Message: "m", New: true})
 	if err != nil || string(b) != `{"path":"a.go","line":1,"column":2,"message":"m","new":true,"severity":"warning"}` {
 		t.Errorf("%s %v", b, err)
@@ -361,6 +376,7 @@ func TestItemJSONNamesTheSeverity(t *testing.T) {
 }
 
 func TestPlans(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	write(t, filepath.Join(root, "go.mod"), "module x\n")
 	onPath := map[string]bool{"gopls": true, "pyright-langserver": true}

@@ -13,6 +13,7 @@ import (
 // any path; the line beside it is quoted only from a project file that is
 // not a secret, and a FIFO it names is not opened (it would hang).
 func TestRefsQuoteOnlyProjectFilesThatAreNotSecret(t *testing.T) {
+	t.Parallel()
 	root, outside := t.TempDir(), t.TempDir()
 	write := func(path, text string) string {
 		t.Helper()

@@ -9,6 +9,7 @@ import (
 // TestItemStringIsOneValidLine: a server's message reaches the model on one
 // line, cut at whole characters however long or multi-line it is.
 func TestItemStringIsOneValidLine(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, msg string
 	}{

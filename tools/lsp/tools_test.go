@@ -33,6 +33,7 @@ func runTool(t *testing.T, ts []tools.Tool, name string, args any) tools.Result 
 }
 
 func TestNavigationTools(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	path := filepath.Join(root, "a.fk")
 	write(t, path, "func Fake(x int) string\n  Fake(1)\n")
@@ -63,6 +64,7 @@ func TestNavigationTools(t *testing.T) {
 }
 
 func TestRenameIsPlannedNotWritten(t *testing.T) {
+	t.Parallel()
 	m, root := fakeManager(t, "normal", Options{})
 	path := filepath.Join(root, "a.fk")
 	write(t, path, "func Fake(x int) string\n")
@@ -98,6 +100,7 @@ func TestRenameIsPlannedNotWritten(t *testing.T) {
 }
 
 func TestApplyEdits(t *testing.T) {
+	t.Parallel()
 	text := []byte("héllo wörld\nsecond line\n")
 	for _, tc := range []struct {
 		name  string
@@ -126,6 +129,7 @@ func TestApplyEdits(t *testing.T) {
 }
 
 func TestGoplsNavigationAndRename(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts gopls")
 	}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -148,14 +149,25 @@ const listChanged = `{"jsonrpc":"2.0","method":"notifications/tools/list_changed
 // serveStdio is the child's loop: one message a line each way. A flood
 // is written while requests are still read and answered, as a server
 // that floods would.
+//
+// It exits when its input closes, as a well-behaved server does, even
+// while it is blocked writing an answer the client stopped reading: the
+// client then need not wait out its grace period before killing it.
 func (r *rawServer) serveStdio(in io.Reader, out io.Writer) {
 	var mu sync.Mutex
 	w := bufio.NewWriterSize(out, 1<<20)
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
+	lines := make(chan []byte, 64)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 1<<20), 16<<20)
+		for sc.Scan() {
+			lines <- bytes.Clone(sc.Bytes())
+		}
+		os.Exit(0)
+	}()
+	for line := range lines {
 		var msg rpcMessage
-		if json.Unmarshal(sc.Bytes(), &msg) != nil {
+		if json.Unmarshal(line, &msg) != nil {
 			continue
 		}
 		mu.Lock()

@@ -217,8 +217,10 @@ func TestImagesAndResourcesBecomeNotes(t *testing.T) {
 
 func TestStartDoesNotWait(t *testing.T) {
 	// A server that never answers: Start must return at once and the
-	// server stays "starting" until the start timeout.
-	m := New(Options{Servers: []Server{{Name: "mute", Command: "sleep", Args: []string{"30"}}}, LogDir: t.TempDir(), StartTimeout: 500 * time.Millisecond})
+	// server stays "starting" until the start timeout. It reads its input
+	// and exits when that closes, so Close need not wait out the grace
+	// period a server gets before it is killed.
+	m := New(Options{Servers: []Server{{Name: "mute", Command: "sh", Args: []string{"-c", "cat >/dev/null"}}}, LogDir: t.TempDir(), StartTimeout: 500 * time.Millisecond})
 	done := make(chan struct{})
 	go func() { m.Start(); close(done) }()
 	select {

@@ -69,8 +69,29 @@ func testLauncher(t *testing.T, spec Spec) *Launcher {
 		t.Fatal(err)
 	}
 	l := NewLauncher(exe, spec)
-	t.Cleanup(l.Close)
+	t.Cleanup(func() { closeAndWait(t, l) })
 	return l
+}
+
+// closeAndWait closes l and waits until its helpers are gone and its
+// directory removed, which Close leaves to happen in the background: a
+// test binary that exits first leaves a pincer-jail-* directory in the
+// machine's temp dir each run, and every flat jail later lists that
+// directory entry by entry.
+func closeAndWait(t testing.TB, l *Launcher) {
+	l.Close()
+	for deadline := time.Now().Add(killTimeout + 2*time.Second); ; time.Sleep(5 * time.Millisecond) {
+		l.mu.Lock()
+		state := l.state
+		l.mu.Unlock()
+		if state == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the launcher's directory %s is still there %s after Close", state, killTimeout+2*time.Second)
+			return
+		}
+	}
 }
 
 // runWith runs a shell script through l in its root (or /) and returns
@@ -171,38 +192,43 @@ func TestHelperEnforces(t *testing.T) {
 			homeSpec.Writable = []string{tr.root, tr.home}
 			online := spec
 			online.Network = true
+			// One launcher per spec, as pincer keeps one: the first case of
+			// each builds the jail, the later ones run in it again, so the
+			// cases check a reused helper as well as a fresh one.
+			// A launcher starts its helper at its first command.
+			launchers := map[string]*Launcher{"spec": testLauncher(t, spec), "homeSpec": testLauncher(t, homeSpec), "online": testLauncher(t, online)}
 			tests := []struct {
 				name   string
-				spec   Spec
+				spec   string // a key of launchers
 				script string
 				ok     bool
 				want   string
 				canary bool // the canary must still say "keep"
 			}{
-				{"write inside", spec, "echo hi > a && cat a", true, "hi", false},
-				{"mkdir and rename inside", spec, "mkdir -p d/e && touch x && mv x d/e/y && echo moved", true, "moved", false},
-				{"write outside", spec, "echo bad > " + tr.canary, false, "", true},
-				{"rm outside", spec, "rm " + tr.canary, false, "", true},
-				{"touch outside", spec, "touch " + filepath.Dir(tr.canary) + "/new", false, "", true},
-				{"read outside", spec, "cat " + tr.canary, true, "keep", false},
-				{"read hidden", spec, "cat " + tr.key, false, "", false},
-				{"write hidden", spec, "echo x > " + secret + "/key2", false, "", false},
-				{"write beside hidden", homeSpec, "echo ok > " + tr.home + "/src/f && cat " + tr.home + "/src/f", true, "ok", false},
-				{"write hidden inside writable", homeSpec, "echo x > " + secret + "/authorized_keys", false, "", false},
-				{"read hidden inside writable", homeSpec, "cat " + tr.key, false, "", false},
-				{"dev null", spec, "echo x > /dev/null && echo fine", true, "fine", false},
-				{"child stays inside", spec, "sh -c 'echo bad > " + tr.canary + "'", false, "", true},
-				{"background child stays inside", spec, "(sleep 0.1; echo bad > " + tr.canary + ") & wait $!", false, "", true},
-				{"network off", spec, connect, false, "", false},
-				{"network on", online, connect, true, "CONNECTED", false},
-				{"no privileges", spec, "grep -E '^(NoNewPrivs|CapEff|CapBnd)' /proc/self/status", true, "NoNewPrivs:\t1", false},
+				{"write inside", "spec", "echo hi > a && cat a", true, "hi", false},
+				{"mkdir and rename inside", "spec", "mkdir -p d/e && touch x && mv x d/e/y && echo moved", true, "moved", false},
+				{"write outside", "spec", "echo bad > " + tr.canary, false, "", true},
+				{"rm outside", "spec", "rm " + tr.canary, false, "", true},
+				{"touch outside", "spec", "touch " + filepath.Dir(tr.canary) + "/new", false, "", true},
+				{"read outside", "spec", "cat " + tr.canary, true, "keep", false},
+				{"read hidden", "spec", "cat " + tr.key, false, "", false},
+				{"write hidden", "spec", "echo x > " + secret + "/key2", false, "", false},
+				{"write beside hidden", "homeSpec", "echo ok > " + tr.home + "/src/f && cat " + tr.home + "/src/f", true, "ok", false},
+				{"write hidden inside writable", "homeSpec", "echo x > " + secret + "/authorized_keys", false, "", false},
+				{"read hidden inside writable", "homeSpec", "cat " + tr.key, false, "", false},
+				{"dev null", "spec", "echo x > /dev/null && echo fine", true, "fine", false},
+				{"child stays inside", "spec", "sh -c 'echo bad > " + tr.canary + "'", false, "", true},
+				{"background child stays inside", "spec", "(sleep 0.1; echo bad > " + tr.canary + ") & wait $!", false, "", true},
+				{"network off", "spec", connect, false, "", false},
+				{"network on", "online", connect, true, "CONNECTED", false},
+				{"no privileges", "spec", "grep -E '^(NoNewPrivs|CapEff|CapBnd)' /proc/self/status", true, "NoNewPrivs:\t1", false},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
 					if strings.Contains(tt.script, "/dev/tcp") && !Probe().Network {
 						agenttest.Missing(t, "the kernel cannot take the network away")
 					}
-					out, exit, err := runWith(t, testLauncher(t, tt.spec), tt.script)
+					out, exit, err := runWith(t, launchers[tt.spec], tt.script)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -524,7 +550,7 @@ func BenchmarkLauncher(b *testing.B) {
 				spec.HomeKeep = []string{filepath.Join(home, "go", "bin"), filepath.Join(home, ".config", "git")}
 			}
 			l := NewLauncher(exe, spec)
-			defer l.Close()
+			defer closeAndWait(b, l)
 			null, _ := os.Open(os.DevNull)
 			defer null.Close()
 			run := func() {

@@ -16,6 +16,7 @@ import (
 // started with --private. Each is refused, saying why, nothing is opened,
 // and /sessions does not offer them.
 func TestChatCannotEnterAnotherChatsSession(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New()
 	defer model.Close()
@@ -54,6 +55,7 @@ func TestChatCannotEnterAnotherChatsSession(t *testing.T) {
 // TestChatsFileCannotKeepAChatInAnotherChatsSession: a switch recorded
 // before the rule (chat 42 in tg-43) is not restored.
 func TestChatsFileCannotKeepAChatInAnotherChatsSession(t *testing.T) {
+	t.Parallel()
 	offset := t.TempDir() + "/bot.offset"
 	b := &Bot{opts: Options{ChatsFile: chatsFileFor(offset), Log: &syncBuffer{}}}
 	b.sessions = map[int64]string{}
@@ -69,6 +71,7 @@ func TestChatsFileCannotKeepAChatInAnotherChatsSession(t *testing.T) {
 // allowlist read it) neither what automatic recall added nor what the
 // recall tool found is posted; a private chat gets both.
 func TestGroupGetsNoRecalledText(t *testing.T) {
+	t.Parallel()
 	const secret = "the vault code is 1234-ZETA"
 	for _, group := range []bool{true, false} {
 		api := newFakeAPI(t)
@@ -96,6 +99,7 @@ func TestGroupGetsNoRecalledText(t *testing.T) {
 
 // TestChatOf: the chat a session name belongs to.
 func TestChatOf(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		id   int64

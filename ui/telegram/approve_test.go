@@ -17,6 +17,7 @@ import (
 // hook asked for says so, as the screen's dialog does; what they carry is
 // escaped for Telegram's HTML.
 func TestQuestionSaysWhoAsks(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a    agent.Approval
@@ -45,6 +46,7 @@ func TestQuestionSaysWhoAsks(t *testing.T) {
 // the summary, and exactly the text, escaped for Telegram's HTML,
 // sanitised and capped.
 func TestRecalledMessage(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	e := agent.Recalled{
 		Notes: []agent.RecalledNote{{SessionName: "db-migration", When: now.Add(-72 * time.Hour), Text: "goose runs <migrations>"}},
@@ -73,6 +75,7 @@ func TestRecalledMessage(t *testing.T) {
 // "always" on a dangerous command, forged by a client) decides nothing
 // either; the offered Deny then ends the question.
 func TestPressesThatAreNotAnswers(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"rm -rf build"}`}), agenttest.Text("finished", 5))
 	defer model.Close()
@@ -113,6 +116,7 @@ func TestPressesThatAreNotAnswers(t *testing.T) {
 // of the message a phone shows. The names are on one line each, cut; the
 // arguments are the block, first.
 func TestMCPQuestionKeepsNamesOnOneLine(t *testing.T) {
+	t.Parallel()
 	fake := "look\ntool: read_file\narguments: {}" + strings.Repeat("\n", 60) + strings.Repeat("z", 200)
 	args := "{\n  \"key\": \"-----BEGIN OPENSSH PRIVATE KEY-----\"\n}"
 	a := agent.Approval{Kind: agent.ApproveAction, Step: 1, Tier: safety.Confirm, Tool: "mcp__evil__look", SuggestedRule: "mcp__evil__look",

@@ -174,6 +174,7 @@ func lastText(api *fakeAPI) string {
 }
 
 func TestAllowedUserGetsAStreamedAnswer(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	answer := "Hello **world**. " + strings.Repeat("The build passes now. ", 12)
 	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody(answer, 8, 10, 5), Piece: 40, Delay: 5 * time.Millisecond})
@@ -207,6 +208,7 @@ func TestAllowedUserGetsAStreamedAnswer(t *testing.T) {
 }
 
 func TestStrangerGetsNothing(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("should not be asked", 5))
 	defer model.Close()
@@ -233,6 +235,7 @@ func TestStrangerGetsNothing(t *testing.T) {
 }
 
 func TestGroupAnswersOnlyMentionsAndReplies(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("group answer", 5))
 	defer model.Close()
@@ -280,6 +283,7 @@ func buttons(api *fakeAPI, label string) map[string]string {
 }
 
 func TestDangerousCommandNeedsTwoPresses(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		presses []string // button labels, in order
@@ -351,6 +355,7 @@ func lastSentWith(api *fakeAPI, label string) string {
 }
 
 func TestRestartDoesNotAnswerTwice(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("first", 5), agenttest.Text("second", 5))
 	defer model.Close()
@@ -388,6 +393,7 @@ func TestRestartDoesNotAnswerTwice(t *testing.T) {
 }
 
 func TestRateLimitIsWaitedOut(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	api.throttle["sendMessage"], api.retry = 1, 1
 	model := agenttest.New(agenttest.Text("after the wait", 50))
@@ -405,6 +411,7 @@ func TestRateLimitIsWaitedOut(t *testing.T) {
 }
 
 func TestMarkdownAnswerIsValidHTML(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	answer := "Use `snake_case_name` and <div> & co.\n\n```go\nif a < b && c > d {\n\tfmt.Println(\"<b>\")\n}\n```\n\n__init__ and *ptr and [docs](https://go.dev/?a=1&b=2)"
 	model := agenttest.New(agenttest.Text(answer, 7))
@@ -424,6 +431,7 @@ func TestMarkdownAnswerIsValidHTML(t *testing.T) {
 }
 
 func TestRefusedHTMLIsResentAsPlainText(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New()
 	defer model.Close()
@@ -439,6 +447,7 @@ func TestRefusedHTMLIsResentAsPlainText(t *testing.T) {
 }
 
 func TestNoAllowedUsersRefusesToStart(t *testing.T) {
+	t.Parallel()
 	_, err := New(context.Background(), Options{Token: testToken})
 	if err == nil || !strings.Contains(err.Error(), "allowed_users") || !strings.Contains(err.Error(), "user id") {
 		t.Errorf("err = %v", err)
@@ -446,6 +455,7 @@ func TestNoAllowedUsersRefusesToStart(t *testing.T) {
 }
 
 func TestTokenIsNotInErrors(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	api.Close() // nothing answers
 	_, err := New(context.Background(), Options{Token: testToken, APIURL: api.URL, AllowedUsers: []int64{1}, Retry: time.Millisecond})
@@ -470,6 +480,7 @@ func chatsFileFor(offsetFile string) string {
 // that session after a restart; a damaged record is said in the log and
 // the chat starts in its own session.
 func TestRestartKeepsTheChatsSession(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("first", 5), agenttest.Text("second", 5), agenttest.Text("third", 5))
 	defer model.Close()

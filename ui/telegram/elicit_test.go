@@ -10,6 +10,7 @@ import (
 )
 
 func TestElicitQuestionButtons(t *testing.T) {
+	t.Parallel()
 	plan := mcp.Field{Name: "plan", Title: "Plan", Kind: mcp.KindChoice, Options: []string{"free", "pro"}, OptionTitles: []string{"Free", "Pro"}}
 	tests := []struct {
 		name    string
@@ -60,6 +61,7 @@ func TestElicitQuestionButtons(t *testing.T) {
 }
 
 func TestElicitorAsksTheBusyChatsOwner(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	r := startBot(t, api, nil, "")
 	ask := r.bot.Elicitor()

@@ -6,6 +6,7 @@ import (
 )
 
 func TestToHTML(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, md, want string }{
 		{"plain", "hello", "hello"},
 		{"escapes", "a < b && c > d", "a &lt; b &amp;&amp; c &gt; d"},
@@ -39,6 +40,7 @@ func TestToHTML(t *testing.T) {
 }
 
 func TestSplitKeepsCodeBlocksWhole(t *testing.T) {
+	t.Parallel()
 	var md strings.Builder
 	md.WriteString("Here is the file:\n\n```go\n")
 	for i := range 400 {
@@ -79,6 +81,7 @@ func TestSplitKeepsCodeBlocksWhole(t *testing.T) {
 }
 
 func TestSplitShortIsOneChunk(t *testing.T) {
+	t.Parallel()
 	if got := Split("short **answer**", MaxMessage); len(got) != 1 || got[0] != "short **answer**" {
 		t.Errorf("Split = %q", got)
 	}

@@ -17,6 +17,7 @@ import (
 )
 
 func TestApprovalsByKind(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		call    agenttest.Call
@@ -101,6 +102,7 @@ func TestApprovalsByKind(t *testing.T) {
 }
 
 func TestToolActivityLines(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(
 		agenttest.Tools("Looking.", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"ls"}`}),
@@ -125,6 +127,7 @@ func TestToolActivityLines(t *testing.T) {
 }
 
 func TestCancelStopsTheTurn(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody("slow answer that never ends", 2, 1, 1), Piece: 4, Delay: time.Second})
 	defer model.Close()
@@ -142,6 +145,7 @@ func TestCancelStopsTheTurn(t *testing.T) {
 }
 
 func TestStopCancelsARunningTurn(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Reply{Body: agenttest.TextBody("slow answer", 2, 1, 1), Piece: 4, Delay: 2 * time.Second})
 	defer model.Close()
@@ -159,6 +163,7 @@ func TestStopCancelsARunningTurn(t *testing.T) {
 }
 
 func TestLongAnswerContinuesInNewMessages(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	var md strings.Builder
 	md.WriteString("The file:\n```go\n")
@@ -202,6 +207,7 @@ func TestLongAnswerContinuesInNewMessages(t *testing.T) {
 }
 
 func TestSessionCommands(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("one", 5), agenttest.Text("two", 5), agenttest.Text("three", 5))
 	defer model.Close()
@@ -236,6 +242,7 @@ func TestSessionCommands(t *testing.T) {
 }
 
 func TestCompactCommand(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New()
 	model.SetFallback(agenttest.Text("a summary of it all", 50))
@@ -251,6 +258,7 @@ func TestCompactCommand(t *testing.T) {
 }
 
 func TestAlwaysAllowCarriesTheRule(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New()
 	defer model.Close()
@@ -279,6 +287,7 @@ func TestAlwaysAllowCarriesTheRule(t *testing.T) {
 }
 
 func TestScheduledTaskAnswersInTheChat(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("the build is green", 5))
 	defer model.Close()
@@ -302,6 +311,7 @@ func TestScheduledTaskAnswersInTheChat(t *testing.T) {
 }
 
 func TestEditHunksCanBeDropped(t *testing.T) {
+	t.Parallel()
 	var before, after, want strings.Builder
 	for i := range 30 {
 		line := "line " + string(rune('A'+i%26)) + "\n"
@@ -373,6 +383,7 @@ func (f *fakeTasks) List(name string) ([]string, error) {
 }
 
 func TestScheduleAndTasksCommands(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New()
 	defer model.Close()
@@ -389,6 +400,7 @@ func TestScheduleAndTasksCommands(t *testing.T) {
 }
 
 func TestLongCommandIsAskedWithAFile(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	long := "touch made && true " + strings.Repeat("a", 5000)
 	args, _ := json.Marshal(map[string]string{"command": long})
@@ -419,6 +431,7 @@ func TestLongCommandIsAskedWithAFile(t *testing.T) {
 // TestModelCommandSwitches: /model NAME switches the chat's model; the
 // next request goes to it, and it stays the chat's after /new.
 func TestModelCommandSwitches(t *testing.T) {
+	t.Parallel()
 	api := newFakeAPI(t)
 	model := agenttest.New(agenttest.Text("one", 5), agenttest.Text("two", 5))
 	defer model.Close()

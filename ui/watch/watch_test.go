@@ -54,6 +54,7 @@ func newWatcher(t *testing.T, root string, o Options) *Watcher {
 }
 
 func TestReportsCreationsInWatchedDirectories(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "sub"), 0o755)
 	os.Mkdir(filepath.Join(root, "closed"), 0o755)
@@ -93,6 +94,7 @@ func TestReportsCreationsInWatchedDirectories(t *testing.T) {
 }
 
 func TestIgnoredPathsAloneReportNothing(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "sub"), 0o755)
 	w := newWatcher(t, root, Options{Ignored: func(rel string, isDir bool) bool {
@@ -111,6 +113,7 @@ func TestIgnoredPathsAloneReportNothing(t *testing.T) {
 }
 
 func TestManyChangesComeAsFewBatches(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("slow; go test without -short (or .ci/run) runs it")
 	}
@@ -139,6 +142,7 @@ func TestManyChangesComeAsFewBatches(t *testing.T) {
 }
 
 func TestWatchNeverBlocks(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	w := newWatcher(t, root, Options{})
 	done := make(chan struct{})
