@@ -184,10 +184,10 @@ func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 	}
 }
 
-// TestBlocksFinishedBetweenFramesRenderTogether: blocks that finish in
-// pieces between two renders are rendered in one call, and the chunks
-// rendered before stay as they were.
-func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
+// TestBlocksFinishedBetweenFramesRenderOnce: blocks that finish in pieces
+// between two renders are rendered once each, and the chunks rendered
+// before stay as they were.
+func TestBlocksFinishedBetweenFramesRenderOnce(t *testing.T) {
 	c := &countingRenderer{inner: newGlamourRenderer(themes.Dark())}
 	d := newStreamDoc("")
 	d.append("Intro.\n\nStill")
@@ -197,11 +197,81 @@ func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
 	}
 	before := c.calls
 	got := d.render(0, 60, c)
-	if n := c.calls - before; n != 2 {
-		t.Errorf("four blocks finished between two renders took %d renders, want 2 (them, then the tail)", n)
+	if n := c.calls - before; n != 5 {
+		t.Errorf("four blocks finished between two renders took %d renders, want 5 (each once, then the tail)", n)
+	}
+	if n := c.bySrc["Intro.\n\n"]; n != 1 {
+		t.Errorf("the block finished before was rendered %d times, want 1", n)
 	}
 	whole := trimBlank(c.inner.Render(d.text(), 60))
 	if diff := firstDiff(got, whole); diff != "" {
 		t.Errorf("the lines differ from a render of the whole: %s", diff)
+	}
+}
+
+// TestHeldViewSkipsUnseenOutput: while a stepped view holds still and the
+// answer's growing end is below the pane, frames render nothing and stay
+// exactly what drawing them anew gives; the end is rendered when the view
+// steps. The answer is fed as the screen feeds it, one piece a frame, to
+// two transcripts: one draws as usual, the other is made to draw every
+// frame anew.
+func TestHeldViewSkipsUnseenOutput(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		piece   int
+		stepped bool
+	}{
+		{"fast, stepped", 530, true},
+		{"slow, stepped", 96, true},
+		{"fast, following", 530, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := time.Unix(1000, 0)
+			answer := longAnswer(20_000)
+			var models [2]Model
+			var counts [2]*countingRenderer
+			for k := range models {
+				models[k] = newTestModel(100, 30)
+				models[k].s.now = func() time.Time { return now }
+				models[k].SetSteppedScroll(c.stepped)
+				counts[k] = countRenders(&models[k])
+				models[k].AddUser("question")
+				models[k].View()
+			}
+			held := 0
+			for i := 0; i < len(answer); i += c.piece {
+				now = now.Add(time.Second / 15)
+				var frames [2]string
+				for k := range models {
+					models[k].AppendText(answer[i:min(i+c.piece, len(answer))])
+					if k == 1 {
+						models[k].s.changed() // drawn anew
+					}
+					frames[k] = models[k].View()
+				}
+				if frames[0] != frames[1] {
+					t.Fatalf("after %d bytes the frame differs from one drawn anew:\n%s\n----\n%s", i+c.piece, frames[0], frames[1])
+				}
+				if models[0].Moved() != models[1].Moved() {
+					t.Fatalf("after %d bytes Moved says %d, drawn anew %d", i+c.piece, models[0].Moved(), models[1].Moved())
+				}
+				if models[0].s.holdsStill() {
+					held++
+				}
+			}
+			for k := range models {
+				models[k].FinishAssistant(false)
+			}
+			if a, b := models[0].View(), models[1].View(); a != b {
+				t.Fatalf("the finished answer differs from one drawn anew:\n%s\n----\n%s", a, b)
+			}
+			saved := counts[1].bytes - counts[0].bytes
+			switch {
+			case c.name == "fast, stepped" && (held == 0 || saved < counts[1].bytes/4):
+				t.Errorf("a fast answer beside a held view: %d frames held, rendered %d bytes against %d drawn anew", held, counts[0].bytes, counts[1].bytes)
+			case !c.stepped && held > 0:
+				t.Errorf("a view that follows the end held %d frames", held)
+			}
+		})
 	}
 }
