@@ -31,6 +31,10 @@ func TestNewRegistry(t *testing.T) {
 		{"space in name", []Tool{stubTool{"read file"}}, `tool name "read file" is invalid`, nil},
 		{"empty name", []Tool{stubTool{""}}, `tool name "" is invalid`, nil},
 		{"dot in name", []Tool{stubTool{"fs.read"}}, `tool name "fs.read" is invalid`, nil},
+		{"64 characters", []Tool{stubTool{strings.Repeat("a", 63) + "Z"}}, "", []string{strings.Repeat("a", 63) + "Z"}},
+		{"65 characters", []Tool{stubTool{strings.Repeat("a", 65)}}, `is invalid`, nil},
+		{"letter outside ASCII", []Tool{stubTool{"naïve"}}, `tool name "naïve" is invalid`, nil},
+		{"digits, dash and underscore", []Tool{stubTool{"Go_1-x"}}, "", []string{"Go_1-x"}},
 		{"nil tool", []Tool{stubTool{"a"}, nil}, "tool 1 is nil", nil},
 		{"all problems reported", []Tool{stubTool{"a"}, stubTool{"a"}, stubTool{"b c"}}, `"b c" is invalid`, nil},
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"strings"
 )
 
@@ -56,14 +55,17 @@ func New[A any](s Spec[A]) (Tool, error) {
 	return &typedTool[A]{spec: s, schema: schema, example: string(example)}, nil
 }
 
-// toolNameRe is compiled once: validName runs for every tool each time a
-// registry is built.
-var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-
 // validName reports whether name is acceptable to every provider as a
 // function name: 1 to 64 letters, digits, '_' or '-'.
+// It is checked byte by byte: every tool is checked when pincer starts, and
+// compiling a pattern for each cost more memory than the rest of the tools.
 func validName(name string) error {
-	if !toolNameRe.MatchString(name) {
+	ok := len(name) >= 1 && len(name) <= 64
+	for i := 0; ok && i < len(name); i++ {
+		c := name[i]
+		ok = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-'
+	}
+	if !ok {
 		return fmt.Errorf("tool name %q is invalid; use 1 to 64 letters, digits, '_' or '-'", name)
 	}
 	return nil

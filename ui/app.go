@@ -1098,7 +1098,8 @@ func (a *App) inputView() string {
 // this is plain line concatenation, far cheaper than measuring each line.
 func joinPanes(left, sep, right string) string {
 	var b strings.Builder
-	b.Grow(len(left) + len(right) + 64)
+	// One allocation: a separator and a newline on every row.
+	b.Grow(len(left) + len(right) + (max(strings.Count(left, "\n"), strings.Count(right, "\n"))+1)*(len(sep)+1))
 	for {
 		l, lrest, lok := strings.Cut(left, "\n")
 		r, rrest, rok := strings.Cut(right, "\n")

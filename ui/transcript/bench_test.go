@@ -2,9 +2,11 @@ package transcript
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"pincer/themes"
 )
@@ -194,4 +196,98 @@ func BenchmarkResize(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStreamRenders streams a 35 KB answer into the transcript as
+// the screen does at 160×45 beside the tree (124 columns of text, a frame
+// every 1/15 s on a clock of the benchmark's own), and reports what does
+// not depend on the machine: the markdown rendered per byte of answer
+// (md-bytes/answer-byte: 1 is every byte once; the growing end rendered
+// every frame pushes it up), glamour calls per KB, and the allocations
+// per KB of answer. Pieces of 530 bytes a frame are a fast model (8 KB/s),
+// 96 a slow one (1.4 KB/s); stepped is the view beside the tree on a
+// terminal without left and right margins (tmux), following the others;
+// repeated is an answer that repeats its steps, varied one whose blocks
+// all differ.
+func BenchmarkStreamRenders(b *testing.B) {
+	varied := variedAnswer(35_000)
+	repeated := strings.Repeat(strings.SplitAfter(varied, "## ")[1], 200)
+	repeated = "## " + repeated[:35_000]
+	for _, c := range []struct {
+		name    string
+		answer  string
+		piece   int
+		stepped bool
+	}{
+		{"fast/stepped/repeated", repeated, 530, true},
+		{"fast/stepped/varied", varied, 530, true},
+		{"fast/following/varied", varied, 530, false},
+		{"slow/stepped/varied", varied, 96, true},
+		{"slow/following/varied", varied, 96, false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			themes.RegisterCodeStyles() // as the screen does
+			themes.CacheHighlighting()
+			var rendered, calls int
+			var ms0, ms1 runtime.MemStats
+			var mallocs, bytes uint64
+			for b.Loop() {
+				b.StopTimer()
+				now := time.Unix(1000, 0)
+				m := newTestModel(127, 42)
+				m.s.now = func() time.Time { return now }
+				m.SetSteppedScroll(c.stepped)
+				counts := countRenders(&m)
+				m.AddUser("question")
+				m.View()
+				runtime.ReadMemStats(&ms0)
+				b.StartTimer()
+				for _, f := range streamFrames(c.answer, c.piece) {
+					now = now.Add(time.Second / 15)
+					m.AppendText(f)
+					m.View()
+				}
+				m.FinishAssistant(false)
+				m.View()
+				b.StopTimer()
+				runtime.ReadMemStats(&ms1)
+				mallocs += ms1.Mallocs - ms0.Mallocs
+				bytes += ms1.TotalAlloc - ms0.TotalAlloc
+				rendered += counts.bytes
+				calls += counts.calls
+				b.StartTimer()
+			}
+			kb := float64(b.N) * float64(len(c.answer)) / 1000
+			b.ReportMetric(float64(rendered)/kb/1000, "md-bytes/answer-byte")
+			b.ReportMetric(float64(calls)/kb, "renders/KB")
+			b.ReportMetric(float64(mallocs)/kb, "allocs/KB")
+			b.ReportMetric(float64(bytes)/kb, "B/KB")
+		})
+	}
+}
+
+// variedAnswer is about n bytes of the markdown a model writes, whose
+// blocks all differ: headings, paragraphs with inline code, lists with
+// bold words, and short code blocks.
+func variedAnswer(n int) string {
+	words := strings.Fields(`parser reads whole file walks each declaration records names defines later pass
+		resolve references without second read disk cache entries evicted index tokens buffer stream
+		handler request returns error wraps context caller checks both paths tests cover config`)
+	r := rand.New(rand.NewPCG(3, 5))
+	say := func(k int) string {
+		out := make([]string, k)
+		for i := range out {
+			out[i] = words[r.IntN(len(words))]
+		}
+		return strings.Join(out, " ")
+	}
+	var b strings.Builder
+	for i := 1; b.Len() < n; i++ {
+		fmt.Fprintf(&b, "## Step %d: %s\n\n%s `%s` %s.\n\n", i, say(3), say(12+r.IntN(40)), say(1), say(5+r.IntN(30)))
+		for range 1 + r.IntN(3) {
+			fmt.Fprintf(&b, "- %s **%s** %s\n", say(2), say(1), say(1+r.IntN(8)))
+		}
+		fmt.Fprintf(&b, "\n```go\nfunc step%d() error {\n\treturn %q\n}\n```\n\n", i, say(3))
+	}
+	return b.String()
 }

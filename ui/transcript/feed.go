@@ -21,10 +21,11 @@ func (m *Model) AppendText(delta string) {
 		s.endReasoning()
 		s.answer = &item{kind: KindAssistant, doc: newStreamDoc(""), streaming: true, gen: -1}
 		s.items = append(s.items, s.answer)
+		s.arrived()
 	}
 	s.answer.doc.append(delta)
 	s.answer.invalidate()
-	s.arrived()
+	s.arrivedText()
 }
 
 // AppendReasoning adds a piece of the model's reasoning in flight. It is

@@ -73,6 +73,9 @@ type state struct {
 	shownAtEnd bool
 	shownRows  int
 	moved      int
+	// shownFixed says the frame drawn last holds still while only text
+	// for the answer in flight arrives (see holdsStill).
+	shownFixed bool
 	// Where the transcript ended in the frame drawn last: the last
 	// position with lines and its span then.
 	endIdx, endSpan, endGen int
@@ -195,7 +198,7 @@ func (m Model) Moved() int { return m.s.moved }
 func (s *state) setTheme(th themes.Theme) {
 	s.theme = th
 	s.styles = th.Styles()
-	s.md = s.newMD(th)
+	s.md = newBlockCache(s.newMD(th))
 	s.buildGutters()
 }
 

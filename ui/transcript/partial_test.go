@@ -205,3 +205,70 @@ func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
 		t.Errorf("the lines differ from a render of the whole: %s", diff)
 	}
 }
+
+// TestHeldViewSkipsUnseenOutput: while a stepped view holds still and the
+// answer's growing end is below the pane, frames render nothing and stay
+// exactly what drawing them anew gives; the end is rendered when the view
+// steps. The answer is fed as the screen feeds it, one piece a frame, to
+// two transcripts: one draws as usual, the other is made to draw every
+// frame anew.
+func TestHeldViewSkipsUnseenOutput(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		piece   int
+		stepped bool
+	}{
+		{"fast, stepped", 530, true},
+		{"slow, stepped", 96, true},
+		{"fast, following", 530, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			now := time.Unix(1000, 0)
+			answer := longAnswer(20_000)
+			var models [2]Model
+			var counts [2]*countingRenderer
+			for k := range models {
+				models[k] = newTestModel(100, 30)
+				models[k].s.now = func() time.Time { return now }
+				models[k].SetSteppedScroll(c.stepped)
+				counts[k] = countRenders(&models[k])
+				models[k].AddUser("question")
+				models[k].View()
+			}
+			held := 0
+			for i := 0; i < len(answer); i += c.piece {
+				now = now.Add(time.Second / 15)
+				var frames [2]string
+				for k := range models {
+					models[k].AppendText(answer[i:min(i+c.piece, len(answer))])
+					if k == 1 {
+						models[k].s.changed() // drawn anew
+					}
+					frames[k] = models[k].View()
+				}
+				if frames[0] != frames[1] {
+					t.Fatalf("after %d bytes the frame differs from one drawn anew:\n%s\n----\n%s", i+c.piece, frames[0], frames[1])
+				}
+				if models[0].Moved() != models[1].Moved() {
+					t.Fatalf("after %d bytes Moved says %d, drawn anew %d", i+c.piece, models[0].Moved(), models[1].Moved())
+				}
+				if models[0].s.holdsStill() {
+					held++
+				}
+			}
+			for k := range models {
+				models[k].FinishAssistant(false)
+			}
+			if a, b := models[0].View(), models[1].View(); a != b {
+				t.Fatalf("the finished answer differs from one drawn anew:\n%s\n----\n%s", a, b)
+			}
+			saved := counts[1].bytes - counts[0].bytes
+			switch {
+			case c.name == "fast, stepped" && (held == 0 || saved < counts[1].bytes/4):
+				t.Errorf("a fast answer beside a held view: %d frames held, rendered %d bytes against %d drawn anew", held, counts[0].bytes, counts[1].bytes)
+			case !c.stepped && held > 0:
+				t.Errorf("a view that follows the end held %d frames", held)
+			}
+		})
+	}
+}

@@ -237,8 +237,67 @@ func (s *state) grew() {
 // tool call): a frame drawn while output is deferred (DeferOutput) may
 // leave it for the next one.
 func (s *state) arrived() {
+	s.arrivedText()
+	s.shownFixed = false
+}
+
+// arrivedText is arrived for text added to the answer in flight, which
+// changes only the answer's lines after those it has finished.
+func (s *state) arrivedText() {
 	if !s.follow {
 		s.newBelow = true
 	}
 	s.frameValid = false
+}
+
+// holdsStill reports whether the frame drawn last is still right although
+// text arrived for the answer in flight: a stepped view holds its first
+// line, its rows are all above the answer's unfinished end (shownFixed),
+// and no step is due. Such a frame is not drawn again, and the answer's end,
+// out of sight, is not rendered until the view steps or the end comes into
+// view: a fast answer beside the tree otherwise costs a render of its
+// growing end every frame for nothing to show.
+func (s *state) holdsStill() bool {
+	return s.shownFixed && !s.personal && s.frame != "" && s.follow && s.stepped && s.holding &&
+		s.heldGen == s.gen && s.answer != nil && s.now().Sub(s.lastStep) < stepEvery
+}
+
+// rowsFixed reports whether the page drawn from a is full and ends above
+// the lines of the answer in flight that text arriving for it may change
+// (its unfinished end, and what follows it).
+func (s *state) rowsFixed(a anchor, rows int) bool {
+	if s.answer == nil || rows < s.page() {
+		return false
+	}
+	ai := -1
+	for i := len(s.items) - 1; i >= 0; i-- {
+		if s.items[i] == s.answer {
+			ai = i
+			break
+		}
+	}
+	if ai < 0 || s.answer.gen != s.gen {
+		return false
+	}
+	// The last row's position and line.
+	idx, off, need := a.idx, a.off, s.page()
+	for {
+		if idx >= s.count() {
+			return false
+		}
+		if h := s.span(idx); off+need <= h {
+			off += need - 1
+			break
+		} else {
+			need -= max(h-off, 0)
+		}
+		idx, off = idx+1, 0
+	}
+	switch {
+	case idx < ai:
+		return true
+	case idx > ai:
+		return false
+	}
+	return off-s.gap(idx) < s.answer.doc.fixedLines(s.gen)
 }

@@ -11,7 +11,7 @@ import (
 // drawing.
 func (m Model) View() string {
 	s := m.s
-	if s.frameValid || s.deferring && !s.personal && s.frame != "" {
+	if s.frameValid || s.deferring && !s.personal && s.frame != "" || s.holdsStill() {
 		s.moved = 0
 		return s.frame
 	}
@@ -37,6 +37,7 @@ func (s *state) draw() string {
 	}
 	s.clampTop()
 	var rows []string
+	s.shownFixed = false
 	if a, atBottom := s.frameTop(); atBottom {
 		rows = s.bottomRows()
 		// The view moves by what was added, less what the rows left
@@ -55,6 +56,7 @@ func (s *state) draw() string {
 			}
 		}
 		s.shownTop, s.shownGen, s.shownValid, s.shownAtEnd = a, s.gen, true, false
+		s.shownFixed = s.holding && s.rowsFixed(a, len(rows))
 	}
 	s.noteEnd()
 	if s.newBelow && !s.follow {
