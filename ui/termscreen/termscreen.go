@@ -562,6 +562,7 @@ func (p *Program) draw(personal bool) {
 		return
 	}
 	var frame bytes.Buffer
+	x0, y0 := p.rend.Position() // where the last frame left the cursor
 	p.apply(v)
 	lines := strings.Split(v.Content, "\n")
 	standAlone := linesStandAlone(lines)
@@ -614,6 +615,13 @@ func (p *Program) draw(personal bool) {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
 	}
 	_ = p.rend.Flush()
+	if v.AltScreen {
+		// On the whole screen the renderer's moves are absolute, and
+		// often longer than they need be.
+		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height)
+		p.buf.Reset()
+		p.buf.Write(out)
+	}
 	for y, line := range p.cells.Lines {
 		if p.changed[y] {
 			copy(p.shown.Lines[y], line)
