@@ -176,14 +176,18 @@ type App struct {
 	turnStart     time.Time
 	now           time.Time // last tick, for the elapsed time
 	spin          int
-	ticking       bool
-	answering     bool // an answer or reasoning is streaming into the transcript
-	queue         []queued
-	history       []string // prompts sent, for Up/Down
-	historyPos    int
-	draft         string // what was typed before browsing history
-	pastes        map[string]string
-	inputRows     inputRows // which rows of the input start a line
+	// ticks counts the spinner's ticks; outputRecent is how many ticks
+	// the spinner still turns slowly after output arrived (see
+	// spinSlowTicks).
+	ticks, outputRecent int
+	ticking             bool
+	answering           bool // an answer or reasoning is streaming into the transcript
+	queue               []queued
+	history             []string // prompts sent, for Up/Down
+	historyPos          int
+	draft               string // what was typed before browsing history
+	pastes              map[string]string
+	inputRows           inputRows // which rows of the input start a line
 	// emptyInput is the input box drawn while it is empty, and what it
 	// was drawn for (see inputView).
 	emptyInput    string
@@ -435,6 +439,13 @@ type disarmQuitMsg struct{}
 
 const tickInterval = 100 * time.Millisecond
 
+// spinSlowTicks is how many ticks the spinner waits between frames while
+// output keeps arriving (it turns at every tick once output has paused for
+// as long). The arriving text shows the turn is alive; a spinner turning
+// ten times a second beside it cost each second ten moves to the status
+// line and back, a third as many bytes again as a slow answer's own.
+const spinSlowTicks = 5
+
 func tick() tea.Cmd {
 	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg(t) })
 }
@@ -468,6 +479,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.terminalOut = true
 		return a, nil
 	case eventsMsg:
+		a.outputRecent = spinSlowTicks
 		cmds := a.handleEvents(msg)
 		cmds = append(cmds, a.bridge.wait())
 		return a, tea.Batch(cmds...)
@@ -479,7 +491,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil // drawn again: a held dialog may say the typing stopped
 	case tickMsg:
 		a.now = time.Time(msg)
-		a.spin++
+		a.ticks++
+		if a.outputRecent == 0 || a.ticks%spinSlowTicks == 0 {
+			a.spin++
+		}
+		a.outputRecent = max(a.outputRecent-1, 0)
 		if a.busy {
 			return a, tick()
 		}

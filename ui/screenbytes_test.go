@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
@@ -112,4 +113,47 @@ func lineWith(t *testing.T, s, want string) string {
 	}
 	t.Fatalf("no line holds %q", want)
 	return ""
+}
+
+// TestSpinnerSlowsWhileOutputArrives: while an answer's text keeps
+// arriving the spinner turns once every spinSlowTicks ticks (each turn
+// costs the terminal a move to the status line and back); once the
+// output pauses it turns at every tick again, so a stalled answer still
+// shows that pincer is alive.
+func TestSpinnerSlowsWhileOutputArrives(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		output     bool // text arrives before each tick
+		ticks      int
+		maxChanges int
+		minChanges int
+	}{
+		{"text arriving", true, 20, 20/spinSlowTicks + 1, 20/spinSlowTicks - 1},
+		{"no output", false, 20, 20, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 30)
+			a.busy = true
+			now := time.Unix(1000, 0)
+			frame := func() string {
+				line := ansi.Strip(a.statusLine())
+				return strings.Fields(line)[2] // after the mode and a dot
+			}
+			last, changes := frame(), 0
+			for range tc.ticks {
+				if tc.output {
+					a.Update(eventsMsg{agent.TextDelta{Text: "words "}})
+				}
+				now = now.Add(tickInterval)
+				a.Update(tickMsg(now))
+				if f := frame(); f != last {
+					changes++
+					last = f
+				}
+			}
+			if changes > tc.maxChanges || changes < tc.minChanges {
+				t.Errorf("the spinner turned %d times in %d ticks, want %d to %d", changes, tc.ticks, tc.minChanges, tc.maxChanges)
+			}
+		})
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -561,6 +562,7 @@ func (p *Program) draw(personal bool) {
 		return
 	}
 	var frame bytes.Buffer
+	x0, y0 := p.rend.Position() // where the last frame left the cursor
 	p.apply(v)
 	lines := strings.Split(v.Content, "\n")
 	standAlone := linesStandAlone(lines)
@@ -613,6 +615,13 @@ func (p *Program) draw(personal bool) {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
 	}
 	_ = p.rend.Flush()
+	if v.AltScreen {
+		// On the whole screen the renderer's moves are absolute, and
+		// often longer than they need be.
+		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height)
+		p.buf.Reset()
+		p.buf.Write(out)
+	}
 	for y, line := range p.cells.Lines {
 		if p.changed[y] {
 			copy(p.shown.Lines[y], line)
@@ -807,22 +816,44 @@ func (p *Program) scrollRegion(area uv.Rectangle, n int, margins bool) {
 		left = area.Min.X
 		b.WriteString(ansi.SetModeLeftRightMargin)
 	}
-	b.WriteString(ansi.SetTopBottomMargins(area.Min.Y+1, area.Max.Y))
+	// The margins are given in their shortest forms: a margin at the
+	// screen's edge is the default, and left out; so are both when they
+	// are put back. A scroll per frame made these a fifth of the bytes of
+	// an answer streaming between margins.
+	b.WriteString(margin(area.Min.Y+1, area.Max.Y, p.height, 'r'))
 	if margins {
-		b.WriteString(ansi.SetLeftRightMargins(area.Min.X+1, area.Max.X))
+		b.WriteString(margin(area.Min.X+1, area.Max.X, p.width, 's'))
 	}
 	b.WriteString(ansi.CursorPosition(left+1, area.Min.Y+1))
 	b.WriteString(ansi.ScrollUp(n))
 	if margins {
-		b.WriteString(ansi.SetLeftRightMargins(1, p.width))
+		b.WriteString("\x1b[s") // DECSLRM with both margins the default
 		b.WriteString(ansi.ResetModeLeftRightMargin)
 	}
-	b.WriteString(ansi.SetTopBottomMargins(1, p.height))
+	b.WriteString("\x1b[r") // DECSTBM with both margins the default
 	mark := b.Len()
 	p.rend.Render(p.shown)
 	_ = p.rend.Flush()
 	b.Truncate(mark)
 	p.rend.SetPosition(-1, -1) // the margins moved the cursor
+}
+
+// margin is the sequence that sets margins from first to last (1-based,
+// inclusive) of size cells (final 'r' for top and bottom, DECSTBM; 's' for
+// left and right, DECSLRM), leaving out what is the default: a first
+// margin of 1 and a last margin at the screen's edge.
+func margin(first, last, size int, final byte) string {
+	var b strings.Builder
+	b.WriteString("\x1b[")
+	if first > 1 {
+		b.WriteString(strconv.Itoa(first))
+	}
+	if last < size {
+		b.WriteByte(';')
+		b.WriteString(strconv.Itoa(last))
+	}
+	b.WriteByte(final)
+	return b.String()
 }
 
 // sameCells reports whether two runs of cells are the same.

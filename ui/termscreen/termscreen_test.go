@@ -362,7 +362,7 @@ func TestRegionBesideAPaneScrolls(t *testing.T) {
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
-	if !strings.Contains(frame, ansi.SetTopBottomMargins(1, 9)) {
+	if !strings.Contains(frame, "\x1b[;9r") {
 		t.Errorf("the region was not scrolled: %q", frame)
 	}
 	// One new line of the region is about 45 bytes; the region written
@@ -400,13 +400,41 @@ func TestRegionScrollsBetweenMargins(t *testing.T) {
 	term.mu.Lock()
 	frame := term.out.String()[before:]
 	term.mu.Unlock()
-	for _, want := range []string{ansi.SetLeftRightMargins(9, 40), ansi.SetTopBottomMargins(1, 9), ansi.ScrollUp(1)} {
+	for _, want := range []string{"\x1b[9s", "\x1b[;9r", ansi.ScrollUp(1)} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("the scroll lacks %q: %q", want, frame)
 		}
 	}
+	// The scroll, from setting the margins to putting them back, in the
+	// margins' shortest forms: 53 bytes in their full ones.
+	from, to := strings.Index(frame, ansi.SetModeLeftRightMargin), strings.LastIndex(frame, "\x1b[r")
+	if from < 0 || to < from {
+		t.Fatalf("no whole scroll in %q", frame)
+	}
+	if scroll := frame[from : to+3]; len(scroll) > 40 {
+		t.Errorf("the scroll takes %d bytes, want at most 40: %q", len(scroll), scroll)
+	}
 	if strings.Contains(frame, "file") {
 		t.Errorf("the pane beside the region was written again: %q", frame)
+	}
+}
+
+// TestMarginsInShortForm: a margin at the screen's edge is left out.
+func TestMarginsInShortForm(t *testing.T) {
+	for _, tc := range []struct {
+		first, last, size int
+		final             byte
+		want              string
+	}{
+		{1, 41, 45, 'r', "\x1b[;41r"},
+		{3, 41, 45, 'r', "\x1b[3;41r"},
+		{1, 45, 45, 'r', "\x1b[r"},
+		{34, 160, 160, 's', "\x1b[34s"},
+		{34, 120, 160, 's', "\x1b[34;120s"},
+	} {
+		if got := margin(tc.first, tc.last, tc.size, tc.final); got != tc.want {
+			t.Errorf("margin(%d, %d, %d, %q) = %q, want %q", tc.first, tc.last, tc.size, tc.final, got, tc.want)
+		}
 	}
 }
 
@@ -438,7 +466,7 @@ func TestScrollTakesTheModelsWord(t *testing.T) {
 			p.Send("next")
 			waitFrames(t, p, 2)
 			frame := term.settled(t)[before:]
-			if got := strings.Contains(frame, ansi.SetTopBottomMargins(1, 9)); got != tc.scroll {
+			if got := strings.Contains(frame, "\x1b[;9r"); got != tc.scroll {
 				t.Errorf("scrolled: %v, want %v: %q", got, tc.scroll, frame)
 			}
 		})

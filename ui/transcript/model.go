@@ -165,9 +165,9 @@ func (m *Model) Reset() {
 // SetSteppedScroll makes the view, while it follows output in flight,
 // move in steps rather than line by line: it holds its first line while
 // the end fits, and when the end reaches the bottom it moves so that the
-// end sits half a page up, at most once every half second (what arrives
-// in between is shown by the next step). When nothing is in flight it
-// shows the end at the bottom again.
+// end sits a quarter of a page below the top, at most once every half
+// second (what arrives in between is shown by the next step). When nothing
+// is in flight it shows the end at the bottom again.
 //
 // The screen sets it where the terminal can only scroll whole rows and a
 // pane stands beside the transcript: every move of the transcript then

@@ -113,8 +113,8 @@ func TestMovedIsWhatWasAppended(t *testing.T) {
 }
 
 // TestSteppedScrollHolds: a stepped view holds its first line while the
-// answer fills the pane, moves at most once a half second, and then puts
-// the end half a page above the bottom; when the answer ends it shows the
+// answer fills the pane, moves at most once a half second, and then keeps
+// only a quarter of the page in sight; when the answer ends it shows the
 // end at the bottom.
 func TestSteppedScrollHolds(t *testing.T) {
 	now := time.Unix(1000, 0)
@@ -137,7 +137,7 @@ func TestSteppedScrollHolds(t *testing.T) {
 	if got := viewLines(m)[0]; got != first {
 		t.Fatalf("the view moved while the end fitted: top %q, was %q", got, first)
 	}
-	feed(10) // past the bottom, too soon to move
+	feed(8) // past the bottom, too soon to move
 	if got := viewLines(m)[0]; got != first {
 		t.Fatalf("the view moved before half a second passed: top %q", got)
 	}
@@ -146,8 +146,8 @@ func TestSteppedScrollHolds(t *testing.T) {
 	moved := m.Moved()
 	lines := viewLines(m)
 	end := lastNonEmpty(lines)
-	if !strings.Contains(lines[end], fmt.Sprintf("line %03d", line-1)) || end != 30-15-1 {
-		t.Errorf("after a step the end %q is on row %d, want the last line on row 14:\n%s", lines[end], end, strings.Join(lines, "\n"))
+	if !strings.Contains(lines[end], fmt.Sprintf("line %03d", line-1)) || end != 30/4-1 {
+		t.Errorf("after a step the end %q is on row %d, want the last line on row 6:\n%s", lines[end], end, strings.Join(lines, "\n"))
 	}
 	if moved == 0 {
 		t.Error("the step did not say how far it moved")

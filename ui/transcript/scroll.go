@@ -10,6 +10,14 @@ import "time"
 // stepEvery is how often a stepped view (SetSteppedScroll) may move.
 const stepEvery = 500 * time.Millisecond
 
+// stepKeeps is the part of the page (1/stepKeeps) a step keeps in sight:
+// the last lines before the step, for the reader's bearings. The terminal
+// is sent those lines again at every step (a terminal that scrolls whole
+// rows would otherwise move the pane beside them), so keeping a quarter
+// rather than a half sends a third as much again over an answer: fewer
+// steps, each with fewer lines.
+const stepKeeps = 4
+
 // count is the number of positions: the entries and the queued block.
 func (s *state) count() int { return len(s.items) + 1 }
 
@@ -87,7 +95,8 @@ func (s *state) inFlight() bool {
 // frameTop is the first line of the frame being drawn, or atBottom when
 // the frame shows the end at the bottom. A stepped view that follows
 // output in flight holds its first line while the end fits, and moves, at
-// most once a stepEvery, to put the end half a page above the bottom.
+// most once a stepEvery, to put the end a quarter of a page below the top
+// (see stepKeeps).
 func (s *state) frameTop() (top anchor, atBottom bool) {
 	switch {
 	case !s.follow:
@@ -105,7 +114,7 @@ func (s *state) frameTop() (top anchor, atBottom bool) {
 	if s.linesFrom(s.held, s.page()) <= s.page() || now.Sub(s.lastStep) < stepEvery {
 		return s.held, false
 	}
-	s.held, s.lastStep = s.anchorAbove(s.page()-s.page()/2), now
+	s.held, s.lastStep = s.anchorAbove(max(s.page()/stepKeeps, 1)), now
 	return s.held, false
 }
 
