@@ -2,9 +2,8 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
+	"pincer/ui/transcript/transcripttest"
 	"regexp"
 	"strings"
 	"sync"
@@ -161,31 +160,6 @@ func viewRows(content string, w, h int) []string {
 	return out
 }
 
-// emulatedAnswer is about n bytes of varied markdown: paragraphs that
-// wrap, lists, headings and code, no two blocks alike.
-func emulatedAnswer(n int) string {
-	words := strings.Fields(`parser reads whole file walks each declaration records names defines later pass
-		resolve references without second read disk cache entries evicted index tokens buffer stream
-		handler request returns error wraps context caller checks both paths tests cover config`)
-	r := rand.New(rand.NewPCG(3, 5))
-	say := func(k int) string {
-		out := make([]string, k)
-		for i := range out {
-			out[i] = words[r.IntN(len(words))]
-		}
-		return strings.Join(out, " ")
-	}
-	var b strings.Builder
-	for i := 1; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "## Step %d: %s\n\n%s `%s` %s.\n\n", i, say(3), say(12+r.IntN(40)), say(1), say(5+r.IntN(30)))
-		for range 1 + r.IntN(3) {
-			fmt.Fprintf(&b, "- %s **%s** %s\n", say(2), say(1), say(1+r.IntN(8)))
-		}
-		fmt.Fprintf(&b, "\n```go\nfunc step%d() error {\n\treturn %q\n}\n```\n\n", i, say(3))
-	}
-	return b.String()
-}
-
 // scrollUp is the terminal's scroll up (SU).
 var scrollUp = regexp.MustCompile(`\x1b\[[0-9]*S`)
 
@@ -224,7 +198,7 @@ func TestStreamedScreenMatchesItsView(t *testing.T) {
 			if tc.margins {
 				term.master.WriteString("\x1b[?69;2$y") // DECRPM: left and right margins known
 			}
-			answer := emulatedAnswer(5000)
+			answer := transcripttest.VariedAnswer(5000)
 			for i := 0; i < len(answer); i += 40 {
 				p.Send(eventsMsg{agent.TextDelta{Text: answer[i:min(i+40, len(answer))]}})
 				time.Sleep(25 * time.Millisecond) // 1.6 KB/s, as a model writes

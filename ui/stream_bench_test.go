@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pincer/ui/transcript/transcripttest"
 	"runtime"
 	"strings"
 	"sync"
@@ -125,8 +126,8 @@ func BenchmarkStreamScreen(b *testing.B) {
 		{"fast", 24, false, streamAnswer},
 		{"fast-margins", 24, true, streamAnswer},
 		// No two blocks alike (streamAnswer repeats one step).
-		{"slow-varied", 4, false, func() string { return emulatedAnswer(35000) }},
-		{"fast-varied", 24, false, func() string { return emulatedAnswer(35000) }},
+		{"slow-varied", 4, false, func() string { return transcripttest.VariedAnswer(35000) }},
+		{"fast-varied", 24, false, func() string { return transcripttest.VariedAnswer(35000) }},
 	} {
 		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins, c.answer()) })
 	}

@@ -90,40 +90,18 @@ func try(name string) error {
 		return unix.Mount("tmpfs", os.TempDir(), "tmpfs", 0, "")
 	case "openpty":
 		// A pty of the jail's own, as a terminal program makes one.
-		m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
-		if err != nil {
-			return fmt.Errorf("open /dev/ptmx: %w", err)
-		}
-		defer m.Close()
-		if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-			return err
-		}
-		n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+		m, s, err := openPty()
 		if err != nil {
 			return err
 		}
-		s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-		if err != nil {
-			return fmt.Errorf("open the pty: %w", err)
-		}
+		m.Close()
 		return s.Close()
 	case "tiocsti", "tioclinux":
-		m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+		m, s, err := openPty()
 		if err != nil {
-			return fmt.Errorf("open /dev/ptmx: %w", err)
+			return err
 		}
 		defer m.Close()
-		if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
-			return err
-		}
-		n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
-		if err != nil {
-			return err
-		}
-		s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
-		if err != nil {
-			return fmt.Errorf("open the pty: %w", err)
-		}
 		defer s.Close()
 		c := byte('x')
 		req := uint(unix.TIOCSTI)
@@ -848,4 +826,28 @@ func TestLauncherHomeScanLeavesTheProject(t *testing.T) {
 			t.Errorf("%s: the project's .env hidden = %v, want %v: %v", tc.name, !tc.masked, tc.masked, found)
 		}
 	}
+}
+
+// openPty makes a pty of the jail's own, as a terminal program does, and
+// returns its two ends.
+func openPty() (master, pts *os.File, err error) {
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open /dev/ptmx: %w", err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		m.Close()
+		return nil, nil, fmt.Errorf("open the pty: %w", err)
+	}
+	return m, s, nil
 }

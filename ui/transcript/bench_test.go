@@ -2,7 +2,7 @@ package transcript
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"pincer/ui/transcript/transcripttest"
 	"runtime"
 	"strings"
 	"testing"
@@ -210,7 +210,7 @@ func BenchmarkResize(b *testing.B) {
 // repeated is an answer that repeats its steps, varied one whose blocks
 // all differ.
 func BenchmarkStreamRenders(b *testing.B) {
-	varied := variedAnswer(35_000)
+	varied := transcripttest.VariedAnswer(35_000)
 	repeated := strings.Repeat(strings.SplitAfter(varied, "## ")[1], 200)
 	repeated = "## " + repeated[:35_000]
 	for _, c := range []struct {
@@ -264,30 +264,4 @@ func BenchmarkStreamRenders(b *testing.B) {
 			b.ReportMetric(float64(bytes)/kb, "B/KB")
 		})
 	}
-}
-
-// variedAnswer is about n bytes of the markdown a model writes, whose
-// blocks all differ: headings, paragraphs with inline code, lists with
-// bold words, and short code blocks.
-func variedAnswer(n int) string {
-	words := strings.Fields(`parser reads whole file walks each declaration records names defines later pass
-		resolve references without second read disk cache entries evicted index tokens buffer stream
-		handler request returns error wraps context caller checks both paths tests cover config`)
-	r := rand.New(rand.NewPCG(3, 5))
-	say := func(k int) string {
-		out := make([]string, k)
-		for i := range out {
-			out[i] = words[r.IntN(len(words))]
-		}
-		return strings.Join(out, " ")
-	}
-	var b strings.Builder
-	for i := 1; b.Len() < n; i++ {
-		fmt.Fprintf(&b, "## Step %d: %s\n\n%s `%s` %s.\n\n", i, say(3), say(12+r.IntN(40)), say(1), say(5+r.IntN(30)))
-		for range 1 + r.IntN(3) {
-			fmt.Fprintf(&b, "- %s **%s** %s\n", say(2), say(1), say(1+r.IntN(8)))
-		}
-		fmt.Fprintf(&b, "\n```go\nfunc step%d() error {\n\treturn %q\n}\n```\n\n", i, say(3))
-	}
-	return b.String()
 }
