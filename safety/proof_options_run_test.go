@@ -23,6 +23,8 @@ var optionsThatRunCases = []struct {
 	{"tree -R -L 1 -H .", Confirm, Confirm, "tree -R runs tree through system() with each directory's name"},
 	{"tree -H . --hintro=~/.ssh/id_rsa", Confirm, Confirm, "--hintro prints a file's content"},
 	{"tree -H . --houtro ~/.ssh/id_rsa", Confirm, Confirm, "--houtro as the next word"},
+	{"git config --blob=HEAD:credentials.ini -l", Confirm, Safe, "prints a committed credentials file, like git show HEAD:credentials.ini"},
+	{"git config --blob HEAD:.env --list", Confirm, Safe, "the same as the next word"},
 
 	// What stays proven.
 	{"jobs -l", Safe, Safe, "lists jobs"},
@@ -32,6 +34,7 @@ var optionsThatRunCases = []struct {
 	{"tree -L 2 -H . --hintro=README.md", Safe, Safe, "an ordinary file as the header"},
 	{"help -m read", Safe, Safe, "help"},
 	{"exit 0", Safe, Safe, "exit"},
+	{"git config --blob=HEAD:.gitmodules -l", Safe, Safe, "an ordinary committed file"},
 }
 
 func TestOptionsThatRun(t *testing.T) {
