@@ -164,3 +164,52 @@ func TestEditHintLargeFile(t *testing.T) {
 		t.Fatalf("hint lacks %q:\n%s", w, hint)
 	}
 }
+
+// TestEditFileManyOccurrences checks what an edit says of old_text found
+// many times: the first places and a count, not every place. Naming each
+// place once cost a scan of the file per place, so a large file of
+// repeated text (a project's trap, or a minified bundle) held pincer for
+// minutes before the approval was even asked, and the summary shown in
+// the approval dialog grew with the file.
+func TestEditFileManyOccurrences(t *testing.T) {
+	root := tempRoot(t)
+	line := strings.Repeat("ab", 500) + "\n" // 500 occurrences of "ab" a line
+	writeFiles(t, root, map[string]string{"rep.txt": strings.Repeat(line, 50), "two.txt": "x\ny\nx\n"})
+	tests := []struct {
+		name, args string
+		isErr      bool
+		want       []string
+	}{
+		{"not unique", `{"path": "rep.txt", "old_text": "ab", "new_text": "c"}`, true,
+			[]string{"old_text occurs 25000 times in rep.txt (at lines 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 24990 more)"}},
+		{"replace all", `{"path": "rep.txt", "old_text": "ab", "new_text": "c", "replace_all": true}`, false,
+			[]string{"replaced 25000 occurrences (line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1 and 24990 more)"}},
+		{"few are all named", `{"path": "two.txt", "old_text": "x", "new_text": "z\nw"}`, true,
+			[]string{"(at lines 1, 3)"}},
+		{"lines after a multi-line replacement", `{"path": "two.txt", "old_text": "x", "new_text": "z\nw", "replace_all": true}`, false,
+			[]string{"(lines 1-2, lines 4-5)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := decode(t, Options{Root: root}, "edit_file", tt.args)
+			ch, err := call.(Planner).Plan(context.Background())
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = ch.Summary
+			}
+			if (err != nil) != tt.isErr {
+				t.Fatalf("error = %v, want an error: %v", err, tt.isErr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			if len(got) > 400 {
+				t.Errorf("%d bytes: the places must be capped", len(got))
+			}
+		})
+	}
+}
