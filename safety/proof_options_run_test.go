@@ -26,6 +26,15 @@ var optionsThatRunCases = []struct {
 	{"git config --blob=HEAD:credentials.ini -l", Confirm, Safe, "prints a committed credentials file, like git show HEAD:credentials.ini"},
 	{"git config --blob HEAD:.env --list", Confirm, Safe, "the same as the next word"},
 
+	// Globs and types are whitelists in rg, matched before its filter of
+	// hidden files: what they select is searched even when it is hidden
+	// (in a project whose only secret is .env).
+	{"rg -g '.env' KEY", Confirm, Safe, "a glob naming the hidden secret"},
+	{"rg -g '*' KEY", Confirm, Safe, "a glob matching every name, dotfiles included"},
+	{"rg --iglob '.ENV' KEY", Confirm, Safe, "--iglob"},
+	{"rg -t sh KEY", Confirm, Safe, "rg's sh type selects .env"},
+	{"rg --iglob '.[e]NV' KEY", Confirm, Safe, "a class in a caseless glob"},
+
 	// What stays proven.
 	{"jobs -l", Safe, Safe, "lists jobs"},
 	{"wait", Safe, Safe, "waits"},
@@ -35,6 +44,9 @@ var optionsThatRunCases = []struct {
 	{"help -m read", Safe, Safe, "help"},
 	{"exit 0", Safe, Safe, "exit"},
 	{"git config --blob=HEAD:.gitmodules -l", Safe, Safe, "an ordinary committed file"},
+	{"rg -g '*.go' KEY", Safe, Safe, "a glob that selects no secret"},
+	{"rg -g '!vendor' KEY", Safe, Safe, "an exclusion selects nothing"},
+	{"rg KEY", Safe, Safe, "the hidden .env is skipped"},
 }
 
 func TestOptionsThatRun(t *testing.T) {
@@ -42,8 +54,10 @@ func TestOptionsThatRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	engine = engine.WithFiles(cleanProject())
-	listed := tableClassifier()
+	// A project whose only secret is hidden: rg skips it unless told.
+	files := newFakeFiles("README.md", "main.go", "src/a.go", "x.yml", ".env")
+	engine = engine.WithFiles(files)
+	listed := tableClassifier().WithFiles(files)
 	for _, tc := range optionsThatRunCases {
 		if v := listed.classify(tc.cmd); v.Tier != tc.want {
 			t.Errorf("%q: got %v, want %v (%s)\n\treasons: %q", tc.cmd, v.Tier, tc.want, tc.why, v.Reasons)
