@@ -143,13 +143,16 @@ func TestSandboxPolicyHidesHome(t *testing.T) {
 		{"the project holds home", "/", ProfileContained, SandboxWorkspace, false, true},
 		{"a sibling named like home is no parent", "/h2", ProfileInspect, SandboxWorkspace, true, false},
 	} {
-		p := SandboxPolicy{Mode: tc.mode, Root: tc.root, Home: "/h", Toolchains: tools}
+		p := SandboxPolicy{Mode: tc.mode, Root: tc.root, Home: "/h", Toolchains: tools, GitConfigs: GitConfigFiles("/h", func(string) string { return "" })}
 		r, _ := p.Rights(tc.pr)
 		if r.HideHome != tc.hide || (r.HomeNote != "") != tc.note {
 			t.Errorf("%s: HideHome %v note %q, want %v, a note %v", tc.name, r.HideHome, r.HomeNote, tc.hide, tc.note)
 		}
 		if tc.hide && !slices.Equal(r.HomeKept, []string{"/h/.gitconfig", "/h/go/bin"}) {
 			t.Errorf("%s: HomeKept = %v, want the toolchain paths in home but home itself", tc.name, r.HomeKept)
+		}
+		if wantGit := []string{"/h/.config/git/config", "/h/.gitconfig"}; tc.hide != slices.Equal(r.GitConfigs, wantGit) {
+			t.Errorf("%s: GitConfigs = %v, want %v filtered only when home is hidden", tc.name, r.GitConfigs, wantGit)
 		}
 	}
 }

@@ -138,3 +138,18 @@ func HomeToolchains(home string, getenv func(string) string) []string {
 	}
 	return out
 }
+
+// GitConfigFiles are git's own settings files in home, in the order git
+// reads them ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, whose
+// settings win): the jails that hide home give commands copies without
+// the settings that carry credentials.
+func GitConfigFiles(home string, getenv func(string) string) []string {
+	if home == "" {
+		return nil
+	}
+	config := getenv("XDG_CONFIG_HOME")
+	if config == "" || !filepath.IsAbs(config) {
+		config = filepath.Join(home, ".config")
+	}
+	return []string{filepath.Join(config, "git", "config"), filepath.Join(home, ".gitconfig")}
+}
