@@ -381,18 +381,20 @@ func homeGitFiles(roots []string, home, realHome string, skip []string) []gitFil
 }
 
 // writeGitGlobal writes, for a flat jail (no mounts, the real files
-// hidden), copies of files in dir and a file that includes the roots'
-// copies in the order git reads them: what the command's
-// GIT_CONFIG_GLOBAL names. Each copy's includes name the other copies,
-// or the files outside home where they are. It returns that file's path.
+// hidden), copies of files in dir, and the file the command's
+// GIT_CONFIG_GLOBAL names: the roots' settings one after the other, in
+// the order git reads them (git config --global follows no includes,
+// so they are not included but written in). Each copy's includes name
+// the other copies, or the files outside home where they are. It returns
+// that file's path.
 func writeGitGlobal(dir string, files []gitFile, roots []string, home string) (string, error) {
 	copyOf := map[string]string{}
 	for i, g := range files {
 		copyOf[g.Path] = filepath.Join(dir, fmt.Sprintf("gitconfig%d", i))
 	}
-	for _, g := range files {
-		rewrite := func(inc string) string {
-			r := resolveGitInclude(inc, g.Path, home)
+	rewritten := func(data, from string) string {
+		out, _, _ := filterGitConfig(data, func(inc string) string {
+			r := resolveGitInclude(inc, from, home)
 			if c, ok := copyOf[r]; ok {
 				return c
 			}
@@ -400,21 +402,29 @@ func writeGitGlobal(dir string, files []gitFile, roots []string, home string) (s
 				return inc
 			}
 			return r
-		}
-		data, _, _ := filterGitConfig(g.Data, rewrite)
-		if err := os.WriteFile(copyOf[g.Path], []byte(data), 0o600); err != nil {
+		})
+		return out
+	}
+	byPath := map[string]string{}
+	for _, g := range files {
+		byPath[g.Path] = rewritten(g.Data, g.Path)
+		if err := os.WriteFile(copyOf[g.Path], []byte(byPath[g.Path]), 0o600); err != nil {
 			return "", fmt.Errorf("write the filtered git settings: %w", err)
 		}
 	}
 	var top strings.Builder
 	for _, r := range roots {
 		p := filepath.Clean(r)
-		if c, ok := copyOf[p]; ok {
-			p = c
-		} else if !exists(p) {
-			continue
+		data, ok := byPath[p]
+		if !ok {
+			// Outside home, and so in view as it is.
+			b, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			data = rewritten(string(b), p)
 		}
-		top.WriteString("[include]\n\tpath = " + quoteGitValue(p) + "\n")
+		top.WriteString(data)
 	}
 	global := filepath.Join(dir, "gitconfig")
 	if err := os.WriteFile(global, []byte(top.String()), 0o600); err != nil {
