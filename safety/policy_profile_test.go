@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -172,5 +174,30 @@ func TestHomeToolchains(t *testing.T) {
 	}
 	if HomeToolchains("", func(string) string { return "" }) != nil {
 		t.Error("no home, yet toolchains in it")
+	}
+}
+
+// TestHomeSettingsFiles: the toolchains' settings files that may hold a
+// credential are named where the environment moves them, a Node
+// version's npmrc for each version installed.
+func TestHomeSettingsFiles(t *testing.T) {
+	home := t.TempDir()
+	for _, v := range []string{"v18.0.0", "v20.0.0"} {
+		if err := os.MkdirAll(filepath.Join(home, "nvm", "versions", "node", v, "etc"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "nvm", "versions", "node", v, "etc", "npmrc"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"CARGO_HOME": filepath.Join(home, "cargo"), "NVM_DIR": filepath.Join(home, "nvm"), "GOENV": "relative"}
+	got := HomeSettingsFiles(home, func(k string) string { return env[k] })
+	for _, want := range []string{"cargo/config.toml", "cargo/config", ".config/go/env", "nvm/versions/node/v18.0.0/etc/npmrc", "nvm/versions/node/v20.0.0/etc/npmrc"} {
+		if !slices.Contains(got, filepath.Join(home, want)) {
+			t.Errorf("HomeSettingsFiles lacks ~/%s: %v", want, got)
+		}
+	}
+	if HomeSettingsFiles("", func(string) string { return "" }) != nil {
+		t.Error("no home, yet settings files in it")
 	}
 }

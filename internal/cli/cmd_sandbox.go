@@ -91,6 +91,7 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
 		Toolchains:     existingPaths(safety.HomeToolchains(home, c.getenv)),
 		GitConfigs:     safety.GitConfigFiles(home, c.getenv),
+		SettingsFiles:  existingPaths(safety.HomeSettingsFiles(home, c.getenv)),
 		Own:            own,
 		Binary:         st.Binary,
 		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
@@ -240,7 +241,7 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
 			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
-			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs}
+			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}

@@ -301,10 +301,10 @@ func quoteGitValue(v string) string {
 	return `"` + r.Replace(v) + `"`
 }
 
-// gitFile is a git settings file the jail gets filtered: Path is where
-// git opens it (home written as it is in Home), Real where it is, its
+// filteredFile is a settings file the jail gets filtered: Path is where
+// the tool opens it (home written as it is in Home), Real where it is, its
 // links resolved, and Data what the jail reads there.
-type gitFile struct {
+type filteredFile struct {
 	Path string `json:"path"`
 	Real string `json:"real"`
 	Data string `json:"data"`
@@ -339,8 +339,8 @@ func resolveGitInclude(p, from, home string) string {
 // in home (realHome, its links resolved) outside skip: each filtered.
 // Files that are missing or outside home are left as they are; one too
 // large to read is left out whole.
-func homeGitFiles(roots []string, home, realHome string, skip []string) []gitFile {
-	var out []gitFile
+func homeGitFiles(roots []string, home, realHome string, skip []string) []filteredFile {
+	var out []filteredFile
 	seen := map[string]bool{}
 	var visit func(p string, depth int)
 	visit = func(p string, depth int) {
@@ -363,7 +363,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string) []gitFil
 			}
 		}
 		data2, raw, _ := filterGitConfig(string(data), nil)
-		f := gitFile{Path: p, Real: real, Data: data2, raw: raw}
+		f := filteredFile{Path: p, Real: real, Data: data2, raw: raw}
 		for _, inc := range raw {
 			f.Includes = append(f.Includes, resolveGitInclude(inc, p, home))
 		}
@@ -387,7 +387,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string) []gitFil
 // so they are not included but written in). Each copy's includes name
 // the other copies, or the files outside home where they are. It returns
 // that file's path.
-func writeGitGlobal(dir string, files []gitFile, roots []string, home string) (string, error) {
+func writeGitGlobal(dir string, files []filteredFile, roots []string, home string) (string, error) {
 	copyOf := map[string]string{}
 	for i, g := range files {
 		copyOf[g.Path] = filepath.Join(dir, fmt.Sprintf("gitconfig%d", i))
@@ -431,4 +431,82 @@ func writeGitGlobal(dir string, files []gitFile, roots []string, home string) (s
 		return "", fmt.Errorf("write the filtered git settings: %w", err)
 	}
 	return global, nil
+}
+
+// filterSettingsLines is text, a settings file of lines of key = value
+// (TOML, INI, an env file, an npmrc), without the lines that carry a
+// credential: a key named like one (a token, a password, npm's _auth), or
+// a value that holds one (a URL with a password, an Authorization
+// header). A TOML string over several lines goes with its key. changed
+// says whether anything was left out.
+func filterSettingsLines(text string) (out string, changed bool) {
+	var b strings.Builder
+	inMulti := "" // the quotes that close a TOML string running on
+	dropMulti := false
+	for line := range strings.SplitAfterSeq(text, "\n") {
+		if inMulti != "" {
+			if strings.Contains(line, inMulti) {
+				inMulti = ""
+			}
+			if dropMulti {
+				continue
+			}
+			b.WriteString(line)
+			continue
+		}
+		trimmed := strings.TrimSpace(line)
+		key, value, ok := strings.Cut(trimmed, "=")
+		if k, v, ok2 := strings.Cut(trimmed, ":"); ok2 && (!ok || len(k) < len(key)) && !strings.Contains(k, "/") {
+			key, value, ok = k, v, true // YAML-like key: value
+		}
+		key = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(key, "export ")))
+		drop := leaksCredential(trimmed)
+		if ok {
+			for _, w := range append(credentialWords(), "_auth", "auth-token", "authtoken", "auth_token", "credential") {
+				drop = drop || strings.Contains(key, w)
+			}
+			v := strings.TrimSpace(value)
+			for _, q := range []string{`"""`, "'''"} {
+				if strings.HasPrefix(v, q) && !strings.Contains(v[len(q):], q) {
+					inMulti, dropMulti = q, drop
+				}
+			}
+		}
+		if drop {
+			changed = true
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String(), changed
+}
+
+// homeSettingsFiles reads the settings files paths that lie in home
+// (realHome, its links resolved) outside skip, and returns those that
+// hold a credential, filtered. A file too large to read is left out
+// whole.
+func homeSettingsFiles(paths []string, realHome string, skip []string) []filteredFile {
+	var out []filteredFile
+	for _, p := range paths {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) {
+			continue
+		}
+		info, err := os.Stat(real)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if info.Size() > maxGitConfigSize {
+			out = append(out, filteredFile{Path: p, Real: real})
+			continue
+		}
+		data, err := os.ReadFile(real)
+		if err != nil {
+			continue
+		}
+		if filtered, changed := filterSettingsLines(string(data)); changed {
+			out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
+		}
+	}
+	return out
 }

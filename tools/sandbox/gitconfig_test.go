@@ -122,3 +122,26 @@ func TestResolveGitInclude(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterSettingsLines: the lines of a key = value settings file that
+// carry a credential go, with a TOML string running over lines; the
+// rest stays as it was.
+func TestFilterSettingsLines(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+		changed        bool
+	}{
+		{"cargo", "[build]\njobs = 2\n[registries.corp]\nindex = \"https://corp.example/index\"\ntoken = \"SECRET\"\n", "[build]\njobs = 2\n[registries.corp]\nindex = \"https://corp.example/index\"\n", true},
+		{"npmrc", "//registry.npmjs.org/:_authToken=SECRET\nfund=false\n_auth = SECRET\n", "fund=false\n", true},
+		{"go env", "GOPROXY=https://u:SECRET@goproxy.example\nGOFLAGS=-mod=mod\n", "GOFLAGS=-mod=mod\n", true},
+		{"yaml", "github.com:\n  oauth_token: SECRET\n  user: me\n", "github.com:\n  user: me\n", true},
+		{"a TOML string over lines", "password = \"\"\"\nSECRET\n\"\"\"\nkeep = 1\n", "keep = 1\n", true},
+		{"a header", "[x]\nextra = Authorization: Bearer SECRET\n", "[x]\n", true},
+		{"nothing to leave out", "a = 1\nurl = ssh://git@host/x\n", "a = 1\nurl = ssh://git@host/x\n", false},
+	} {
+		got, changed := filterSettingsLines(tc.in)
+		if got != tc.want || changed != tc.changed {
+			t.Errorf("%s: got %q (changed %v), want %q (%v)", tc.name, got, changed, tc.want, tc.changed)
+		}
+	}
+}

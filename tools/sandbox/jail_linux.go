@@ -181,7 +181,7 @@ func build(st setup) (*jail, error) {
 			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
 		}
 	}
-	if err := placeGitFiles(st.GitFiles); err != nil {
+	if err := placeFiltered(append(slices.Clone(st.GitFiles), st.Settings...)); err != nil {
 		return nil, err
 	}
 	if err := keepReadOnly(st); err != nil {
@@ -210,10 +210,10 @@ func build(st setup) (*jail, error) {
 	return j, nil
 }
 
-// placeGitFiles lays the filtered git settings files over the real ones
+// placeFiltered lays the filtered settings files over the real ones
 // (or where they would be, in the jail's empty home): each is a file of a
 // small read-only file system of its own, attached nowhere else.
-func placeGitFiles(files []gitFile) error {
+func placeFiltered(files []filteredFile) error {
 	if len(files) == 0 {
 		return nil
 	}

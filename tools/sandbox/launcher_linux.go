@@ -178,7 +178,7 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 	if s.setup.HideHome {
 		// What the jail really kept of home, for Blocked.
 		p.Spec.Home, p.Spec.HomeKeep = s.setup.HiddenHome, slices.Clone(s.setup.HomeShown)
-		for _, g := range s.setup.GitFiles {
+		for _, g := range append(slices.Clone(s.setup.GitFiles), s.setup.Settings...) {
 			p.Spec.HomeKeep = append(p.Spec.HomeKeep, g.Real)
 		}
 	}

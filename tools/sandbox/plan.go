@@ -48,7 +48,11 @@ type setup struct {
 	// and what they include from home), filtered: in the namespaces each
 	// is mounted where it lies, in place of the real one; flat, the real
 	// ones are hidden and the command's GIT_CONFIG_GLOBAL names copies.
-	GitFiles []gitFile `json:"git_files,omitempty"`
+	GitFiles []filteredFile `json:"git_files,omitempty"`
+	// Settings are the SettingsFiles in the hidden home that hold a
+	// credential, filtered: in the namespaces each is mounted in place of
+	// the real one; flat, the real ones are hidden.
+	Settings []filteredFile `json:"settings,omitempty"`
 	// Seccomp applies the system call filter.
 	Seccomp bool `json:"seccomp"`
 	// UnixByPath: Landlock limits connecting to Unix sockets by path.
@@ -80,7 +84,8 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 		}
 		skip := append(append([]string{root}, st.Writable...), st.Copies...)
 		st.GitFiles = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip)
-		for _, g := range st.GitFiles {
+		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip)
+		for _, g := range append(slices.Clone(st.GitFiles), st.Settings...) {
 			// The real file is never in view: the filtered one takes its place.
 			st.HomeShown = slices.DeleteFunc(st.HomeShown, func(p string) bool { return p == g.Real })
 			if st.Namespaces {

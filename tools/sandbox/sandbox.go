@@ -110,6 +110,12 @@ type Spec struct {
 	// credentials (a token in a URL, an Authorization header, an inline
 	// credential helper): git works as outside, the tokens stay out.
 	GitConfigs []string `json:"git_configs,omitempty"`
+	// SettingsFiles are other settings files in what HomeKeep keeps that
+	// may hold a credential beside what the tools need (cargo's
+	// config.toml, Go's env file, a Node version's global npmrc): with
+	// HideHome the jail reads those that do without the lines that carry
+	// one (flat, not at all).
+	SettingsFiles []string `json:"settings_files,omitempty"`
 	// Flat leaves out the namespaces even where the kernel has them (the
 	// fallback, and the benchmark that measures their cost).
 	Flat bool `json:"-"`
