@@ -262,7 +262,8 @@ func isInclude(e gitEntry) bool {
 // section whose header holds one goes whole), and without comments; the
 // rest is written back entry by entry, so git reads the same settings.
 // includes lists the files the kept entries include, as written; rewrite,
-// when set, changes what an include names in the result. A file git could
+// when set, changes what an include names in the result ("" leaves the
+// include out). A file git could
 // not read either keeps the entries before the error.
 func filterGitConfig(text string, rewrite func(string) string) (out string, includes []string, err error) {
 	entries, err := parseGitConfig(text)
@@ -279,15 +280,17 @@ func filterGitConfig(text string, rewrite func(string) string) (out string, incl
 		if dropSection || isCredential(e) {
 			continue
 		}
-		b.WriteString("\t" + e.key)
-		if e.hasValue {
-			v := e.value
-			if isInclude(e) {
-				includes = append(includes, v)
-				if rewrite != nil {
-					v = rewrite(v)
+		v := e.value
+		if isInclude(e) {
+			includes = append(includes, v)
+			if rewrite != nil {
+				if v = rewrite(v); v == "" {
+					continue
 				}
 			}
+		}
+		b.WriteString("\t" + e.key)
+		if e.hasValue {
 			b.WriteString(" = " + quoteGitValue(v))
 		}
 		b.WriteString("\n")
@@ -337,9 +340,11 @@ func resolveGitInclude(p, from, home string) string {
 // homeGitFiles reads git's settings files (roots, as git opens them) and
 // the files they include, to include depth maxGitIncludeDepth, that lie
 // in home (realHome, its links resolved) outside skip: each filtered.
+// A file secret says is a secret (an include naming ~/.netrc) is not read:
+// it stays hidden.
 // Files that are missing or outside home are left as they are; one too
 // large to read is left out whole.
-func homeGitFiles(roots []string, home, realHome string, skip []string) []filteredFile {
+func homeGitFiles(roots []string, home, realHome string, skip []string, secret func(string) bool) []filteredFile {
 	var out []filteredFile
 	seen := map[string]bool{}
 	var visit func(p string, depth int)
@@ -349,7 +354,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string) []filter
 		}
 		seen[p] = true
 		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) {
+		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) {
 			return
 		}
 		info, err := os.Stat(real)
@@ -385,9 +390,10 @@ func homeGitFiles(roots []string, home, realHome string, skip []string) []filter
 // GIT_CONFIG_GLOBAL names: the roots' settings one after the other, in
 // the order git reads them (git config --global follows no includes,
 // so they are not included but written in). Each copy's includes name
-// the other copies, or the files outside home where they are. It returns
-// that file's path.
-func writeGitGlobal(dir string, files []filteredFile, roots []string, home string) (string, error) {
+// the other copies, or the files outside home where they are; one of a
+// file in home the jail hides is left out, as git would find it missing
+// with the namespaces. It returns that file's path.
+func writeGitGlobal(dir string, files []filteredFile, roots []string, home, realHome string) (string, error) {
 	copyOf := map[string]string{}
 	for i, g := range files {
 		copyOf[g.Path] = filepath.Join(dir, fmt.Sprintf("gitconfig%d", i))
@@ -400,6 +406,9 @@ func writeGitGlobal(dir string, files []filteredFile, roots []string, home strin
 			}
 			if r == "" {
 				return inc
+			}
+			if real, err := filepath.EvalSymlinks(r); err == nil && within(real, realHome) || within(r, home) {
+				return "" // hidden, or missing in home
 			}
 			return r
 		})
@@ -485,11 +494,11 @@ func filterSettingsLines(text string) (out string, changed bool) {
 // (realHome, its links resolved) outside skip, and returns those that
 // hold a credential, filtered. A file too large to read is left out
 // whole.
-func homeSettingsFiles(paths []string, realHome string, skip []string) []filteredFile {
+func homeSettingsFiles(paths []string, realHome string, skip []string, secret func(string) bool) []filteredFile {
 	var out []filteredFile
 	for _, p := range paths {
 		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) {
+		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) {
 			continue
 		}
 		info, err := os.Stat(real)

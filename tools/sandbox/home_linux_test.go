@@ -369,6 +369,12 @@ func TestJailGitConfigHidesTokens(t *testing.T) {
 					xdg:   "[core]\n\tabbrev = 12\n[github]\n\ttoken = SECRET-xdg\n",
 					extra: "[color]\n\tui = never\n[credential]\n\thelper = \"!echo password=SECRET-helper\"\n",
 					work:  "[user]\n\temail = work@example.com\n\tpassword = SECRET-work\n",
+					filepath.Join(fx.home, "gitinc", "leak.env"): "[leak]\n\tvalue = LEAKED\n",
+				}
+				if tc.hide {
+					// A secret, hidden: never shown, even filtered. (With
+					// home in view it is masked, and git refuses to go on.)
+					files[fx.gitconfig] += "[include]\n\tpath = ~/gitinc/leak.env\n"
 				}
 				for p, content := range files {
 					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -393,6 +399,7 @@ func TestJailGitConfigHidesTokens(t *testing.T) {
 					"echo abbrev: $(git config core.abbrev 2>&1)",
 					"echo color: $(git config color.ui 2>&1)",
 					"echo log: $(git log --format=%s 2>&1)",
+					"echo leak: $(git config leak.value; cat " + filepath.Join(fx.home, "gitinc", "leak.env") + " 2>/dev/null)",
 				}, "; ")
 				out, _, err := runEnv(t, l, env, script)
 				if err != nil {
@@ -409,6 +416,9 @@ func TestJailGitConfigHidesTokens(t *testing.T) {
 					if lines[want.key] != want.value {
 						t.Errorf("%s = %q, want %q\n%s", want.key, lines[want.key], want.value, out)
 					}
+				}
+				if tc.hide && lines["leak"] != "" {
+					t.Errorf("a secret git's settings include is readable: %q", lines["leak"])
 				}
 				if tc.hide && lines["list"] != "0" {
 					t.Errorf("git config --list shows %s credentials\n%s", lines["list"], out)

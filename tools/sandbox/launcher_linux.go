@@ -528,7 +528,7 @@ func (l *Launcher) startOne() (*server, error) {
 	s.setup = st
 	s.tmpdir = st.Temp
 	if !st.Namespaces && len(st.GitFiles) > 0 {
-		if s.gitGlobal, err = writeGitGlobal(own, st.GitFiles, l.spec.GitConfigs, l.spec.Home); err != nil {
+		if s.gitGlobal, err = writeGitGlobal(own, st.GitFiles, l.spec.GitConfigs, l.spec.Home, st.HiddenHome); err != nil {
 			s.removeOwn()
 			return nil, err
 		}

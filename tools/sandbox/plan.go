@@ -83,8 +83,12 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 			st.HomeLinks = append(st.HomeLinks, linksOnTheWay(home, k)...)
 		}
 		skip := append(append([]string{root}, st.Writable...), st.Copies...)
-		st.GitFiles = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip)
-		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip)
+		secret := func(real string) bool { // hidden already: never shown filtered
+			rel, _ := filepath.Rel(home, real)
+			return inAny(real, st.Hidden) || spec.IsSecret != nil && spec.IsSecret("~/"+filepath.ToSlash(rel), false)
+		}
+		st.GitFiles = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip, secret)
+		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip, secret)
 		for _, g := range append(slices.Clone(st.GitFiles), st.Settings...) {
 			// The real file is never in view: the filtered one takes its place.
 			st.HomeShown = slices.DeleteFunc(st.HomeShown, func(p string) bool { return p == g.Real })
