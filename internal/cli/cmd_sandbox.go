@@ -454,6 +454,9 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
 		if ps.HideHome {
 			fmt.Fprintf(w, "  of home   %s\n", linesOf(append([]string{"the project and the caches above"}, ps.HomeKept...), "            "))
+			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), ps.SettingsFiles...)); len(filtered) > 0 {
+				fmt.Fprintf(w, "  filtered  %s\n", linesOf(append(filtered, "(read without what carries credentials, as are the files git's settings include from home)"), "            "))
+			}
 		}
 		net := "none"
 		if ps.Network {
