@@ -181,8 +181,18 @@ func build(st setup) (*jail, error) {
 			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
 		}
 	}
-	if err := placeFiltered(append(slices.Clone(st.GitFiles), st.Settings...)); err != nil {
+	filtered := append(slices.Clone(st.GitFiles), st.Settings...)
+	if err := placeFiltered(filtered); err != nil {
 		return nil, err
+	}
+	for _, f := range filtered {
+		// A home in a scratch temp dir: emptying it must leave them.
+		for _, t := range j.scratch {
+			if rel, err := filepath.Rel(t, f.Real); err == nil && !strings.HasPrefix(rel, "..") {
+				top, _, _ := strings.Cut(rel, string(filepath.Separator))
+				j.keepTop[t] = append(j.keepTop[t], top)
+			}
+		}
 	}
 	if err := keepReadOnly(st); err != nil {
 		return nil, err
