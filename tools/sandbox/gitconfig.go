@@ -12,9 +12,9 @@ import (
 // maxGitIncludeDepth is how deep git follows include directives.
 const maxGitIncludeDepth = 10
 
-// maxGitConfigSize bounds a git settings file the jail gets a filtered
-// copy of; a larger one is left out whole.
-const maxGitConfigSize = 256 << 10
+// maxSettingsSize bounds a settings file the jail gets a filtered copy
+// of; a larger one is left out whole.
+const maxSettingsSize = 256 << 10
 
 // gitEntry is one header or variable of a git settings file.
 type gitEntry struct {
@@ -311,10 +311,6 @@ type filteredFile struct {
 	Path string `json:"path"`
 	Real string `json:"real"`
 	Data string `json:"data"`
-	// Includes are the files it includes, resolved as git resolves them
-	// (from Path's directory, ~ as home); "" for one that cannot be.
-	Includes []string `json:"-"`
-	raw      []string // the include paths as written, in order
 }
 
 // resolveGitInclude is where git looks for the file an include in the
@@ -339,14 +335,13 @@ func resolveGitInclude(p, from, home string) string {
 
 // homeGitFiles reads git's settings files (roots, as git opens them) and
 // the files they include, to include depth maxGitIncludeDepth, that lie
-// in home (realHome, its links resolved) outside skip: each filtered.
-// A file secret says is a secret (an include naming ~/.netrc) is not read:
-// it stays hidden.
-// Files that are missing or outside home are left as they are; one too
-// large to read is left out whole.
+// in home (realHome, its links resolved) outside skip: each filtered,
+// once. A file secret says is a secret (an include naming ~/.netrc) is
+// not read: it stays hidden. Files that are missing or outside home are
+// left as they are; one too large to read is left out whole.
 func homeGitFiles(roots []string, home, realHome string, skip []string, secret func(string) bool) []filteredFile {
 	var out []filteredFile
-	seen := map[string]bool{}
+	seen, seenReal := map[string]bool{}, map[string]bool{}
 	var visit func(p string, depth int)
 	visit = func(p string, depth int) {
 		if p == "" || depth > maxGitIncludeDepth || seen[p] {
@@ -354,27 +349,24 @@ func homeGitFiles(roots []string, home, realHome string, skip []string, secret f
 		}
 		seen[p] = true
 		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) {
+		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) || seenReal[real] {
 			return
 		}
+		seenReal[real] = true
 		info, err := os.Stat(real)
 		if err != nil || !info.Mode().IsRegular() {
 			return
 		}
 		var data []byte
-		if info.Size() <= maxGitConfigSize {
+		if info.Size() <= maxSettingsSize {
 			if data, err = os.ReadFile(real); err != nil {
 				data = nil // left out whole, like one too large
 			}
 		}
-		data2, raw, _ := filterGitConfig(string(data), nil)
-		f := filteredFile{Path: p, Real: real, Data: data2, raw: raw}
-		for _, inc := range raw {
-			f.Includes = append(f.Includes, resolveGitInclude(inc, p, home))
-		}
-		out = append(out, f)
-		for _, inc := range f.Includes {
-			visit(inc, depth+1)
+		filtered, includes, _ := filterGitConfig(string(data), nil)
+		out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
+		for _, inc := range includes {
+			visit(resolveGitInclude(inc, p, home), depth+1)
 		}
 	}
 	for _, r := range roots {
@@ -505,7 +497,7 @@ func homeSettingsFiles(paths []string, realHome string, skip []string, secret fu
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if info.Size() > maxGitConfigSize {
+		if info.Size() > maxSettingsSize {
 			out = append(out, filteredFile{Path: p, Real: real})
 			continue
 		}

@@ -145,3 +145,47 @@ func TestFilterSettingsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeGitFiles: the files git's settings include are followed as git
+// follows them — ~/ and relative paths, each file once however it is
+// reached (an include cycle, a link) — but not out of home, into the
+// project, or into a secret, which stay as they are.
+func TestHomeGitFiles(t *testing.T) {
+	base := t.TempDir()
+	home := filepath.Join(base, "home")
+	outside := filepath.Join(base, "elsewhere.inc")
+	files := map[string]string{
+		".gitconfig":       "[user]\n\tname = n\n[include]\n\tpath = ~/inc/a\n\tpath = " + outside + "\n\tpath = src/proj/p.inc\n\tpath = ~/.secret.env\n\tpath = missing\n",
+		"inc/a":            "[include]\n\tpath = b\n\tpath = link\n[github]\n\ttoken = SECRET\n",
+		"inc/b":            "[include]\n\tpath = a\n[core]\n\tabbrev = 9\n",
+		"src/proj/p.inc":   "[x]\n\ty = 1\n",
+		".secret.env":      "[x]\n\ty = SECRET\n",
+		"../elsewhere.inc": "[x]\n\ty = 2\n",
+	}
+	for rel, content := range files {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(home, "inc", "link")); err != nil {
+		t.Fatal(err)
+	}
+	realHome, _ := filepath.EvalSymlinks(home)
+	secret := func(p string) bool { return strings.HasSuffix(p, ".env") }
+	got := homeGitFiles([]string{filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".gitconfig")}, home, realHome, []string{filepath.Join(realHome, "src", "proj")}, secret)
+	var reals []string
+	for _, f := range got {
+		rel, _ := filepath.Rel(realHome, f.Real)
+		reals = append(reals, rel)
+		if strings.Contains(f.Data, "SECRET") {
+			t.Errorf("~/%s keeps a credential:\n%s", rel, f.Data)
+		}
+	}
+	if want := []string{".gitconfig", "inc/a", "inc/b"}; !slices.Equal(reals, want) {
+		t.Errorf("filtered %v, want %v", reals, want)
+	}
+}
