@@ -39,6 +39,18 @@ func TestJailHidesCredentialFiles(t *testing.T) {
 		{".config/pip/pip.conf", "[global]\nindex-url = https://u:SECRET@pypi.corp.example/simple\n"},
 		{".terraform.d/credentials.tfrc.json", "{\"credentials\":{\"app.terraform.io\":{\"token\":\"SECRET\"}}}\n"},
 		{".kube/config", "users:\n- user:\n    token: SECRET\n"},
+		{".aws/credentials", "[default]\naws_secret_access_key = SECRET\n"},
+		{".ssh/id_ed25519", "SECRET\n"},
+		{".config/gcloud/application_default_credentials.json", "{\"refresh_token\": \"SECRET\"}\n"},
+		{".password-store/web.gpg", "SECRET\n"},
+		{".vault-token", "SECRET\n"},
+		{".pgpass", "host:5432:db:user:SECRET\n"},
+		{".my.cnf", "[client]\npassword=SECRET\n"},
+		{".pip/pip.conf", "[global]\nindex-url = https://u:SECRET@pypi.corp.example/simple\n"},
+		{".yarnrc.yml", "npmAuthToken: SECRET\n"},
+		{".cache/huggingface/token", "SECRET\n"},
+		{".local/share/gem/credentials", "---\n:rubygems_api_key: SECRET\n"},
+		{".bash_history", "export TOKEN=SECRET\n"},
 	}
 	toolchainDirs := []string{".cargo/bin", ".gem/gems", ".nvm/versions/node/v20.0.0/bin", ".nvm/versions/node/v20.0.0/lib", ".m2/repository", ".gradle/caches", ".config/go", ".config/git", ".local/bin", ".local/lib"}
 	for _, layout := range layouts {
