@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -209,6 +210,29 @@ func TestEditFileManyOccurrences(t *testing.T) {
 			}
 			if len(got) > 400 {
 				t.Errorf("%d bytes: the places must be capped", len(got))
+			}
+		})
+	}
+}
+
+// TestEditHintSkipsHugeFiles checks that old_text not found in a file
+// larger than maxHintFile is said without looking for similar text: the
+// search holds several copies of the file (a 300 MB file of one line took
+// pincer to 2 GB before the model was told), and a small file still gets
+// its hint.
+func TestEditHintSkipsHugeFiles(t *testing.T) {
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"huge", bytes.Repeat([]byte("a"), maxHintFile+1), "old_text was not found in f.txt, which is too large (16.0 MiB) to look for similar text; read the part you mean with read_file (offset and limit)"},
+		{"small", []byte("alpha\nbeta\n"), "The most similar text is at line 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := notFoundHint(context.Background(), tt.file, "betx\n", "f.txt"); !strings.Contains(got, tt.want) {
+				t.Errorf("hint %q lacks %q", got[:min(len(got), 300)], tt.want)
 			}
 		})
 	}
