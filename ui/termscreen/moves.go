@@ -3,98 +3,144 @@ package termscreen
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
-// shortenMoves rewrites the absolute cursor moves (CUP) of a frame's
-// output as relative ones wherever those are shorter and the cursor's
-// place is certain: a line feed and a move back to the transcript's first
-// column ("\n\x1b[24D", 6 bytes) instead of "\x1b[288;37H" (10). The
-// renderer moves absolutely whenever a move is not local (more than a few
-// cells away and away from both edges): beside a pane that is every move
-// to the start of the next line, ten or so for every block of an answer.
+// shortenMoves rewrites the cursor moves of a frame's output as the
+// shortest moves that land in the same place, wherever the cursor's place
+// is certain: a line feed, a carriage return and a tab to the
+// transcript's first column ("\r\n\t", 3 bytes) instead of "\x1b[288;37H"
+// (10) or "\n\x1b[24D" (6). The renderer moves absolutely whenever a move
+// is not local (more than a few cells away and away from both edges), and
+// relatively by the cells it counts otherwise: beside a pane either is a
+// move to the start of the next line, ten or so for every block of an
+// answer.
 //
-// x and y are where the cursor is when out begins, negative when not
-// known. The cursor is followed through out; wherever its place stops
-// being certain (a character wider than one cell, which a terminal may
-// measure otherwise; the right edge; margins set; a sequence not known
-// here) nothing is rewritten until the next absolute move. A column that
-// is uncertain on a row that is not costs a carriage return instead of
-// the absolute move. width and height are the screen's.
-func shortenMoves(out []byte, x, y, width, height int) []byte {
-	t := cursorTrack{w: width, h: height}
+// Each run of moves with nothing written between them (absolute and
+// relative moves, carriage returns, line feeds and backspaces that do not
+// scroll) is one move from where the run starts to where it ends. x and y
+// are where the cursor is when out begins, negative when not known; tabs
+// are the terminal's tab stops, ascending (nil: tabs are not used). The
+// cursor is followed through out; wherever its place stops being certain
+// (a character wider than one cell, which a terminal may measure
+// otherwise; the right edge; margins set; a sequence not known here) a run
+// becomes at most an absolute move. A column that is uncertain on a row
+// that is not costs a carriage return instead. width and height are the
+// screen's.
+func shortenMoves(out []byte, x, y, width, height int, tabs []int) []byte {
+	t := cursorTrack{w: width, h: height, tabs: tabs}
 	if x >= 0 && y >= 0 && x < width && y < height {
 		t.place(x, y)
 	}
-	var res []byte
+	res := make([]byte, 0, len(out))
+	run := -1 // where in res the run of moves being read began
+	var from cursorTrack
+	// end replaces the run of moves that ends here by the shortest move
+	// from where it began to where it ended, when that is shorter.
+	end := func() {
+		if run < 0 {
+			return
+		}
+		if t.rowKnown && t.colKnown && !t.region {
+			best := from.moveTo(t.x, t.y)
+			if best == "" {
+				best = cursorPosition(t.x, t.y)
+			}
+			if len(best) < len(res)-run {
+				res = append(res[:run], best...)
+			}
+		}
+		run = -1
+	}
+	// move notes that out[i:n] only moves the cursor, and copies it.
+	move := func(i, n int) {
+		if run < 0 {
+			run, from = len(res), t
+		}
+		res = append(res, out[i:n]...)
+	}
 	for i := 0; i < len(out); {
 		c := out[i]
 		switch {
 		case c == 0x1b && i+1 < len(out) && out[i+1] == '[':
-			end, prefix, params, final, ok := parseCSI(out, i)
+			n, prefix, params, final, ok := parseCSI(out, i)
 			if !ok {
+				end()
 				return keepRest(res, out, i)
 			}
-			if prefix == 0 && (final == 'H' || final == 'f') && !t.region {
-				row, col := param(params, 0, 1)-1, param(params, 1, 1)-1
-				if short := t.moveTo(col, row); short != "" && len(short) < end-i {
-					res = append(res, short...)
-				} else {
-					res = append(res, out[i:end]...)
-				}
-				t.place(col, row)
-				i = end
-				continue
+			if prefix == 0 && !t.region && isMove(final) {
+				move(i, n)
+			} else {
+				end()
+				res = append(res, out[i:n]...)
 			}
 			t.csi(prefix, params, final)
-			res = append(res, out[i:end]...)
-			i = end
+			i = n
 		case c == 0x1b:
-			end := skipEscape(out, i)
-			if end < 0 {
+			n := skipEscape(out, i)
+			if n < 0 {
+				end()
 				return keepRest(res, out, i)
 			}
 			switch out[i+1] {
 			case ']', 'P', '_', '^', '=', '>', '(', ')':
 				// Strings and modes: the cursor stays.
-			case 'M': // reverse index
+				end()
+				res = append(res, out[i:n]...)
+			case 'M': // reverse index: a move up, unless it scrolls
+				if t.rowKnown && t.y > 0 && !t.region {
+					move(i, n)
+				} else {
+					end()
+					res = append(res, out[i:n]...)
+				}
 				if t.rowKnown {
 					t.y = max(t.y-1, 0)
 				}
 			default:
+				end()
+				res = append(res, out[i:n]...)
 				t.forget()
 			}
-			res = append(res, out[i:end]...)
-			i = end
+			i = n
 		case c == '\r':
+			move(i, i+1)
 			t.x, t.colKnown = 0, t.rowKnown
-			res = append(res, c)
 			i++
 		case c == '\n':
+			if t.rowKnown && t.y < t.h-1 && !t.region {
+				move(i, i+1) // no scroll
+			} else {
+				end()
+				res = append(res, c)
+			}
 			if t.rowKnown {
 				t.y = min(t.y+1, t.h-1)
 			}
-			res = append(res, c)
 			i++
 		case c == '\b':
+			move(i, i+1)
 			if t.colKnown {
 				t.x = max(t.x-1, 0)
 			}
-			res = append(res, c)
 			i++
 		case c < 0x20 || c == 0x7f:
+			end()
 			if c == '\t' {
 				t.forget()
 			}
 			res = append(res, c)
 			i++
 		case c < utf8.RuneSelf:
+			end()
 			t.advance(1, true)
 			res = append(res, c)
 			i++
 		default:
+			end()
 			r, n := utf8.DecodeRune(out[i:])
 			// A terminal may give a character outside ASCII another width
 			// than the renderer did: the column is not certain after it,
@@ -104,7 +150,31 @@ func shortenMoves(out []byte, x, y, width, height int) []byte {
 			i += n
 		}
 	}
+	end()
 	return res
+}
+
+// isMove reports a control sequence (with no prefix) that only moves the
+// cursor, and that cursorTrack follows.
+func isMove(final byte) bool {
+	switch final {
+	case 'H', 'f', 'A', 'B', 'C', 'D', 'G', '`', 'd':
+		return true
+	}
+	return false
+}
+
+// cursorPosition is the shortest absolute move to (x, y).
+func cursorPosition(x, y int) string {
+	switch {
+	case x == 0 && y == 0:
+		return "\x1b[H"
+	case x == 0:
+		return "\x1b[" + strconv.Itoa(y+1) + "H"
+	case y == 0:
+		return "\x1b[;" + strconv.Itoa(x+1) + "H"
+	}
+	return "\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H"
 }
 
 // keepRest ends a rewrite at something it cannot read: the rest goes out
@@ -115,7 +185,8 @@ func keepRest(res, out []byte, i int) []byte { return append(res, out[i:]...) }
 type cursorTrack struct {
 	x, y, w, h         int
 	rowKnown, colKnown bool
-	region             bool // margins are set: moves are left alone
+	region             bool  // margins are set: moves are left alone
+	tabs               []int // the terminal's tab stops, ascending; nil: not used
 }
 
 func (t *cursorTrack) forget() { t.rowKnown, t.colKnown = false, false }
@@ -160,6 +231,12 @@ func (t *cursorTrack) csi(prefix byte, params []byte, final byte) {
 		return
 	}
 	switch final {
+	case 'H', 'f':
+		if t.region {
+			t.forget() // origin mode may be set: leave it be
+			return
+		}
+		t.place(param(params, 1, 1)-1, param(params, 0, 1)-1)
 	case 'A':
 		t.y = max(t.y-n, 0)
 	case 'B':
@@ -198,33 +275,62 @@ func (t *cursorTrack) moveTo(x, y int) string {
 	case d > 0:
 		v = ansi.CursorDown(d)
 		if d < len(v) {
-			v = string(bytes.Repeat([]byte{'\n'}, d))
+			v = strings.Repeat("\n", d)
 		}
 	case d == -1:
 		v = ansi.ReverseIndex // t.y is at least 1: no scroll
 	case d < 0:
 		v = ansi.CursorUp(-d)
 	}
-	best := "\r" + v
-	if x > 0 {
-		best += ansi.CursorForward(x)
+	// From the first column, after a carriage return.
+	best := "\r" + v + t.across(0, x)
+	if col := v + ansi.CursorHorizontalAbsolute(x+1); len(col) < len(best) {
+		best = col
 	}
 	if t.colKnown {
-		h := ""
-		switch d := x - t.x; {
-		case d > 0:
-			h = ansi.CursorForward(d)
-		case d < 0:
-			h = ansi.CursorBackward(-d)
-			if -d < len(h) {
-				h = string(bytes.Repeat([]byte{'\b'}, -d))
-			}
-		}
-		if len(v)+len(h) < len(best) {
-			best = v + h
+		if rel := v + t.across(t.x, x); len(rel) < len(best) {
+			best = rel
 		}
 	}
 	return best
+}
+
+// across is the shortest move along a row from column from to column to:
+// cells forward or back, or tabs to a tab stop.
+func (t *cursorTrack) across(from, to int) string {
+	var h string
+	switch d := to - from; {
+	case d > 0:
+		h = ansi.CursorForward(d)
+	case d < 0:
+		h = ansi.CursorBackward(-d)
+		if -d < len(h) {
+			h = strings.Repeat("\b", -d)
+		}
+	}
+	if n := t.tabsTo(from, to); n > 0 && n < len(h) {
+		h = strings.Repeat("\t", n)
+	}
+	return h
+}
+
+// tabsTo is how many tabs move the cursor from column from to column to,
+// or 0 when tabs do not land there: to must be a tab stop to the right.
+func (t *cursorTrack) tabsTo(from, to int) int {
+	n := 0
+	for _, s := range t.tabs {
+		if s <= from {
+			continue
+		}
+		n++
+		if s == to {
+			return n
+		}
+		if s > to {
+			return 0
+		}
+	}
+	return 0
 }
 
 // parseCSI reads the control sequence at out[i:]: where it ends, its

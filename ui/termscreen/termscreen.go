@@ -22,6 +22,8 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,6 +125,10 @@ type Program struct {
 	lastView  tea.View
 	frames    atomic.Int64
 	keyboards bool // the keyboard protocols were pushed
+	// tabs are the tab stops set on the terminal, ascending, where lines
+	// of the scrolling area most often begin; nil when the terminal has
+	// its own.
+	tabs []int
 }
 
 // New makes a program for m.
@@ -532,6 +538,7 @@ func (p *Program) resize(w, h int) {
 	p.rend.Resize(w, h)
 	p.rend.Erase()
 	p.lastView.Content = "" // drawn anew
+	p.tabs = nil            // a terminal may reset its tab stops on a resize: set anew
 }
 
 // frame draws now, unless a frame went out less than the cap's interval
@@ -610,6 +617,9 @@ func (p *Program) draw(personal bool) {
 	// the frames drawn without the search can cost a needless scroll,
 	// never a wrong screen: the renderer compares every row it moved.
 	p.rend.SetScrollOptim(personal && runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
+	if v.AltScreen && x0 >= 0 && y0 >= 0 {
+		frame.WriteString(p.setTabs(x0))
+	}
 	p.rend.Render(p.cells.RenderBuffer)
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
@@ -618,7 +628,7 @@ func (p *Program) draw(personal bool) {
 	if v.AltScreen {
 		// On the whole screen the renderer's moves are absolute, and
 		// often longer than they need be.
-		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height)
+		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height, p.tabs)
 		p.buf.Reset()
 		p.buf.Write(out)
 	}
@@ -653,6 +663,95 @@ func (p *Program) draw(personal bool) {
 	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }
+
+// setTabs puts the terminal's tab stops where the lines of the scrolling
+// area (see ScrollArea) most often begin, when they are not there yet,
+// and returns what does it; x is the cursor's column, which it comes back
+// to. Beside a pane a move to the start of the next line is then a line
+// feed, a carriage return and a tab, not a move by tens of cells: that is
+// a move or two for every line of an answer.
+func (p *Program) setTabs(x int) string {
+	sa, ok := p.model.(ScrollArea)
+	if !ok {
+		return ""
+	}
+	area, _ := sa.ScrollArea()
+	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()))
+	if len(want) == 0 || slices.Contains(p.tabs, want[0]) && len(p.tabs) >= len(want) {
+		// The stop where most lines begin is set already, with as many
+		// others: stops that came from a view of other lines serve as
+		// well as the view's own, and setting them costs bytes.
+		return ""
+	}
+	slices.Sort(want)
+	var b strings.Builder
+	b.WriteString("\x1b[3g") // TBC: no tab stops
+	for _, c := range want {
+		b.WriteString(ansi.CursorHorizontalAbsolute(c + 1))
+		b.WriteString("\x1bH") // HTS
+	}
+	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
+	p.tabs = want
+	return b.String()
+}
+
+// defaultTabs puts back the tab stops every 8 columns that a terminal
+// starts with, where setTabs moved them; the cursor ends in the first
+// column.
+func (p *Program) defaultTabs() string {
+	if p.tabs == nil {
+		return ""
+	}
+	p.tabs = nil
+	var b strings.Builder
+	b.WriteString("\x1b[3g")
+	for c := 8; c < p.width; c += 8 {
+		b.WriteString(ansi.CursorHorizontalAbsolute(c + 1))
+		b.WriteString("\x1bH") // HTS
+	}
+	b.WriteString("\r")
+	return b.String()
+}
+
+// lineStarts is the columns where most rows of area begin (their first
+// cell that is not blank), up to maxTabs of them, those where more rows
+// begin first: the stops for setTabs. A column where only one row begins
+// is left out.
+func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle) []int {
+	if area.Empty() {
+		return nil
+	}
+	count := make(map[int]int)
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		line := buf.Lines[y]
+		for x := area.Min.X; x < area.Max.X; x++ {
+			if c := line[x].Content; c != "" && c != " " {
+				if x > area.Min.X {
+					count[x]++
+				}
+				break
+			}
+		}
+	}
+	var cols []int
+	for c, n := range count {
+		if n >= 2 {
+			cols = append(cols, c)
+		}
+	}
+	sort.Slice(cols, func(i, j int) bool {
+		if count[cols[i]] != count[cols[j]] {
+			return count[cols[i]] > count[cols[j]]
+		}
+		return cols[i] < cols[j]
+	})
+	return cols[:min(len(cols), maxTabs)]
+}
+
+// maxTabs is how many tab stops setTabs sets: the fourth costs a
+// carriage return and four tabs from the first column, as much as a move
+// to an absolute column.
+const maxTabs = 4
 
 // settle makes a freshly read line of cells cheap to draw: the colours
 // the view made the terminal's defaults lose their codes, and blanks their
@@ -958,6 +1057,12 @@ func (p *Program) apply(v tea.View) {
 		} else if !first {
 			b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 			p.keyboards = false
+			if x, _ := p.rend.Position(); x >= 0 {
+				b.WriteString(p.defaultTabs() + ansi.CursorHorizontalAbsolute(x+1))
+			} else {
+				b.WriteString(p.defaultTabs())
+				p.rend.SetPosition(-1, -1)
+			}
 			p.rend.Erase()
 			p.rend.SetRelativeCursor(true)
 			p.rend.SetFullscreen(false)
@@ -1025,6 +1130,7 @@ func (p *Program) restore() {
 	if p.drawn {
 		p.rend.MoveTo(0, p.height-1)
 		_ = p.rend.Flush()
+		b.WriteString(p.defaultTabs())
 		if v.AltScreen {
 			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
 		} else {
