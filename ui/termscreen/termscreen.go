@@ -620,7 +620,13 @@ func (p *Program) draw(personal bool) {
 	if v.AltScreen && x0 >= 0 && y0 >= 0 {
 		frame.WriteString(p.setTabs(x0))
 	}
-	p.rend.Render(p.cells.RenderBuffer)
+	if personal || !p.drawn || p.lastView.Content == "" {
+		// A frame for a key may be a page moved, which the renderer finds
+		// on its own; a frame drawn anew has nothing to step over.
+		p.rend.Render(p.cells.RenderBuffer)
+	} else {
+		p.render()
+	}
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
 	}
@@ -663,6 +669,84 @@ func (p *Program) draw(personal bool) {
 	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }
+
+// render hands the frame to the renderer, which writes each row from its
+// first changed cell to its last. A row whose changes stand far apart (the
+// spinner at one end of the status line and the clock at the other) is
+// handed over one change at a time, in up to maxPasses frames written one
+// after the other, so that the cells between, unchanged, are stepped over
+// with a move instead of written again.
+func (p *Program) render() {
+	buf := p.cells.RenderBuffer
+	type splitRow struct {
+		y    int
+		runs [][2]int
+		line uv.Line // the row as the frame has it
+	}
+	var split []splitRow
+	passes := 1
+	for y := range p.height {
+		if !p.changed[y] {
+			continue
+		}
+		if runs := changedRuns(buf.Lines[y], p.shown.Lines[y]); len(runs) > 1 {
+			split = append(split, splitRow{y, runs, slices.Clone(buf.Lines[y])})
+			passes = max(passes, min(len(runs), maxPasses))
+		}
+	}
+	for k := range passes {
+		for _, r := range split {
+			// The row as the frame has it up to where its change k+1
+			// begins, and beyond that as the terminal shows it.
+			cut := len(r.line)
+			if k+1 < len(r.runs) && k+1 < passes {
+				cut = r.runs[k+1][0]
+			}
+			if k > 0 && (k >= len(r.runs) || k >= passes) {
+				continue // all of it went out in an earlier pass
+			}
+			line := buf.Lines[r.y]
+			copy(line, r.line[:cut])
+			copy(line[cut:], p.shown.Lines[r.y][cut:])
+			if k > 0 {
+				buf.TouchLine(0, r.y, len(line))
+			}
+		}
+		p.rend.Render(buf)
+	}
+}
+
+// changedRuns are the runs of cells where line differs from was, those
+// less than splitGap cells apart taken as one.
+func changedRuns(line, was uv.Line) [][2]int {
+	var runs [][2]int
+	for x := 0; x < len(line); {
+		if line[x].Equal(&was[x]) {
+			x++
+			continue
+		}
+		end := x + 1
+		for end < len(line) && !line[end].Equal(&was[end]) {
+			end++
+		}
+		if n := len(runs); n > 0 && x-runs[n-1][1] < splitGap {
+			runs[n-1][1] = end
+		} else {
+			runs = append(runs, [2]int{x, end})
+		}
+		x = end
+	}
+	return runs
+}
+
+// splitGap is how many unchanged cells between two changes of a row make
+// render hand them over apart: a move over them costs less than writing
+// them (and their colours) again. maxPasses is how many changes of a row
+// are handed over apart, the rest going with the last.
+const (
+	splitGap  = 12
+	maxPasses = 3
+)
 
 // setTabs puts the terminal's tab stops where the lines of the scrolling
 // area (see ScrollArea) most often begin, when they are not there yet,

@@ -1,0 +1,140 @@
+package termscreen
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/vt"
+)
+
+// TestFarChangesLeaveTheScreenAsTheFrame: frames whose rows change in
+// several places far apart (which render hands over one change at a time)
+// and near each other, in styled and plain text, leave a terminal emulator
+// showing each frame cell for cell: text, colours and attributes.
+func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
+	const w, h = 40, 10 // newTerminal's size
+	r := rand.New(rand.NewPCG(3, 5))
+	styles := []string{"", "\x1b[1m", "\x1b[38;2;200;100;50m", "\x1b[48;2;30;30;40m", "\x1b[3;38;2;1;2;3m", "\x1b[7m"}
+	words := []string{"ab", "cdef", "g", "hij", "世界", "··", "  ", "    "}
+	// A row is words in styles; a change replaces one word.
+	rows := make([][]string, h)
+	for y := range rows {
+		for n := 0; n < w/3; n++ {
+			rows[y] = append(rows[y], styles[r.IntN(len(styles))]+words[r.IntN(len(words))]+"\x1b[m")
+		}
+	}
+	view := func() string {
+		lines := make([]string, h)
+		for y, row := range rows {
+			lines[y] = strings.Join(row, "")
+		}
+		return strings.Join(lines, "\n")
+	}
+	clock := newFakeClock()
+	m := &textModel{text: view()}
+	term, o := newTerminal(t)
+	o.FPS, o.Clock = 10, clock
+	o.Env = append(o.Env, "COLORTERM=truecolor") // colours as the view has them
+	p := New(m, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); p.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	emu := vt.NewEmulator(w, h)
+	go func() { // the emulator's answers to queries are not passed on
+		buf := make([]byte, 1024)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { emu.Close() })
+	waitFrames(t, p, 1)
+	fed := 0
+	for n := range 60 {
+		if n > 0 {
+			was := view()
+			for k := 0; k < 1+r.IntN(4) || view() == was; k++ {
+				row := rows[r.IntN(h)]
+				row[r.IntN(len(row))] = styles[r.IntN(len(styles))] + words[r.IntN(len(words))] + "\x1b[m"
+			}
+			clock.advance(time.Second)
+			p.Send(view())
+			waitFrames(t, p, n+1)
+		}
+		out := term.settled(t)
+		emu.WriteString(out[fed:])
+		fed = len(out)
+		if diff := cellsDiffer(emu, view(), w, h); diff != "" {
+			t.Fatalf("frame %d: %s\nwritten:\n%q", n, diff, out)
+		}
+	}
+}
+
+// TestFarChangesAreWrittenApart: when the spinner at one end of a status
+// line and the clock at the other change, the text between them is not
+// written again.
+func TestFarChangesAreWrittenApart(t *testing.T) {
+	status := func(spin, clock string) string {
+		return "\x1b[1m" + spin + "\x1b[m streaming · sandbox workspace   \x1b[38;2;1;2;3m" + clock + "\x1b[m"
+	}
+	clock := newFakeClock()
+	m := &textModel{text: status("⠋", "0:01")}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "0:01")
+	before := len(term.settled(t))
+	clock.advance(time.Second)
+	p.Send(status("⠙", "0:02"))
+	waitFrames(t, p, 2)
+	frame := term.settled(t)[before:]
+	if !strings.Contains(frame, "⠙") || !strings.Contains(frame, "2") {
+		t.Fatalf("the changes were not written: %q", frame)
+	}
+	if strings.Contains(frame, "streaming") {
+		t.Errorf("the unchanged text between the changes was written again: %q", frame)
+	}
+}
+
+// cellsDiffer says where the emulated screen differs from a view drawn
+// into cells, or "" where it does not. A blank's foreground, boldness and
+// slant do not show, and the screen may change them (blendSpaces).
+func cellsDiffer(emu *vt.Emulator, view string, w, h int) string {
+	want := uv.NewScreenBuffer(w, h)
+	uv.NewStyledString(view).Draw(want, want.Bounds())
+	for y := range h {
+		for x := range w {
+			got, c := emu.CellAt(x, y), want.CellAt(x, y)
+			gc, gs := " ", uv.Style{}
+			if got != nil && got.Content != "" {
+				gc, gs = got.Content, got.Style
+			} else if got != nil && got.Width == 0 {
+				gc = ""
+			}
+			wc, ws := " ", uv.Style{}
+			if c != nil && c.Content != "" {
+				wc, ws = c.Content, c.Style
+			} else if c != nil && c.Width == 0 {
+				wc = ""
+			}
+			if wc == " " {
+				gs, ws = showsOnBlank(gs), showsOnBlank(ws)
+			}
+			if gc != wc || !gs.Equal(&ws) {
+				return fmt.Sprintf("cell (%d, %d) is %q %+v, want %q %+v", x, y, gc, gs, wc, ws)
+			}
+		}
+	}
+	return ""
+}
+
+// showsOnBlank is the part of a style that shows on a blank.
+func showsOnBlank(s uv.Style) uv.Style {
+	return uv.Style{Bg: s.Bg, Underline: s.Underline, UnderlineColor: s.UnderlineColor,
+		Attrs: s.Attrs & (uv.AttrReverse | uv.AttrStrikethrough | uv.AttrConceal)}
+}
