@@ -138,3 +138,46 @@ func showsOnBlank(s uv.Style) uv.Style {
 	return uv.Style{Bg: s.Bg, Underline: s.Underline, UnderlineColor: s.UnderlineColor,
 		Attrs: s.Attrs & (uv.AttrReverse | uv.AttrStrikethrough | uv.AttrConceal)}
 }
+
+// TestTabStopsPutBack: beside a pane the screen sets tab stops where the
+// region's lines begin, and when it ends the terminal has its stops every
+// 8 columns again.
+func TestTabStopsPutBack(t *testing.T) {
+	clock := newFakeClock()
+	m := &paneModel{}
+	term, o := newTerminal(t)
+	o.FPS, o.Clock = 10, clock
+	p := New(m, o)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); p.Run(ctx) }()
+	term.waitFor(t, "line 008")
+	for n := range 3 {
+		clock.advance(time.Second)
+		p.Send("next")
+		waitFrames(t, p, n+2)
+	}
+	cancel()
+	<-done
+	out := term.settled(t)
+	if !strings.Contains(out, "\x1b[3g") {
+		t.Fatalf("no tab stops were set: %q", out)
+	}
+	emu := vt.NewEmulator(40, 10)
+	go func() {
+		buf := make([]byte, 1024)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	defer emu.Close()
+	emu.WriteString(out + "\r")
+	for _, want := range []int{8, 16, 24} {
+		emu.WriteString("\t")
+		if x := emu.CursorPosition().X; x != want {
+			t.Fatalf("a tab went to column %d, want %d", x, want)
+		}
+	}
+}

@@ -617,8 +617,11 @@ func (p *Program) draw(personal bool) {
 	// the frames drawn without the search can cost a needless scroll,
 	// never a wrong screen: the renderer compares every row it moved.
 	p.rend.SetScrollOptim(personal && runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
-	if v.AltScreen && x0 >= 0 && y0 >= 0 {
-		frame.WriteString(p.setTabs(x0))
+	tabs := ""
+	if v.AltScreen && x0 >= 0 && y0 >= 0 && runtime.GOOS != "windows" {
+		// As with DECSTBM above, the Windows console is not trusted with
+		// what it need not do.
+		tabs = p.setTabs(x0)
 	}
 	if personal || !p.drawn || p.lastView.Content == "" {
 		// A frame for a key may be a page moved, which the renderer finds
@@ -653,6 +656,7 @@ func (p *Program) draw(personal bool) {
 	case v.Cursor != nil && cursorWas && !p.sync:
 		frame.WriteString(ansi.HideCursor) // not seen jumping about while drawn
 	}
+	frame.WriteString(tabs) // the cursor comes back to where the frame starts
 	frame.Write(p.buf.Bytes())
 	if v.Cursor != nil {
 		frame.WriteString(ansi.ShowCursor)
@@ -810,7 +814,7 @@ func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle) []int {
 		line := buf.Lines[y]
 		for x := area.Min.X; x < area.Max.X; x++ {
 			if c := line[x].Content; c != "" && c != " " {
-				if x > area.Min.X {
+				if x > 0 { // a carriage return reaches the first column
 					count[x]++
 				}
 				break
