@@ -3,7 +3,6 @@ package termscreen
 import (
 	"bytes"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -31,127 +30,140 @@ import (
 // that is not costs a carriage return instead. width and height are the
 // screen's.
 func shortenMoves(out []byte, x, y, width, height int, tabs []int) []byte {
-	t := cursorTrack{w: width, h: height, tabs: tabs}
+	rw := rewrite{t: cursorTrack{w: width, h: height, tabs: tabs}, res: make([]byte, 0, len(out)), run: -1}
 	if x >= 0 && y >= 0 && x < width && y < height {
-		t.place(x, y)
+		rw.t.place(x, y)
 	}
-	res := make([]byte, 0, len(out))
-	run := -1 // where in res the run of moves being read began
-	var from cursorTrack
-	// end replaces the run of moves that ends here by the shortest move
-	// from where it began to where it ended, when that is shorter.
-	end := func() {
-		if run < 0 {
-			return
-		}
-		if t.rowKnown && t.colKnown && !t.region {
-			best := from.moveTo(t.x, t.y)
-			if best == "" {
-				best = cursorPosition(t.x, t.y)
-			}
-			if len(best) < len(res)-run {
-				res = append(res[:run], best...)
-			}
-		}
-		run = -1
-	}
-	// move notes that out[i:n] only moves the cursor, and copies it.
-	move := func(i, n int) {
-		if run < 0 {
-			run, from = len(res), t
-		}
-		res = append(res, out[i:n]...)
-	}
+	t := &rw.t
 	for i := 0; i < len(out); {
 		c := out[i]
 		switch {
 		case c == 0x1b && i+1 < len(out) && out[i+1] == '[':
 			n, prefix, params, final, ok := parseCSI(out, i)
 			if !ok {
-				end()
-				return keepRest(res, out, i)
+				rw.end()
+				return keepRest(rw.res, out, i)
 			}
 			if prefix == 0 && !t.region && isMove(final) {
-				move(i, n)
+				rw.move(out, i, n)
 			} else {
-				end()
-				res = append(res, out[i:n]...)
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
 			}
 			t.csi(prefix, params, final)
 			i = n
 		case c == 0x1b:
 			n := skipEscape(out, i)
 			if n < 0 {
-				end()
-				return keepRest(res, out, i)
+				rw.end()
+				return keepRest(rw.res, out, i)
 			}
 			switch out[i+1] {
 			case ']', 'P', '_', '^', '=', '>', '(', ')':
 				// Strings and modes: the cursor stays.
-				end()
-				res = append(res, out[i:n]...)
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
 			case 'M': // reverse index: a move up, unless it scrolls
 				if t.rowKnown && t.y > 0 && !t.region {
-					move(i, n)
+					rw.move(out, i, n)
 				} else {
-					end()
-					res = append(res, out[i:n]...)
+					rw.end()
+					rw.res = append(rw.res, out[i:n]...)
 				}
 				if t.rowKnown {
 					t.y = max(t.y-1, 0)
 				}
 			default:
-				end()
-				res = append(res, out[i:n]...)
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
 				t.forget()
 			}
 			i = n
 		case c == '\r':
-			move(i, i+1)
+			rw.move(out, i, i+1)
 			t.x, t.colKnown = 0, t.rowKnown
 			i++
 		case c == '\n':
 			if t.rowKnown && t.y < t.h-1 && !t.region {
-				move(i, i+1) // no scroll
+				rw.move(out, i, i+1) // no scroll
 			} else {
-				end()
-				res = append(res, c)
+				rw.end()
+				rw.res = append(rw.res, c)
 			}
 			if t.rowKnown {
 				t.y = min(t.y+1, t.h-1)
 			}
 			i++
 		case c == '\b':
-			move(i, i+1)
+			rw.move(out, i, i+1)
 			if t.colKnown {
 				t.x = max(t.x-1, 0)
 			}
 			i++
 		case c < 0x20 || c == 0x7f:
-			end()
+			rw.end()
 			if c == '\t' {
 				t.forget()
 			}
-			res = append(res, c)
+			rw.res = append(rw.res, c)
 			i++
 		case c < utf8.RuneSelf:
-			end()
+			rw.end()
 			t.advance(1, true)
-			res = append(res, c)
+			rw.res = append(rw.res, c)
 			i++
 		default:
-			end()
+			rw.end()
 			r, n := utf8.DecodeRune(out[i:])
 			// A terminal may give a character outside ASCII another width
 			// than the renderer did: the column is not certain after it,
 			// the row is while the line is well away from the right edge.
 			t.advance(max(ansi.StringWidth(string(r)), 1), false)
-			res = append(res, out[i:i+n]...)
+			rw.res = append(rw.res, out[i:i+n]...)
 			i += n
 		}
 	}
-	end()
-	return res
+	rw.end()
+	return rw.res
+}
+
+// rewrite is shortenMoves' state: the cursor, what is written so far, and
+// the run of moves being read.
+type rewrite struct {
+	t, from cursorTrack // the cursor now, and where the run began
+	res     []byte
+	run     int // where in res the run began, -1 for none
+}
+
+// end replaces the run of moves that ends here by the shortest move from
+// where it began to where it ended, when that is shorter.
+func (rw *rewrite) end() {
+	if rw.run < 0 {
+		return
+	}
+	if t := &rw.t; t.rowKnown && t.colKnown && !t.region {
+		// The shortest move goes after what the run replaces, and takes
+		// its place if it is shorter.
+		at := len(rw.res)
+		var ok bool
+		if rw.res, ok = rw.from.appendMoveTo(rw.res, t.x, t.y); !ok {
+			rw.res = appendCursorPosition(rw.res, t.x, t.y)
+		}
+		if best := rw.res[at:]; len(best) < at-rw.run {
+			rw.res = append(rw.res[:rw.run], best...)
+		} else {
+			rw.res = rw.res[:at]
+		}
+	}
+	rw.run = -1
+}
+
+// move notes that out[i:n] only moves the cursor, and copies it.
+func (rw *rewrite) move(out []byte, i, n int) {
+	if rw.run < 0 {
+		rw.run, rw.from = len(rw.res), rw.t
+	}
+	rw.res = append(rw.res, out[i:n]...)
 }
 
 // isMove reports a control sequence (with no prefix) that only moves the
@@ -164,17 +176,43 @@ func isMove(final byte) bool {
 	return false
 }
 
-// cursorPosition is the shortest absolute move to (x, y).
-func cursorPosition(x, y int) string {
-	switch {
-	case x == 0 && y == 0:
-		return "\x1b[H"
-	case x == 0:
-		return "\x1b[" + strconv.Itoa(y+1) + "H"
-	case y == 0:
-		return "\x1b[;" + strconv.Itoa(x+1) + "H"
+// appendCursorPosition appends the shortest absolute move to (x, y).
+func appendCursorPosition(dst []byte, x, y int) []byte {
+	dst = append(dst, "\x1b["...)
+	if y > 0 {
+		dst = strconv.AppendInt(dst, int64(y+1), 10)
 	}
-	return "\x1b[" + strconv.Itoa(y+1) + ";" + strconv.Itoa(x+1) + "H"
+	if x > 0 {
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(x+1), 10)
+	}
+	return append(dst, 'H')
+}
+
+// appendCSI appends the control sequence with parameter n (left out when
+// it is 1, the default) and final byte final.
+func appendCSI(dst []byte, n int, final byte) []byte {
+	dst = append(dst, "\x1b["...)
+	if n != 1 {
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, final)
+}
+
+// appendRepeat appends n copies of c.
+func appendRepeat(dst []byte, c byte, n int) []byte {
+	for range n {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// csiLen is the length appendCSI gives.
+func csiLen(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + len(strconv.Itoa(n))
 }
 
 // keepRest ends a rewrite at something it cannot read: the rest goes out
@@ -264,54 +302,53 @@ func (t *cursorTrack) csi(prefix byte, params []byte, final byte) {
 	}
 }
 
-// moveTo is the shortest relative move to (x, y) from where the cursor
-// is, or "" when its row is not certain.
-func (t *cursorTrack) moveTo(x, y int) string {
+// appendMoveTo appends the shortest relative move to (x, y) from where
+// the cursor is; ok is false (and nothing appended) when its row is not
+// certain.
+func (t *cursorTrack) appendMoveTo(dst []byte, x, y int) (_ []byte, ok bool) {
 	if !t.rowKnown || y < 0 || y >= t.h || x < 0 || x >= t.w {
-		return ""
+		return dst, false
 	}
-	var v string
+	var vb, ab, bb, cb [48]byte
+	v := vb[:0]
 	switch d := y - t.y; {
+	case d > 0 && d < csiLen(d):
+		v = appendRepeat(v, '\n', d)
 	case d > 0:
-		v = ansi.CursorDown(d)
-		if d < len(v) {
-			v = strings.Repeat("\n", d)
-		}
+		v = appendCSI(v, d, 'B')
 	case d == -1:
-		v = ansi.ReverseIndex // t.y is at least 1: no scroll
+		v = append(v, "\x1bM"...) // t.y is at least 1: no scroll
 	case d < 0:
-		v = ansi.CursorUp(-d)
+		v = appendCSI(v, -d, 'A')
 	}
 	// From the first column, after a carriage return.
-	best := "\r" + v + t.across(0, x)
-	if col := v + ansi.CursorHorizontalAbsolute(x+1); len(col) < len(best) {
+	best := t.appendAcross(append(append(ab[:0], '\r'), v...), 0, x)
+	if col := appendCSI(append(bb[:0], v...), x+1, 'G'); len(col) < len(best) {
 		best = col
 	}
 	if t.colKnown {
-		if rel := v + t.across(t.x, x); len(rel) < len(best) {
+		if rel := t.appendAcross(append(cb[:0], v...), t.x, x); len(rel) < len(best) {
 			best = rel
 		}
 	}
-	return best
+	return append(dst, best...), true
 }
 
-// across is the shortest move along a row from column from to column to:
-// cells forward or back, or tabs to a tab stop.
-func (t *cursorTrack) across(from, to int) string {
-	var h string
-	switch d := to - from; {
+// appendAcross appends the shortest move along a row from column from to
+// column to: cells forward or back, or tabs to a tab stop.
+func (t *cursorTrack) appendAcross(dst []byte, from, to int) []byte {
+	d := to - from
+	switch n := t.tabsTo(from, to); {
+	case d == 0:
+		return dst
+	case n > 0 && n < csiLen(d):
+		return appendRepeat(dst, '\t', n)
 	case d > 0:
-		h = ansi.CursorForward(d)
-	case d < 0:
-		h = ansi.CursorBackward(-d)
-		if -d < len(h) {
-			h = strings.Repeat("\b", -d)
-		}
+		return appendCSI(dst, d, 'C')
+	case -d < csiLen(-d):
+		return appendRepeat(dst, '\b', -d)
 	}
-	if n := t.tabsTo(from, to); n > 0 && n < len(h) {
-		h = strings.Repeat("\t", n)
-	}
-	return h
+	return appendCSI(dst, -d, 'D')
 }
 
 // tabsTo is how many tabs move the cursor from column from to column to,

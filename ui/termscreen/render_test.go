@@ -68,11 +68,21 @@ func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
 			p.Send(view())
 			waitFrames(t, p, n+1)
 		}
-		out := term.settled(t)
-		emu.WriteString(out[fed:])
-		fed = len(out)
-		if diff := cellsDiffer(emu, view(), w, h); diff != "" {
-			t.Fatalf("frame %d: %s\nwritten:\n%q", n, diff, out)
+		// The frame is written; it may not all have been read yet from a
+		// busy machine's pty.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			term.mu.Lock()
+			out := term.out.String()
+			term.mu.Unlock()
+			emu.WriteString(out[fed:])
+			fed = len(out)
+			diff := cellsDiffer(emu, view(), w, h)
+			if diff == "" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("frame %d: %s\nwritten:\n%q", n, diff, out)
+			}
 		}
 	}
 }
@@ -92,7 +102,11 @@ func TestFarChangesAreWrittenApart(t *testing.T) {
 	clock.advance(time.Second)
 	p.Send(status("⠙", "0:02"))
 	waitFrames(t, p, 2)
-	frame := term.settled(t)[before:]
+	term.waitFor(t, "⠙")
+	var frame string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(frame, "2") && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		frame = term.settled(t)[before:]
+	}
 	if !strings.Contains(frame, "⠙") || !strings.Contains(frame, "2") {
 		t.Fatalf("the changes were not written: %q", frame)
 	}
@@ -159,6 +173,7 @@ func TestTabStopsPutBack(t *testing.T) {
 	}
 	cancel()
 	<-done
+	term.waitFor(t, "\x1b[?1049l") // the screen is put back
 	out := term.settled(t)
 	if !strings.Contains(out, "\x1b[3g") {
 		t.Fatalf("no tab stops were set: %q", out)
@@ -179,5 +194,30 @@ func TestTabStopsPutBack(t *testing.T) {
 		if x := emu.CursorPosition().X; x != want {
 			t.Fatalf("a tab went to column %d, want %d", x, want)
 		}
+	}
+}
+
+// TestLineStarts: the tab stops go where most rows of the area begin, most
+// first, up to maxTabs of them; a column where one row begins, the first
+// column and what lies outside the area are left out.
+func TestLineStarts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		rows []string
+		want []int
+	}{
+		{"text and code beside a pane", []string{"ab │ text", "cd │ text", "   │   code", "   │   code", "   │   code", "   │       inner", "   │       inner"}, []int{7, 5, 11}},
+		{"one row alone is no stop", []string{"   │ text", "   │   once"}, nil},
+		{"at most maxTabs", []string{"    a", "    a", "     b", "     b", "      c", "      c", "       d", "       d", "        e", "        e", "        e"}, []int{8, 4, 5, 6}},
+		{"what lies left of the area is not looked at", []string{"ab", "ab", "  x", "  x"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			buf := uv.NewScreenBuffer(20, len(tc.rows))
+			uv.NewStyledString(strings.Join(tc.rows, "\n")).Draw(buf, buf.Bounds())
+			got := lineStarts(buf.RenderBuffer, uv.Rect(4, 0, 16, len(tc.rows)), make([]int, 20))
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -23,7 +23,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -128,7 +127,9 @@ type Program struct {
 	// tabs are the tab stops set on the terminal, ascending, where lines
 	// of the scrolling area most often begin; nil when the terminal has
 	// its own.
-	tabs []int
+	tabs   []int
+	starts []int    // per column, rows that begin there (scratch for setTabs)
+	runs   [][2]int // scratch for render
 }
 
 // New makes a program for m.
@@ -693,8 +694,9 @@ func (p *Program) render() {
 		if !p.changed[y] {
 			continue
 		}
-		if runs := changedRuns(buf.Lines[y], p.shown.Lines[y]); len(runs) > 1 {
-			split = append(split, splitRow{y, runs, slices.Clone(buf.Lines[y])})
+		p.runs = changedRuns(p.runs[:0], buf.Lines[y], p.shown.Lines[y])
+		if runs := p.runs; len(runs) > 1 {
+			split = append(split, splitRow{y, slices.Clone(runs), slices.Clone(buf.Lines[y])})
 			passes = max(passes, min(len(runs), maxPasses))
 		}
 	}
@@ -720,10 +722,9 @@ func (p *Program) render() {
 	}
 }
 
-// changedRuns are the runs of cells where line differs from was, those
-// less than splitGap cells apart taken as one.
-func changedRuns(line, was uv.Line) [][2]int {
-	var runs [][2]int
+// changedRuns appends to runs the runs of cells where line differs from
+// was, those less than splitGap cells apart taken as one.
+func changedRuns(runs [][2]int, line, was uv.Line) [][2]int {
 	for x := 0; x < len(line); {
 		if line[x].Equal(&was[x]) {
 			x++
@@ -764,7 +765,10 @@ func (p *Program) setTabs(x int) string {
 		return ""
 	}
 	area, _ := sa.ScrollArea()
-	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()))
+	if len(p.starts) != p.width {
+		p.starts = make([]int, p.width)
+	}
+	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()), p.starts)
 	if len(want) == 0 || slices.Contains(p.tabs, want[0]) && len(p.tabs) >= len(want) {
 		// The stop where most lines begin is set already, with as many
 		// others: stops that came from a view of other lines serve as
@@ -805,11 +809,11 @@ func (p *Program) defaultTabs() string {
 // cell that is not blank), up to maxTabs of them, those where more rows
 // begin first: the stops for setTabs. A column where only one row begins
 // is left out.
-func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle) []int {
+func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
 	if area.Empty() {
 		return nil
 	}
-	count := make(map[int]int)
+	clear(count)
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		line := buf.Lines[y]
 		for x := area.Min.X; x < area.Max.X; x++ {
@@ -821,19 +825,28 @@ func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle) []int {
 			}
 		}
 	}
-	var cols []int
-	for c, n := range count {
-		if n >= 2 {
-			cols = append(cols, c)
+	var best [maxTabs]int
+	n := 0
+	for x, c := range count {
+		if c < 2 {
+			continue
 		}
+		// Kept in order, most rows first (the first column of equals).
+		i := min(n, maxTabs-1)
+		if n == maxTabs && c <= count[best[i]] {
+			continue
+		}
+		for i > 0 && c > count[best[i-1]] {
+			best[i] = best[i-1]
+			i--
+		}
+		best[i] = x
+		n = min(n+1, maxTabs)
 	}
-	sort.Slice(cols, func(i, j int) bool {
-		if count[cols[i]] != count[cols[j]] {
-			return count[cols[i]] > count[cols[j]]
-		}
-		return cols[i] < cols[j]
-	})
-	return cols[:min(len(cols), maxTabs)]
+	if n == 0 {
+		return nil
+	}
+	return slices.Clone(best[:n])
 }
 
 // maxTabs is how many tab stops setTabs sets: the fourth costs a
