@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
 )
@@ -155,8 +156,14 @@ func showsOnBlank(s uv.Style) uv.Style {
 
 // TestTabStopsPutBack: beside a pane the screen sets tab stops where the
 // region's lines begin, and when it ends the terminal has its stops every
-// 8 columns again.
+// 8 columns again, also when it ends right after a resize.
 func TestTabStopsPutBack(t *testing.T) {
+	for _, resized := range []bool{false, true} {
+		t.Run(fmt.Sprint("resized ", resized), func(t *testing.T) { testTabStopsPutBack(t, resized) })
+	}
+}
+
+func testTabStopsPutBack(t *testing.T, resized bool) {
 	clock := newFakeClock()
 	m := &paneModel{}
 	term, o := newTerminal(t)
@@ -170,6 +177,11 @@ func TestTabStopsPutBack(t *testing.T) {
 		clock.advance(time.Second)
 		p.Send("next")
 		waitFrames(t, p, n+2)
+	}
+	if resized {
+		clock.advance(time.Second)
+		p.Send(tea.WindowSizeMsg{Width: 39, Height: 10})
+		waitFrames(t, p, 5)
 	}
 	cancel()
 	<-done

@@ -125,11 +125,15 @@ type Program struct {
 	frames    atomic.Int64
 	keyboards bool // the keyboard protocols were pushed
 	// tabs are the tab stops set on the terminal, ascending, where lines
-	// of the scrolling area most often begin; nil when the terminal has
-	// its own.
-	tabs   []int
-	starts []int    // per column, rows that begin there (scratch for setTabs)
-	runs   [][2]int // scratch for render
+	// of the scrolling area most often begin; nil when they are not known
+	// (the terminal's own, or after a resize).
+	tabs []int
+	// tabsMoved says the terminal's tab stops are not its own: setTabs
+	// moved them, and they are put back at the end (after a resize too,
+	// where tabs is forgotten but a terminal may keep the stops).
+	tabsMoved bool
+	starts    []int    // per column, rows that begin there (scratch for setTabs)
+	runs      [][2]int // scratch for render
 }
 
 // New makes a program for m.
@@ -783,7 +787,7 @@ func (p *Program) setTabs(x int) string {
 		b.WriteString("\x1bH") // HTS
 	}
 	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
-	p.tabs = want
+	p.tabs, p.tabsMoved = want, true
 	return b.String()
 }
 
@@ -791,10 +795,10 @@ func (p *Program) setTabs(x int) string {
 // starts with, where setTabs moved them; the cursor ends in the first
 // column.
 func (p *Program) defaultTabs() string {
-	if p.tabs == nil {
+	if !p.tabsMoved {
 		return ""
 	}
-	p.tabs = nil
+	p.tabs, p.tabsMoved = nil, false
 	var b strings.Builder
 	b.WriteString("\x1b[3g")
 	for c := 8; c < p.width; c += 8 {
