@@ -165,9 +165,9 @@ func TestSteppedScrollHolds(t *testing.T) {
 func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 	m := newTestModel(80, 20)
 	m.AddUser("question")
-	m.AppendText("First words.")
+	m.AppendText("First words. ")
 	before := m.View()
-	m.AppendText(" More words.")
+	m.AppendText(" More words. ")
 	m.DeferOutput(true)
 	if got := m.View(); got != before {
 		t.Errorf("a deferred frame drew the new output:\n%s", got)
@@ -176,7 +176,7 @@ func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 	if got := m.View(); !strings.Contains(got, "More words.") {
 		t.Errorf("the frame after the deferral lacks the output:\n%s", got)
 	}
-	m.AppendText(" Even more.")
+	m.AppendText(" Even more. ")
 	m.AddNotice("a notice from the screen")
 	m.DeferOutput(true)
 	if got := m.View(); !strings.Contains(got, "a notice from the screen") {
@@ -192,7 +192,7 @@ func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
 	d := newStreamDoc("")
 	d.append("Intro.\n\nStill")
 	d.render(0, 60, c)
-	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive"} {
+	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive\n"} {
 		d.append(p)
 	}
 	before := c.calls
