@@ -196,11 +196,13 @@ type App struct {
 	// rule is the line above the input, drawn for ruleWidth and ruleGen.
 	rule               string
 	ruleWidth, ruleGen int
-	quitArmed          bool
-	terminalOut        bool               // the terminal window does not have focus
-	filesSeq           uint64             // the latest listing of the project's files asked for
-	filesCancel        context.CancelFunc // stops that listing's walk when a newer one starts
-	watchedKey         string             // the directories last handed to the watcher
+	// status is the status line as last drawn (see statusLine).
+	status      statusCache
+	quitArmed   bool
+	terminalOut bool               // the terminal window does not have focus
+	filesSeq    uint64             // the latest listing of the project's files asked for
+	filesCancel context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey  string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
