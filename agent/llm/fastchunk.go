@@ -150,6 +150,12 @@ func (d *chunkScanner) plainString() (string, bool) {
 	if bytes.IndexByte(s, '\\') >= 0 || !utf8.Valid(s) {
 		return "", false
 	}
+	switch string(s) { // the usual values, without a copy each chunk
+	case "chat.completion.chunk":
+		return "chat.completion.chunk", true
+	case "stop":
+		return "stop", true
+	}
 	return string(s), true
 }
 
