@@ -17,6 +17,12 @@ import (
 // encoding/json: when it returns true, c is what json.Unmarshal would have
 // made of data.
 func decodeTextChunk(data []byte, c *wireChunk) bool {
+	if bytes.Contains(data, []byte(`"tool_calls"`)) || bytes.Contains(data, []byte(`"function_call"`)) {
+		// A call's fragments (or its finish) take the full decoder: no
+		// work is spent on the fast one first. Inside a string a quote
+		// is escaped, so these are keys or whole values.
+		return false
+	}
 	d := chunkScanner{b: data}
 	ok := d.object(func(key []byte) bool {
 		switch string(key) {

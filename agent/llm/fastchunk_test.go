@@ -26,7 +26,8 @@ var chunkShapes = []struct {
 	{`{"choices":[]}`, true},
 	{`{"choices":null}`, true},
 	{`{}`, true},
-	{`{"choices":[{"index":0,"delta":{"tool_calls":null,"function_call":null,"content":"x"}}]}`, true},
+	{`{"choices":[{"index":0,"delta":{"tool_calls":null,"function_call":null,"content":"x"}}]}`, false},
+	{`{"choices":[{"index":0,"delta":{"content":"say \"tool_calls\" and \"function_call\""}}]}`, true},
 	{"{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"caf\xc3\"}}]}", true}, // raw bytes are kept for the text stream
 	{`{"object":"error","choices":[]}`, true},
 
