@@ -3,6 +3,7 @@ package transcript
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // heldInline is how far back the opening of inline markup still open at the
@@ -16,7 +17,8 @@ const heldInline = 80
 // to what it drew instead of drawing the same cells again in another
 // colour. Text whose look the next bytes can still change waits for them:
 //   - a word not yet followed by a space (it may wrap onto the next row, or
-//     be a keyword or a name once complete: "fo" is plain, "for" is not);
+//     be a keyword or a name once complete: "fo" is plain, "for" is not),
+//     unless it is long (see wordStart);
 //   - the unfinished line of an open code block (its last token, or a
 //     string not yet closed, colours differently when the line ends);
 //   - a line of markers only ("- ", "## ", "1. "): a list, a heading or a
@@ -35,7 +37,7 @@ func settledEnd(tail string) int {
 	if insideFence(tail[:lineStart]) {
 		return lineStart
 	}
-	cut := strings.LastIndexAny(tail, " \t\n") + 1
+	cut := wordStart(tail)
 	if !strings.ContainsFunc(tail[lineStart:cut], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		return lineStart
 	}
@@ -44,6 +46,24 @@ func settledEnd(tail string) int {
 		return para + at
 	}
 	return cut
+}
+
+// wordStart is where the word at the end of s begins: after the last space,
+// or after the last character of a script written without spaces (Chinese,
+// Japanese, Korean), where a line may break anywhere. A run longer than
+// heldInline (a long path or link) is not waited for.
+func wordStart(s string) int {
+	for i := len(s); i > 0; {
+		r, n := utf8.DecodeLastRuneInString(s[:i])
+		if unicode.IsSpace(r) || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			return i
+		}
+		if len(s)-(i-n) > heldInline {
+			return len(s)
+		}
+		i -= n
+	}
+	return 0
 }
 
 // openedAt is where the first inline markup still open at the end of para

@@ -28,6 +28,7 @@ func TestGrowingEndDrawnAsFinished(t *testing.T) {
 		{"link", "See [the guide](https://example.com/guide) for more, and [a note] in brackets.\n", 1},
 		{"lists", "Steps:\n\n- keep the **cache** small\n- drop entries\n\n1. first\n2. second\n", 1},
 		{"heading", "## Step 12: the parser\n\nText under it.\n", 1},
+		{"chinese", "解析器先读取整个文件，然后遍历每个声明并记录它定义的名字，这样后面的一遍可以解析引用而不必再读一次磁盘。\n", 1},
 		{"code", "```go\nfunc evict(c *cache, n int) {\n\tfor len(c.items) > n {\n\t\treturn \"both config parser\"\n\t}\n}\n```\n\nAfter.\n", 1},
 		{"varied answer", transcripttest.VariedAnswer(5000), 5},
 	} {
@@ -109,6 +110,8 @@ func TestSettledEnd(t *testing.T) {
 		{"keep the **cache sm", "keep the "},
 		{"see [the guide](https://exa", "see "},
 		{"a * b is ", "a * b is "[:2]},
+		{"解析器先读取整个文件", "解析器先读取整个文件"},
+		{"see https://example.com/" + strings.Repeat("a", 90), "see https://example.com/" + strings.Repeat("a", 90)},
 		{"a * b " + strings.Repeat("word ", 20), "a * b " + strings.Repeat("word ", 20)},
 	} {
 		if got := c.tail[:settledEnd(c.tail)]; got != c.want {
