@@ -241,7 +241,7 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
 			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
-			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles}
+			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles, GitGuard: r.GitGuard}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}
