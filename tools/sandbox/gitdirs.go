@@ -106,13 +106,18 @@ type reserved struct {
 // code, to keep read-only where the project is writable: in every git dir
 // config, config.worktree, hooks, info (attributes, exclude,
 // sparse-checkout, grafts) and a linked worktree's commondir and gitdir
-// (which say where its settings are); and the .git files that point a
-// worktree at its git dir. Everything else git writes (objects, refs,
+// (which say where its settings are); the .git files that point a
+// worktree at its git dir; and what the settings name in the project
+// (settingsNamed). Everything else git writes (objects, refs,
 // logs, the index, HEAD, lock files) stays writable. The missing ones
 // that git would read are made empty first: hooks and info, and
 // config.worktree when the settings turn it on.
-func gitGuarded(g projectGit) (pins []string, res []reserved) {
+func gitGuarded(g projectGit, root string, global []string) (pins []string, res []reserved) {
+	p, r := settingsNamed(global, root, root)
+	pins, res = append(pins, p...), append(res, r...)
 	for _, d := range g.dirs {
+		p, r := settingsNamed([]string{filepath.Join(d, "config"), filepath.Join(d, "config.worktree")}, worktreeOf(d, root), root)
+		pins, res = append(pins, p...), append(res, r...)
 		pins = append(pins, filepath.Join(d, "config"), filepath.Join(d, "commondir"), filepath.Join(d, "gitdir"))
 		res = append(res, reserved{filepath.Join(d, "hooks"), true}, reserved{filepath.Join(d, "info"), true})
 		wt := filepath.Join(d, "config.worktree")
@@ -183,4 +188,97 @@ func projectGitFiles(g projectGit) []filteredFile {
 		}
 	}
 	return out
+}
+
+// settingsNamed are the paths in the project that git's settings files
+// name, which git would read as settings or run as code: a file an
+// include brings in (include.path = ../.gitconfig), the hooks dir
+// core.hooksPath names (.husky), and the program any other setting runs
+// when it is a path (core.fsmonitor = ./tools/watch, an alias
+// !./scripts/x). Only settings that name data (a remote's url, a
+// submodule's path, refspecs, core.worktree) are left out. Each file is
+// read once; worktree is where git resolves a relative program or hooks
+// dir. A hooks dir that is missing is made empty (reserved), so none can
+// be put there.
+func settingsNamed(files []string, worktree, root string) (pins []string, res []reserved) {
+	data := map[string]bool{"url": true, "pushurl": true, "worktree": true, "fetch": true, "push": true, "merge": true,
+		"insteadof": true, "pushinsteadof": true, "gitdir": true}
+	inProject := func(p string) bool { return p != "" && within(p, root) && p != root }
+	seen := map[string]bool{}
+	var visit func(file string, depth int)
+	visit = func(file string, depth int) {
+		if seen[file] || depth > maxGitIncludeDepth {
+			return
+		}
+		seen[file] = true
+		b, err := os.ReadFile(file)
+		if err != nil || len(b) > maxSettingsSize {
+			return
+		}
+		entries, _ := parseGitConfig(string(b))
+		for _, e := range entries {
+			if e.header || !e.hasValue {
+				continue
+			}
+			key := strings.ToLower(e.key)
+			switch {
+			case isInclude(e):
+				inc := resolveGitInclude(e.value, file, "")
+				if inProject(inc) {
+					pins = append(pins, inc)
+					visit(inc, depth+1)
+				}
+			case e.section == "core" && key == "hookspath":
+				if p := projectPath(e.value, worktree); inProject(p) {
+					res = append(res, reserved{p, true})
+				}
+			case data[key] || e.section == "submodule" && key == "path":
+			default:
+				// The program a setting runs: its first word, past a "!".
+				fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(e.value), "!"))
+				if len(fields) == 0 || !strings.Contains(fields[0], "/") {
+					continue
+				}
+				if p := projectPath(strings.Trim(fields[0], `"'`), worktree); inProject(p) && exists(p) {
+					pins = append(pins, p)
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		visit(f, 0)
+	}
+	return pins, res
+}
+
+// projectPath is p as git resolves it from worktree ("" for ~user
+// paths).
+func projectPath(p, worktree string) string {
+	switch {
+	case p == "" || strings.HasPrefix(p, "~"):
+		return ""
+	case filepath.IsAbs(p):
+		return filepath.Clean(p)
+	}
+	return filepath.Join(worktree, p)
+}
+
+// worktreeOf is where git works for git dir d: the parent of a .git
+// dir, or core.worktree of a submodule's dir in .git/modules (relative
+// to d); root when neither says.
+func worktreeOf(d, root string) string {
+	if filepath.Base(d) == ".git" {
+		return filepath.Dir(d)
+	}
+	b, err := os.ReadFile(filepath.Join(d, "config"))
+	if err != nil {
+		return root
+	}
+	entries, _ := parseGitConfig(string(b))
+	for _, e := range entries {
+		if !e.header && e.section == "core" && strings.EqualFold(e.key, "worktree") && e.value != "" {
+			return projectPath(e.value, d)
+		}
+	}
+	return root
 }

@@ -64,6 +64,19 @@ func newGitFixture(t *testing.T) gitFixture {
 	if err := os.RemoveAll(filepath.Join(fx.root, ".git", "modules", "sub", "info")); err != nil {
 		t.Fatal(err)
 	}
+	// What the settings name in the worktree: an included file, a hooks
+	// dir that is not there yet, a program an alias runs.
+	for name, content := range map[string]string{"shared.gitconfig": "[user]\n\tname = t\n", "tools/t.sh": "#!/bin/sh\necho t\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(fx.root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(fx.root, name), []byte(content), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git(fx.root, "config", "include.path", "../shared.gitconfig")
+	git(fx.root, "config", "core.hooksPath", ".husky")
+	git(fx.root, "config", "alias.t", "!./tools/t.sh")
 	return fx
 }
 
@@ -76,6 +89,7 @@ func (fx gitFixture) snapshot() map[string]string {
 		".git/config", ".git/config.worktree", ".git/hooks", ".git/info", ".git/modules/sub/config", ".git/modules/sub/hooks",
 		".git/modules/sub/info", ".git/modules/sub/config.worktree", ".git/worktrees/wt/commondir", ".git/worktrees/wt/gitdir",
 		".git/worktrees/wt/config.worktree", "sub/.git", "nested/.git/config", "nested/.git/config.worktree", "nested/.git/hooks", "nested/.git/info",
+		"shared.gitconfig", "tools/t.sh", ".husky",
 	} {
 		p := filepath.Join(fx.root, rel)
 		info, err := os.Lstat(p)
@@ -127,6 +141,10 @@ func TestJailGitGuard(t *testing.T) {
 		"mv sub sub.old && mkdir sub && echo 'gitdir: /tmp/evil' > sub/.git",
 		"mv .git/worktrees/wt .git/worktrees/w2 && mkdir .git/worktrees/wt && echo /tmp/evil > .git/worktrees/wt/commondir",
 		"rm -rf .git/modules/sub/hooks .git/hooks .git/info",
+		"printf '[core]\\n\\tfsmonitor = touch PWNED\\n' >> shared.gitconfig",
+		"echo 'touch PWNED' > tools/t.sh",
+		"mv tools tools.old && mkdir tools && echo 'touch PWNED' > tools/t.sh",
+		"mkdir -p .husky; echo 'touch PWNED' > .husky/pre-commit",
 	}
 	for _, layout := range layouts {
 		t.Run(layout.name, func(t *testing.T) {
@@ -140,7 +158,7 @@ func TestJailGitGuard(t *testing.T) {
 			}
 			if !layout.flat {
 				// What git would read, made empty where it was missing.
-				before[".git/modules/sub/info"], before["nested/.git/config.worktree"] = "dir: ", ""
+				before[".git/modules/sub/info"], before["nested/.git/config.worktree"], before[".husky"] = "dir: ", "", "dir: "
 			}
 			for _, a := range attacks {
 				out, _, err := runEnv(t, l, fx.env, a)

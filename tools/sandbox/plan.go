@@ -108,7 +108,7 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	if root != "" && (spec.GitGuard || st.HideHome) {
 		g := findProjectGit(filepath.Clean(root))
 		if spec.GitGuard {
-			pins, res := gitGuarded(g)
+			pins, res := gitGuarded(g, filepath.Clean(root), cleanAll(spec.GitConfigs))
 			if st.Namespaces {
 				makeReserved(res) // flat, nothing can be added beside them
 			}
