@@ -234,3 +234,16 @@ func TestJailProjectGitHidesTokens(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFindProjectGit measures the walk a helper of contained or
+// inspect makes when it starts, over this repository (a worktree: its
+// .git is a file).
+func BenchmarkFindProjectGit(b *testing.B) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		findProjectGit(root)
+	}
+}
