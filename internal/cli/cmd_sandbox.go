@@ -457,10 +457,14 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), ps.SettingsFiles...)); len(filtered) > 0 {
 				fmt.Fprintf(w, "  filtered  %s\n", linesOf(append(filtered, "(read without what carries credentials, as are the files git's settings include from home)"), "            "))
 			}
-			fmt.Fprintf(w, "  git       the project's git settings (and its submodules') read without what carries credentials\n")
+			if st.Jailed {
+				fmt.Fprintf(w, "  git       the project's git settings (and its submodules') read without what carries credentials\n")
+			} else {
+				fmt.Fprintf(w, "  git       the project's git settings that hold a credential hidden (git fails there until approved)\n")
+			}
 		}
 		if ps.GitGuard {
-			fmt.Fprintf(w, "  git       read-only in every git dir of the project: config, config.worktree, hooks, info, submodules' and worktrees' too\n")
+			fmt.Fprintf(w, "  git       read-only in every git dir of the project (config, hooks, info; submodules' and worktrees' too) and what its settings name there\n")
 		}
 		net := "none"
 		if ps.Network {
