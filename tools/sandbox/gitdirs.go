@@ -282,3 +282,12 @@ func worktreeOf(d, root string) string {
 	}
 	return root
 }
+
+// GitPlaces lists the git dirs and .git files in root (see
+// findProjectGit). A command that may write the project can make a new
+// one, which no jail built before it guards: comparing the lists before
+// and after tells the person.
+func GitPlaces(root string) []string {
+	g := findProjectGit(filepath.Clean(root))
+	return append(g.dirs, g.links...)
+}
