@@ -115,15 +115,18 @@ func (s *CommandSandbox) Warm() {
 	}
 }
 
-// Close stops the helpers.
+// Close stops the helpers and returns once their directories are
+// removed; the launchers close side by side, as each waits for its own.
 func (s *CommandSandbox) Close() {
 	s.mu.Lock()
 	ls := s.launchers
 	s.launchers = nil
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, l := range ls {
-		l.Close()
+		wg.Go(l.Close)
 	}
+	wg.Wait()
 }
 
 // withDefaults fills zero fields and cleans Root.

@@ -307,28 +307,35 @@ func (p *Process) Kill() {
 	})
 }
 
-// Close stops the idle helpers; busy ones stop when their command ends.
+// Close stops the idle helpers and the one Warm is starting, and returns
+// once they are gone and their directories removed, with the launcher's
+// own when no helper is busy: a process that exits right after leaves
+// no pincer-jail-* directory behind. Busy helpers stop when their
+// command ends, and the last removes the launcher's directory.
 func (l *Launcher) Close() {
 	l.mu.Lock()
 	idle := l.idle
 	pending := l.pending
 	l.idle, l.pending, l.closed = nil, nil, true
 	l.mu.Unlock()
+	var removed []<-chan struct{}
 	for _, s := range idle {
-		s.close()
-	}
-	if pending != nil {
-		go func() {
-			if r := <-pending; r.err == nil {
-				r.s.close()
-			}
-		}()
+		removed = append(removed, s.close())
 	}
 	l.scanMu.Lock()
 	for _, sc := range l.scans {
 		sc.close()
 	}
 	l.scanMu.Unlock()
+	if pending != nil {
+		// A helper that failed to start was removed before it was sent.
+		if r := <-pending; r.err == nil {
+			removed = append(removed, r.s.close())
+		}
+	}
+	for _, ch := range removed {
+		<-ch
+	}
 	l.gone(0)
 }
 
@@ -478,6 +485,7 @@ type server struct {
 	l       *Launcher
 	stderr  *bytes.Buffer
 	exited  chan struct{} // closed once the helper has exited and been waited for
+	removed chan struct{} // closed once close has removed the helper's directory
 
 	sendMu sync.Mutex
 	once   sync.Once
@@ -508,7 +516,7 @@ func (l *Launcher) startOne() (*server, error) {
 	}
 	found, gen := l.secrets()
 	st := plan(l.spec, l.Support(), os.Environ(), found)
-	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{})}
+	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{}), removed: make(chan struct{})}
 	own, err := l.dirs(&st)
 	s.own = own
 	if err != nil {
@@ -586,7 +594,8 @@ func (l *Launcher) startOne() (*server, error) {
 		err = fmt.Errorf("sandbox: the helper did not start within %s", readyTimeout)
 	}
 	if err != nil {
-		s.close()
+		// Waited for, so a launcher closed meanwhile finds it gone.
+		<-s.close()
 		return nil, err
 	}
 	return s, nil
@@ -652,11 +661,13 @@ func (s *server) killJail(pid int) {
 }
 
 // close stops the helper: it sees the socket close, kills what it runs,
-// and exits.
-func (s *server) close() {
+// and exits; then its directory is removed. It returns at once, with a
+// channel closed when that is done.
+func (s *server) close() <-chan struct{} {
 	s.once.Do(func() {
 		_ = unix.Shutdown(s.fd, unix.SHUT_RDWR)
 		go func() {
+			defer close(s.removed)
 			select {
 			case <-s.exited:
 			case <-time.After(killTimeout):
@@ -667,6 +678,7 @@ func (s *server) close() {
 			s.removeOwn()
 		}()
 	})
+	return s.removed
 }
 
 // removeOwn removes the helper's directory and counts it gone.
