@@ -118,9 +118,10 @@ func (s *CommandSandbox) Warm() {
 	}
 }
 
-// Close stops the helpers and returns once their directories are
-// removed; the launchers close side by side, as each waits for its own.
-// The closed launchers stay, so a late Warm or command finds them closed
+// Close stops the helpers, killing the commands still running, and
+// returns once their directories are removed (sandbox.Launcher.Shutdown);
+// the launchers shut down side by side, as each waits for its own. The
+// closed launchers stay, so a late Warm or command finds them closed
 // rather than making new ones.
 func (s *CommandSandbox) Close() {
 	s.mu.Lock()
@@ -129,7 +130,7 @@ func (s *CommandSandbox) Close() {
 	s.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, l := range ls {
-		wg.Go(l.Close)
+		wg.Go(l.Shutdown)
 	}
 	wg.Wait()
 }

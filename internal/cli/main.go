@@ -69,14 +69,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return exitCodeOf(err)
 }
 
-// closeSandboxes stops the command sandboxes' helpers and removes their
-// directories, which would otherwise stay in the temp dir once pincer
-// exits.
+// closeSandboxes stops the helpers of the command sandboxes and of the
+// language servers' jails, and removes their directories, which would
+// otherwise stay in the temp dir once pincer exits.
 func (c *cli) closeSandboxes() {
 	var wg sync.WaitGroup
 	for _, cs := range c.sandboxes {
 		wg.Go(cs.Close)
 	}
+	c.mu.Lock()
+	for _, l := range c.launchers {
+		wg.Go(l.Shutdown)
+	}
+	c.mu.Unlock()
 	wg.Wait()
 }
 
@@ -92,6 +97,10 @@ type cli struct {
 	// sandboxes are the command sandboxes made so far, by what they
 	// allow; their helpers live until the command ends (closeSandboxes).
 	sandboxes map[string]*tools.CommandSandbox
+	// launchers are the language servers' jails, closed with the
+	// sandboxes.
+	mu        sync.Mutex
+	launchers []*sbx.Launcher
 }
 
 func (c *cli) rootCommand() *cobra.Command {

@@ -415,6 +415,41 @@ func TestLauncherCloseRemovesItsDirectory(t *testing.T) {
 	}
 }
 
+// TestLauncherShutdownStopsBusyHelpers: Shutdown, for a process about to
+// exit, also ends a command still running, and returns once every
+// directory is removed; Close alone leaves a busy helper to its command.
+func TestLauncherShutdownStopsBusyHelpers(t *testing.T) {
+	for _, layout := range layouts {
+		t.Run(layout.name, func(t *testing.T) {
+			needJail(t, layout.flat)
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			dir := t.TempDir()
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer null.Close()
+			p, err := l.Start(Request{Path: "/bin/sh", Argv: []string{"sh", "-c", "while :; do sleep 1; done"}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Shutdown()
+			if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); len(left) > 0 {
+				t.Errorf("left after Shutdown returned: %v", left)
+			}
+			if exit, err := p.Wait(); err == nil && exit == (Exit{}) {
+				t.Errorf("the command ran on to a clean exit; want it ended")
+			}
+		})
+	}
+}
+
 // waitForGlob waits until something matches pattern.
 func waitForGlob(t *testing.T, pattern string) {
 	t.Helper()

@@ -44,10 +44,13 @@ type Launcher struct {
 	idle    []*server
 	pending chan startResult // a helper Warm is starting, not yet taken
 	closed  bool
-	state   string // pincer's directory for the jails' temp dirs and copies
-	live    int    // helpers not yet gone
-	serial  int    // numbers the helpers' directories
-	note    string // what the last helper could not build as asked
+	state   string               // pincer's directory for the jails' temp dirs and copies
+	live    int                  // helpers not yet gone
+	serial  int                  // numbers the helpers' directories
+	note    string               // what the last helper could not build as asked
+	started map[*server]struct{} // helpers started and not yet closed
+	shut    bool                 // Shutdown began: no helper may start
+	drained *sync.Cond           // on mu, signalled as helpers go (made by Shutdown)
 
 	scanMu sync.Mutex
 	scans  []*secretScan // one per SecretRoots, made on first use
@@ -339,6 +342,35 @@ func (l *Launcher) Close() {
 	l.gone(0)
 }
 
+// Shutdown is Close for a process about to exit: it also stops the
+// helpers still busy, killing their commands (which would die with the
+// process anyway), and those still starting, and returns once every
+// helper's directory and the launcher's own are removed.
+func (l *Launcher) Shutdown() {
+	l.mu.Lock()
+	l.shut = true
+	l.mu.Unlock()
+	l.Close()
+	l.mu.Lock()
+	busy := make([]*server, 0, len(l.started))
+	for s := range l.started {
+		busy = append(busy, s)
+	}
+	l.mu.Unlock()
+	for _, s := range busy {
+		<-s.close()
+	}
+	// A helper that was starting fails now that shut is set, and goes.
+	l.mu.Lock()
+	if l.drained == nil {
+		l.drained = sync.NewCond(&l.mu)
+	}
+	for l.live > 0 {
+		l.drained.Wait()
+	}
+	l.mu.Unlock()
+}
+
 // get returns an idle helper, the one Warm is starting, or a new one.
 func (l *Launcher) get() (*server, error) {
 	l.mu.Lock()
@@ -412,6 +444,9 @@ func (l *Launcher) put(s *server) {
 func (l *Launcher) gone(n int) {
 	l.mu.Lock()
 	l.live -= n
+	if l.drained != nil {
+		l.drained.Broadcast()
+	}
 	remove := l.closed && l.live == 0 && l.state != ""
 	state := l.state
 	if remove {
@@ -567,6 +602,19 @@ func (l *Launcher) startOne() (*server, error) {
 		_ = s.cmd.Wait()
 		close(s.exited)
 	}()
+	l.mu.Lock()
+	shut := l.shut
+	if !shut {
+		if l.started == nil {
+			l.started = map[*server]struct{}{}
+		}
+		l.started[s] = struct{}{}
+	}
+	l.mu.Unlock()
+	if shut {
+		<-s.close()
+		return nil, errors.New("sandbox: the launcher is closed")
+	}
 	ready := make(chan error, 1)
 	go func() {
 		if err := s.send(message{Op: "setup", Setup: &st}); err != nil {
@@ -675,6 +723,9 @@ func (s *server) close() <-chan struct{} {
 				<-s.exited
 			}
 			unix.Close(s.fd)
+			s.l.mu.Lock()
+			delete(s.l.started, s)
+			s.l.mu.Unlock()
 			s.removeOwn()
 		}()
 	})
