@@ -19,6 +19,7 @@ import (
 	"pincer/internal/human"
 	"pincer/safety"
 	"pincer/tools"
+	"pincer/tools/sandbox"
 	"pincer/tools/sessiontools"
 )
 
@@ -969,9 +970,7 @@ func (a *Agent) afterBlocked(ctx context.Context, tc ToolCall, call tools.Call, 
 			Tier: again.Tier, Reasons: again.Reasons, SuggestedRule: safety.SuggestRule(acc.Command),
 		})
 		if !d.Allow {
-			r.Content = fmt.Sprintf("This command was %s, and it tried to change something: %s. The jail stopped it, so nothing outside it changed. "+
-				"It needs the user's approval to make that change; the user was asked and did not allow it.", judged, what) +
-				commentOf(d) + "\n\n" + r.Content
+			r.Content = refusedBlocked(judged, r.SandboxBlocked) + commentOf(d) + "\n\n" + r.Content
 			return r, nil
 		}
 	}
@@ -983,6 +982,26 @@ func (a *Agent) afterBlocked(ctx context.Context, tc ToolCall, call tools.Call, 
 	}
 	out.Content = fmt.Sprintf("(This command was %s, and it tried %s; it ran again in the %s jail.)\n", judged, what, next) + out.Content
 	return out, err
+}
+
+// refusedBlocked tells the model what the jail stopped, in a command
+// judged as judged says, that the user then did not allow: a read the
+// jail hid is told as one (the command saw nothing there), a change as
+// a change (nothing outside changed), anything else (the network, a mix)
+// as both.
+func refusedBlocked(judged string, blocked []string) string {
+	what := strings.Join(blocked, "; ")
+	const denied = "; the user was asked and did not allow it."
+	switch {
+	case len(blocked) > 0 && !slices.ContainsFunc(blocked, func(b string) bool { return !sandbox.IsRead(b) }):
+		return fmt.Sprintf("This command was %s, and it tried to read what the jail hides: %s. The read was hidden by the sandbox, so the command saw nothing there and nothing changed. "+
+			"It needs the user's approval to read that", judged, what) + denied
+	case len(blocked) > 0 && !slices.ContainsFunc(blocked, func(b string) bool { return !sandbox.IsChange(b) }):
+		return fmt.Sprintf("This command was %s, and it tried to change something: %s. The jail stopped it, so nothing outside it changed. "+
+			"It needs the user's approval to make that change", judged, what) + denied
+	}
+	return fmt.Sprintf("This command was %s, and it tried more than that: %s. The jail stopped it, so nothing outside it changed and nothing hidden was read. "+
+		"It needs the user's approval for that", judged, what) + denied
 }
 
 // commentOf is what the person said with a decision, for the model.

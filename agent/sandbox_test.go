@@ -21,9 +21,12 @@ type fakeShell struct {
 	// blockProfiles are the jails that block every command, when blockIn
 	// is not set.
 	blockProfiles []safety.Profile
-	mu            sync.Mutex
-	runs          []string         // "in" or "out" per run
-	profiles      []safety.Profile // the profile of each run inside
+	// blocked is what the sandbox says it refused ("write to /x" when
+	// nil).
+	blocked  []string
+	mu       sync.Mutex
+	runs     []string         // "in" or "out" per run
+	profiles []safety.Profile // the profile of each run inside
 }
 
 func (f *fakeShell) Name() string        { return "run_command" }
@@ -64,7 +67,11 @@ func (c *fakeCall) Run(context.Context) (tools.Result, error) {
 		c.f.runs = append(c.f.runs, "in")
 		c.f.profiles = append(c.f.profiles, c.profile)
 		if c.f.blockIn || slices.Contains(c.f.blockProfiles, c.profile) {
-			return tools.Result{Content: "denied [blocked by the sandbox: write to /x]", IsError: true, SandboxBlocked: []string{"write to /x (outside the writable paths)"}}, nil
+			blocked := c.f.blocked
+			if blocked == nil {
+				blocked = []string{"write to /x (outside the writable paths)"}
+			}
+			return tools.Result{Content: "denied [blocked by the sandbox: " + strings.Join(blocked, "; ") + "]", IsError: true, SandboxBlocked: blocked}, nil
 		}
 		return tools.Result{Content: "ran inside"}, nil
 	}
@@ -250,6 +257,42 @@ func TestInspectBlockedIsJudgedAgain(t *testing.T) {
 			}
 			if got := h.toolMessages(1)[0]["content"].(string); !strings.Contains(got, tt.want) {
 				t.Errorf("tool result %q lacks %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBlockedRefusalWording: when the user does not allow a command the
+// inspect jail stopped, the model is told what happened: a read the jail
+// hid as a hidden read (never as a change), a write as a change, and
+// anything else as neither.
+func TestBlockedRefusalWording(t *testing.T) {
+	read := "a read of /h/src/other/.env, hidden by the sandbox (this jail hides your home but the project and the toolchains)"
+	for _, tc := range []struct {
+		name    string
+		blocked []string
+		want    []string
+		notWant string
+	}{
+		{"a hidden read", []string{read}, []string{"it tried to read what the jail hides: " + read, "The read was hidden by the sandbox"}, "tried to change"},
+		{"a write", nil, []string{"it tried to change something: write to /x", "nothing outside it changed"}, "hidden by the sandbox"},
+		{"the network", []string{"a network connection (the network is off in the sandbox)"}, []string{"it tried more than that: a network connection"}, "tried to change something"},
+		{"a read and a write", []string{read, "write to /x (outside the writable paths)"}, []string{"it tried more than that: " + read + "; write to /x"}, "tried to change something"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeShell{sandboxed: true, blockProfiles: []safety.Profile{safety.ProfileInspect}, blocked: tc.blocked}
+			h, _ := sandboxHarness(t, f, safety.ApprovalsAsk, "cat notes.txt", func(Approval) Decision { return Decision{} })
+			if _, err := h.run("go"); err != nil {
+				t.Fatal(err)
+			}
+			got := h.toolMessages(1)[0]["content"].(string)
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("tool result lacks %q:\n%s", w, got)
+				}
+			}
+			if first, _, _ := strings.Cut(got, "\n\n"); strings.Contains(first, tc.notWant) {
+				t.Errorf("tool result says %q:\n%s", tc.notWant, first)
 			}
 		})
 	}

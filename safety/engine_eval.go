@@ -323,6 +323,24 @@ func hMapfile(p *part, name string, args []field) {
 	}
 }
 
+// hWait handles wait: -p names the variable that gets the process id, and
+// bash evaluates a subscript in that name.
+func hWait(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{shortArg: "p"})
+	for _, v := range ps.values("p") {
+		p.evalName(v)
+	}
+}
+
+// hJobs handles jobs: -x runs the command that follows, with job specs
+// replaced by process group ids.
+func hJobs(p *part, name string, args []field) {
+	ps := getopt(args, optSpec{posix: true})
+	if ps.has("x", 0) {
+		p.run(args[ps.rest:])
+	}
+}
+
 // hUnset handles unset, which evaluates the subscripts of the names.
 func hUnset(p *part, name string, args []field) {
 	p.unsetsHistory(args)

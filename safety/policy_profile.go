@@ -77,6 +77,12 @@ type SandboxPolicy struct {
 	// Toolchains are the other paths under home that commands which see
 	// the rest of home hidden still need (see HomeToolchains), that exist.
 	Toolchains []string
+	// GitConfigs are git's own settings files (see GitConfigFiles), in
+	// the order git reads them.
+	GitConfigs []string
+	// SettingsFiles are the settings files in the toolchains that may
+	// hold a credential (see HomeSettingsFiles).
+	SettingsFiles []string
 	// Own are pincer's own files: never the model's to read or edit.
 	Own OwnFiles
 	// Binary is pincer's own program: never the model's to replace.
@@ -123,6 +129,13 @@ type ProfileRights struct {
 	// when HideHome: what the toolchains need (git's settings, the
 	// programs installed under home).
 	HomeKept []string `json:"home_kept,omitempty"`
+	// GitConfigs are git's settings files in home, which they read with
+	// the settings that carry credentials left out (tokens in URLs,
+	// Authorization headers, inline credential helpers), when HideHome.
+	GitConfigs []string `json:"git_configs,omitempty"`
+	// SettingsFiles are the toolchains' settings files they read without
+	// the lines that carry credentials, when HideHome.
+	SettingsFiles []string `json:"settings_files,omitempty"`
 	// HomeNote says why home is not hidden when a profile that hides it
 	// cannot ("" otherwise).
 	HomeNote string `json:"home_note,omitempty"`
@@ -173,6 +186,8 @@ func (p SandboxPolicy) hideHome(r *ProfileRights) {
 	home := filepath.Clean(p.Home)
 	r.HideHome = true
 	r.HomeKept = slices.DeleteFunc(abs(p.Toolchains), func(t string) bool { return !within(home, t) || t == home })
+	r.GitConfigs = slices.DeleteFunc(abs(p.GitConfigs), func(t string) bool { return !within(home, t) || t == home })
+	r.SettingsFiles = slices.DeleteFunc(abs(p.SettingsFiles), func(t string) bool { return !within(home, t) || t == home })
 }
 
 // HomeInProject reports whether the project root is the home directory

@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -143,13 +145,16 @@ func TestSandboxPolicyHidesHome(t *testing.T) {
 		{"the project holds home", "/", ProfileContained, SandboxWorkspace, false, true},
 		{"a sibling named like home is no parent", "/h2", ProfileInspect, SandboxWorkspace, true, false},
 	} {
-		p := SandboxPolicy{Mode: tc.mode, Root: tc.root, Home: "/h", Toolchains: tools}
+		p := SandboxPolicy{Mode: tc.mode, Root: tc.root, Home: "/h", Toolchains: tools, GitConfigs: GitConfigFiles("/h", func(string) string { return "" })}
 		r, _ := p.Rights(tc.pr)
 		if r.HideHome != tc.hide || (r.HomeNote != "") != tc.note {
 			t.Errorf("%s: HideHome %v note %q, want %v, a note %v", tc.name, r.HideHome, r.HomeNote, tc.hide, tc.note)
 		}
 		if tc.hide && !slices.Equal(r.HomeKept, []string{"/h/.gitconfig", "/h/go/bin"}) {
 			t.Errorf("%s: HomeKept = %v, want the toolchain paths in home but home itself", tc.name, r.HomeKept)
+		}
+		if wantGit := []string{"/h/.config/git/config", "/h/.gitconfig"}; tc.hide != slices.Equal(r.GitConfigs, wantGit) {
+			t.Errorf("%s: GitConfigs = %v, want %v filtered only when home is hidden", tc.name, r.GitConfigs, wantGit)
 		}
 	}
 }
@@ -169,5 +174,30 @@ func TestHomeToolchains(t *testing.T) {
 	}
 	if HomeToolchains("", func(string) string { return "" }) != nil {
 		t.Error("no home, yet toolchains in it")
+	}
+}
+
+// TestHomeSettingsFiles: the toolchains' settings files that may hold a
+// credential are named where the environment moves them, a Node
+// version's npmrc for each version installed.
+func TestHomeSettingsFiles(t *testing.T) {
+	home := t.TempDir()
+	for _, v := range []string{"v18.0.0", "v20.0.0"} {
+		if err := os.MkdirAll(filepath.Join(home, "nvm", "versions", "node", v, "etc"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(home, "nvm", "versions", "node", v, "etc", "npmrc"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"CARGO_HOME": filepath.Join(home, "cargo"), "NVM_DIR": filepath.Join(home, "nvm"), "GOENV": "relative"}
+	got := HomeSettingsFiles(home, func(k string) string { return env[k] })
+	for _, want := range []string{"cargo/config.toml", "cargo/config", ".config/go/env", "nvm/versions/node/v18.0.0/etc/npmrc", "nvm/versions/node/v20.0.0/etc/npmrc"} {
+		if !slices.Contains(got, filepath.Join(home, want)) {
+			t.Errorf("HomeSettingsFiles lacks ~/%s: %v", want, got)
+		}
+	}
+	if HomeSettingsFiles("", func(string) string { return "" }) != nil {
+		t.Error("no home, yet settings files in it")
 	}
 }

@@ -138,3 +138,50 @@ func HomeToolchains(home string, getenv func(string) string) []string {
 	}
 	return out
 }
+
+// GitConfigFiles are git's own settings files in home, in the order git
+// reads them ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, whose
+// settings win): the jails that hide home give commands copies without
+// the settings that carry credentials.
+func GitConfigFiles(home string, getenv func(string) string) []string {
+	if home == "" {
+		return nil
+	}
+	config := getenv("XDG_CONFIG_HOME")
+	if config == "" || !filepath.IsAbs(config) {
+		config = filepath.Join(home, ".config")
+	}
+	return []string{filepath.Join(config, "git", "config"), filepath.Join(home, ".gitconfig")}
+}
+
+// HomeSettingsFiles are the settings files inside what HomeToolchains
+// keeps that may hold a credential beside what the tools need: cargo's
+// config.toml and config (a registry's token), Go's env file (a GOPROXY
+// with a password), the global npmrc of each Node version nvm and volta
+// installed (an _authToken). The jails that hide home give commands
+// copies without the lines that carry one. The caller keeps those that
+// exist.
+func HomeSettingsFiles(home string, getenv func(string) string) []string {
+	if home == "" {
+		return nil
+	}
+	absOr := func(env, def string) string {
+		if v := getenv(env); v != "" && filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+		return def
+	}
+	cargo := absOr("CARGO_HOME", filepath.Join(home, ".cargo"))
+	out := []string{
+		filepath.Join(cargo, "config.toml"), filepath.Join(cargo, "config"),
+		absOr("GOENV", filepath.Join(absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config")), "go", "env")),
+	}
+	for _, pattern := range []string{
+		filepath.Join(absOr("NVM_DIR", filepath.Join(home, ".nvm")), "versions", "node", "*", "etc", "npmrc"),
+		filepath.Join(absOr("VOLTA_HOME", filepath.Join(home, ".volta")), "tools", "image", "node", "*", "etc", "npmrc"),
+	} {
+		found, _ := filepath.Glob(pattern)
+		out = append(out, found...)
+	}
+	return out
+}

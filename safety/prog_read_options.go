@@ -43,9 +43,17 @@ func hLess(p *part, name string, args []field) {
 
 // hTree handles tree: -o writes the listing to a file.
 func hTree(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "LPIoH", longArg: []string{"filelimit", "timefmt", "sort", "charset", "fromfile"}})
+	ps := getopt(args, optSpec{shortArg: "LPIoH", longArg: []string{"filelimit", "timefmt", "sort", "charset", "fromfile", "hintro", "houtro"}})
 	if o, ok := ps.value("o", 0); ok {
 		p.writes([]field{{s: o}})
+	}
+	if ps.has("R", 0) {
+		// -R runs tree again through the shell in each directory, with the
+		// directory's name inside the command line, writing 00Tree.html.
+		p.raise(Confirm, "runs tree through the shell in each directory (-R), writing 00Tree.html there")
+	}
+	for _, f := range ps.values("", "hintro", "houtro") {
+		p.readsFiles([]field{{s: f}})
 	}
 }
 

@@ -204,7 +204,12 @@ func hPager(p *part, name string, args []field) {
 	p.readsFiles(getopt(args, optSpec{}).operands)
 }
 func hMan(p *part, name string, args []field) {
-	ps := getopt(args, optSpec{shortArg: "PHM", longArg: []string{"pager", "html", "manpath"}})
+	ps := getopt(args, optSpec{shortArg: "PHMC", longArg: []string{"pager", "html", "manpath", "config-file"}})
+	if ps.has("C", 0, "config-file") {
+		// man-db's configuration names the programs it runs (DEFINE pager,
+		// tbl, nroff…), so a file the project chose runs what it says.
+		p.raise(Confirm, "reads a configuration file that names the programs man runs")
+	}
 	for _, cmd := range ps.values("PH", "pager", "html") {
 		p.raise(Confirm, "runs another program to show the page")
 		p.nestedCommand(field{s: cmd}, scriptOpts{})

@@ -248,7 +248,7 @@ func safelistTable() map[string]*entry {
 	// Listing and facts about files.
 	add("ls dir vdir", spec("", "lists directories", lsOpts, argList))
 	add("exa eza", spec("", "lists directories", "-1 -l -G -x -R -a -A -d -D -f -r -h -g -H -i -S -b -B -T -F -U -u -m -L= -s= -I= --long --oneline --grid --across --recurse --tree --level= --all --almost-all --list-dirs --only-dirs --only-files --reverse --sort= --group-directories-first --git --header --group --time-style= --no-permissions --no-user --no-time --no-filesize --octal-permissions --binary --bytes --inode --links --modified --accessed --created --changed --blocksize --git-ignore --ignore-glob= --classify? --icons? --no-icons --color? --colour? --width= --absolute? --hyperlink --smart-group --mounts --total-size --no-git", argList))
-	add("tree", spec("", "lists a tree of names", "-a -d -l -f -x -R -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J -L= -P= -I= --gitignore --ignore-case --matchdirs --metafirst --prune --info --si --du --timefmt= --inodes --device --dirsfirst --filesfirst --sort= --noreport --charset= --filelimit= --hintro= --houtro= -H=", argList))
+	add("tree", spec("", "lists a tree of names", "-a -d -l -f -x -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -i -A -S -n -C -X -J -L= -P= -I= --gitignore --ignore-case --matchdirs --metafirst --prune --info --si --du --timefmt= --inodes --device --dirsfirst --filesfirst --sort= --noreport --charset= --filelimit= --hintro=r --houtro=r -H=", argList))
 	add("stat", spec("", "shows file metadata", "-L -f -t -c= --dereference --file-system --format= --printf= --terse --cached=", argList))
 	add("du", spec("", "shows disk usage", "-a -b -c -h -k -L -l -m -P -s -S -x -0 -D -H -d= -B= -t= --all --apparent-size --block-size= --bytes --total --max-depth= --human-readable --si --summarize --separate-dirs --one-file-system --exclude= --threshold= --time? --time-style= --inodes --count-links --dereference --no-dereference --dereference-args --null", argList))
 	add("df", spec("", "shows free disk space", "-a -h -H -i -k -l -P -T -B= -t= -x= --all --block-size= --human-readable --si --inodes --local --portability --print-type --type= --exclude-type= --output? --total --sync --no-sync", argList))
@@ -296,7 +296,7 @@ func safelistTable() map[string]*entry {
 	add("pathchk", spec("", "checks path names", "-p -P --portability", argAny))
 	add("tput", spec("", "prints terminal settings", "-T= -S -V -x", argLit))
 	add("clear", spec("", "clears the screen", "-T= -V -x", argNone).max(0))
-	add("man", spec("", "prints a manual page", "-a -f -k -w -W -s= -S= -L= -C=r --all --whatis --apropos --where --path --sections= --locale=", argLit).checked(checkMan))
+	add("man", spec("", "prints a manual page", "-a -f -k -w -W -s= -S= -L= --all --whatis --apropos --where --path --sections= --locale=", argLit).checked(checkMan))
 	add("info", spec("", "prints an info page", "-a -w -k= -n= --all --where --location --apropos= --node= --show-options --usage --subnodes", argLit))
 	add("ps", &entry{about: "lists processes", maxOps: -1, raw: true, check: checkPs})
 	add("pgrep", spec("", "finds processes", "-l -a -c -f -i -n -o -v -w -x -d= -g= -G= -O= -P= -s= -t= -u= -U= -r= --list-name --list-full --count --delimiter= --full --pgroup= --group= --ignore-case --newest --oldest --older= --parent= --session= --terminal= --euid= --uid= --inverse --lightweight --exact --runstates= --ns= --nslist=", argLit))
@@ -385,7 +385,13 @@ func safelistTable() map[string]*entry {
 	add("read", spec("", "reads a line into variables", "-r -s -e -a= -d= -n= -N= -p= -t= -u= -i=", argLit).checked(checkNames("-a")))
 	add("mapfile readarray", spec("", "reads lines into an array", "-t -d= -n= -O= -s= -u=", argLit).max(1).checked(checkNames()))
 	add("getopts", spec("", "parses options", "", argAny))
-	add("shift exit return break continue wait jobs times caller logout help disown", spec("", "a shell builtin that changes nothing outside", "-l -p -n -r -s -f -h -a -x -d -m -L", argLit))
+	add("shift exit return break continue times caller logout", spec("", "a shell builtin that changes nothing outside", "", argLit).max(1))
+	// wait -p NAME assigns to NAME (a subscript there is evaluated), and
+	// jobs -x runs a command: neither is on the list.
+	add("wait", spec("", "waits for jobs", "-n -f", argLit))
+	add("jobs", spec("", "lists jobs", "-l -n -p -r -s", argLit))
+	add("help", spec("", "prints a builtin's help", "-d -m -s", argLit))
+	add("disown", spec("", "forgets jobs", "-a -h -r", argLit))
 	add("ulimit", spec("", "prints or lowers resource limits", "-a -b -c -d -e -f -i -k -l -m -n -p -q -r -s -t -u -v -x -H -S -P -R -T", argLit))
 	add("umask", spec("", "prints or sets the file mode mask", "-S -p", argLit).max(1))
 	add("hash", spec("", "prints or forgets where programs are", "-r -d -l -t", argLit))

@@ -3,6 +3,7 @@ package safety
 import (
 	"path"
 	"strings"
+	"unicode"
 )
 
 // The checks of the entries whose arguments need more than option kinds:
@@ -76,12 +77,17 @@ func checkGrep(c *proofCtx, a *proofArgs) string {
 	return ""
 }
 
-// rgTypes maps rg's common file types to the names they select.
+// rgTypes maps rg's common file types to the names they select, as rg
+// defines them (sh selects .env).
 var rgTypes = map[string][]string{
 	"go": {"*.go"}, "py": {"*.py", "*.pyi"}, "python": {"*.py", "*.pyi"}, "js": {"*.js", "*.mjs", "*.cjs", "*.jsx"},
 	"ts": {"*.ts", "*.tsx", "*.mts", "*.cts"}, "rust": {"*.rs"}, "java": {"*.java"}, "c": {"*.c", "*.h"},
 	"cpp": {"*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.h"}, "md": {"*.md", "*.markdown"}, "markdown": {"*.md", "*.markdown"},
-	"sh": {"*.sh", "*.bash"}, "ruby": {"*.rb"}, "json": {"*.json"}, "yaml": {"*.yaml", "*.yml"}, "toml": {"*.toml"},
+	"sh": {".env", "*.env", ".login", ".logout", ".profile", "profile", ".bash_login", "bash_login", ".bash_logout", "bash_logout",
+		".bash_profile", "bash_profile", ".bashrc", "bashrc", "*.bashrc", ".cshrc", "*.cshrc", ".kshrc", "*.kshrc", ".tcshrc",
+		".zshenv", "zshenv", ".zlogin", "zlogin", ".zlogout", "zlogout", ".zprofile", "zprofile", ".zshrc", "zshrc",
+		"*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh"},
+	"ruby": {"*.rb"}, "json": {"*.json"}, "yaml": {"*.yaml", "*.yml"}, "toml": {"*.toml"},
 	"html": {"*.html", "*.htm"}, "css": {"*.css"}, "sql": {"*.sql"}, "php": {"*.php"}, "swift": {"*.swift"}, "kotlin": {"*.kt", "*.kts"},
 }
 
@@ -90,7 +96,14 @@ var rgTypes = map[string][]string{
 // left out, so the filter only ever keeps more.
 func rgFilter(a *proofArgs) func(name string, dir bool) bool {
 	var inc, exc []string
-	for _, g := range fieldTexts(a.values("-g", "--glob", "--iglob")) {
+	globs := fieldTexts(a.values("-g", "--glob"))
+	for _, g := range fieldTexts(a.values("--iglob")) {
+		if strings.ContainsAny(g, "[]") {
+			return nil // a class in a glob that ignores case: not modelled
+		}
+		globs = append(globs, caseless(g))
+	}
+	for _, g := range globs {
 		neg := strings.HasPrefix(g, "!")
 		g = strings.TrimPrefix(g, "!")
 		if strings.Contains(g, "/") {
@@ -126,6 +139,31 @@ func rgFilter(a *proofArgs) func(name string, dir bool) bool {
 	}
 }
 
+// caseless turns a glob into one that matches its letters in either
+// case, as rg's --iglob does.
+func caseless(g string) string {
+	var b strings.Builder
+	for _, r := range g {
+		if lo, up := unicode.ToLower(r), unicode.ToUpper(r); lo != up {
+			b.WriteString("[" + string(lo) + string(up) + "]")
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// rgSelects reports whether rg's globs select files (a glob without "!"):
+// those files are searched whether or not their names start with a dot.
+func rgSelects(a *proofArgs) bool {
+	for _, g := range fieldTexts(a.values("-g", "--glob", "--iglob")) {
+		if !strings.HasPrefix(g, "!") {
+			return true
+		}
+	}
+	return false
+}
+
 func checkRg(c *proofCtx, a *proofArgs) string {
 	ops := a.ops
 	a.ops = nil
@@ -142,7 +180,9 @@ func checkRg(c *proofCtx, a *proofArgs) string {
 			u++
 		}
 	}
-	hidden := u >= 2 || a.has("--hidden")
+	// A file a glob or a type selects is searched even when it is hidden:
+	// rg's selections are whitelists, matched before its hidden filter.
+	hidden := u >= 2 || a.has("--hidden") || a.has("-t", "--type") || rgSelects(a)
 	keep := rgFilter(a)
 	if len(ops) == 0 {
 		if c.p.stdin.present && !files {

@@ -179,6 +179,13 @@ func checkGitRemote(c *proofCtx, a *proofArgs) string {
 }
 
 func checkGitConfig(c *proofCtx, a *proofArgs) string {
+	// --blob reads the settings from a file of a revision: the file is
+	// proven like the REV:PATH of git show.
+	if blobs := a.values("--blob"); len(blobs) > 0 {
+		if why := checkGitPaths(c, &proofArgs{ops: blobs}); why != "" {
+			return why
+		}
+	}
 	ops := a.ops
 	if len(ops) > 0 {
 		switch ops[0].s {

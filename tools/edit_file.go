@@ -106,36 +106,65 @@ func (c *editFileCall) plan(ctx context.Context) (*Change, error) {
 	}
 
 	oldText, newText := matchLineEndings(before, a.OldText, a.NewText)
-	idx := findAll(before, []byte(oldText))
-	if len(idx) == 0 {
+	idx, count := findFirst(before, []byte(oldText), maxListedPlaces)
+	if count == 0 {
 		return nil, errors.New(notFoundHint(ctx, before, oldText, rel))
 	}
-	if len(idx) > 1 && !a.ReplaceAll {
-		lines := make([]string, len(idx))
-		for i, off := range idx {
-			lines[i] = fmt.Sprint(lineOf(before, off))
+	if count > 1 && !a.ReplaceAll {
+		var lines []string
+		line, prev := 1, 0
+		for _, off := range idx {
+			line += bytes.Count(before[prev:off], []byte{'\n'})
+			prev = off
+			lines = append(lines, fmt.Sprint(line))
 		}
-		return nil, fmt.Errorf("old_text occurs %d times in %s (at lines %s); include more surrounding lines in old_text to pick one, or set replace_all to true to replace every occurrence", len(idx), rel, strings.Join(lines, ", "))
+		return nil, fmt.Errorf("old_text occurs %d times in %s (at lines %s); include more surrounding lines in old_text to pick one, or set replace_all to true to replace every occurrence", count, rel, placeList(lines, count))
 	}
 
+	// Line numbers are counted as the text is built, once: asking each
+	// occurrence's line of the whole text again made an edit with many
+	// occurrences in a large file quadratic.
 	var after bytes.Buffer
 	var ranges []string
-	prev := 0
-	newLines := lineSpan(newText)
-	for _, off := range idx {
+	prev, line := 0, 1
+	newLines, newBreaks := lineSpan(newText), strings.Count(newText, "\n")
+	sub := []byte(oldText)
+	for at := 0; ; {
+		i := bytes.Index(before[at:], sub)
+		if i < 0 {
+			break
+		}
+		off := at + i
+		at = off + len(sub)
 		after.Write(before[prev:off])
-		start := lineOf(after.Bytes(), after.Len())
+		line += bytes.Count(before[prev:off], []byte{'\n'})
+		if len(ranges) < maxListedPlaces {
+			ranges = append(ranges, lineRange(line, newLines))
+		}
 		after.WriteString(newText)
-		ranges = append(ranges, lineRange(start, newLines))
+		line += newBreaks
 		prev = off + len(oldText)
 	}
 	after.Write(before[prev:])
 
-	summary := fmt.Sprintf("replaced %s (%s)", human.Plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
+	summary := fmt.Sprintf("replaced %s (%s)", human.Plural(count, "occurrence"), placeList(ranges, count))
 	if newText == "" {
-		summary = fmt.Sprintf("deleted %s (was at %s)", human.Plural(len(idx), "occurrence"), strings.Join(ranges, ", "))
+		summary = fmt.Sprintf("deleted %s (was at %s)", human.Plural(count, "occurrence"), placeList(ranges, count))
 	}
 	return &Change{Path: c.abs, Rel: rel, Before: before, After: after.Bytes(), Summary: summary}, nil
+}
+
+// maxListedPlaces is how many places of old_text an error or a summary
+// names; the rest are counted.
+const maxListedPlaces = 10
+
+// placeList joins the first places of n, saying how many more there are.
+func placeList(places []string, n int) string {
+	s := strings.Join(places, ", ")
+	if n > len(places) {
+		s += fmt.Sprintf(" and %d more", n-len(places))
+	}
+	return s
 }
 
 // matchLineEndings adapts old and new to the file's line endings, so text
@@ -156,15 +185,19 @@ func matchLineEndings(file []byte, oldText, newText string) (string, string) {
 	return oldText, newText
 }
 
-// findAll returns the offsets of the non-overlapping occurrences of sub.
-func findAll(s, sub []byte) []int {
-	var out []int
+// findFirst returns the offsets of the first k non-overlapping
+// occurrences of sub and how many there are in all, holding no more than
+// k offsets however often sub occurs.
+func findFirst(s, sub []byte, k int) (first []int, n int) {
 	for at := 0; ; {
 		i := bytes.Index(s[at:], sub)
 		if i < 0 {
-			return out
+			return first, n
 		}
-		out = append(out, at+i)
+		if len(first) < k {
+			first = append(first, at+i)
+		}
+		n++
 		at += i + len(sub)
 	}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -162,5 +163,77 @@ func TestEditHintLargeFile(t *testing.T) {
 	hint := notFoundHint(context.Background(), file, old, "big.go")
 	if w := missing(hint, "The most similar text is at lines 12345-12346", "the first line that differs is line 12346"); w != "" {
 		t.Fatalf("hint lacks %q:\n%s", w, hint)
+	}
+}
+
+// TestEditFileManyOccurrences checks what an edit says of old_text found
+// many times: the first places and a count, not every place. Naming each
+// place once cost a scan of the file per place, so a large file of
+// repeated text (a project's trap, or a minified bundle) held pincer for
+// minutes before the approval was even asked, and the summary shown in
+// the approval dialog grew with the file.
+func TestEditFileManyOccurrences(t *testing.T) {
+	root := tempRoot(t)
+	line := strings.Repeat("ab", 500) + "\n" // 500 occurrences of "ab" a line
+	writeFiles(t, root, map[string]string{"rep.txt": strings.Repeat(line, 50), "two.txt": "x\ny\nx\n"})
+	tests := []struct {
+		name, args string
+		isErr      bool
+		want       []string
+	}{
+		{"not unique", `{"path": "rep.txt", "old_text": "ab", "new_text": "c"}`, true,
+			[]string{"old_text occurs 25000 times in rep.txt (at lines 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 and 24990 more)"}},
+		{"replace all", `{"path": "rep.txt", "old_text": "ab", "new_text": "c", "replace_all": true}`, false,
+			[]string{"replaced 25000 occurrences (line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1, line 1 and 24990 more)"}},
+		{"few are all named", `{"path": "two.txt", "old_text": "x", "new_text": "z\nw"}`, true,
+			[]string{"(at lines 1, 3)"}},
+		{"lines after a multi-line replacement", `{"path": "two.txt", "old_text": "x", "new_text": "z\nw", "replace_all": true}`, false,
+			[]string{"(lines 1-2, lines 4-5)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := decode(t, Options{Root: root}, "edit_file", tt.args)
+			ch, err := call.(Planner).Plan(context.Background())
+			got := ""
+			if err != nil {
+				got = err.Error()
+			} else {
+				got = ch.Summary
+			}
+			if (err != nil) != tt.isErr {
+				t.Fatalf("error = %v, want an error: %v", err, tt.isErr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			if len(got) > 400 {
+				t.Errorf("%d bytes: the places must be capped", len(got))
+			}
+		})
+	}
+}
+
+// TestEditHintSkipsHugeFiles checks that old_text not found in a file
+// larger than maxHintFile is said without looking for similar text: the
+// search holds several copies of the file (a 300 MB file of one line took
+// pincer to 2 GB before the model was told), and a small file still gets
+// its hint.
+func TestEditHintSkipsHugeFiles(t *testing.T) {
+	tests := []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"huge", bytes.Repeat([]byte("a"), maxHintFile+1), "old_text was not found in f.txt, which is too large (16.0 MiB) to look for similar text; read the part you mean with read_file (offset and limit)"},
+		{"small", []byte("alpha\nbeta\n"), "The most similar text is at line 2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := notFoundHint(context.Background(), tt.file, "betx\n", "f.txt"); !strings.Contains(got, tt.want) {
+				t.Errorf("hint %q lacks %q", got[:min(len(got), 300)], tt.want)
+			}
+		})
 	}
 }

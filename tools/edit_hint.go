@@ -15,15 +15,23 @@ const (
 	hintMinSimilarity = 0.5 // below this, lines are not called similar
 	hintCandidates    = 50  // anchor positions scored in full
 	hintMaxLines      = 30  // most lines quoted back
+	// maxHintFile is the largest file looked through for text like
+	// old_text: the search holds several copies of the file.
+	maxHintFile = 16 << 20
 )
 
 // notFoundHint explains to the model why old_text was not found in file and
 // what the file has instead: a region that matches when whitespace is
 // ignored (and what kind of whitespace differs), or the most similar lines.
 func notFoundHint(ctx context.Context, file []byte, oldText, rel string) string {
+	msg := fmt.Sprintf("old_text was not found in %s", rel)
+	if len(file) > maxHintFile {
+		// The search for similar text holds several copies of the file
+		// (a 300 MB file took 2 GB): a file this large gets no hint.
+		return fmt.Sprintf("%s, which is too large (%s) to look for similar text; read the part you mean with read_file (offset and limit) and copy old_text from it exactly", msg, human.Bytes(int64(len(file))))
+	}
 	fileLines := trimCR(splitLines(file))
 	oldLines := trimBlankEdges(trimCR(splitLines([]byte(oldText))))
-	msg := fmt.Sprintf("old_text was not found in %s", rel)
 	if len(oldLines) == 0 {
 		return msg + "; old_text holds only whitespace, so put the exact text to replace in it"
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 
 	"pincer/chat"
 	"pincer/internal/human"
@@ -127,8 +128,8 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 				return Result{}, err
 			}
 		}
-		line, err := r.ReadString('\n')
-		if line == "" && err != nil {
+		line, full, err := readLineCapped(r, maxLineBytes+utf8.UTFMax)
+		if full == 0 && err != nil {
 			if err != io.EOF {
 				return errorResult(fmt.Sprintf("cannot read %s: %v", rel, err)), nil
 			}
@@ -138,7 +139,14 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 		if total < first {
 			continue
 		}
-		text := numberedLine(total, strings.ToValidUTF8(strings.TrimSuffix(line, "\n"), "\uFFFD")) + "\n"
+		var text string
+		if full > len(line) {
+			// Cut while reading: clip here, counting the bytes not held.
+			cut := runeStart(line, maxLineBytes)
+			text = fmt.Sprintf("%6d\t%s… [line cut: %d more bytes]\n", total, strings.ToValidUTF8(string(line[:cut]), "\uFFFD"), full-cut)
+		} else {
+			text = numberedLine(total, strings.ToValidUTF8(strings.TrimSuffix(string(line), "\n"), "\uFFFD")) + "\n"
+		}
 		if total-first >= c.args.Limit || b.Len()+len(text) > budget && b.Len() > 0 {
 			cutByBytes = total-first < c.args.Limit
 			last = total - 1
@@ -169,6 +177,39 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 		}
 	}
 	return Result{Content: strings.TrimSuffix(b.String(), "\n"), Touched: c.touched()}, nil
+}
+
+// readLineCapped reads one line of r and keeps at most keep bytes of it:
+// the rest is read and counted, never held, so a file that is one line of
+// gigabytes costs keep bytes, not twice its size. full is the line's
+// length without its line end ("\n" or "\r\n") when the line was cut,
+// and len(line) otherwise, line end included as read.
+func readLineCapped(r *bufio.Reader, keep int) (line []byte, full int, err error) {
+	var last [2]byte // the line's last two bytes, to leave out its line end
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if room := keep - len(line); room > 0 {
+			line = append(line, chunk[:min(room, len(chunk))]...)
+		}
+		for _, b := range chunk[max(0, len(chunk)-2):] {
+			last[0], last[1] = last[1], b
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n <= len(line) {
+			return line, len(line), err
+		}
+		if last[1] == '\n' {
+			n--
+			if last[0] == '\r' {
+				n--
+			}
+		}
+		return line, n, err
+	}
 }
 
 func (c *readFileCall) touched() []chat.Touch {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -110,5 +111,46 @@ func TestReadFileCancelled(t *testing.T) {
 	cancel()
 	if _, err := decode(t, Options{Root: root}, "read_file", `{"path": "a.txt"}`).Run(ctx); err != context.Canceled {
 		t.Fatalf("Run with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestReadFileHugeLineIsNotHeld checks that a file of one enormous line
+// (a minified bundle, or a project's trap) costs read_file about one
+// shown line of memory, not the line twice over: before, a 300 MB line
+// took pincer to 630 MB, so a larger one could end it. The cut is still
+// counted exactly, line end left out.
+func TestReadFileHugeLineIsNotHeld(t *testing.T) {
+	const size = 32 << 20
+	root := tempRoot(t)
+	huge := strings.Repeat("z", size)
+	writeFiles(t, root, map[string]string{
+		"lf.txt":   huge + "\nend\n",
+		"crlf.txt": huge + "\r\nend\r\n",
+		"nonl.txt": huge,
+		"cut.txt":  strings.Repeat("é", maxLineBytes) + "\n", // multi-byte text
+	})
+	tests := []struct {
+		path string
+		want string
+	}{
+		{"lf.txt", "… [line cut: " + itoa(size-maxLineBytes) + " more bytes]\n     2\tend"},
+		{"crlf.txt", "… [line cut: " + itoa(size-maxLineBytes) + " more bytes]\n     2\tend"},
+		{"nonl.txt", "… [line cut: " + itoa(size-maxLineBytes) + " more bytes]"},
+		{"cut.txt", strings.Repeat("é", maxLineBytes/2) + "… [line cut: " + itoa(2*maxLineBytes-maxLineBytes) + " more bytes]"},
+	}
+	huge = ""
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			res := run(t, Options{Root: root}, "read_file", `{"path": "`+tt.path+`"}`)
+			runtime.ReadMemStats(&after)
+			if res.IsError || !strings.Contains(res.Content, tt.want) {
+				t.Errorf("output ends %q, want it to hold %q", res.Content[max(0, len(res.Content)-120):], tt.want)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > size/4 {
+				t.Errorf("reading a %d-byte line allocated %d bytes; the line must not be held whole", size, got)
+			}
+		})
 	}
 }

@@ -176,18 +176,17 @@ type App struct {
 	turnStart     time.Time
 	now           time.Time // last tick, for the elapsed time
 	spin          int
-	// ticks counts the spinner's ticks; outputRecent is how many ticks
-	// the spinner still turns slowly after output arrived (see
-	// spinSlowTicks).
-	ticks, outputRecent int
-	ticking             bool
-	answering           bool // an answer or reasoning is streaming into the transcript
-	queue               []queued
-	history             []string // prompts sent, for Up/Down
-	historyPos          int
-	draft               string // what was typed before browsing history
-	pastes              map[string]string
-	inputRows           inputRows // which rows of the input start a line
+	// lastOutput is when agent events last arrived (the spinner turns
+	// slowly for spinSlow after), lastSpin when the spinner last turned.
+	lastOutput, lastSpin time.Time
+	ticking              bool
+	answering            bool // an answer or reasoning is streaming into the transcript
+	queue                []queued
+	history              []string // prompts sent, for Up/Down
+	historyPos           int
+	draft                string // what was typed before browsing history
+	pastes               map[string]string
+	inputRows            inputRows // which rows of the input start a line
 	// emptyInput is the input box drawn while it is empty, and what it
 	// was drawn for (see inputView).
 	emptyInput    string
@@ -196,11 +195,13 @@ type App struct {
 	// rule is the line above the input, drawn for ruleWidth and ruleGen.
 	rule               string
 	ruleWidth, ruleGen int
-	quitArmed          bool
-	terminalOut        bool               // the terminal window does not have focus
-	filesSeq           uint64             // the latest listing of the project's files asked for
-	filesCancel        context.CancelFunc // stops that listing's walk when a newer one starts
-	watchedKey         string             // the directories last handed to the watcher
+	// status is the status line as last drawn (see statusLine).
+	status      statusCache
+	quitArmed   bool
+	terminalOut bool               // the terminal window does not have focus
+	filesSeq    uint64             // the latest listing of the project's files asked for
+	filesCancel context.CancelFunc // stops that listing's walk when a newer one starts
+	watchedKey  string             // the directories last handed to the watcher
 	// terminalBG is the terminal's own background colour, nil until the
 	// terminal answers (tmux and some terminals never do).
 	terminalBG color.Color
@@ -446,8 +447,39 @@ const tickInterval = 100 * time.Millisecond
 // line and back, a third as many bytes again as a slow answer's own.
 const spinSlowTicks = 5
 
-func tick() tea.Cmd {
-	return tea.Tick(tickInterval, func(t time.Time) tea.Msg { return tickMsg(t) })
+// spinSlow is the spinner's period while output arrives, and how long
+// after the last output it keeps that pace.
+const spinSlow = spinSlowTicks * tickInterval
+
+func tick() tea.Cmd { return tickIn(tickInterval) }
+
+func tickIn(d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// nextTick is how long after now the status line next changes while the
+// agent works: at once (a tick) while the spinner turns at full speed;
+// while output arrives, when the slow spinner turns, when the output has
+// paused long enough for it to turn at full speed, or when the elapsed
+// time shown moves on, whichever is first. Ticks that would change
+// nothing are not taken: each woke the screen to work out a frame that
+// showed nothing new, an eighth of what streaming an answer cost.
+func (a *App) nextTick(now time.Time) time.Duration {
+	if !a.outputRecent(now) {
+		return tickInterval
+	}
+	next := min(a.lastSpin.Add(spinSlow).Sub(now), a.lastOutput.Add(spinSlow).Sub(now))
+	if e := now.Sub(a.turnStart); !a.turnStart.IsZero() && e >= 0 && e < 24*time.Hour {
+		// elapsed rounds to the second: it moves on at each half second.
+		next = min(next, (e+time.Second/2).Truncate(time.Second)+time.Second/2-e)
+	}
+	return max(next, time.Millisecond)
+}
+
+// outputRecent says whether agent events arrived less than spinSlow
+// before now.
+func (a *App) outputRecent(now time.Time) bool {
+	return !a.lastOutput.IsZero() && now.Sub(a.lastOutput) < spinSlow
 }
 
 // Update handles one message.
@@ -479,7 +511,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.terminalOut = true
 		return a, nil
 	case eventsMsg:
-		a.outputRecent = spinSlowTicks
+		a.lastOutput = a.clock()
 		cmds := a.handleEvents(msg)
 		cmds = append(cmds, a.bridge.wait())
 		return a, tea.Batch(cmds...)
@@ -490,14 +522,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case guardTickMsg:
 		return a, nil // drawn again: a held dialog may say the typing stopped
 	case tickMsg:
-		a.now = time.Time(msg)
-		a.ticks++
-		if a.outputRecent == 0 || a.ticks%spinSlowTicks == 0 {
+		now := time.Time(msg)
+		a.now = now
+		if !a.outputRecent(now) || now.Sub(a.lastSpin) >= spinSlow {
 			a.spin++
+			a.lastSpin = now
 		}
-		a.outputRecent = max(a.outputRecent-1, 0)
 		if a.busy {
-			return a, tick()
+			return a, tickIn(a.nextTick(now))
 		}
 		a.ticking = false
 		return a, nil

@@ -157,3 +157,81 @@ func TestSpinnerSlowsWhileOutputArrives(t *testing.T) {
 		})
 	}
 }
+
+// TestTicksOnlyWhenTheStatusChanges: while output arrives the screen is
+// woken only when the status line changes (the slow spinner turns, the
+// elapsed time moves on, the output pauses), not ten times a second; the
+// spinner and the clock show what ticking every tickInterval showed.
+func TestTicksOnlyWhenTheStatusChanges(t *testing.T) {
+	a := newTestApp(t, 120, 30)
+	t0 := time.Unix(1000, 0)
+	now := t0
+	a.clock = func() time.Time { return now }
+	a.busy, a.turnStart, a.now = true, t0, t0
+	const step = 10 * time.Millisecond
+	outputEnds := t0.Add(2 * time.Second) // then the answer stalls
+	due := t0.Add(tickInterval)
+	spinner := func() string { return strings.Fields(ansi.Strip(a.statusLine()))[2] }
+	type tickAt struct {
+		at      time.Duration
+		turned  bool
+		elapsed string
+	}
+	var ticks []tickAt
+	for now = t0; now.Before(t0.Add(3 * time.Second)); now = now.Add(step) {
+		if now.Before(outputEnds) && now.Sub(t0)%(30*time.Millisecond) == 0 {
+			a.Update(eventsMsg{agent.TextDelta{Text: "words "}})
+		}
+		if now.Before(due) {
+			continue
+		}
+		before := spinner()
+		a.Update(tickMsg(now))
+		ticks = append(ticks, tickAt{now.Sub(t0), spinner() != before, elapsed(a.now.Sub(t0))})
+		if !strings.Contains(ansi.Strip(a.statusLine()), elapsed(now.Sub(t0))) {
+			t.Fatalf("at %s the status line shows %q, not the elapsed %s", now.Sub(t0), ansi.Strip(a.statusLine()), elapsed(now.Sub(t0)))
+		}
+		due = now.Add(a.nextTick(now))
+	}
+	var streaming, turns, fastTicks, fastTurns int
+	clockAt := map[string]time.Duration{}
+	for _, tk := range ticks {
+		if _, ok := clockAt[tk.elapsed]; !ok {
+			clockAt[tk.elapsed] = tk.at
+		}
+		switch {
+		case tk.at >= 500*time.Millisecond && tk.at < 2*time.Second:
+			streaming++
+			if tk.turned {
+				turns++
+			}
+		case tk.at >= 2600*time.Millisecond:
+			fastTicks++
+			if tk.turned {
+				fastTurns++
+			}
+		}
+	}
+	// 1.5 s of output: the spinner turns 3 times and the clock moves once.
+	if streaming > 6 {
+		t.Errorf("%d ticks in 1.5 s of output, want at most 6 (ticking every %s takes 15): %+v", streaming, tickInterval, ticks)
+	}
+	if turns < 2 || turns > 4 {
+		t.Errorf("the spinner turned %d times in 1.5 s of output, want about 3 (every %s): %+v", turns, spinSlow, ticks)
+	}
+	// Stalled for 0.6 s: the spinner turns at every tick again.
+	if fastTicks < 3 || fastTurns != fastTicks {
+		t.Errorf("after the output stalled: %d ticks, %d turns; want a tick and a turn every %s: %+v", fastTicks, fastTurns, tickInterval, ticks)
+	}
+	// The clock moves on at each half second: at once while output
+	// arrives, within a tick once it stalled.
+	for s, at := range map[string]time.Duration{"0:01": 500 * time.Millisecond, "0:02": 1500 * time.Millisecond, "0:03": 2500 * time.Millisecond} {
+		late := step
+		if at > 2*time.Second {
+			late = tickInterval
+		}
+		if got, ok := clockAt[s]; !ok || got < at || got > at+late {
+			t.Errorf("the clock showed %s first at %s, want at %s: %+v", s, got, at, ticks)
+		}
+	}
+}

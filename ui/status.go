@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,16 +18,63 @@ const spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 // statusLine is the bottom line: what is happening, the model and session,
 // how full the context is, the tokens used, and the turn's elapsed time.
+// Its drawing is kept for as long as its text, the width and the theme
+// stay the same: drawn through lipgloss on every frame it cost an eighth
+// of a streamed frame, and while an answer streams only the spinner and
+// the clock change it, a few times a second.
 func (a *App) statusLine() string {
-	st := a.styles
-	bar := st.StatusBar
+	parts := a.statusParts()
+	if a.status.line != "" && a.status.width == a.width && a.status.themeGen == a.themeGen && slices.Equal(a.status.parts, parts) {
+		return a.status.line
+	}
+	a.status.parts, a.status.width, a.status.themeGen = parts, a.width, a.themeGen
+	a.status.line = a.drawStatus(parts)
+	return a.status.line
+}
+
+// statusCache is the status line as last drawn, and what it was drawn
+// from.
+type statusCache struct {
+	parts    []statusPart
+	width    int
+	themeGen int
+	line     string
+}
+
+// statusPart is one item of the status line, before styling: left of the
+// gap or right of it, its text, and how it is styled.
+type statusPart struct {
+	right bool
+	style statusStyle
+	text  string
+}
+
+// statusStyle is how a status part is drawn.
+type statusStyle int
+
+const (
+	statusPlain   statusStyle = iota
+	statusWarning             // a notice, a dialog waiting, a session-wide switch
+	statusAccent              // the spinner and what the agent does
+	statusError               // the language servers' errors
+	statusSession             // the session's name: dropped first when it does not fit
+	statusMode                // the permission mode (see modeBadge)
+)
+
+// statusParts is what the status line says, in order, unstyled.
+func (a *App) statusParts() []statusPart {
+	parts := make([]statusPart, 0, 12)
+	add := func(style statusStyle, text string) { parts = append(parts, statusPart{style: style, text: text}) }
+	addRight := func(style statusStyle, text string) {
+		parts = append(parts, statusPart{right: true, style: style, text: text})
+	}
 	// The mode comes first, so a narrow screen drops everything else first.
-	left := []string{a.modeBadge()}
+	add(statusMode, string(a.mode()))
 	switch {
 	case a.notice != "":
-		left = append(left, st.Warning.Inherit(bar).Render(safetext.LineOf(a.notice)))
+		add(statusWarning, safetext.LineOf(a.notice))
 	case len(a.dialogs) > 0:
-		left = append(left, st.Warning.Inherit(bar).Render("● waiting for you"))
+		add(statusWarning, "● waiting for you")
 	case a.busy:
 		frames := []rune(spinner)
 		frame := string(frames[a.spin%len(frames)])
@@ -41,19 +89,17 @@ func (a *App) statusLine() string {
 				what = w
 			}
 		}
-		left = append(left, st.Accent.Inherit(bar).Render(frame+" "+what))
+		add(statusAccent, frame+" "+what)
 	default:
-		left = append(left, bar.Render("idle"))
+		add(statusPlain, "idle")
 	}
-	left = append(left, bar.Render(safetext.LineOf(a.opts.Model)))
-	session := bar.Render(safetext.LineOf(a.opts.Session))
+	add(statusPlain, safetext.LineOf(a.opts.Model))
 	if a.opts.Session != "" {
-		left = append(left, session)
+		add(statusSession, safetext.LineOf(a.opts.Session))
 	}
 	for _, m := range a.modes() {
-		left = append(left, st.Warning.Inherit(bar).Render(m))
+		add(statusWarning, m)
 	}
-	var right []string
 	if w := a.agent.ContextWindow(); w > 0 && a.lastContext > 0 {
 		gauge := fmt.Sprintf("ctx %d%%", a.lastContext*100/w)
 		if src := a.agent.ContextWindowSource(); src != "default" && src != "context_window" {
@@ -61,34 +107,70 @@ func (a *App) statusLine() string {
 			// configured one: say which.
 			gauge += " of " + strings.Replace(short(w), ".0", "", 1)
 		}
-		right = append(right, gauge)
+		addRight(statusPlain, gauge)
 	}
 	about := "" // counts pincer estimated, where the server sent none
 	if a.usage.Estimated || a.subUsage.Estimated {
 		about = "~"
 	}
-	right = append(right, fmt.Sprintf("↑%s%s ↓%s%s", about, short(a.usage.PromptTokens), about, short(a.usage.CompletionTokens)))
+	addRight(statusPlain, fmt.Sprintf("↑%s%s ↓%s%s", about, short(a.usage.PromptTokens), about, short(a.usage.CompletionTokens)))
 	if cost := a.usage.Cost + a.subUsage.Cost; cost > 0 {
-		right = append(right, human.Dollars(cost))
+		addRight(statusPlain, human.Dollars(cost))
 	}
 	if n := a.subUsage.PromptTokens + a.subUsage.CompletionTokens; n > 0 {
-		right = append(right, "sub "+short(n))
+		addRight(statusPlain, "sub "+short(n))
 	}
 	if a.diagSeen {
 		// What the language servers report for the project now.
 		if a.diagErrors > 0 {
-			right = append(right, st.Error.Inherit(bar).Render("✗ "+human.Plural(a.diagErrors, "error")))
+			addRight(statusError, "✗ "+human.Plural(a.diagErrors, "error"))
 		} else {
-			right = append(right, "0 errors")
+			addRight(statusPlain, "0 errors")
 		}
 	}
 	if a.busy {
-		right = append(right, elapsed(a.now.Sub(a.turnStart)))
+		addRight(statusPlain, elapsed(a.now.Sub(a.turnStart)))
 	}
 	if len(a.queue) > 0 {
-		right = append(right, fmt.Sprintf("%d queued", len(a.queue)))
+		addRight(statusPlain, fmt.Sprintf("%d queued", len(a.queue)))
 	}
-	right = append(right, "? keys")
+	addRight(statusPlain, "? keys")
+	return parts
+}
+
+// drawStatus styles the status line's parts and fits them to the width.
+func (a *App) drawStatus(parts []statusPart) string {
+	st := a.styles
+	bar := st.StatusBar
+	var left, right []string
+	session := ""
+	for _, p := range parts {
+		var text string
+		switch p.style {
+		case statusMode:
+			text = a.modeBadge()
+		case statusWarning:
+			text = st.Warning.Inherit(bar).Render(p.text)
+		case statusAccent:
+			text = st.Accent.Inherit(bar).Render(p.text)
+		case statusError:
+			text = st.Error.Inherit(bar).Render(p.text)
+		case statusSession:
+			text = bar.Render(p.text)
+			session = text
+		default:
+			if p.right {
+				text = p.text // the right side is styled as a whole
+			} else {
+				text = bar.Render(p.text)
+			}
+		}
+		if p.right {
+			right = append(right, text)
+		} else {
+			left = append(left, text)
+		}
+	}
 	// When it does not fit, drop parts from the least useful: the session
 	// name, the key hint, the model, the token counts.
 	sep := bar.Render(" · ")

@@ -105,7 +105,7 @@ func streamAnswer() string {
 
 // BenchmarkStreamScreen streams the 35 KB answer into the real screen
 // (the program, its renderer and a pseudo-terminal) at 160×45 beside a
-// full tree, in pieces of 24 bytes, drawing a frame every few pieces on a
+// full tree (or a tree of 3 files), in pieces of 24 bytes, drawing a frame every few pieces on a
 // clock of its own, one batch of events a frame as the agent's reach the
 // screen: at 15 frames a second, 4 pieces a frame is a model
 // writing 1.4 KB/s (slow), 24 pieces 8.6 KB/s (fast). Each op is the whole
@@ -120,20 +120,28 @@ func BenchmarkStreamScreen(b *testing.B) {
 		perFrame int
 		margins  bool
 		answer   func() string
+		tree     []string
 	}{
-		{"slow", 4, false, streamAnswer},
-		{"slow-margins", 4, true, streamAnswer},
-		{"fast", 24, false, streamAnswer},
-		{"fast-margins", 24, true, streamAnswer},
+		{"slow", 4, false, streamAnswer, benchTree},
+		{"slow-margins", 4, true, streamAnswer, benchTree},
+		{"fast", 24, false, streamAnswer, benchTree},
+		{"fast-margins", 24, true, streamAnswer, benchTree},
 		// No two blocks alike (streamAnswer repeats one step).
-		{"slow-varied", 4, false, func() string { return transcripttest.VariedAnswer(35000) }},
-		{"fast-varied", 24, false, func() string { return transcripttest.VariedAnswer(35000) }},
+		{"slow-varied", 4, false, func() string { return transcripttest.VariedAnswer(35000) }, benchTree},
+		{"fast-varied", 24, false, func() string { return transcripttest.VariedAnswer(35000) }, benchTree},
+		// A tree of 3 files: beside it the screen scrolls, and draws the
+		// tree's rows again after each scroll.
+		{"slow-smalltree", 4, false, streamAnswer, smallTree},
 	} {
-		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins, c.answer()) })
+		b.Run(c.name, func(b *testing.B) { benchStreamScreen(b, c.perFrame, c.margins, c.answer(), c.tree) })
 	}
 }
 
-func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string) {
+// smallTree is a project of 3 files, which stand in the tree pane's top
+// rows.
+var smallTree = []string{"go.mod", "main.go", "README.md"}
+
+func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string, tree []string) {
 	if runtime.GOOS == "windows" {
 		b.Skip("needs a pseudo-terminal")
 	}
@@ -146,7 +154,7 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string) 
 	for b.Loop() {
 		b.StopTimer()
 		root := b.TempDir()
-		for _, name := range benchTree {
+		for _, name := range tree {
 			p := filepath.Join(root, name)
 			if strings.HasSuffix(name, "/") {
 				p = filepath.Join(p, "doc.go")

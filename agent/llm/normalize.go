@@ -181,16 +181,19 @@ func (m *merger) chunk(data []byte) error {
 		return nil
 	}
 	var c wireChunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		if values := splitJSONValues(data); values != nil {
-			for _, v := range values {
-				if err := m.chunk(v); err != nil {
-					return err
+	if !decodeTextChunk(data, &c) {
+		c = wireChunk{}
+		if err := json.Unmarshal(data, &c); err != nil {
+			if values := splitJSONValues(data); values != nil {
+				for _, v := range values {
+					if err := m.chunk(v); err != nil {
+						return err
+					}
 				}
+				return nil
 			}
-			return nil
+			return fmt.Errorf("the model server sent a chunk that is not JSON: %.200q", data)
 		}
-		return fmt.Errorf("the model server sent a chunk that is not JSON: %.200q", data)
 	}
 	m.chunks++
 	if e := parseAPIError(c.Error); e != nil {

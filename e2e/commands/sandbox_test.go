@@ -393,14 +393,15 @@ func TestSandboxCommand(t *testing.T) {
 
 // TestSandboxHidesOtherProjectsInHome: through `pincer sandbox exec`,
 // commands that run unasked (inspect, contained) cannot read another
-// project's files in home, whatever their names, while git still reads
-// its settings there; approved commands (workspace) read them.
+// project's files in home, whatever their names, nor a token in git's
+// settings, while git still reads its other settings there; approved
+// commands (workspace) read them as they are.
 func TestSandboxHidesOtherProjectsInHome(t *testing.T) {
 	s, _ := newSandboxedProject(t)
 	s.WriteHome("src/other/.env", "OTHER_TOKEN=other-secret\n")
 	s.WriteHome("src/other/notes.txt", "other-notes\n")
-	s.WriteHome(".gitconfig", "[user]\n\tname = Jail Tester\n")
-	script := "cat ~/src/other/.env ~/src/other/notes.txt 2>&1; git config --global user.name"
+	s.WriteHome(".gitconfig", "[user]\n\tname = Jail Tester\n[url \"https://me:e2e-git-token@github.com/\"]\n\tinsteadOf = https://github.com/\n")
+	script := "cat ~/src/other/.env ~/src/other/notes.txt ~/.gitconfig 2>&1; git config --global --list; git config --global user.name"
 	for _, tc := range []struct {
 		profile string
 		hidden  bool
@@ -409,6 +410,9 @@ func TestSandboxHidesOtherProjectsInHome(t *testing.T) {
 		out := r.Stdout + r.Stderr
 		if got := strings.Contains(out, "other-secret") || strings.Contains(out, "other-notes"); got == tc.hidden {
 			t.Errorf("%s: another project's files read = %v, want %v:\n%s", tc.profile, got, !tc.hidden, out)
+		}
+		if got := strings.Contains(out, "e2e-git-token"); got == tc.hidden {
+			t.Errorf("%s: the token in ~/.gitconfig read = %v, want %v:\n%s", tc.profile, got, !tc.hidden, out)
 		}
 		if !strings.Contains(r.Stdout, "Jail Tester") {
 			t.Errorf("%s: git does not read ~/.gitconfig:\n%s", tc.profile, out)

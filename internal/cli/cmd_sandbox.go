@@ -90,6 +90,8 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		Writable:       usableDirs(p.cfg.SandboxWritable, home),
 		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
 		Toolchains:     existingPaths(safety.HomeToolchains(home, c.getenv)),
+		GitConfigs:     safety.GitConfigFiles(home, c.getenv),
+		SettingsFiles:  existingPaths(safety.HomeSettingsFiles(home, c.getenv)),
 		Own:            own,
 		Binary:         st.Binary,
 		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
@@ -239,7 +241,7 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
 			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
-			HideHome: r.HideHome, HomeKeep: r.HomeKept}
+			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}
@@ -452,6 +454,9 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
 		if ps.HideHome {
 			fmt.Fprintf(w, "  of home   %s\n", linesOf(append([]string{"the project and the caches above"}, ps.HomeKept...), "            "))
+			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), ps.SettingsFiles...)); len(filtered) > 0 {
+				fmt.Fprintf(w, "  filtered  %s\n", linesOf(append(filtered, "(read without what carries credentials, as are the files git's settings include from home)"), "            "))
+			}
 		}
 		net := "none"
 		if ps.Network {

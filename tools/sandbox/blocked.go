@@ -82,11 +82,11 @@ func Blocked(output string, spec Spec, dir string) []string {
 			p = filepath.Clean(p)
 			switch {
 			case inHiddenHome(p, spec) && (denied || outsideHas(p, spec.Home)):
-				add("access to " + p + " (this jail hides your home but the project and the toolchains)")
+				add(hiddenAccess(low, p) + " (this jail hides your home but the project and the toolchains)")
 				found = true
 			case !denied:
 			case inAny(p, spec.Hidden):
-				add("access to " + p + " (a protected path)")
+				add(hiddenAccess(low, p) + " (a protected path)")
 				found = true
 			case inAny(p, spec.Pinned) && couldWrite(p):
 				add("a change to " + p + " (pincer's own, read-only)")
@@ -105,6 +105,42 @@ func Blocked(output string, spec Spec, dir string) []string {
 		}
 	}
 	return out
+}
+
+// What a refusal was, as the phrases Blocked returns begin: a read of a
+// path the jail hides, or a change (a write, or a change to a pinned
+// path). Other refusals (the network, a socket) begin otherwise.
+const (
+	refusedRead   = "a read of "
+	refusedWrite  = "write to "
+	refusedChange = "a change to "
+)
+
+// IsRead reports whether phrase, one of Blocked's, is a read the jail
+// hid: the command saw nothing there, and nothing changed.
+func IsRead(phrase string) bool { return strings.HasPrefix(phrase, refusedRead) }
+
+// IsChange reports whether phrase, one of Blocked's, is a change the
+// jail stopped.
+func IsChange(phrase string) bool {
+	return strings.HasPrefix(phrase, refusedWrite) || strings.HasPrefix(phrase, refusedChange)
+}
+
+// hiddenAccess words the refused access to p, a path the jail hides, by
+// what the error line low says was done: a write when it names one
+// (cannot create, touch, remove…), else a read.
+func hiddenAccess(low, p string) string {
+	if slices.ContainsFunc(writeWords(), func(w string) bool { return strings.Contains(low, w) }) {
+		return refusedWrite + p + ", hidden by the sandbox"
+	}
+	return refusedRead + p + ", hidden by the sandbox"
+}
+
+// writeWords are how programs say, in an error, that they were writing.
+func writeWords() []string {
+	return []string{"cannot create", "cannot touch", "cannot make", "cannot remove", "cannot move", "cannot overwrite", "cannot link",
+		"cannot write", "cannot rename", "for writing", "read-only file system", "erofs", "unable to create", "unable to write",
+		"could not create", "could not write", "failed to create", "failed to write", "cannot change", "cannot set"}
 }
 
 // inHiddenHome reports whether p lies in a home directory the jail hid,

@@ -38,7 +38,8 @@ func TestBlocked(t *testing.T) {
 		{"python", on, "PermissionError: [Errno 13] Permission denied: '" + out + "/x.txt'", "write to " + out + "/x.txt (outside the writable paths)"},
 		{"go", on, "open " + out + "/y: permission denied", "write to " + out + "/y (outside the writable paths)"},
 		{"relative", on, "rm: cannot remove '../out/z': Permission denied", "write to " + out + "/z (outside the writable paths)"},
-		{"secret read", on, "cat: " + secret + "/id_rsa: Permission denied", "access to " + secret + "/id_rsa (a protected path)"},
+		{"secret read", on, "cat: " + secret + "/id_rsa: Permission denied", "a read of " + secret + "/id_rsa, hidden by the sandbox (a protected path)"},
+		{"secret written", on, "touch: cannot touch '" + secret + "/k': Permission denied", "write to " + secret + "/k, hidden by the sandbox (a protected path)"},
 		{"inside the project is not the sandbox", on, "bash: ./script.sh: Permission denied", ""},
 		{"bash relative", on, "/bin/bash: line 1: ../out/r.txt: Permission denied", "write to " + out + "/r.txt (outside the writable paths)"},
 		{"dash relative", on, "/bin/sh: 1: cannot create ../out/made.txt: Permission denied", "write to " + out + "/made.txt (outside the writable paths)"},
@@ -93,10 +94,11 @@ func TestBlockedInAHiddenHome(t *testing.T) {
 		spec         Spec
 		want         string
 	}{
-		{"a file there outside", "cat: " + other + "/notes.txt: No such file or directory", hidden, "access to " + other + "/notes.txt" + note},
-		{"a directory listed", "ls: cannot access '" + other + "': No such file or directory", hidden, "access to " + other + note},
-		{"made in a directory there outside", "/bin/sh: 1: cannot create " + other + "/new: Directory nonexistent", hidden, "access to " + other + "/new" + note},
-		{"flat: refused", "cat: " + other + "/notes.txt: Permission denied", hidden, "access to " + other + "/notes.txt" + note},
+		{"a file there outside", "cat: " + other + "/notes.txt: No such file or directory", hidden, "a read of " + other + "/notes.txt, hidden by the sandbox" + note},
+		{"a directory listed", "ls: cannot access '" + other + "': No such file or directory", hidden, "a read of " + other + ", hidden by the sandbox" + note},
+		{"made in a directory there outside", "/bin/sh: 1: cannot create " + other + "/new: Directory nonexistent", hidden, "write to " + other + "/new, hidden by the sandbox" + note},
+		{"flat: refused", "cat: " + other + "/notes.txt: Permission denied", hidden, "a read of " + other + "/notes.txt, hidden by the sandbox" + note},
+		{"flat: a write refused", "touch: cannot touch '" + other + "/x': Permission denied", hidden, "write to " + other + "/x, hidden by the sandbox" + note},
 		{"truly missing at the top of home", "cat: " + home + "/nothing: No such file or directory", hidden, ""},
 		{"truly missing deeper", "cat: " + home + "/nowhere/x: No such file or directory", hidden, ""},
 		{"missing in the project", "cat: " + proj + "/x: No such file or directory", hidden, ""},
@@ -109,5 +111,26 @@ func TestBlockedInAHiddenHome(t *testing.T) {
 				t.Errorf("Blocked = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestRefusalKinds: the model is told a read the jail hid as a read, a
+// write or a change to pincer's own as a change, and neither for the
+// rest.
+func TestRefusalKinds(t *testing.T) {
+	for _, tc := range []struct {
+		phrase       string
+		read, change bool
+	}{
+		{"a read of /h/src/other/.env, hidden by the sandbox (this jail hides your home but the project and the toolchains)", true, false},
+		{"write to /h/src/other/x, hidden by the sandbox (a protected path)", false, true},
+		{"write to /etc/x (outside the writable paths)", false, true},
+		{"a change to /usr/bin/pincer (pincer's own, read-only)", false, true},
+		{"a network connection (the network is off in the sandbox)", false, false},
+		{"a Unix socket (the jail allows none)", false, false},
+	} {
+		if IsRead(tc.phrase) != tc.read || IsChange(tc.phrase) != tc.change {
+			t.Errorf("%q: read %v change %v, want %v %v", tc.phrase, IsRead(tc.phrase), IsChange(tc.phrase), tc.read, tc.change)
+		}
 	}
 }

@@ -67,7 +67,8 @@ func (fx homeFixture) spec(contained, hide, flat bool) Spec {
 		return strings.HasSuffix(p, ".env") || strings.HasSuffix(p, "credentials.toml")
 	}
 	s := Spec{Root: fx.root, Home: fx.home, SecretRoots: []string{fx.root}, IsSecret: isSecret, Flat: flat,
-		HideHome: hide, HomeKeep: []string{fx.gitconfig, filepath.Join(fx.home, ".cargo", "bin")}}
+		HideHome: hide, HomeKeep: []string{fx.gitconfig, filepath.Join(fx.home, ".config", "git"), filepath.Join(fx.home, ".cargo", "bin")},
+		GitConfigs: []string{filepath.Join(fx.home, ".config", "git", "config"), fx.gitconfig}}
 	if contained {
 		s.Writable = []string{fx.root}
 	} else {
@@ -106,7 +107,7 @@ func TestJailHidesHome(t *testing.T) {
 					"echo env: $(cat " + fx.otherEnv + " 2>&1)",
 					"echo notes: $(cat " + fx.otherNotes + " 2>&1)",
 					"echo ls: $(ls " + filepath.Join(fx.home, "src", "other") + " 2>&1)",
-					"echo gitconfig: $(cat " + fx.gitconfig + " | grep -c 'Jail Tester')",
+					"echo gitconfig: $(git config --global user.name 2>&1)",
 					"echo cred: $(cat " + fx.cargoCred + " 2>&1)",
 					"echo readme: $(cat README)",
 					"echo projenv: $(cat .env 2>&1)",
@@ -130,7 +131,7 @@ func TestJailHidesHome(t *testing.T) {
 				if got := strings.Contains(lines["ls"], "notes.txt"); got == (hidden && !layout.flat) {
 					t.Errorf("another project's files listed = %v, want %v: %q", got, !got, lines["ls"])
 				}
-				for _, want := range []struct{ key, value string }{{"gitconfig", "1"}, {"readme", "readme"}, {"gobin", "go-bin-ran"}, {"cargobin", "cargo-bin-ran"}} {
+				for _, want := range []struct{ key, value string }{{"gitconfig", "Jail Tester"}, {"readme", "readme"}, {"gobin", "go-bin-ran"}, {"cargobin", "cargo-bin-ran"}} {
 					if lines[want.key] != want.value {
 						t.Errorf("%s = %q, want %q (what the toolchains need must stay)\n%s", want.key, lines[want.key], want.value, out)
 					}
@@ -315,17 +316,114 @@ func TestJailHomeKeepsLinks(t *testing.T) {
 				t.Fatal(err)
 			}
 			l := testLauncher(t, fx.spec(false, true, layout.flat))
-			out, _, err := runWith(t, l, "echo config: $(cat "+fx.gitconfig+" | grep -c 'Linked Tester'); echo private: $(cat "+filepath.Join(dotfiles, "private")+" 2>&1)")
+			env := []string{"HOME=" + fx.home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH")}
+			out, _, err := runEnv(t, l, env, "echo config: $(cat "+fx.gitconfig+" 2>&1 | grep -c 'Linked Tester'); echo git: $(git config --global user.name 2>&1); echo private: $(cat "+filepath.Join(dotfiles, "private")+" 2>&1)")
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			lines := parseProbe(out)
-			if lines["config"] != "1" {
-				t.Errorf("~/.gitconfig, a link, is not read through: %q\n%s", lines["config"], out)
+			// Flat, git reads a filtered copy (GIT_CONFIG_GLOBAL) and the
+			// real file is refused: only the namespaces can put the copy
+			// in its place.
+			if want := map[bool]string{false: "1", true: "0"}[layout.flat]; lines["config"] != want {
+				t.Errorf("~/.gitconfig, a link, read through: %q, want %q\n%s", lines["config"], want, out)
+			}
+			if lines["git"] != "Linked Tester" {
+				t.Errorf("git does not find its settings through the link: %q\n%s", lines["git"], out)
 			}
 			if strings.Contains(lines["private"], "dotfiles-private") {
 				t.Errorf("the rest of ~/dotfiles is readable: %q", lines["private"])
 			}
 		})
+	}
+}
+
+// TestJailGitConfigHidesTokens: with home hidden, git's settings and the
+// files they include from home (~/ and relative paths, a kept directory
+// or not) are read without the credentials in them, by cat and by git,
+// while git still finds every other setting and works in the project.
+// With home in view the files are as they are.
+func TestJailGitConfigHidesTokens(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs git in the jail")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		agenttest.Missing(t, "the test needs git")
+	}
+	for _, layout := range layouts {
+		for _, tc := range []struct {
+			name            string
+			contained, hide bool
+		}{{"inspect", false, true}, {"contained", true, true}, {"home in view", false, false}} {
+			t.Run(layout.name+"/"+tc.name, func(t *testing.T) {
+				fx := newHomeFixture(t, true)
+				xdg := filepath.Join(fx.home, ".config", "git", "config")
+				extra := filepath.Join(fx.home, ".config", "git", "extra.inc")
+				work := filepath.Join(fx.home, "gitinc", "work.inc")
+				files := map[string]string{
+					fx.gitconfig: "[user]\n\tname = Jail Tester\n" +
+						"[url \"https://jail:SECRET-url@github.com/\"]\n\tinsteadOf = https://github.com/\n" +
+						"[http]\n\textraHeader = Authorization: Bearer SECRET-header\n" +
+						"[include]\n\tpath = ~/.config/git/extra.inc\n" +
+						"[includeIf \"gitdir:" + fx.home + "/\"]\n\tpath = gitinc/work.inc\n",
+					xdg:   "[core]\n\tabbrev = 12\n[github]\n\ttoken = SECRET-xdg\n",
+					extra: "[color]\n\tui = never\n[credential]\n\thelper = \"!echo password=SECRET-helper\"\n",
+					work:  "[user]\n\temail = work@example.com\n\tpassword = SECRET-work\n",
+					filepath.Join(fx.home, "gitinc", "leak.env"): "[leak]\n\tvalue = LEAKED\n",
+				}
+				if tc.hide {
+					// A secret, hidden: never shown, even filtered. (With
+					// home in view it is masked, and git refuses to go on.)
+					files[fx.gitconfig] += "[include]\n\tpath = ~/gitinc/leak.env\n"
+				}
+				for p, content := range files {
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				env := []string{"HOME=" + fx.home, "GIT_CONFIG_NOSYSTEM=1", "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(fx.home, ".config")}
+				git := exec.Command("sh", "-c", "git init -q && git add README && git -c user.email=a@b commit -q -m first")
+				git.Dir, git.Env = fx.root, env
+				if out, err := git.CombinedOutput(); err != nil {
+					t.Fatalf("git outside the jail: %v\n%s", err, out)
+				}
+				l := testLauncher(t, fx.spec(tc.contained, tc.hide, layout.flat))
+				script := strings.Join([]string{
+					"echo cat: $(cat " + fx.gitconfig + " " + xdg + " " + extra + " " + work + " 2>/dev/null | grep -c SECRET)",
+					"echo list: $(git config --list 2>&1 | grep -c SECRET)",
+					"echo name: $(git config user.name 2>&1)",
+					"echo email: $(git config user.email 2>&1)",
+					"echo abbrev: $(git config core.abbrev 2>&1)",
+					"echo color: $(git config color.ui 2>&1)",
+					"echo log: $(git log --format=%s 2>&1)",
+					"echo leak: $(git config leak.value; cat " + filepath.Join(fx.home, "gitinc", "leak.env") + " 2>/dev/null)",
+				}, "; ")
+				out, _, err := runEnv(t, l, env, script)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, out)
+				}
+				lines := parseProbe(out)
+				secrets := "0"
+				if !tc.hide {
+					secrets = "5" // in view, the files are as they are
+				}
+				for _, want := range []struct{ key, value string }{
+					{"cat", secrets}, {"name", "Jail Tester"}, {"email", "work@example.com"}, {"abbrev", "12"}, {"color", "never"}, {"log", "first"},
+				} {
+					if lines[want.key] != want.value {
+						t.Errorf("%s = %q, want %q\n%s", want.key, lines[want.key], want.value, out)
+					}
+				}
+				if tc.hide && lines["leak"] != "" {
+					t.Errorf("a secret git's settings include is readable: %q", lines["leak"])
+				}
+				if tc.hide && lines["list"] != "0" {
+					t.Errorf("git config --list shows %s credentials\n%s", lines["list"], out)
+				}
+			})
+		}
 	}
 }

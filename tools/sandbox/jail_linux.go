@@ -181,6 +181,19 @@ func build(st setup) (*jail, error) {
 			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
 		}
 	}
+	filtered := append(slices.Clone(st.GitFiles), st.Settings...)
+	if err := placeFiltered(filtered); err != nil {
+		return nil, err
+	}
+	for _, f := range filtered {
+		// A home in a scratch temp dir: emptying it must leave them.
+		for _, t := range j.scratch {
+			if rel, err := filepath.Rel(t, f.Real); err == nil && !strings.HasPrefix(rel, "..") {
+				top, _, _ := strings.Cut(rel, string(filepath.Separator))
+				j.keepTop[t] = append(j.keepTop[t], top)
+			}
+		}
+	}
 	if err := keepReadOnly(st); err != nil {
 		return nil, err
 	}
@@ -205,6 +218,68 @@ func build(st setup) (*jail, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// placeFiltered lays the filtered settings files over the real ones
+// (or where they would be, in the jail's empty home): each is a file of a
+// small read-only file system of its own, attached nowhere else.
+func placeFiltered(files []filteredFile) error {
+	if len(files) == 0 {
+		return nil
+	}
+	size := 16 << 10
+	for _, g := range files {
+		size += len(g.Data) + 4096
+	}
+	fs, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
+	if err != nil {
+		return fmt.Errorf("make the filtered git settings: %w", err)
+	}
+	defer unix.Close(fs)
+	if err := unix.FsconfigSetString(fs, "size", fmt.Sprint(size)); err != nil {
+		return fmt.Errorf("make the filtered git settings: %w", err)
+	}
+	if err := unix.FsconfigSetString(fs, "mode", "0755"); err != nil {
+		return fmt.Errorf("make the filtered git settings: %w", err)
+	}
+	if err := unix.FsconfigCreate(fs); err != nil {
+		return fmt.Errorf("make the filtered git settings: %w", err)
+	}
+	mnt, err := unix.Fsmount(fs, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
+	if err != nil {
+		return fmt.Errorf("make the filtered git settings: %w", err)
+	}
+	defer unix.Close(mnt)
+	for i, g := range files {
+		name := fmt.Sprintf("g%d", i)
+		fd, err := unix.Openat(mnt, name, unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+		if err != nil {
+			return fmt.Errorf("write the filtered %s: %w", g.Real, err)
+		}
+		_, err = unix.Write(fd, []byte(g.Data))
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("write the filtered %s: %w", g.Real, err)
+		}
+	}
+	if err := unix.MountSetattr(mnt, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}); err != nil {
+		return fmt.Errorf("make the filtered git settings read-only: %w", err)
+	}
+	for i, g := range files {
+		if err := mountPoint(g.Real, false); err != nil {
+			return fmt.Errorf("put the filtered %s: %w", g.Real, err)
+		}
+		fd, err := unix.OpenTree(mnt, fmt.Sprintf("g%d", i), unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+		if err != nil {
+			return fmt.Errorf("put the filtered %s: %w", g.Real, err)
+		}
+		err = unix.MoveMount(fd, "", unix.AT_FDCWD, g.Real, unix.MOVE_MOUNT_F_EMPTY_PATH)
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("put the filtered %s: %w", g.Real, err)
+		}
+	}
+	return nil
 }
 
 // freezeRest makes every mount in the jail read-only except the places

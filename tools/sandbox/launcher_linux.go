@@ -159,6 +159,9 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		// throwaway one in the temp dir.
 		env = withEnv(withEnv(env, "XDG_CACHE_HOME", filepath.Join(s.tmpdir, ".cache")), "GOCACHE", filepath.Join(s.tmpdir, ".cache", "go-build"))
 	}
+	if s.gitGlobal != "" && !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG_GLOBAL=") }) {
+		env = withEnv(env, "GIT_CONFIG_GLOBAL", s.gitGlobal)
+	}
 	err = s.send(message{Op: "run", Path: path, Argv: req.Argv, Env: env, Dir: req.Dir},
 		int(req.Stdin.Fd()), int(req.Stdout.Fd()), int(req.Stderr.Fd()))
 	if err != nil {
@@ -177,7 +180,10 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 	p := &Process{Pid: m.Pid, Spec: s.setup.Spec, srv: s, l: l, done: make(chan struct{})}
 	if s.setup.HideHome {
 		// What the jail really kept of home, for Blocked.
-		p.Spec.Home, p.Spec.HomeKeep = s.setup.HiddenHome, s.setup.HomeShown
+		p.Spec.Home, p.Spec.HomeKeep = s.setup.HiddenHome, slices.Clone(s.setup.HomeShown)
+		for _, g := range append(slices.Clone(s.setup.GitFiles), s.setup.Settings...) {
+			p.Spec.HomeKeep = append(p.Spec.HomeKeep, g.Real)
+		}
 	}
 	go p.await()
 	return p, nil
@@ -524,6 +530,10 @@ type server struct {
 
 	sendMu sync.Mutex
 	once   sync.Once
+
+	// gitGlobal is the filtered git settings a flat jail's commands read
+	// (GIT_CONFIG_GLOBAL), "" when none.
+	gitGlobal string
 }
 
 // startServer starts a helper and waits until its jail is built.
@@ -560,6 +570,12 @@ func (l *Launcher) startOne() (*server, error) {
 	}
 	s.setup = st
 	s.tmpdir = st.Temp
+	if !st.Namespaces && len(st.GitFiles) > 0 {
+		if s.gitGlobal, err = writeGitGlobal(own, st.GitFiles, l.spec.GitConfigs, l.spec.Home, st.HiddenHome); err != nil {
+			s.removeOwn()
+			return nil, err
+		}
+	}
 	if st.Namespaces {
 		s.tmpdir = "/tmp"
 	} else {

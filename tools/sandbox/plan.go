@@ -44,6 +44,15 @@ type setup struct {
 	// HiddenHome is the home directory, its links resolved, when HideHome
 	// holds here ("" when home stays in view).
 	HiddenHome string `json:"hidden_home,omitempty"`
+	// GitFiles are git's settings files in the hidden home (GitConfigs
+	// and what they include from home), filtered: in the namespaces each
+	// is mounted where it lies, in place of the real one; flat, the real
+	// ones are hidden and the command's GIT_CONFIG_GLOBAL names copies.
+	GitFiles []filteredFile `json:"git_files,omitempty"`
+	// Settings are the SettingsFiles in the hidden home that hold a
+	// credential, filtered: in the namespaces each is mounted in place of
+	// the real one; flat, the real ones are hidden.
+	Settings []filteredFile `json:"settings,omitempty"`
 	// Seccomp applies the system call filter.
 	Seccomp bool `json:"seccomp"`
 	// UnixByPath: Landlock limits connecting to Unix sockets by path.
@@ -72,6 +81,22 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 		st.HomeShown = homeShown(st, getenv("PATH"))
 		for _, k := range cleanAll(st.HomeKeep) {
 			st.HomeLinks = append(st.HomeLinks, linksOnTheWay(home, k)...)
+		}
+		skip := append(append([]string{root}, st.Writable...), st.Copies...)
+		secret := func(real string) bool { // hidden already: never shown filtered
+			rel, _ := filepath.Rel(home, real)
+			return inAny(real, st.Hidden) || spec.IsSecret != nil && spec.IsSecret("~/"+filepath.ToSlash(rel), false)
+		}
+		st.GitFiles = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip, secret)
+		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip, secret)
+		for _, g := range append(slices.Clone(st.GitFiles), st.Settings...) {
+			// The real file is never in view: the filtered one takes its place.
+			st.HomeShown = slices.DeleteFunc(st.HomeShown, func(p string) bool { return p == g.Real })
+			if st.Namespaces {
+				st.HomeLinks = append(st.HomeLinks, linksOnTheWay(home, inHome(g.Path, spec.Home, home))...)
+			} else {
+				st.Hidden = append(st.Hidden, g.Real)
+			}
 		}
 	} else {
 		st.HideHome, st.HomeKeep = false, nil
@@ -129,6 +154,14 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	}
 	st.Keep = outermost(st.Keep)
 	return st
+}
+
+// inHome is p, which lies in home as written, under home's real path.
+func inHome(p, home, real string) string {
+	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.Join(real, rel)
+	}
+	return p
 }
 
 // homeShown are the paths of home that stay in view when it is hidden:

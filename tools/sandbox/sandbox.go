@@ -104,6 +104,18 @@ type Spec struct {
 	// HomeKeep are the paths under Home that stay in view when HideHome:
 	// what the toolchains need (git's settings, installed toolchains).
 	HomeKeep []string `json:"home_keep,omitempty"`
+	// GitConfigs are git's own settings files (~/.gitconfig,
+	// ~/.config/git/config). With HideHome the jail reads them, and the
+	// files they include from home, without the settings that carry
+	// credentials (a token in a URL, an Authorization header, an inline
+	// credential helper): git works as outside, the tokens stay out.
+	GitConfigs []string `json:"git_configs,omitempty"`
+	// SettingsFiles are other settings files in what HomeKeep keeps that
+	// may hold a credential beside what the tools need (cargo's
+	// config.toml, Go's env file, a Node version's global npmrc): with
+	// HideHome the jail reads those that do without the lines that carry
+	// one (flat, not at all).
+	SettingsFiles []string `json:"settings_files,omitempty"`
 	// Flat leaves out the namespaces even where the kernel has them (the
 	// fallback, and the benchmark that measures their cost).
 	Flat bool `json:"-"`

@@ -370,18 +370,25 @@ func firstLines(s string, n, max int) string {
 	return s
 }
 
+// noPreview turns link previews off. The model writes the messages, and a
+// preview is a request Telegram's servers make to a URL of the model's
+// choosing (with whatever it put in the query) that nobody approved.
+func noPreview() *models.LinkPreviewOptions {
+	return &models.LinkPreviewOptions{IsDisabled: tg.True()}
+}
+
 // send sends a message in HTML, or as plain text when Telegram refuses
 // the HTML, and returns its id (0 when it could not be sent).
 func (b *Bot) send(ctx context.Context, chat int64, htmlText, plain string, markup models.ReplyMarkup) int {
 	var m *models.Message
 	err := b.retry(ctx, func() (err error) {
 		m, err = b.api.SendMessage(ctx, &tg.SendMessageParams{ChatID: chat, Text: htmlText, ParseMode: models.ParseModeHTML,
-			ReplyMarkup: markup, LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: tg.True()}})
+			ReplyMarkup: markup, LinkPreviewOptions: noPreview()})
 		return err
 	})
 	if err != nil && badEntities(err) {
 		err = b.retry(ctx, func() (err error) {
-			m, err = b.api.SendMessage(ctx, &tg.SendMessageParams{ChatID: chat, Text: clean(plain), ReplyMarkup: markup})
+			m, err = b.api.SendMessage(ctx, &tg.SendMessageParams{ChatID: chat, Text: clean(plain), ReplyMarkup: markup, LinkPreviewOptions: noPreview()})
 			return err
 		})
 	}
@@ -401,12 +408,12 @@ func (b *Bot) sendPlain(ctx context.Context, chat int64, text string) int {
 func (b *Bot) edit(ctx context.Context, chat int64, msg int, htmlText, plain string, markup models.ReplyMarkup) {
 	err := b.retry(ctx, func() error {
 		_, err := b.api.EditMessageText(ctx, &tg.EditMessageTextParams{ChatID: chat, MessageID: msg, Text: htmlText,
-			ParseMode: models.ParseModeHTML, ReplyMarkup: markup, LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: tg.True()}})
+			ParseMode: models.ParseModeHTML, ReplyMarkup: markup, LinkPreviewOptions: noPreview()})
 		return err
 	})
 	if err != nil && badEntities(err) {
 		err = b.retry(ctx, func() error {
-			_, err := b.api.EditMessageText(ctx, &tg.EditMessageTextParams{ChatID: chat, MessageID: msg, Text: clean(plain), ReplyMarkup: markup})
+			_, err := b.api.EditMessageText(ctx, &tg.EditMessageTextParams{ChatID: chat, MessageID: msg, Text: clean(plain), ReplyMarkup: markup, LinkPreviewOptions: noPreview()})
 			return err
 		})
 	}

@@ -8,103 +8,211 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// shortenMoves rewrites the absolute cursor moves (CUP) of a frame's
-// output as relative ones wherever those are shorter and the cursor's
-// place is certain: a line feed and a move back to the transcript's first
-// column ("\n\x1b[24D", 6 bytes) instead of "\x1b[288;37H" (10). The
-// renderer moves absolutely whenever a move is not local (more than a few
-// cells away and away from both edges): beside a pane that is every move
-// to the start of the next line, ten or so for every block of an answer.
+// shortenMoves rewrites the cursor moves of a frame's output as the
+// shortest moves that land in the same place, wherever the cursor's place
+// is certain: a line feed, a carriage return and a tab to the
+// transcript's first column ("\r\n\t", 3 bytes) instead of "\x1b[288;37H"
+// (10) or "\n\x1b[24D" (6). The renderer moves absolutely whenever a move
+// is not local (more than a few cells away and away from both edges), and
+// relatively by the cells it counts otherwise: beside a pane either is a
+// move to the start of the next line, ten or so for every block of an
+// answer.
 //
-// x and y are where the cursor is when out begins, negative when not
-// known. The cursor is followed through out; wherever its place stops
-// being certain (a character wider than one cell, which a terminal may
-// measure otherwise; the right edge; margins set; a sequence not known
-// here) nothing is rewritten until the next absolute move. A column that
-// is uncertain on a row that is not costs a carriage return instead of
-// the absolute move. width and height are the screen's.
-func shortenMoves(out []byte, x, y, width, height int) []byte {
-	t := cursorTrack{w: width, h: height}
+// Each run of moves with nothing written between them (absolute and
+// relative moves, carriage returns, line feeds and backspaces that do not
+// scroll) is one move from where the run starts to where it ends. x and y
+// are where the cursor is when out begins, negative when not known; tabs
+// are the terminal's tab stops, ascending (nil: tabs are not used). The
+// cursor is followed through out; wherever its place stops being certain
+// (a character wider than one cell, which a terminal may measure
+// otherwise; the right edge; margins set; a sequence not known here) a run
+// becomes at most an absolute move. A column that is uncertain on a row
+// that is not costs a carriage return instead. width and height are the
+// screen's.
+func shortenMoves(out []byte, x, y, width, height int, tabs []int) []byte {
+	rw := rewrite{t: cursorTrack{w: width, h: height, tabs: tabs}, res: make([]byte, 0, len(out)), run: -1}
 	if x >= 0 && y >= 0 && x < width && y < height {
-		t.place(x, y)
+		rw.t.place(x, y)
 	}
-	var res []byte
+	t := &rw.t
 	for i := 0; i < len(out); {
 		c := out[i]
 		switch {
 		case c == 0x1b && i+1 < len(out) && out[i+1] == '[':
-			end, prefix, params, final, ok := parseCSI(out, i)
+			n, prefix, params, final, ok := parseCSI(out, i)
 			if !ok {
-				return keepRest(res, out, i)
+				rw.end()
+				return keepRest(rw.res, out, i)
 			}
-			if prefix == 0 && (final == 'H' || final == 'f') && !t.region {
-				row, col := param(params, 0, 1)-1, param(params, 1, 1)-1
-				if short := t.moveTo(col, row); short != "" && len(short) < end-i {
-					res = append(res, short...)
-				} else {
-					res = append(res, out[i:end]...)
-				}
-				t.place(col, row)
-				i = end
-				continue
+			if prefix == 0 && !t.region && isMove(final) {
+				rw.move(out, i, n)
+			} else {
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
 			}
 			t.csi(prefix, params, final)
-			res = append(res, out[i:end]...)
-			i = end
+			i = n
 		case c == 0x1b:
-			end := skipEscape(out, i)
-			if end < 0 {
-				return keepRest(res, out, i)
+			n := skipEscape(out, i)
+			if n < 0 {
+				rw.end()
+				return keepRest(rw.res, out, i)
 			}
 			switch out[i+1] {
 			case ']', 'P', '_', '^', '=', '>', '(', ')':
 				// Strings and modes: the cursor stays.
-			case 'M': // reverse index
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
+			case 'M': // reverse index: a move up, unless it scrolls
+				if t.rowKnown && t.y > 0 && !t.region {
+					rw.move(out, i, n)
+				} else {
+					rw.end()
+					rw.res = append(rw.res, out[i:n]...)
+				}
 				if t.rowKnown {
 					t.y = max(t.y-1, 0)
 				}
 			default:
+				rw.end()
+				rw.res = append(rw.res, out[i:n]...)
 				t.forget()
 			}
-			res = append(res, out[i:end]...)
-			i = end
+			i = n
 		case c == '\r':
+			rw.move(out, i, i+1)
 			t.x, t.colKnown = 0, t.rowKnown
-			res = append(res, c)
 			i++
 		case c == '\n':
+			if t.rowKnown && t.y < t.h-1 && !t.region {
+				rw.move(out, i, i+1) // no scroll
+			} else {
+				rw.end()
+				rw.res = append(rw.res, c)
+			}
 			if t.rowKnown {
 				t.y = min(t.y+1, t.h-1)
 			}
-			res = append(res, c)
 			i++
 		case c == '\b':
+			rw.move(out, i, i+1)
 			if t.colKnown {
 				t.x = max(t.x-1, 0)
 			}
-			res = append(res, c)
 			i++
 		case c < 0x20 || c == 0x7f:
+			rw.end()
 			if c == '\t' {
 				t.forget()
 			}
-			res = append(res, c)
+			rw.res = append(rw.res, c)
 			i++
 		case c < utf8.RuneSelf:
+			rw.end()
 			t.advance(1, true)
-			res = append(res, c)
+			rw.res = append(rw.res, c)
 			i++
 		default:
+			rw.end()
 			r, n := utf8.DecodeRune(out[i:])
 			// A terminal may give a character outside ASCII another width
 			// than the renderer did: the column is not certain after it,
 			// the row is while the line is well away from the right edge.
 			t.advance(max(ansi.StringWidth(string(r)), 1), false)
-			res = append(res, out[i:i+n]...)
+			rw.res = append(rw.res, out[i:i+n]...)
 			i += n
 		}
 	}
-	return res
+	rw.end()
+	return rw.res
+}
+
+// rewrite is shortenMoves' state: the cursor, what is written so far, and
+// the run of moves being read.
+type rewrite struct {
+	t, from cursorTrack // the cursor now, and where the run began
+	res     []byte
+	run     int // where in res the run began, -1 for none
+}
+
+// end replaces the run of moves that ends here by the shortest move from
+// where it began to where it ended, when that is shorter.
+func (rw *rewrite) end() {
+	if rw.run < 0 {
+		return
+	}
+	if t := &rw.t; t.rowKnown && t.colKnown && !t.region {
+		// The shortest move goes after what the run replaces, and takes
+		// its place if it is shorter.
+		at := len(rw.res)
+		var ok bool
+		if rw.res, ok = rw.from.appendMoveTo(rw.res, t.x, t.y); !ok {
+			rw.res = appendCursorPosition(rw.res, t.x, t.y)
+		}
+		if best := rw.res[at:]; len(best) < at-rw.run {
+			rw.res = append(rw.res[:rw.run], best...)
+		} else {
+			rw.res = rw.res[:at]
+		}
+	}
+	rw.run = -1
+}
+
+// move notes that out[i:n] only moves the cursor, and copies it.
+func (rw *rewrite) move(out []byte, i, n int) {
+	if rw.run < 0 {
+		rw.run, rw.from = len(rw.res), rw.t
+	}
+	rw.res = append(rw.res, out[i:n]...)
+}
+
+// isMove reports a control sequence (with no prefix) that only moves the
+// cursor, and that cursorTrack follows.
+func isMove(final byte) bool {
+	switch final {
+	case 'H', 'f', 'A', 'B', 'C', 'D', 'G', '`', 'd':
+		return true
+	}
+	return false
+}
+
+// appendCursorPosition appends the shortest absolute move to (x, y).
+func appendCursorPosition(dst []byte, x, y int) []byte {
+	dst = append(dst, "\x1b["...)
+	if y > 0 {
+		dst = strconv.AppendInt(dst, int64(y+1), 10)
+	}
+	if x > 0 {
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(x+1), 10)
+	}
+	return append(dst, 'H')
+}
+
+// appendCSI appends the control sequence with parameter n (left out when
+// it is 1, the default) and final byte final.
+func appendCSI(dst []byte, n int, final byte) []byte {
+	dst = append(dst, "\x1b["...)
+	if n != 1 {
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, final)
+}
+
+// appendRepeat appends n copies of c.
+func appendRepeat(dst []byte, c byte, n int) []byte {
+	for range n {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// csiLen is the length appendCSI gives.
+func csiLen(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + len(strconv.Itoa(n))
 }
 
 // keepRest ends a rewrite at something it cannot read: the rest goes out
@@ -115,7 +223,8 @@ func keepRest(res, out []byte, i int) []byte { return append(res, out[i:]...) }
 type cursorTrack struct {
 	x, y, w, h         int
 	rowKnown, colKnown bool
-	region             bool // margins are set: moves are left alone
+	region             bool  // margins are set: moves are left alone
+	tabs               []int // the terminal's tab stops, ascending; nil: not used
 }
 
 func (t *cursorTrack) forget() { t.rowKnown, t.colKnown = false, false }
@@ -160,6 +269,12 @@ func (t *cursorTrack) csi(prefix byte, params []byte, final byte) {
 		return
 	}
 	switch final {
+	case 'H', 'f':
+		if t.region {
+			t.forget() // origin mode may be set: leave it be
+			return
+		}
+		t.place(param(params, 1, 1)-1, param(params, 0, 1)-1)
 	case 'A':
 		t.y = max(t.y-n, 0)
 	case 'B':
@@ -187,44 +302,72 @@ func (t *cursorTrack) csi(prefix byte, params []byte, final byte) {
 	}
 }
 
-// moveTo is the shortest relative move to (x, y) from where the cursor
-// is, or "" when its row is not certain.
-func (t *cursorTrack) moveTo(x, y int) string {
+// appendMoveTo appends the shortest relative move to (x, y) from where
+// the cursor is; ok is false (and nothing appended) when its row is not
+// certain.
+func (t *cursorTrack) appendMoveTo(dst []byte, x, y int) (_ []byte, ok bool) {
 	if !t.rowKnown || y < 0 || y >= t.h || x < 0 || x >= t.w {
-		return ""
+		return dst, false
 	}
-	var v string
+	var vb, ab, bb, cb [48]byte
+	v := vb[:0]
 	switch d := y - t.y; {
+	case d > 0 && d < csiLen(d):
+		v = appendRepeat(v, '\n', d)
 	case d > 0:
-		v = ansi.CursorDown(d)
-		if d < len(v) {
-			v = string(bytes.Repeat([]byte{'\n'}, d))
-		}
+		v = appendCSI(v, d, 'B')
 	case d == -1:
-		v = ansi.ReverseIndex // t.y is at least 1: no scroll
+		v = append(v, "\x1bM"...) // t.y is at least 1: no scroll
 	case d < 0:
-		v = ansi.CursorUp(-d)
+		v = appendCSI(v, -d, 'A')
 	}
-	best := "\r" + v
-	if x > 0 {
-		best += ansi.CursorForward(x)
+	// From the first column, after a carriage return.
+	best := t.appendAcross(append(append(ab[:0], '\r'), v...), 0, x)
+	if col := appendCSI(append(bb[:0], v...), x+1, 'G'); len(col) < len(best) {
+		best = col
 	}
 	if t.colKnown {
-		h := ""
-		switch d := x - t.x; {
-		case d > 0:
-			h = ansi.CursorForward(d)
-		case d < 0:
-			h = ansi.CursorBackward(-d)
-			if -d < len(h) {
-				h = string(bytes.Repeat([]byte{'\b'}, -d))
-			}
-		}
-		if len(v)+len(h) < len(best) {
-			best = v + h
+		if rel := t.appendAcross(append(cb[:0], v...), t.x, x); len(rel) < len(best) {
+			best = rel
 		}
 	}
-	return best
+	return append(dst, best...), true
+}
+
+// appendAcross appends the shortest move along a row from column from to
+// column to: cells forward or back, or tabs to a tab stop.
+func (t *cursorTrack) appendAcross(dst []byte, from, to int) []byte {
+	d := to - from
+	switch n := t.tabsTo(from, to); {
+	case d == 0:
+		return dst
+	case n > 0 && n < csiLen(d):
+		return appendRepeat(dst, '\t', n)
+	case d > 0:
+		return appendCSI(dst, d, 'C')
+	case -d < csiLen(-d):
+		return appendRepeat(dst, '\b', -d)
+	}
+	return appendCSI(dst, -d, 'D')
+}
+
+// tabsTo is how many tabs move the cursor from column from to column to,
+// or 0 when tabs do not land there: to must be a tab stop to the right.
+func (t *cursorTrack) tabsTo(from, to int) int {
+	n := 0
+	for _, s := range t.tabs {
+		if s <= from {
+			continue
+		}
+		n++
+		if s == to {
+			return n
+		}
+		if s > to {
+			return 0
+		}
+	}
+	return 0
 }
 
 // parseCSI reads the control sequence at out[i:]: where it ends, its

@@ -22,6 +22,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -123,6 +124,16 @@ type Program struct {
 	lastView  tea.View
 	frames    atomic.Int64
 	keyboards bool // the keyboard protocols were pushed
+	// tabs are the tab stops set on the terminal, ascending, where lines
+	// of the scrolling area most often begin; nil when they are not known
+	// (the terminal's own, or after a resize).
+	tabs []int
+	// tabsMoved says the terminal's tab stops are not its own: setTabs
+	// moved them, and they are put back at the end (after a resize too,
+	// where tabs is forgotten but a terminal may keep the stops).
+	tabsMoved bool
+	starts    []int    // per column, rows that begin there (scratch for setTabs)
+	runs      [][2]int // scratch for render
 }
 
 // New makes a program for m.
@@ -532,6 +543,7 @@ func (p *Program) resize(w, h int) {
 	p.rend.Resize(w, h)
 	p.rend.Erase()
 	p.lastView.Content = "" // drawn anew
+	p.tabs = nil            // a terminal may reset its tab stops on a resize: set anew
 }
 
 // frame draws now, unless a frame went out less than the cap's interval
@@ -610,7 +622,19 @@ func (p *Program) draw(personal bool) {
 	// the frames drawn without the search can cost a needless scroll,
 	// never a wrong screen: the renderer compares every row it moved.
 	p.rend.SetScrollOptim(personal && runtime.GOOS != "windows") // DECSTBM misbehaves in Windows Terminal
-	p.rend.Render(p.cells.RenderBuffer)
+	tabs := ""
+	if v.AltScreen && x0 >= 0 && y0 >= 0 && runtime.GOOS != "windows" {
+		// As with DECSTBM above, the Windows console is not trusted with
+		// what it need not do.
+		tabs = p.setTabs(x0)
+	}
+	if personal || !p.drawn || p.lastView.Content == "" {
+		// A frame for a key may be a page moved, which the renderer finds
+		// on its own; a frame drawn anew has nothing to step over.
+		p.rend.Render(p.cells.RenderBuffer)
+	} else {
+		p.render()
+	}
 	if v.Cursor != nil {
 		p.rend.MoveTo(v.Cursor.X, v.Cursor.Y)
 	}
@@ -618,7 +642,7 @@ func (p *Program) draw(personal bool) {
 	if v.AltScreen {
 		// On the whole screen the renderer's moves are absolute, and
 		// often longer than they need be.
-		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height)
+		out := shortenMoves(p.buf.Bytes(), x0, y0, p.width, p.height, p.tabs)
 		p.buf.Reset()
 		p.buf.Write(out)
 	}
@@ -637,6 +661,7 @@ func (p *Program) draw(personal bool) {
 	case v.Cursor != nil && cursorWas && !p.sync:
 		frame.WriteString(ansi.HideCursor) // not seen jumping about while drawn
 	}
+	frame.WriteString(tabs) // the cursor comes back to where the frame starts
 	frame.Write(p.buf.Bytes())
 	if v.Cursor != nil {
 		frame.WriteString(ansi.ShowCursor)
@@ -653,6 +678,185 @@ func (p *Program) draw(personal bool) {
 	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }
+
+// render hands the frame to the renderer, which writes each row from its
+// first changed cell to its last. A row whose changes stand far apart (the
+// spinner at one end of the status line and the clock at the other) is
+// handed over one change at a time, in up to maxPasses frames written one
+// after the other, so that the cells between, unchanged, are stepped over
+// with a move instead of written again.
+func (p *Program) render() {
+	buf := p.cells.RenderBuffer
+	type splitRow struct {
+		y    int
+		runs [][2]int
+		line uv.Line // the row as the frame has it
+	}
+	var split []splitRow
+	passes := 1
+	for y := range p.height {
+		if !p.changed[y] {
+			continue
+		}
+		p.runs = changedRuns(p.runs[:0], buf.Lines[y], p.shown.Lines[y])
+		if runs := p.runs; len(runs) > 1 {
+			split = append(split, splitRow{y, slices.Clone(runs), slices.Clone(buf.Lines[y])})
+			passes = max(passes, min(len(runs), maxPasses))
+		}
+	}
+	for k := range passes {
+		for _, r := range split {
+			// The row as the frame has it up to where its change k+1
+			// begins, and beyond that as the terminal shows it.
+			cut := len(r.line)
+			if k+1 < len(r.runs) && k+1 < passes {
+				cut = r.runs[k+1][0]
+			}
+			if k > 0 && (k >= len(r.runs) || k >= passes) {
+				continue // all of it went out in an earlier pass
+			}
+			line := buf.Lines[r.y]
+			copy(line, r.line[:cut])
+			copy(line[cut:], p.shown.Lines[r.y][cut:])
+			if k > 0 {
+				buf.TouchLine(0, r.y, len(line))
+			}
+		}
+		p.rend.Render(buf)
+	}
+}
+
+// changedRuns appends to runs the runs of cells where line differs from
+// was, those less than splitGap cells apart taken as one.
+func changedRuns(runs [][2]int, line, was uv.Line) [][2]int {
+	for x := 0; x < len(line); {
+		if line[x].Equal(&was[x]) {
+			x++
+			continue
+		}
+		end := x + 1
+		for end < len(line) && !line[end].Equal(&was[end]) {
+			end++
+		}
+		if n := len(runs); n > 0 && x-runs[n-1][1] < splitGap {
+			runs[n-1][1] = end
+		} else {
+			runs = append(runs, [2]int{x, end})
+		}
+		x = end
+	}
+	return runs
+}
+
+// splitGap is how many unchanged cells between two changes of a row make
+// render hand them over apart: a move over them costs less than writing
+// them (and their colours) again. maxPasses is how many changes of a row
+// are handed over apart, the rest going with the last.
+const (
+	splitGap  = 12
+	maxPasses = 3
+)
+
+// setTabs puts the terminal's tab stops where the lines of the scrolling
+// area (see ScrollArea) most often begin, when they are not there yet,
+// and returns what does it; x is the cursor's column, which it comes back
+// to. Beside a pane a move to the start of the next line is then a line
+// feed, a carriage return and a tab, not a move by tens of cells: that is
+// a move or two for every line of an answer.
+func (p *Program) setTabs(x int) string {
+	sa, ok := p.model.(ScrollArea)
+	if !ok {
+		return ""
+	}
+	area, _ := sa.ScrollArea()
+	if len(p.starts) != p.width {
+		p.starts = make([]int, p.width)
+	}
+	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()), p.starts)
+	if len(want) == 0 || slices.Contains(p.tabs, want[0]) && len(p.tabs) >= len(want) {
+		// The stop where most lines begin is set already, with as many
+		// others: stops that came from a view of other lines serve as
+		// well as the view's own, and setting them costs bytes.
+		return ""
+	}
+	slices.Sort(want)
+	var b strings.Builder
+	b.WriteString("\x1b[3g") // TBC: no tab stops
+	for _, c := range want {
+		b.WriteString(ansi.CursorHorizontalAbsolute(c + 1))
+		b.WriteString("\x1bH") // HTS
+	}
+	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
+	p.tabs, p.tabsMoved = want, true
+	return b.String()
+}
+
+// defaultTabs puts back the tab stops every 8 columns that a terminal
+// starts with, where setTabs moved them; the cursor ends in the first
+// column.
+func (p *Program) defaultTabs() string {
+	if !p.tabsMoved {
+		return ""
+	}
+	p.tabs, p.tabsMoved = nil, false
+	var b strings.Builder
+	b.WriteString("\x1b[3g")
+	for c := 8; c < p.width; c += 8 {
+		b.WriteString(ansi.CursorHorizontalAbsolute(c + 1))
+		b.WriteString("\x1bH") // HTS
+	}
+	b.WriteString("\r")
+	return b.String()
+}
+
+// lineStarts is the columns where most rows of area begin (their first
+// cell that is not blank), up to maxTabs of them, those where more rows
+// begin first: the stops for setTabs. A column where only one row begins
+// is left out.
+func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
+	if area.Empty() {
+		return nil
+	}
+	clear(count)
+	for y := area.Min.Y; y < area.Max.Y; y++ {
+		line := buf.Lines[y]
+		for x := area.Min.X; x < area.Max.X; x++ {
+			if c := line[x].Content; c != "" && c != " " {
+				if x > 0 { // a carriage return reaches the first column
+					count[x]++
+				}
+				break
+			}
+		}
+	}
+	var best [maxTabs]int
+	n := 0
+	for x, c := range count {
+		if c < 2 {
+			continue
+		}
+		// Kept in order, most rows first (the first column of equals).
+		i := min(n, maxTabs-1)
+		if n == maxTabs && c <= count[best[i]] {
+			continue
+		}
+		for i > 0 && c > count[best[i-1]] {
+			best[i] = best[i-1]
+			i--
+		}
+		best[i] = x
+		n = min(n+1, maxTabs)
+	}
+	if n == 0 {
+		return nil
+	}
+	return slices.Clone(best[:n])
+}
+
+// maxTabs is how many tab stops setTabs sets: the fourth costs a
+// carriage return and four tabs from the first column, as much as a move
+// to an absolute column.
+const maxTabs = 4
 
 // settle makes a freshly read line of cells cheap to draw: the colours
 // the view made the terminal's defaults lose their codes, and blanks their
@@ -958,6 +1162,12 @@ func (p *Program) apply(v tea.View) {
 		} else if !first {
 			b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 			p.keyboards = false
+			if x, _ := p.rend.Position(); x >= 0 {
+				b.WriteString(p.defaultTabs() + ansi.CursorHorizontalAbsolute(x+1))
+			} else {
+				b.WriteString(p.defaultTabs())
+				p.rend.SetPosition(-1, -1)
+			}
 			p.rend.Erase()
 			p.rend.SetRelativeCursor(true)
 			p.rend.SetFullscreen(false)
@@ -1025,6 +1235,7 @@ func (p *Program) restore() {
 	if p.drawn {
 		p.rend.MoveTo(0, p.height-1)
 		_ = p.rend.Flush()
+		b.WriteString(p.defaultTabs())
 		if v.AltScreen {
 			b.WriteString(ansi.ResetModeAltScreenSaveCursor)
 		} else {
