@@ -34,6 +34,16 @@ func sandboxRun(t *testing.T, s *e2etest.Sandbox, command string, flags ...strin
 	if r.Code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
+	// pincer removes its jails' directories before it exits.
+	tmp := ""
+	for _, e := range s.Env {
+		if v, ok := strings.CutPrefix(e, "TMPDIR="); ok {
+			tmp = v
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); tmp != "" && len(left) > 0 {
+		t.Errorf("pincer left %v in its temp dir", left)
+	}
 	res := e2etest.OfType(e2etest.JSONLines(t, r.Stdout), "tool_result")
 	if len(res) != 1 {
 		t.Fatalf("tool results %v", res)
