@@ -328,6 +328,7 @@ var selfTestItems = []string{
 	"write outside the project", "chmod or touch outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
 	"read another project's files in home", "write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
 	"signal pincer", "read another process's environment", "replace pincer's program", "write a build cache", "mktemp in the temp dir", "write the real temp dir",
+	"plant a git hook or setting in a submodule", "read a token in the project's git settings",
 }
 
 func TestSandboxCommand(t *testing.T) {
