@@ -1122,6 +1122,7 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 	}
 	for _, p := range acc.Reads {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p)}))
+		v = worse(v, keyRead(resolve(p)))
 	}
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"pincer/safety"
+	"pincer/tools"
 )
 
 // ReadPolicy is the path policy for the files a search tool opens by
@@ -14,7 +15,7 @@ import (
 func ReadPolicy(cls *safety.Classifier, home string, own safety.OwnFiles) func(scope, path string) string {
 	own = resolveOwn(own)
 	return func(scope, path string) string {
-		v := cls.Path(safety.PathAccess{Root: scope, Home: home, Own: own, Path: path})
+		v := worse(cls.Path(safety.PathAccess{Root: scope, Home: home, Own: own, Path: path}), keyRead(path))
 		if v.Tier == safety.Safe {
 			return ""
 		}
@@ -31,4 +32,14 @@ func resolveOwn(o safety.OwnFiles) safety.OwnFiles {
 		}
 	}
 	return o
+}
+
+// keyRead asks before a read of a file that holds a private key, whatever
+// its name: the path policy knows secrets by name only, and a key in a
+// file named deploy_key would otherwise be read unasked.
+func keyRead(p string) safety.Verdict {
+	if !tools.HoldsPrivateKey(p) {
+		return safety.Verdict{Tier: safety.Safe}
+	}
+	return safety.Verdict{Tier: safety.Confirm, Reasons: []string{p + ": reads a file that holds a private key"}}
 }

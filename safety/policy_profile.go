@@ -110,6 +110,12 @@ type ProfileRights struct {
 	// Pinned are paths that stay read-only, and in place, even inside
 	// Writable.
 	Pinned []string `json:"pinned"`
+	// GitGuard keeps read-only what git reads as settings or runs as
+	// code (config, hooks, info, config.worktree) in every git dir of the
+	// project, submodules' and nested repositories' too, though the
+	// project is writable: what they plant there would run later in the
+	// person's own git, outside any jail.
+	GitGuard bool `json:"git_guard"`
 	// MaskProjectSecrets hides the project's secret files too (.env,
 	// keys, credentials: see MaskedSecret).
 	MaskProjectSecrets bool `json:"mask_project_secrets"`
@@ -161,10 +167,9 @@ func (p SandboxPolicy) Rights(pr Profile) (ProfileRights, bool) {
 	case ProfileContained:
 		r.Writable, r.Copies, r.MaskProjectSecrets, r.Sockets = abs([]string{p.Root}), abs(p.Caches), true, SocketsOwn
 		p.hideHome(&r)
-		// What git runs later, unasked and outside the jail.
-		for _, rel := range []string{".git/config", ".git/hooks"} {
-			r.Pinned = append(r.Pinned, filepath.Join(p.Root, filepath.FromSlash(rel)))
-		}
+		// What git reads as settings or runs as code later, unasked and
+		// outside the jail, in every git dir of the project.
+		r.GitGuard = true
 	case ProfileWorkspace:
 		r.Writable, r.Sockets, r.Listed = abs(append(append([]string{p.Root}, p.Writable...), p.Caches...)), SocketsListed, abs(p.Sockets)
 	}

@@ -240,6 +240,9 @@ func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMa
 	}
 	var m fileMatches
 	n := 0
+	// Lines of a private key block are never shown, whatever the file's
+	// name (read_file asks before reading a file that starts with one).
+	keys, inKey := IsPrivateKeyText(data), false
 	for len(data) > 0 {
 		n++
 		text := data
@@ -251,10 +254,25 @@ func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMa
 		if crlf {
 			text = bytes.TrimSuffix(text, []byte{'\r'})
 		}
+		wasInKey := inKey
+		if keys {
+			switch {
+			case IsPrivateKeyText(text):
+				inKey, wasInKey = true, false
+			case bytes.HasPrefix(bytes.TrimSpace(text), []byte("-----END ")):
+				inKey, wasInKey = false, false
+			}
+		}
 		if !line.Match(text) {
 			continue
 		}
 		m.count++
+		if wasInKey {
+			if len(m.lines) < grepMaxMatches {
+				m.lines = append(m.lines, fmt.Sprintf("%s:%d:[a line of a private key, not shown]", shown, n))
+			}
+			continue
+		}
 		if len(m.lines) < grepMaxMatches {
 			s := strings.ToValidUTF8(string(text), "\uFFFD")
 			m.lines = append(m.lines, fmt.Sprintf("%s:%d:%s", shown, n, clipLine(s, grepMaxLine)))

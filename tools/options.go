@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"maps"
 	"path/filepath"
 	"sync"
 	"time"
@@ -74,10 +75,12 @@ type CommandSandbox struct {
 
 	mu        sync.Mutex
 	launchers map[safety.Profile]*sandbox.Launcher
+	closed    bool
 }
 
 // Launcher returns the launcher of profile p's jail, made on first use;
-// nil when there is no jail for p.
+// nil when there is no jail for p, or it was not made before Close (a
+// closed sandbox starts no helper).
 func (s *CommandSandbox) Launcher(p safety.Profile) *sandbox.Launcher {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -85,7 +88,7 @@ func (s *CommandSandbox) Launcher(p safety.Profile) *sandbox.Launcher {
 		return l
 	}
 	spec, ok := s.Specs[p]
-	if !ok {
+	if !ok || s.closed {
 		return nil
 	}
 	if s.launchers == nil {
@@ -115,15 +118,21 @@ func (s *CommandSandbox) Warm() {
 	}
 }
 
-// Close stops the helpers.
+// Close stops the helpers, killing the commands still running, and
+// returns once their directories are removed (sandbox.Launcher.Shutdown);
+// the launchers shut down side by side, as each waits for its own. The
+// closed launchers stay, so a late Warm or command finds them closed
+// rather than making new ones.
 func (s *CommandSandbox) Close() {
 	s.mu.Lock()
-	ls := s.launchers
-	s.launchers = nil
+	s.closed = true
+	ls := maps.Clone(s.launchers)
 	s.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, l := range ls {
-		l.Close()
+		wg.Go(l.Shutdown)
 	}
+	wg.Wait()
 }
 
 // withDefaults fills zero fields and cleans Root.

@@ -120,6 +120,10 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 		env = withoutSecretVars(env)
 	}
 	out := newHeadTail(c.opts.MaxOutput)
+	var gitBefore []string
+	if c.Sandboxed() && c.Profile() == safety.ProfileContained {
+		gitBefore = sandbox.GitPlaces(c.opts.Root)
+	}
 	proc, spec, err := c.start(name, args, env)
 	if err != nil {
 		var notFound *startError
@@ -153,7 +157,30 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 			hint = SuggestFix(c.args.Command, out.Capped(c.opts.MaxOutput), c.opts.Root)
 		}
 	}
+	if spec != nil && spec.GitGuard {
+		if made := newGitPlaces(gitBefore, sandbox.GitPlaces(c.opts.Root), c.opts.Root); made != "" {
+			status += ". " + made
+		}
+	}
 	return Result{Content: c.format(out, status, hint), IsError: isErr, SandboxBlocked: blocked}, nil
+}
+
+// newGitPlaces says which git dirs or .git files appeared in root between
+// before and after ("" when none): the jail guards only those it found
+// when it was built, and git runs what a new one's settings and hooks say
+// (git status enters a nested repository recorded in the index), outside
+// any jail.
+func newGitPlaces(before, after []string, root string) string {
+	var made []string
+	for _, p := range after {
+		if !slices.Contains(before, p) {
+			made = append(made, displayPath(root, p))
+		}
+	}
+	if len(made) == 0 {
+		return ""
+	}
+	return "WARNING: the command made a new git repository (" + strings.Join(made, ", ") + "): its settings and hooks were written unasked, and git runs what they say when you run git there (git status enters a nested repository recorded in the index); look at them before running git in this project"
 }
 
 // sandboxNote tells the model what the jail allows, for the tool's

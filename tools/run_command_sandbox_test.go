@@ -264,3 +264,35 @@ func BenchmarkRunCommand(b *testing.B) {
 		})
 	}
 }
+
+// TestCommandSandboxCloseLeavesNothing: Close returns once the warmed
+// helpers are gone and their directories removed, and a Warm that comes
+// late (pincer warms after a delay) starts nothing, so a pincer that
+// exits right after leaves no pincer-jail-* directory in the temp dir.
+func TestCommandSandboxCloseLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	root := filepath.Join(t.TempDir(), "proj")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := testSandbox(t, root, filepath.Dir(root))
+	sb.Warm()
+	// Warm starts the inspect and workspace helpers, a directory each.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		if m, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*", "h1")); len(m) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("Warm made no helper directories in TMPDIR")
+		}
+	}
+	sb.Close()
+	sb.Warm()
+	if l := sb.Launcher(safety.ProfileContained); l != nil {
+		t.Error("a closed sandbox made a launcher")
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); len(left) > 0 {
+		t.Errorf("left after Close returned: %v", left)
+	}
+}

@@ -34,6 +34,16 @@ func sandboxRun(t *testing.T, s *e2etest.Sandbox, command string, flags ...strin
 	if r.Code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
+	// pincer removes its jails' directories before it exits.
+	tmp := ""
+	for _, e := range s.Env {
+		if v, ok := strings.CutPrefix(e, "TMPDIR="); ok {
+			tmp = v
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); tmp != "" && len(left) > 0 {
+		t.Errorf("pincer left %v in its temp dir", left)
+	}
 	res := e2etest.OfType(e2etest.JSONLines(t, r.Stdout), "tool_result")
 	if len(res) != 1 {
 		t.Fatalf("tool results %v", res)
@@ -318,6 +328,7 @@ var selfTestItems = []string{
 	"write outside the project", "chmod or touch outside the project", "write inside the project", "read a secret in the project (.env)", "read a secret in your home",
 	"read another project's files in home", "write to another terminal", "a Unix socket in the temp dir", "a Unix socket in your home", "TCP to this machine", "UDP to this machine", "DNS",
 	"signal pincer", "read another process's environment", "replace pincer's program", "write a build cache", "mktemp in the temp dir", "write the real temp dir",
+	"plant a git hook or setting in a submodule", "read a token in the project's git settings",
 }
 
 func TestSandboxCommand(t *testing.T) {

@@ -241,7 +241,7 @@ func (st sandboxState) specs(pol safety.SandboxPolicy) map[safety.Profile]sbx.Sp
 		}
 		spec := sbx.Spec{Name: string(r.Profile), Root: pol.Root, Writable: r.Writable, Hidden: r.Hidden, Pinned: r.Pinned, Copies: r.Copies,
 			Network: r.Network, Sockets: r.Listed, ScratchTemp: r.ScratchTemp, Home: st.home, IsSecret: safety.MaskedSecret,
-			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles}
+			HideHome: r.HideHome, HomeKeep: r.HomeKept, GitConfigs: r.GitConfigs, SettingsFiles: r.SettingsFiles, GitGuard: r.GitGuard}
 		if cfg := os.Getenv(config.EnvConfig); cfg != "" && filepath.IsAbs(cfg) {
 			spec.Hidden = append(spec.Hidden, cfg)
 		}
@@ -457,6 +457,14 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), ps.SettingsFiles...)); len(filtered) > 0 {
 				fmt.Fprintf(w, "  filtered  %s\n", linesOf(append(filtered, "(read without what carries credentials, as are the files git's settings include from home)"), "            "))
 			}
+			if st.Jailed {
+				fmt.Fprintf(w, "  git       the project's git settings (and its submodules') read without what carries credentials\n")
+			} else {
+				fmt.Fprintf(w, "  git       the project's git settings that hold a credential hidden (git fails there until approved)\n")
+			}
+		}
+		if ps.GitGuard {
+			fmt.Fprintf(w, "  git       read-only in every git dir of the project (config, hooks, info; submodules' and worktrees' too) and what its settings name there\n")
 		}
 		net := "none"
 		if ps.Network {

@@ -74,6 +74,9 @@ func (c *cli) lspStarter(p *project) lsp.Starter {
 		spec.Copies = append(spec.Copies, usableDirs([]string{filepath.Join(cache, "gopls")}, st.home)...)
 	}
 	launcher := sbx.NewLauncher(st.Helper, spec)
+	c.mu.Lock()
+	c.launchers = append(c.launchers, launcher)
+	c.mu.Unlock()
 	return func(cmd lsp.Command) (*lsp.Process, error) {
 		return startJailed(launcher, cmd)
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 
 	"charm.land/fang/v2"
@@ -64,7 +65,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fang.WithVersion(versionString()),
 		fang.WithErrorHandler(c.printError),
 	)
+	c.closeSandboxes()
 	return exitCodeOf(err)
+}
+
+// closeSandboxes stops the helpers of the command sandboxes and of the
+// language servers' jails, and removes their directories, which would
+// otherwise stay in the temp dir once pincer exits.
+func (c *cli) closeSandboxes() {
+	var wg sync.WaitGroup
+	for _, cs := range c.sandboxes {
+		wg.Go(cs.Close)
+	}
+	c.mu.Lock()
+	for _, l := range c.launchers {
+		wg.Go(l.Shutdown)
+	}
+	c.mu.Unlock()
+	wg.Wait()
 }
 
 // cli is the state shared by the commands: the streams, the environment
@@ -77,8 +95,12 @@ type cli struct {
 	getenv         func(string) string
 	cwd            string // --cwd: the project directory ("" for the current one)
 	// sandboxes are the command sandboxes made so far, by what they
-	// allow; their helpers live as long as the process.
+	// allow; their helpers live until the command ends (closeSandboxes).
 	sandboxes map[string]*tools.CommandSandbox
+	// launchers are the language servers' jails, closed with the
+	// sandboxes.
+	mu        sync.Mutex
+	launchers []*sbx.Launcher
 }
 
 func (c *cli) rootCommand() *cobra.Command {

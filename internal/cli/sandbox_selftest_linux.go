@@ -216,6 +216,14 @@ func newJailFixture(ctx context.Context, root, home string) (*jailFixture, error
 		{filepath.Join(fx.project, "work", "README"), "a directory to write in", 0o644},
 		{fx.decoyInside, decoy, 0o755},
 		{fx.decoyTemp, decoy, 0o755},
+		// A git dir with a submodule's, its settings holding a CI token.
+		{filepath.Join(fx.project, ".git", "HEAD"), "ref: refs/heads/main\n", 0o644},
+		{filepath.Join(fx.project, ".git", "objects", "info", "packs"), "", 0o644},
+		{filepath.Join(fx.project, ".git", "config"), "[http]\n\textraheader = AUTHORIZATION: basic " + secretMark + "\n", 0o644},
+		{filepath.Join(fx.project, ".git", "modules", "sub", "HEAD"), "ref: refs/heads/main\n", 0o644},
+		{filepath.Join(fx.project, ".git", "modules", "sub", "objects", "info", "packs"), "", 0o644},
+		{filepath.Join(fx.project, ".git", "modules", "sub", "config"), "[core]\n", 0o644},
+		{filepath.Join(fx.project, ".git", "modules", "sub", "hooks", "README"), "", 0o644},
 	} {
 		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err == nil {
 			err = os.WriteFile(f.path, []byte(f.content), f.mode)
@@ -434,6 +442,27 @@ else echo no Unix socket client; exit 3; fi`
 			happened: func(string, bool) bool {
 				info, err := os.Stat(fx.canary)
 				return err == nil && (info.Mode().Perm() != 0o644 || info.ModTime().Year() == 2001)
+			}},
+		{name: "plant a git hook or setting in a submodule", script: "echo 'touch x' > .git/modules/sub/hooks/post-checkout; echo '[core] fsmonitor = x' >> .git/modules/sub/config",
+			want: func(r safety.ProfileRights) (string, string) {
+				if r.Profile == safety.ProfileWorkspace {
+					return "allowed", "commands you approve may change git's settings and hooks"
+				}
+				return "blocked", ""
+			},
+			happened: func(string, bool) bool {
+				subGit := filepath.Join(fx.project, ".git", "modules", "sub")
+				defer os.Remove(filepath.Join(subGit, "hooks", "post-checkout"))
+				defer os.WriteFile(filepath.Join(subGit, "config"), []byte("[core]\n"), 0o644)
+				_, err := os.Stat(filepath.Join(subGit, "hooks", "post-checkout"))
+				return err == nil || !fileIs(filepath.Join(subGit, "config"), "[core]\n")
+			}},
+		{name: "read a token in the project's git settings", script: "cat .git/config", happened: has(secretMark),
+			want: func(r safety.ProfileRights) (string, string) {
+				if !r.HideHome {
+					return "allowed", "these commands read the project's git settings as they are"
+				}
+				return "blocked", ""
 			}},
 		{name: "write inside the project", script: "echo written > work/inside.txt", want: writes(fx.project),
 			happened: func(string, bool) bool { defer os.Remove(inside); return fileIs(inside, "written\n") }},

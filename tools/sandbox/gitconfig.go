@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -277,7 +278,20 @@ func filterGitConfig(text string, rewrite func(string) string) (out string, incl
 			}
 			continue
 		}
-		if dropSection || isCredential(e) {
+		if dropSection {
+			continue
+		}
+		if k := strings.ToLower(e.key); (k == "url" || k == "pushurl") && e.hasValue {
+			// A remote stays, its address without the user and password.
+			e.value = userinfoURL().ReplaceAllStringFunc(e.value, func(m string) string {
+				if leaksCredential(m) {
+					scheme, _, _ := strings.Cut(m, "://")
+					return scheme + "://"
+				}
+				return m
+			})
+		}
+		if isCredential(e) {
 			continue
 		}
 		v := e.value
@@ -296,6 +310,14 @@ func filterGitConfig(text string, rewrite func(string) string) (out string, incl
 		b.WriteString("\n")
 	}
 	return b.String(), includes, err
+}
+
+// gitCredentialIn reports whether git settings text holds a setting
+// that carries a credential, which the filtered copy leaves out or
+// rewrites.
+func gitCredentialIn(text string) bool {
+	entries, _ := parseGitConfig(text)
+	return slices.ContainsFunc(entries, isCredential)
 }
 
 // quoteGitValue writes v as a quoted git value.

@@ -74,10 +74,10 @@ func testLauncher(t *testing.T, spec Spec) *Launcher {
 }
 
 // closeAndWait closes l and waits until its helpers are gone and its
-// directory removed, which Close leaves to happen in the background: a
-// test binary that exits first leaves a pincer-jail-* directory in the
-// machine's temp dir each run, and every flat jail later lists that
-// directory entry by entry.
+// directory removed, which Close leaves to happen in the background for a
+// helper still busy with a command: a test binary that exits first leaves
+// a pincer-jail-* directory in the machine's temp dir each run, and every
+// flat jail later lists that directory entry by entry.
 func closeAndWait(t testing.TB, l *Launcher) {
 	l.Close()
 	for deadline := time.Now().Add(killTimeout + 2*time.Second); ; time.Sleep(5 * time.Millisecond) {
@@ -347,6 +347,119 @@ func TestLauncherReusesOneHelper(t *testing.T) {
 				t.Errorf("helpers %v: want one helper for commands in a row", helpers)
 			}
 		})
+	}
+}
+
+// TestLauncherCloseRemovesItsDirectory: once Close returns, the
+// launcher's pincer-jail-* directory is gone, whether its helper was
+// idle after a command, still starting for Warm, or both; a process that
+// exits right after Close leaves nothing in the temp dir.
+func TestLauncherCloseRemovesItsDirectory(t *testing.T) {
+	for _, layout := range layouts {
+		for _, tt := range []struct {
+			name      string
+			run, warm bool
+		}{
+			{"idle after a command", true, false},
+			{"warming", false, true},
+			{"idle and warming", true, true},
+		} {
+			t.Run(layout.name+"/"+tt.name, func(t *testing.T) {
+				needJail(t, layout.flat)
+				tmp := t.TempDir()
+				t.Setenv("TMPDIR", tmp)
+				dir := t.TempDir()
+				exe, err := os.Executable()
+				if err != nil {
+					t.Fatal(err)
+				}
+				l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+				gate := filepath.Join(dir, "gate")
+				var busy *Process
+				if tt.run {
+					// The command holds its helper while Warm starts another,
+					// so both are there at Close: one idle, one warming.
+					null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer null.Close()
+					script := "while [ ! -e " + gate + " ]; do sleep 0.01; done"
+					busy, err = l.Start(Request{Path: "/bin/sh", Argv: []string{"sh", "-c", script}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if tt.warm {
+					l.Warm()
+					next := 1
+					if tt.run {
+						next = 2
+					}
+					waitForGlob(t, filepath.Join(tmp, "pincer-jail-*", fmt.Sprintf("h%d", next)))
+				}
+				if tt.run {
+					if err := os.WriteFile(gate, nil, 0o600); err != nil {
+						t.Fatal(err)
+					}
+					if exit, err := busy.Wait(); err != nil || exit != (Exit{}) {
+						t.Fatalf("the command ended with %+v, %v", exit, err)
+					}
+				}
+				l.Close()
+				if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); len(left) > 0 {
+					t.Errorf("left after Close returned: %v", left)
+				}
+			})
+		}
+	}
+}
+
+// TestLauncherShutdownStopsBusyHelpers: Shutdown, for a process about to
+// exit, also ends a command still running, and returns once every
+// directory is removed; Close alone leaves a busy helper to its command.
+func TestLauncherShutdownStopsBusyHelpers(t *testing.T) {
+	for _, layout := range layouts {
+		t.Run(layout.name, func(t *testing.T) {
+			needJail(t, layout.flat)
+			tmp := t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			dir := t.TempDir()
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer null.Close()
+			p, err := l.Start(Request{Path: "/bin/sh", Argv: []string{"sh", "-c", "while :; do sleep 1; done"}, Dir: dir, Stdin: null, Stdout: null, Stderr: null})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Shutdown()
+			if left, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); len(left) > 0 {
+				t.Errorf("left after Shutdown returned: %v", left)
+			}
+			if exit, err := p.Wait(); err == nil && exit == (Exit{}) {
+				t.Errorf("the command ran on to a clean exit; want it ended")
+			}
+		})
+	}
+}
+
+// waitForGlob waits until something matches pattern.
+func waitForGlob(t *testing.T, pattern string) {
+	t.Helper()
+	for deadline := time.Now().Add(readyTimeout); ; time.Sleep(time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nothing matches %s after %s", pattern, readyTimeout)
+		}
 	}
 }
 

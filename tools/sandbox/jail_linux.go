@@ -181,7 +181,7 @@ func build(st setup) (*jail, error) {
 			return nil, fmt.Errorf("make the link %s: %w", l.Path, err)
 		}
 	}
-	filtered := append(slices.Clone(st.GitFiles), st.Settings...)
+	filtered := append(append(slices.Clone(st.GitFiles), st.Settings...), st.ProjectGit...)
 	if err := placeFiltered(filtered); err != nil {
 		return nil, err
 	}

@@ -16,15 +16,15 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
+
+	"pincer/tools/sandbox/internal/landlock"
 )
 
 // Probe reports what the kernel can enforce.
 func Probe() Support {
-	abi, err := ll.LandlockGetABIVersion()
+	abi, err := landlock.Version()
 	if err != nil || abi < 1 {
 		reason := "the kernel has no Landlock (it needs Linux 5.13 or later with Landlock enabled at boot)"
 		if errors.Is(err, syscall.EOPNOTSUPP) {
@@ -362,26 +362,17 @@ func descendants(pid int) []int {
 // restrict applies st to the calling thread with Landlock, best effort
 // down to the kernel's ABI.
 func restrict(st setup) error {
-	cfg := landlock.V11
+	want := landlock.All()
 	if st.Network || st.Namespaces {
 		// With network nothing is limited; without it, in the namespaces,
 		// there is nothing but the jail's own loopback to reach.
-		cfg.HandledAccessNet = 0
+		want.Net = 0
 	}
 	// Signals may not reach processes outside the jail (pincer, the
 	// person's other programs), nor abstract Unix sockets (an X server,
 	// a D-Bus bus).
-	cfg.Scoped = ll.ScopeSignal | ll.ScopeAbstractUnixSocket
-	cfg = cfg.BestEffort()
-	fd, flags, err := cfg.NewRulesetFD(rulesFor(st, os.ReadDir)...)
-	if err != nil {
-		return err
-	}
-	if fd < 0 {
-		return errors.New("Landlock is not available")
-	}
-	defer unix.Close(fd)
-	return ll.LandlockRestrictSelf(fd, flags)
+	want.Scoped = landlock.ScopeSignal | landlock.ScopeAbstractUnixSocket
+	return landlock.Restrict(want, rulesFor(st, os.ReadDir))
 }
 
 // rulesFor turns st into Landlock rules: read (and execute) everything
@@ -413,13 +404,19 @@ func rulesFor(st setup, readDir func(string) ([]os.DirEntry, error)) []landlock.
 		hidden = append(slices.Clone(st.Hidden), "/dev/pts")
 		pinned = st.Pinned
 	}
+	const (
+		readWrite = landlock.Read | landlock.Write
+		device    = readWrite | landlock.FSIoctlDev
+	)
 	unixToo := st.UnixByPath && st.Unix != UnixNone
 	var rules []landlock.Rule
 	readable := func(top string, hide []string) {
 		whole, parents := cover(top, hide, list)
 		roDirs, roFiles := byKind(whole)
-		rules = append(rules, landlock.RODirs(roDirs...).IgnoreIfMissing(), landlock.ROFiles(roFiles...).IgnoreIfMissing(),
-			landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSReadDir), parents...).IgnoreIfMissing())
+		rules = append(rules,
+			landlock.Rule{Access: landlock.Read, Paths: roDirs},
+			landlock.Rule{Access: landlock.Read & landlock.FileRights, Paths: roFiles},
+			landlock.Rule{Access: landlock.FSReadDir, Paths: parents})
 	}
 	if !st.Namespaces && st.HiddenHome != "" {
 		// Home is left out whole, and what it shows granted one by one
@@ -436,22 +433,22 @@ func rulesFor(st setup, readDir func(string) ([]os.DirEntry, error)) []landlock.
 	for _, w := range writable {
 		ws, _ := cover(w, append(slices.Clone(hidden), pinned...), list)
 		dirs, files := byKind(ws)
-		rw := landlock.RWDirs(dirs...).WithRefer().IgnoreIfMissing()
+		rw := landlock.Rule{Access: readWrite | landlock.FSRefer, Paths: dirs}
 		if unixToo {
-			rw = rw.WithResolveUnix()
+			rw.Access |= landlock.FSResolveUnix
 		}
-		rules = append(rules, rw, landlock.RWFiles(files...).IgnoreIfMissing())
+		rules = append(rules, rw, landlock.Rule{Access: readWrite & landlock.FileRights, Paths: files})
 	}
 	if unixToo && st.Unix == UnixListed && len(st.Sockets) > 0 {
-		rules = append(rules, landlock.PathAccess(landlock.AccessFSSet(ll.AccessFSResolveUnix), st.Sockets...).IgnoreIfMissing())
+		rules = append(rules, landlock.Rule{Access: landlock.FSResolveUnix, Paths: st.Sockets})
 	}
 	devDirs := []string{"/dev/shm"}
 	if st.Namespaces {
 		devDirs = append(devDirs, "/dev/pts") // the jail's own
 	}
 	rules = append(rules,
-		landlock.RWFiles(devices()...).WithIoctlDev().IgnoreIfMissing(),
-		landlock.RWDirs(devDirs...).WithIoctlDev().IgnoreIfMissing())
+		landlock.Rule{Access: device & landlock.FileRights, Paths: devices()},
+		landlock.Rule{Access: device, Paths: devDirs})
 	return rules
 }
 

@@ -44,10 +44,13 @@ type Launcher struct {
 	idle    []*server
 	pending chan startResult // a helper Warm is starting, not yet taken
 	closed  bool
-	state   string // pincer's directory for the jails' temp dirs and copies
-	live    int    // helpers not yet gone
-	serial  int    // numbers the helpers' directories
-	note    string // what the last helper could not build as asked
+	state   string               // pincer's directory for the jails' temp dirs and copies
+	live    int                  // helpers not yet gone
+	serial  int                  // numbers the helpers' directories
+	note    string               // what the last helper could not build as asked
+	started map[*server]struct{} // helpers started and not yet closed
+	shut    bool                 // Shutdown began: no helper may start
+	drained *sync.Cond           // on mu, signalled as helpers go (made by Shutdown)
 
 	scanMu sync.Mutex
 	scans  []*secretScan // one per SecretRoots, made on first use
@@ -313,29 +316,65 @@ func (p *Process) Kill() {
 	})
 }
 
-// Close stops the idle helpers; busy ones stop when their command ends.
+// Close stops the idle helpers and the one Warm is starting, and returns
+// once they are gone and their directories removed, with the launcher's
+// own when no helper is busy: a process that exits right after leaves
+// no pincer-jail-* directory behind. Busy helpers stop when their
+// command ends, and the last removes the launcher's directory.
 func (l *Launcher) Close() {
 	l.mu.Lock()
 	idle := l.idle
 	pending := l.pending
 	l.idle, l.pending, l.closed = nil, nil, true
 	l.mu.Unlock()
+	var removed []<-chan struct{}
 	for _, s := range idle {
-		s.close()
-	}
-	if pending != nil {
-		go func() {
-			if r := <-pending; r.err == nil {
-				r.s.close()
-			}
-		}()
+		removed = append(removed, s.close())
 	}
 	l.scanMu.Lock()
 	for _, sc := range l.scans {
 		sc.close()
 	}
 	l.scanMu.Unlock()
+	if pending != nil {
+		// A helper that failed to start was removed before it was sent.
+		if r := <-pending; r.err == nil {
+			removed = append(removed, r.s.close())
+		}
+	}
+	for _, ch := range removed {
+		<-ch
+	}
 	l.gone(0)
+}
+
+// Shutdown is Close for a process about to exit: it also stops the
+// helpers still busy, killing their commands (which would die with the
+// process anyway), and those still starting, and returns once every
+// helper's directory and the launcher's own are removed.
+func (l *Launcher) Shutdown() {
+	l.mu.Lock()
+	l.shut = true
+	l.mu.Unlock()
+	l.Close()
+	l.mu.Lock()
+	busy := make([]*server, 0, len(l.started))
+	for s := range l.started {
+		busy = append(busy, s)
+	}
+	l.mu.Unlock()
+	for _, s := range busy {
+		<-s.close()
+	}
+	// A helper that was starting fails now that shut is set, and goes.
+	l.mu.Lock()
+	if l.drained == nil {
+		l.drained = sync.NewCond(&l.mu)
+	}
+	for l.live > 0 {
+		l.drained.Wait()
+	}
+	l.mu.Unlock()
 }
 
 // get returns an idle helper, the one Warm is starting, or a new one.
@@ -411,6 +450,9 @@ func (l *Launcher) put(s *server) {
 func (l *Launcher) gone(n int) {
 	l.mu.Lock()
 	l.live -= n
+	if l.drained != nil {
+		l.drained.Broadcast()
+	}
 	remove := l.closed && l.live == 0 && l.state != ""
 	state := l.state
 	if remove {
@@ -484,6 +526,7 @@ type server struct {
 	l       *Launcher
 	stderr  *bytes.Buffer
 	exited  chan struct{} // closed once the helper has exited and been waited for
+	removed chan struct{} // closed once close has removed the helper's directory
 
 	sendMu sync.Mutex
 	once   sync.Once
@@ -518,7 +561,7 @@ func (l *Launcher) startOne() (*server, error) {
 	}
 	found, gen := l.secrets()
 	st := plan(l.spec, l.Support(), os.Environ(), found)
-	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{})}
+	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{}), removed: make(chan struct{})}
 	own, err := l.dirs(&st)
 	s.own = own
 	if err != nil {
@@ -575,6 +618,19 @@ func (l *Launcher) startOne() (*server, error) {
 		_ = s.cmd.Wait()
 		close(s.exited)
 	}()
+	l.mu.Lock()
+	shut := l.shut
+	if !shut {
+		if l.started == nil {
+			l.started = map[*server]struct{}{}
+		}
+		l.started[s] = struct{}{}
+	}
+	l.mu.Unlock()
+	if shut {
+		<-s.close()
+		return nil, errors.New("sandbox: the launcher is closed")
+	}
 	ready := make(chan error, 1)
 	go func() {
 		if err := s.send(message{Op: "setup", Setup: &st}); err != nil {
@@ -602,7 +658,8 @@ func (l *Launcher) startOne() (*server, error) {
 		err = fmt.Errorf("sandbox: the helper did not start within %s", readyTimeout)
 	}
 	if err != nil {
-		s.close()
+		// Waited for, so a launcher closed meanwhile finds it gone.
+		<-s.close()
 		return nil, err
 	}
 	return s, nil
@@ -668,11 +725,13 @@ func (s *server) killJail(pid int) {
 }
 
 // close stops the helper: it sees the socket close, kills what it runs,
-// and exits.
-func (s *server) close() {
+// and exits; then its directory is removed. It returns at once, with a
+// channel closed when that is done.
+func (s *server) close() <-chan struct{} {
 	s.once.Do(func() {
 		_ = unix.Shutdown(s.fd, unix.SHUT_RDWR)
 		go func() {
+			defer close(s.removed)
 			select {
 			case <-s.exited:
 			case <-time.After(killTimeout):
@@ -680,9 +739,13 @@ func (s *server) close() {
 				<-s.exited
 			}
 			unix.Close(s.fd)
+			s.l.mu.Lock()
+			delete(s.l.started, s)
+			s.l.mu.Unlock()
 			s.removeOwn()
 		}()
 	})
+	return s.removed
 }
 
 // removeOwn removes the helper's directory and counts it gone.

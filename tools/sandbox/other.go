@@ -55,6 +55,9 @@ func (l *Launcher) Warm() {}
 // Close does nothing here.
 func (l *Launcher) Close() {}
 
+// Shutdown does nothing here.
+func (l *Launcher) Shutdown() {}
+
 // Start refuses: there is no sandbox to apply here.
 func (l *Launcher) Start(Request) (*Process, error) {
 	return nil, fmt.Errorf("pincer has no sandbox for %s yet", runtime.GOOS)

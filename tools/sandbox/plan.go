@@ -53,6 +53,10 @@ type setup struct {
 	// credential, filtered: in the namespaces each is mounted in place of
 	// the real one; flat, the real ones are hidden.
 	Settings []filteredFile `json:"settings,omitempty"`
+	// ProjectGit are the project's git settings files that hold a
+	// credential, filtered, when HideHome: in the namespaces each is
+	// mounted in place of the real one; flat, the real ones are hidden.
+	ProjectGit []filteredFile `json:"project_git,omitempty"`
 	// Seccomp applies the system call filter.
 	Seccomp bool `json:"seccomp"`
 	// UnixByPath: Landlock limits connecting to Unix sockets by path.
@@ -100,6 +104,27 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 		}
 	} else {
 		st.HideHome, st.HomeKeep = false, nil
+	}
+	if root != "" && (spec.GitGuard || st.HideHome) {
+		g := findProjectGit(filepath.Clean(root))
+		if spec.GitGuard {
+			pins, res := gitGuarded(g, filepath.Clean(root), cleanAll(spec.GitConfigs))
+			if st.Namespaces {
+				makeReserved(res) // flat, nothing can be added beside them
+			}
+			for _, r := range res {
+				pins = append(pins, r.Path)
+			}
+			st.Pinned = cleanAll(append(st.Pinned, pins...))
+		}
+		if st.HideHome {
+			st.ProjectGit = projectGitFiles(g)
+			if !st.Namespaces {
+				for _, f := range st.ProjectGit {
+					st.Hidden = append(st.Hidden, f.Real)
+				}
+			}
+		}
 	}
 	if !st.Namespaces {
 		return st

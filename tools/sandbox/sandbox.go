@@ -116,6 +116,20 @@ type Spec struct {
 	// HideHome the jail reads those that do without the lines that carry
 	// one (flat, not at all).
 	SettingsFiles []string `json:"settings_files,omitempty"`
+	// (With HideHome the project's own git settings, its submodules' and
+	// nested repositories' too, are read the same way when they hold a
+	// credential, a token left by CI in .git/config: in the namespaces a
+	// filtered copy lies over each; flat, they are hidden.)
+	// GitGuard keeps read-only, where the project is writable, what git
+	// reads as settings or runs as code in every git dir of the project
+	// (config, config.worktree, hooks, info, a submodule's and a linked
+	// worktree's, a nested repository's) and the .git files that point a
+	// worktree at one: a command cannot plant what the person's own git
+	// runs later outside any jail. The rest (objects, refs, the index,
+	// HEAD, lock files) stays writable, so git add, commit, checkout and
+	// stash work. Flat, the git dirs' own entries cannot be added to
+	// either (Landlock grants the rest entry by entry).
+	GitGuard bool `json:"git_guard,omitempty"`
 	// Flat leaves out the namespaces even where the kernel has them (the
 	// fallback, and the benchmark that measures their cost).
 	Flat bool `json:"-"`

@@ -1,0 +1,54 @@
+//go:build linux
+
+package tools
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pincer/safety"
+)
+
+// TestRunCommandWarnsOfANewRepository: a command that ran unasked in
+// contained and made a new git repository in the project (which git
+// would enter later and run the settings of, outside any jail) is
+// reported; one that only changes files, or runs approved, is not.
+func TestRunCommandWarnsOfANewRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := tempRoot(t)
+	if out, err := exec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	sb := testSandbox(t, root, filepath.Dir(root))
+	spec := sb.Specs[safety.ProfileContained]
+	spec.GitGuard = true
+	sb.Specs[safety.ProfileContained] = spec
+	defer sb.Close()
+	o := Options{Root: root, Sandbox: sb, MaxOutput: 1 << 16}
+	for _, tc := range []struct {
+		name    string
+		profile safety.Profile
+		cmd     string
+		warn    string
+	}{
+		{"edit", safety.ProfileContained, "echo x > a.txt", ""},
+		{"nested repository", safety.ProfileContained, "mkdir -p evil/.git && echo '[core]' > evil/.git/config && touch evil/.git/HEAD", "evil/.git"},
+		{"git init", safety.ProfileContained, "git init -q planted", "planted/.git"},
+		{"a .git file", safety.ProfileContained, "mkdir -p sub2 && echo 'gitdir: ../x' > sub2/.git", "sub2/.git"},
+		{"approved", safety.ProfileWorkspace, "git init -q mine", ""},
+	} {
+		res := runIn(t, o, tc.profile, tc.cmd)
+		got := strings.Contains(res.Content, "WARNING: the command made a new git repository")
+		if got != (tc.warn != "") || tc.warn != "" && !strings.Contains(res.Content, tc.warn) {
+			t.Errorf("%s: warned %v, want %q:\n%s", tc.name, got, tc.warn, res.Content)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "planted", ".git")); err != nil {
+		t.Errorf("git init did not run in contained: %v", err)
+	}
+}
