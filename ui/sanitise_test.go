@@ -38,7 +38,7 @@ func TestEveryViewSanitises(t *testing.T) {
 			a.Update(eventsMsg{agent.TextDelta{Text: "see [docs](http://e.vil/" + raw + ") and `" + raw + "`\n\n```sh\n" + raw + "\n```\n"}, agent.AssistantMessage{}})
 		}},
 		{"streaming text", func(t *testing.T, a *App, raw string) {
-			a.Update(eventsMsg{agent.TextDelta{Text: "answer " + raw + " end"}})
+			a.Update(eventsMsg{agent.TextDelta{Text: "answer " + raw + " end\n"}})
 		}},
 		{"reasoning", func(t *testing.T, a *App, raw string) {
 			a.Update(eventsMsg{agent.ReasoningDelta{Text: "thinking " + raw + " end"}})

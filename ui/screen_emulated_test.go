@@ -179,10 +179,14 @@ func TestStreamedScreenMatchesItsView(t *testing.T) {
 		name    string
 		w, h    int
 		margins bool
+		scrolls bool // the terminal scrolls while the answer streams
 	}{
-		{"beside the tree, whole rows", 140, 36, false},
-		{"beside the tree, between margins", 140, 36, true},
-		{"without the tree", 80, 24, false},
+		// Beside the tree on a terminal that scrolls whole rows, the
+		// transcript steps a page at a time and is drawn anew at each
+		// step, never scrolled.
+		{"beside the tree, whole rows", 140, 36, false, false},
+		{"beside the tree, between margins", 140, 36, true, true},
+		{"without the tree", 80, 24, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			app := &recordingApp{App: newTestApp(t, tc.w, tc.h)}
@@ -220,7 +224,7 @@ func TestStreamedScreenMatchesItsView(t *testing.T) {
 			term.mu.Lock()
 			raw := term.raw.String()
 			term.mu.Unlock()
-			if !scrollUp.MatchString(raw) {
+			if tc.scrolls && !scrollUp.MatchString(raw) {
 				t.Errorf("the screen never scrolled: the test proves nothing")
 			}
 		})

@@ -22,7 +22,7 @@ import (
 func TestBodyTextInTheTerminalsColour(t *testing.T) {
 	a := newTestApp(t, 120, 30)
 	a.Update(tea.BackgroundColorMsg{Color: themes.Dark().Palette.Background})
-	a.Update(eventsMsg{agent.TextDelta{Text: "Plain words of the answer, then `code` and **bold**.\n\nMore plain words."}})
+	a.Update(eventsMsg{agent.TextDelta{Text: "Plain words of the answer, then `code` and **bold**.\n\nMore plain words.\n"}})
 	v := a.View()
 	if v.ForegroundColor != nil || v.BackgroundColor != nil {
 		t.Errorf("the screen sets the terminal's colours on a terminal of the theme's kind")

@@ -255,6 +255,12 @@ func (m *Model) Load(entries ...Entry) {
 
 // push appends an entry.
 func (s *state) push(it *item) {
+	if s.answer != nil && !s.answer.doc.paused {
+		// What comes after the answer ends its text for now: its last
+		// words, held back while they might change, are drawn.
+		s.answer.doc.paused = true
+		s.answer.invalidate()
+	}
 	s.items = append(s.items, it)
 	s.grew()
 }

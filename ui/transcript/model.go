@@ -165,7 +165,7 @@ func (m *Model) Reset() {
 // SetSteppedScroll makes the view, while it follows output in flight,
 // move in steps rather than line by line: it holds its first line while
 // the end fits, and when the end reaches the bottom it moves so that the
-// end sits a quarter of a page below the top, at most once every half
+// line being written is the top one, at most once every half
 // second (what arrives in between is shown by the next step). When nothing
 // is in flight it shows the end at the bottom again.
 //

@@ -114,48 +114,60 @@ func TestMovedIsWhatWasAppended(t *testing.T) {
 
 // TestSteppedScrollHolds: a stepped view holds its first line while the
 // answer fills the pane, moves at most once a half second, and then keeps
-// only a quarter of the page in sight; when the answer ends it shows the
-// end at the bottom.
+// only the line being written in sight, on the top row; when the answer
+// ends it shows the end at the bottom. A view that is not stepped (the
+// terminal has margins, or no tree stands beside) follows line by line,
+// the end always on the bottom row.
 func TestSteppedScrollHolds(t *testing.T) {
-	now := time.Unix(1000, 0)
-	m := newTestModel(80, 30)
-	m.s.now = func() time.Time { return now }
-	m.SetSteppedScroll(true)
-	m.AddUser("question")
-	m.View()
-	line := 0
-	feed := func(n int) {
-		for range n {
-			m.AppendText(fmt.Sprintf("line %03d\n\n", line))
-			line++
-		}
-		m.View()
-	}
-	feed(3)
-	first := viewLines(m)[0]
-	feed(4) // the end still fits: the view holds
-	if got := viewLines(m)[0]; got != first {
-		t.Fatalf("the view moved while the end fitted: top %q, was %q", got, first)
-	}
-	feed(8) // past the bottom, too soon to move
-	if got := viewLines(m)[0]; got != first {
-		t.Fatalf("the view moved before half a second passed: top %q", got)
-	}
-	now = now.Add(600 * time.Millisecond)
-	feed(1)
-	moved := m.Moved()
-	lines := viewLines(m)
-	end := lastNonEmpty(lines)
-	if !strings.Contains(lines[end], fmt.Sprintf("line %03d", line-1)) || end != 30/4-1 {
-		t.Errorf("after a step the end %q is on row %d, want the last line on row 6:\n%s", lines[end], end, strings.Join(lines, "\n"))
-	}
-	if moved == 0 {
-		t.Error("the step did not say how far it moved")
-	}
-	m.FinishAssistant(false)
-	lines = viewLines(m)
-	if end := lastNonEmpty(lines); end != 29 {
-		t.Errorf("the finished answer ends on row %d, want the bottom row", end)
+	for _, stepped := range []bool{true, false} {
+		t.Run(fmt.Sprint("stepped=", stepped), func(t *testing.T) {
+			now := time.Unix(1000, 0)
+			m := newTestModel(80, 30)
+			m.s.now = func() time.Time { return now }
+			m.SetSteppedScroll(stepped)
+			m.AddUser("question")
+			m.View()
+			line := 0
+			feed := func(n int) {
+				for range n {
+					m.AppendText(fmt.Sprintf("line %03d\n\n", line))
+					line++
+				}
+				m.View()
+			}
+			feed(3)
+			first := viewLines(m)[0]
+			feed(4) // the end still fits: the view holds
+			if got := viewLines(m)[0]; got != first {
+				t.Fatalf("the view moved while the end fitted: top %q, was %q", got, first)
+			}
+			feed(8) // past the bottom, too soon to step
+			lines := viewLines(m)
+			if got, end := lines[0], lastNonEmpty(lines); stepped && got != first {
+				t.Fatalf("the view moved before half a second passed: top %q", got)
+			} else if !stepped && end != 29 {
+				t.Fatalf("a view that does not step has its end on row %d, not the bottom one", end)
+			}
+			now = now.Add(600 * time.Millisecond)
+			feed(1)
+			moved := m.Moved()
+			lines = viewLines(m)
+			end, want := lastNonEmpty(lines), 29
+			if stepped {
+				want = 0
+			}
+			if !strings.Contains(lines[end], fmt.Sprintf("line %03d", line-1)) || end != want {
+				t.Errorf("the end %q is on row %d, want the last line on row %d:\n%s", lines[end], end, want, strings.Join(lines, "\n"))
+			}
+			if !stepped && moved != 2 {
+				t.Errorf("following line by line, the view said it moved %d lines, want 2", moved)
+			}
+			m.FinishAssistant(false)
+			lines = viewLines(m)
+			if end := lastNonEmpty(lines); end != 29 {
+				t.Errorf("the finished answer ends on row %d, want the bottom row", end)
+			}
+		})
 	}
 }
 
@@ -165,9 +177,9 @@ func TestSteppedScrollHolds(t *testing.T) {
 func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 	m := newTestModel(80, 20)
 	m.AddUser("question")
-	m.AppendText("First words.")
+	m.AppendText("First words. ")
 	before := m.View()
-	m.AppendText(" More words.")
+	m.AppendText(" More words. ")
 	m.DeferOutput(true)
 	if got := m.View(); got != before {
 		t.Errorf("a deferred frame drew the new output:\n%s", got)
@@ -176,7 +188,7 @@ func TestDeferredOutputWaitsForItsFrame(t *testing.T) {
 	if got := m.View(); !strings.Contains(got, "More words.") {
 		t.Errorf("the frame after the deferral lacks the output:\n%s", got)
 	}
-	m.AppendText(" Even more.")
+	m.AppendText(" Even more. ")
 	m.AddNotice("a notice from the screen")
 	m.DeferOutput(true)
 	if got := m.View(); !strings.Contains(got, "a notice from the screen") {
@@ -192,7 +204,7 @@ func TestBlocksFinishedBetweenFramesRenderTogether(t *testing.T) {
 	d := newStreamDoc("")
 	d.append("Intro.\n\nStill")
 	d.render(0, 60, c)
-	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive"} {
+	for _, p := range []string{" the intro.\n\n", "## Two\n\n", "Three.\n", "\n- four\n", "\nFive\n"} {
 		d.append(p)
 	}
 	before := c.calls

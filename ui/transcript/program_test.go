@@ -48,7 +48,7 @@ func TestInAProgram(t *testing.T) {
 	}
 
 	tm.Send(feed(func(m *Model) { m.AddUser("Why does it panic?") }))
-	for _, d := range []string{"Let me ", "look at the ", "parser.\n\nFirst paragraph done."} {
+	for _, d := range []string{"Let me ", "look at the ", "parser.\n\nFirst paragraph done.\n"} {
 		tm.Send(feed(func(m *Model) { m.AppendText(d) }))
 	}
 	onScreen("First paragraph done.")

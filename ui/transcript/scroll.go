@@ -10,13 +10,14 @@ import "time"
 // stepEvery is how often a stepped view (SetSteppedScroll) may move.
 const stepEvery = 500 * time.Millisecond
 
-// stepKeeps is the part of the page (1/stepKeeps) a step keeps in sight:
-// the last lines before the step, for the reader's bearings. The terminal
-// is sent those lines again at every step (a terminal that scrolls whole
-// rows would otherwise move the pane beside them), so keeping a quarter
-// rather than a half sends a third as much again over an answer: fewer
-// steps, each with fewer lines.
-const stepKeeps = 4
+// stepKeeps is how many lines a step keeps in sight: the line being
+// written, at the top, for the reader's bearings. A stepped view is drawn
+// where the terminal scrolls whole rows beside the tree, so every step
+// draws the page again and the lines it keeps are sent again: keeping one
+// line rather than a quarter of the page makes the fewest steps (each
+// moves a page less one line) and sends least again, a fifth fewer bytes
+// over an answer.
+const stepKeeps = 1
 
 // count is the number of positions: the entries and the queued block.
 func (s *state) count() int { return len(s.items) + 1 }
@@ -95,8 +96,7 @@ func (s *state) inFlight() bool {
 // frameTop is the first line of the frame being drawn, or atBottom when
 // the frame shows the end at the bottom. A stepped view that follows
 // output in flight holds its first line while the end fits, and moves, at
-// most once a stepEvery, to put the end a quarter of a page below the top
-// (see stepKeeps).
+// most once a stepEvery, to put the end on the top line (see stepKeeps).
 func (s *state) frameTop() (top anchor, atBottom bool) {
 	switch {
 	case !s.follow:
@@ -114,7 +114,7 @@ func (s *state) frameTop() (top anchor, atBottom bool) {
 	if s.linesFrom(s.held, s.page()) <= s.page() || now.Sub(s.lastStep) < stepEvery {
 		return s.held, false
 	}
-	s.held, s.lastStep = s.anchorAbove(max(s.page()/stepKeeps, 1)), now
+	s.held, s.lastStep = s.anchorAbove(stepKeeps), now
 	return s.held, false
 }
 

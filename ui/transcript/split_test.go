@@ -158,18 +158,24 @@ func TestTailIsRenderedAlone(t *testing.T) {
 	d.append("First paragraph.\n\nSecond paragraph.\n\nThird is still grow")
 	d.render(0, 60, c)
 	before := c.calls
-	d.append("ing")
+	d.append("ing ")
 	d.render(0, 60, c)
 	if got := c.calls - before; got != 1 {
 		t.Fatalf("a delta in the tail rendered %d times, want 1 (the tail)", got)
 	}
-	if last := c.last; last != chunkLead+"Third is still growing" {
+	if last := c.last; last != chunkLead+"Third is still growing " {
 		t.Fatalf("re-rendered %q, want only the tail", last)
 	}
 	before = c.calls
 	d.render(0, 60, c)
 	if c.calls != before {
 		t.Fatal("rendering again without a change rendered something")
+	}
+	// A word not complete yet waits (see settledEnd): nothing to render.
+	d.append("wo")
+	d.render(0, 60, c)
+	if c.calls != before {
+		t.Fatalf("half a word rendered the tail again (%q)", c.last)
 	}
 	// A new generation (width or theme) renders everything once more.
 	before = c.calls

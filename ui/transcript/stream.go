@@ -28,6 +28,11 @@ type streamDoc struct {
 	joined []string // the lines of chunks[:nJoined], in order
 	nJoin  int
 
+	// paused says that no text is arriving for now (the model went on to
+	// a tool call): the tail is drawn whole, not only its settled part
+	// (see settledEnd).
+	paused bool
+
 	// closing closes the markup an interrupted answer left open; it is
 	// drawn after the last chunk, never part of the text (see
 	// unclosedMarkup).
@@ -79,6 +84,7 @@ func (d *streamDoc) append(s string) {
 	if s == "" {
 		return
 	}
+	d.paused = false
 	d.src.WriteString(s)
 	all := d.src.String()
 	if end := d.stable + stableEnd(all[d.stable:]); end > d.stable {
@@ -217,10 +223,14 @@ func (d *streamDoc) chunkLines(i, gen, width int, md markdownRenderer) []string 
 	return c.lines
 }
 
-// tail returns the lines of the text after the last chunk, rendering them
-// again when that text, its place or the generation changed.
+// tail returns the lines of the text after the last chunk (of its settled
+// part while text arrives, see settledEnd), rendering them again when that
+// text, its place or the generation changed.
 func (d *streamDoc) tail(gen, width int, md markdownRenderer) []string {
 	tail, first := d.src.String()[d.stable:], len(d.chunks) == 0
+	if !d.paused {
+		tail = tail[:settledEnd(tail)]
+	}
 	if tail != d.tailSrc || first != d.tailFirst || gen != d.tailGen {
 		d.tailSrc, d.tailFirst, d.tailGen = tail, first, gen
 		d.tailLines = nil

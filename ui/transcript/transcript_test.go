@@ -131,7 +131,7 @@ func TestReasoningCollapsesWhenTheAnswerStarts(t *testing.T) {
 			t.Errorf("streaming reasoning lacks %q", want)
 		}
 	}
-	m.AppendText("The answer.")
+	m.AppendText("The answer.\n")
 	lines = viewLines(m)
 	i := indexOf(lines, "Thinking")
 	if i < 0 || !strings.Contains(lines[i], "Thinking… (3 lines)") {
@@ -232,7 +232,7 @@ func TestFollowsOutputUntilScrolledUp(t *testing.T) {
 	if !m.AtBottom() || indexOf(viewLines(m), "message 11") < 0 {
 		t.Fatal("the view does not start at the bottom")
 	}
-	m.AppendText("fresh output")
+	m.AppendText("fresh output ")
 	if indexOf(viewLines(m), "fresh output") < 0 {
 		t.Fatal("the view does not follow new output")
 	}
