@@ -102,12 +102,7 @@ func HomeToolchains(home string, getenv func(string) string) []string {
 	if home == "" {
 		return nil
 	}
-	absOr := func(env, def string) string {
-		if v := getenv(env); v != "" && filepath.IsAbs(v) {
-			return filepath.Clean(v)
-		}
-		return def
-	}
+	absOr := func(env, def string) string { return envDir(getenv, env, def) }
 	config := absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	cargo := absOr("CARGO_HOME", filepath.Join(home, ".cargo"))
 	out := []string{
@@ -165,12 +160,7 @@ func HomeSettingsFiles(home string, getenv func(string) string) []string {
 	if home == "" {
 		return nil
 	}
-	absOr := func(env, def string) string {
-		if v := getenv(env); v != "" && filepath.IsAbs(v) {
-			return filepath.Clean(v)
-		}
-		return def
-	}
+	absOr := func(env, def string) string { return envDir(getenv, env, def) }
 	cargo := absOr("CARGO_HOME", filepath.Join(home, ".cargo"))
 	out := []string{
 		filepath.Join(cargo, "config.toml"), filepath.Join(cargo, "config"),
@@ -184,4 +174,14 @@ func HomeSettingsFiles(home string, getenv func(string) string) []string {
 		out = append(out, found...)
 	}
 	return out
+}
+
+// envDir is the absolute directory the variable env names, or def when it
+// is unset or not absolute: a relative one would name a different place
+// for each directory a command runs in, so the policy cannot keep it.
+func envDir(getenv func(string) string, env, def string) string {
+	if v := getenv(env); v != "" && filepath.IsAbs(v) {
+		return filepath.Clean(v)
+	}
+	return def
 }

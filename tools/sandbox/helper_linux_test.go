@@ -350,6 +350,22 @@ func TestLauncherReusesOneHelper(t *testing.T) {
 	}
 }
 
+// launcherInOwnTemp is a launcher for a fresh project dir whose helpers
+// make their directories in tmp, a TMPDIR of the test's own, so what they
+// leave behind can be counted.
+func launcherInOwnTemp(t *testing.T, flat bool) (tmp, dir string, l *Launcher) {
+	t.Helper()
+	needJail(t, flat)
+	tmp = t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir = t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tmp, dir, NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: flat})
+}
+
 // TestLauncherCloseRemovesItsDirectory: once Close returns, the
 // launcher's pincer-jail-* directory is gone, whether its helper was
 // idle after a command, still starting for Warm, or both; a process that
@@ -365,15 +381,7 @@ func TestLauncherCloseRemovesItsDirectory(t *testing.T) {
 			{"idle and warming", true, true},
 		} {
 			t.Run(layout.name+"/"+tt.name, func(t *testing.T) {
-				needJail(t, layout.flat)
-				tmp := t.TempDir()
-				t.Setenv("TMPDIR", tmp)
-				dir := t.TempDir()
-				exe, err := os.Executable()
-				if err != nil {
-					t.Fatal(err)
-				}
-				l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+				tmp, dir, l := launcherInOwnTemp(t, layout.flat)
 				gate := filepath.Join(dir, "gate")
 				var busy *Process
 				if tt.run {
@@ -421,15 +429,7 @@ func TestLauncherCloseRemovesItsDirectory(t *testing.T) {
 func TestLauncherShutdownStopsBusyHelpers(t *testing.T) {
 	for _, layout := range layouts {
 		t.Run(layout.name, func(t *testing.T) {
-			needJail(t, layout.flat)
-			tmp := t.TempDir()
-			t.Setenv("TMPDIR", tmp)
-			dir := t.TempDir()
-			exe, err := os.Executable()
-			if err != nil {
-				t.Fatal(err)
-			}
-			l := NewLauncher(exe, Spec{Root: dir, Writable: []string{dir}, Flat: layout.flat})
+			tmp, dir, l := launcherInOwnTemp(t, layout.flat)
 			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 			if err != nil {
 				t.Fatal(err)
