@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"os"
-	"pincer/ui/transcript/transcripttest"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 
 	"pincer/agent"
 	"pincer/ui/termscreen"
+	"pincer/ui/termscreen/termscreentest"
+	"pincer/ui/transcript/transcripttest"
 )
 
 // recordingApp is the screen's model, keeping the last view it drew so a
@@ -65,16 +66,10 @@ func newEmulatedTerminal(t *testing.T, w, h int) *emulatedTerminal {
 	if err := pty.Setsize(master, &pty.Winsize{Cols: uint16(w), Rows: uint16(h)}); err != nil {
 		t.Fatal(err)
 	}
-	et := &emulatedTerminal{master: master, tty: tty, emu: vt.NewEmulator(w, h)}
-	go func() { // the emulator's answers to queries are not passed on
-		buf := make([]byte, 1024)
-		for {
-			if _, err := et.emu.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
+	et := &emulatedTerminal{master: master, tty: tty, emu: termscreentest.Emulator(t, w, h)}
+	fed := make(chan struct{})
 	go func() {
+		defer close(fed)
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := master.Read(buf)
@@ -89,7 +84,7 @@ func newEmulatedTerminal(t *testing.T, w, h int) *emulatedTerminal {
 			}
 		}
 	}()
-	t.Cleanup(func() { master.Close(); tty.Close(); et.emu.Close() })
+	t.Cleanup(func() { master.Close(); tty.Close(); <-fed }) // before the emulator closes
 	return et
 }
 

@@ -11,6 +11,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
+
+	"pincer/ui/termscreen/termscreentest"
 )
 
 // TestFarChangesLeaveTheScreenAsTheFrame: frames whose rows change in
@@ -46,16 +48,7 @@ func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	emu := vt.NewEmulator(w, h)
-	go func() { // the emulator's answers to queries are not passed on
-		buf := make([]byte, 1024)
-		for {
-			if _, err := emu.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() { emu.Close() })
+	emu := termscreentest.Emulator(t, w, h)
 	waitFrames(t, p, 1)
 	fed := 0
 	for n := range 60 {
@@ -190,16 +183,7 @@ func testTabStopsPutBack(t *testing.T, resized bool) {
 	if !strings.Contains(out, "\x1b[3g") {
 		t.Fatalf("no tab stops were set: %q", out)
 	}
-	emu := vt.NewEmulator(40, 10)
-	go func() {
-		buf := make([]byte, 1024)
-		for {
-			if _, err := emu.Read(buf); err != nil {
-				return
-			}
-		}
-	}()
-	defer emu.Close()
+	emu := termscreentest.Emulator(t, 40, 10)
 	emu.WriteString(out + "\r")
 	for _, want := range []int{8, 16, 24} {
 		emu.WriteString("\t")
