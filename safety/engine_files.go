@@ -309,19 +309,20 @@ func joinPlace(dir, name string) string {
 
 // sniffName reports whether a file found in a tree walk could be a key
 // that secretLoc does not know by name, and so is worth opening: a name
-// with no extension (deploy_key, server), one that says key, or an
-// extension key files are saved under that is not a secret's by itself.
-// Source files, documents and data are not opened, which keeps a search
-// over a whole project within the classification's budget.
+// with no extension (deploy_key, server), an extension key files are
+// saved under that is not a secret's by itself, or a settings file whose
+// name says key. Source files, documents and data are not opened: a search
+// over a whole project stays within the classification's budget, and the
+// test keys of a library's sources (privatekey_test.go) do not make every
+// search of it ask.
 func sniffName(name string) bool {
 	lower := strings.ToLower(name)
-	if strings.Contains(lower, "key") || strings.Contains(lower, "priv") {
-		return true
-	}
 	ext := path.Ext(strings.TrimPrefix(lower, "."))
 	switch ext {
 	case "", ".asc", ".p8", ".sec", ".secret", ".txt", ".bak", ".old", ".orig":
 		return true
+	case ".json", ".yaml", ".yml", ".toml", ".conf", ".cfg", ".ini", ".xml", ".properties":
+		return strings.Contains(lower, "key") || strings.Contains(lower, "priv")
 	}
 	return false
 }

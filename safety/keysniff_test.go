@@ -76,6 +76,7 @@ func TestSniffName(t *testing.T) {
 	for name, want := range map[string]bool{
 		"deploy_key": true, "server": true, "Makefile": true, "signing.asc": true, "k.p8": true, "api-key.json": true,
 		"private.yaml": true, "notes.txt": true, ".hidden": true,
+		"privatekey_test.go": false, "keys.go": false, "config.json": false,
 		"main.go": false, "README.md": false, "data.csv": false, "go.sum": false, "logo.png": false,
 	} {
 		if got := sniffName(name); got != want {
