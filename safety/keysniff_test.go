@@ -66,9 +66,20 @@ func TestKeySniffBudget(t *testing.T) {
 	if v.Tier != Confirm || !strings.Contains(strings.Join(v.Reasons, "\n"), "cannot check for secrets") {
 		t.Errorf("rg over %d extensionless files: got %v %q, want confirm as beyond checking", len(paths), v.Tier, v.Reasons)
 	}
+	// Files named one by one are each opened, within the same budget.
+	cmd := "cat"
+	for _, p := range paths {
+		cmd += " " + p
+	}
+	v = many.Classify(cmd)
+	if v.Tier != Confirm || !strings.Contains(strings.Join(v.Reasons, "\n"), "cannot check it for a private key") {
+		t.Errorf("cat of %d files: got %v %q, want confirm as beyond checking", len(paths), v.Tier, v.Reasons)
+	}
 	few := tableClassifier().WithFiles(newFakeFiles(paths[:8]...))
-	if v := few.Classify("rg foo bin"); v.Tier != Safe {
-		t.Errorf("rg over 8 ordinary files: got %v %q, want safe", v.Tier, v.Reasons)
+	for _, cmd := range []string{"rg foo bin", "cat " + strings.Join(paths[:8], " ")} {
+		if v := few.Classify(cmd); v.Tier != Safe {
+			t.Errorf("%s: got %v %q, want safe", cmd, v.Tier, v.Reasons)
+		}
 	}
 }
 
