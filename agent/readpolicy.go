@@ -3,8 +3,8 @@ package agent
 import (
 	"strings"
 
+	"pincer/internal/privatekey"
 	"pincer/safety"
-	"pincer/tools"
 )
 
 // ReadPolicy is the path policy for the files a search tool opens by
@@ -38,7 +38,7 @@ func resolveOwn(o safety.OwnFiles) safety.OwnFiles {
 // its name: the path policy knows secrets by name only, and a key in a
 // file named deploy_key would otherwise be read unasked.
 func keyRead(p string) safety.Verdict {
-	if !tools.HoldsPrivateKey(p) {
+	if holds, _ := privatekey.InFile(p); !holds {
 		return safety.Verdict{Tier: safety.Safe}
 	}
 	return safety.Verdict{Tier: safety.Confirm, Reasons: []string{p + ": reads a file that holds a private key"}}

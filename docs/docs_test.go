@@ -186,6 +186,8 @@ func (e emptyProject) ReadDir(p string) ([]fs.DirEntry, error) {
 	return os.ReadDir(filepath.Join(e.dir, filepath.FromSlash(p)))
 }
 
+func (e emptyProject) HoldsPrivateKey(p string) (bool, int64) { return false, 0 }
+
 func (e emptyProject) EvalSymlinks(p string) (string, error) {
 	if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") {
 		return p, nil

@@ -23,6 +23,13 @@ type Files interface {
 	// the same spelling: relative while it stays in the project, "~/…"
 	// under the home directory, absolute elsewhere.
 	EvalSymlinks(p string) (string, error)
+	// HoldsPrivateKey reports whether p (links followed) is a regular file
+	// with a private key block near its top, whatever its name: a
+	// deploy_key is known by what it holds. read is how many bytes it
+	// read, which the classifier bounds. Anything but a regular file holds
+	// none and is not opened: a named pipe must not stall a
+	// classification, nor opening a device act.
+	HoldsPrivateKey(p string) (holds bool, read int64)
 }
 
 // Limits of what one classification reads of the file system.
@@ -31,6 +38,8 @@ const (
 	maxGlobDirs    = 256   // directories one glob may list
 	maxTreeEntries = 20000 // entries a tree walk may visit
 	maxTreeDepth   = 48
+	maxSniffBytes  = 2 << 20 // bytes of content one classification may read looking for keys
+	maxSniffFiles  = 512     // files it may open for that
 )
 
 // globFiles expands a file name pattern as bash would (no dotglob, no
@@ -206,15 +215,20 @@ var secretNameSamples = []string{
 }
 
 // treeSecret walks a directory tree the way a recursive reader would and
-// returns the first secret-looking file in it, or "". hidden says whether
+// returns the first secret-looking file in it and why, or "". hidden says whether
 // the reader looks into names that start with a dot; skip says which
 // entries a filter of the reader leaves out (--exclude). ok is false when
-// the tree cannot be checked: no file system, or more than the walk may
-// visit.
-func (w *walker) treeSecret(root string, hidden bool, skip func(name string, dir bool) bool) (found string, ok bool) {
+// the tree cannot be checked: no file system, more than the walk may
+// visit, or more content than the classification may read.
+//
+// Contents are looked at only for files whose names could be a key's
+// (sniffName): reading every file of a project would spend the budget on
+// any ordinary tree, and a recursive search of the project would always
+// ask.
+func (w *walker) treeSecret(root string, hidden bool, skip func(name string, dir bool) bool) (found, why string, ok bool) {
 	files := w.sh.c.files
 	if files == nil || strings.Contains(root, "?") {
-		return "", false
+		return "", "", false
 	}
 	type item struct {
 		dir   string
@@ -232,7 +246,7 @@ func (w *walker) treeSecret(root string, hidden bool, skip func(name string, dir
 		for _, e := range entries {
 			seen++
 			if seen > maxTreeEntries {
-				return "", false
+				return "", "", false
 			}
 			name := e.Name()
 			isDir := e.IsDir()
@@ -247,7 +261,7 @@ func (w *walker) treeSecret(root string, hidden bool, skip func(name string, dir
 			}
 			p := joinPlace(it.dir, name)
 			if why := secretLoc(placePath(p, "")); why != "" {
-				return p, true
+				return p, "looks like a secret", true
 			}
 			if e.Type()&fs.ModeSymlink != 0 {
 				// A link in the tree may point at a secret or out of the
@@ -257,19 +271,29 @@ func (w *walker) treeSecret(root string, hidden bool, skip func(name string, dir
 					continue
 				}
 				if why := readRisk(placePath(real, "")); why != "" {
-					return p, true
+					return p, "looks like a secret", true
 				}
 				continue
 			}
 			if isDir {
 				if it.depth+1 > maxTreeDepth {
-					return "", false
+					return "", "", false
 				}
 				queue = append(queue, item{p, it.depth + 1})
+				continue
+			}
+			if e.Type().IsRegular() && sniffName(name) {
+				holds, ok := w.keyIn(p)
+				if !ok {
+					return "", "", false
+				}
+				if holds {
+					return p, "holds a private key", true
+				}
 			}
 		}
 	}
-	return "", true
+	return "", "", true
 }
 
 // joinPlace joins a directory in the classifier's spelling and a name.
@@ -281,4 +305,46 @@ func joinPlace(dir, name string) string {
 		return "/" + name
 	}
 	return dir + "/" + name
+}
+
+// sniffName reports whether a file found in a tree walk could be a key
+// that secretLoc does not know by name, and so is worth opening: a name
+// with no extension (deploy_key, server), an extension key files are
+// saved under that is not a secret's by itself, or a settings file whose
+// name says key. Source files, documents and data are not opened: a search
+// over a whole project stays within the classification's budget, and the
+// test keys of a library's sources (privatekey_test.go) do not make every
+// search of it ask.
+func sniffName(name string) bool {
+	lower := strings.ToLower(name)
+	ext := path.Ext(strings.TrimPrefix(lower, "."))
+	switch ext {
+	case "", ".asc", ".p8", ".sec", ".secret", ".txt", ".bak", ".old", ".orig":
+		return true
+	case ".json", ".yaml", ".yml", ".toml", ".conf", ".cfg", ".ini", ".xml", ".properties":
+		return strings.Contains(lower, "key") || strings.Contains(lower, "priv")
+	}
+	return false
+}
+
+// keyIn reports whether the file at p holds a private key, reading at
+// most what one classification may: ok is false when that budget is
+// spent. Without a file system, or for the kernel's and devices' files,
+// nothing is read and nothing is found.
+func (w *walker) keyIn(p string) (holds, ok bool) {
+	files := w.sh.c.files
+	if files == nil || strings.Contains(p, unknownMark) || under(p, "/proc") || under(p, "/sys") || under(p, "/dev") {
+		return false, true
+	}
+	if held, seen := w.sh.keys[p]; seen {
+		return held, true
+	}
+	if w.sh.sniffBytes >= maxSniffBytes || w.sh.sniffFiles >= maxSniffFiles {
+		return false, false
+	}
+	holds, read := files.HoldsPrivateKey(p)
+	w.sh.sniffFiles++
+	w.sh.sniffBytes += read
+	w.sh.keys[p] = holds
+	return holds, true
 }

@@ -10,7 +10,8 @@ import (
 )
 
 // fakeFiles is a Files over a list of paths in the classifier's spelling:
-// "src/a.go" a file, "src/" a directory, "link -> target" a symbolic link.
+// "src/a.go" a file, "src/" a directory, "link -> target" a symbolic link,
+// "deploy_key (key)" a file that holds a private key.
 type fakeFiles struct {
 	kinds map[string]string // path → "file", "dir" or the link's target
 }
@@ -24,6 +25,9 @@ func newFakeFiles(paths ...string) *fakeFiles {
 		}
 		if strings.HasSuffix(p, "/") {
 			p, kind = strings.TrimSuffix(p, "/"), "dir"
+		}
+		if name, ok := strings.CutSuffix(p, " (key)"); ok {
+			p, kind = name, "key"
 		}
 		f.kinds[p] = kind
 		for d := path.Dir(p); d != "." && d != "/" && d != "~"; d = path.Dir(d) {
@@ -58,12 +62,22 @@ func (f *fakeFiles) EvalSymlinks(p string) (string, error) {
 		if !ok {
 			return "", errors.New("no such file")
 		}
-		if k == "file" || k == "dir" {
+		if k == "file" || k == "dir" || k == "key" {
 			return p, nil
 		}
 		p = k
 	}
 	return "", errors.New("too many links")
+}
+
+// HoldsPrivateKey follows links to a file marked as holding a key; it
+// says it read a sniff's worth of each regular file, so that budgets bite.
+func (f *fakeFiles) HoldsPrivateKey(p string) (bool, int64) {
+	real, err := f.EvalSymlinks(p)
+	if err != nil || f.kinds[real] == "dir" {
+		return false, 0
+	}
+	return f.kinds[real] == "key", 64 << 10
 }
 
 type fakeEntry struct {
@@ -76,7 +90,7 @@ func (e fakeEntry) Type() fs.FileMode {
 	switch e.kind {
 	case "dir":
 		return fs.ModeDir
-	case "file":
+	case "file", "key":
 		return 0
 	}
 	return fs.ModeSymlink

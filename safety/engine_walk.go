@@ -26,6 +26,9 @@ type shared struct {
 	trial      bool // a trial classification (trialTier): no trials inside it
 	probe      bool // a probe for dangers inside another language: nothing is proven
 	globs      map[string]globResult
+	keys       map[string]bool // files whose content was looked at: whether each holds a private key
+	sniffFiles int             // how many files were opened for that
+	sniffBytes int64           // and how much of them was read
 }
 
 func newShared(c *Classifier) *shared {
@@ -38,6 +41,7 @@ func newShared(c *Classifier) *shared {
 		leaked:     map[string]taint{},
 		wrote:      map[string]string{},
 		globs:      map[string]globResult{},
+		keys:       map[string]bool{},
 	}
 }
 

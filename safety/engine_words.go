@@ -59,6 +59,10 @@ type field struct {
 	// expanded earlier (the variable of for f in *.go): the word is one
 	// of the files it matches.
 	fromGlob bool
+	// matched is set for a name a file name pattern matched (expandGlobs):
+	// like a file found in a tree, its content is looked into only when
+	// its name could be a key's (sniffName).
+	matched bool
 	// item is set for a word a wrapper fills in at run time from what it
 	// reads (find -exec {}, xargs): the proof layer judges it by where
 	// those names come from.

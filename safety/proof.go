@@ -440,7 +440,7 @@ func (c *proofCtx) expandGlobs(args []field, e *entry) []field {
 			changed = true
 		}
 		for _, n := range names {
-			out = append(out, field{s: n, taint: f.taint, computed: f.computed})
+			out = append(out, field{s: n, taint: f.taint, computed: f.computed, matched: true})
 		}
 	}
 	if !changed {
@@ -524,6 +524,28 @@ func (c *proofCtx) read(f field) string {
 	if why := c.linkRisk(l); why != "" {
 		return "reads " + display(f.s) + " (" + why + ")"
 	}
+	if f.matched && !sniffName(path.Base(l.path)) {
+		return ""
+	}
+	if why := c.keyRisk(l); why != "" {
+		return "reads " + display(f.s) + " (" + why + ")"
+	}
+	return ""
+}
+
+// keyRisk looks into a file the program reads: a private key in a file
+// with an innocent name (deploy_key) is a secret all the same.
+func (c *proofCtx) keyRisk(l loc) string {
+	if l.unknown {
+		return ""
+	}
+	holds, ok := c.p.w.keyIn(l.path)
+	switch {
+	case !ok:
+		return "pincer cannot check it for a private key: the command reads too many files"
+	case holds:
+		return "holds a private key"
+	}
 	return ""
 }
 
@@ -563,6 +585,14 @@ func (c *proofCtx) globRead(pattern string) string {
 			return "reads " + display(pattern) + ", which matches " + display(n) + " (" + why + ")"
 		}
 		if why := c.linkRisk(l); why != "" {
+			return "reads " + display(pattern) + ", which matches " + display(n) + " (" + why + ")"
+		}
+		// Like a tree, a pattern's matches are looked into only when their
+		// names could be a key's: head -n1 *.csv must not spend the budget.
+		if !sniffName(path.Base(n)) {
+			continue
+		}
+		if why := c.keyRisk(l); why != "" {
 			return "reads " + display(pattern) + ", which matches " + display(n) + " (" + why + ")"
 		}
 	}
@@ -615,13 +645,27 @@ func (c *proofCtx) tree(f field, hidden bool, keep func(string, bool) bool) stri
 			if why := c.treeAt(n, hidden, keep); why != "" {
 				return why
 			}
+			if sniffName(path.Base(n)) {
+				if why := c.keyRisk(c.p.w.resolve(n)); why != "" {
+					return "reads " + display(f.s) + ", which matches " + display(n) + " (" + why + ")"
+				}
+			}
 		}
 		return ""
 	}
 	if !f.known() {
 		return "reads every file under a directory only known at run time"
 	}
-	return c.treeAt(f.s, hidden, keep)
+	if why := c.treeAt(f.s, hidden, keep); why != "" {
+		return why
+	}
+	// A file named as the tree (rg foo deploy_key) is read as itself.
+	if l := c.p.w.resolve(f.s); !f.matched || sniffName(path.Base(l.path)) {
+		if why := c.keyRisk(l); why != "" {
+			return "reads " + display(f.s) + " (" + why + ")"
+		}
+	}
+	return ""
 }
 
 // treeAt proves reading every file under one path.
@@ -637,12 +681,12 @@ func (c *proofCtx) treeAt(p string, hidden bool, keep func(string, bool) bool) s
 	if keep != nil {
 		skip = func(name string, dir bool) bool { return !keep(name, dir) }
 	}
-	found, ok := c.p.w.treeSecret(l.path, hidden, skip)
+	found, why, ok := c.p.w.treeSecret(l.path, hidden, skip)
 	if !ok {
 		return "reads every file under " + display(p) + ", which pincer cannot check for secrets"
 	}
 	if found != "" {
-		return "reads every file under " + display(p) + ", including " + display(found) + ", which looks like a secret"
+		return "reads every file under " + display(p) + ", including " + display(found) + ", which " + why
 	}
 	return ""
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"pincer/internal/human"
+	"pincer/internal/privatekey"
 )
 
 // Limits of grep.
@@ -242,7 +243,7 @@ func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMa
 	n := 0
 	// Lines of a private key block are never shown, whatever the file's
 	// name (read_file asks before reading a file that starts with one).
-	keys, inKey := IsPrivateKeyText(data), false
+	keys, inKey := privatekey.IsText(data), false
 	for len(data) > 0 {
 		n++
 		text := data
@@ -257,7 +258,7 @@ func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMa
 		wasInKey := inKey
 		if keys {
 			switch {
-			case IsPrivateKeyText(text):
+			case privatekey.IsText(text):
 				inKey, wasInKey = true, false
 			case bytes.HasPrefix(bytes.TrimSpace(text), []byte("-----END ")):
 				inKey, wasInKey = false, false

@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 
+	"pincer/internal/privatekey"
 	"pincer/safety"
 )
 
 // diskFiles is the classifier's view of the disk (safety.Files): it maps
 // the classifier's spelling of paths (relative to the project root, "~/…",
-// absolute) to the real ones and back. The classifier only asks what a
-// glob matches and what a tree holds; it reads no file's content.
+// absolute) to the real ones and back. The classifier asks what a glob
+// matches, what a tree holds and whether a file holds a private key; of a
+// file's content it reads only the head, and only of a regular file.
 type diskFiles struct {
 	root, home string // absolute, symbolic links resolved; home may be ""
 }
@@ -90,6 +92,16 @@ func (d diskFiles) EvalSymlinks(path string) (string, error) {
 		return "", err
 	}
 	return d.place(real), nil
+}
+
+// HoldsPrivateKey reports whether the file holds a private key block in
+// its first 64 KiB; a pipe, device or directory is not opened.
+func (d diskFiles) HoldsPrivateKey(path string) (bool, int64) {
+	p, err := d.real(path)
+	if err != nil {
+		return false, 0
+	}
+	return privatekey.InFile(p)
 }
 
 var _ safety.Files = diskFiles{}
