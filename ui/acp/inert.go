@@ -143,7 +143,7 @@ loop:
 				i += run
 				continue
 			}
-			end, decided := spanEnd(buf[i:], run)
+			end, decided := spanEnd(buf[i:], run, mode == guardEnd)
 			switch {
 			case !decided && hold(i):
 				break loop
@@ -243,16 +243,16 @@ func runOf(b []byte, c byte) int {
 
 // spanEnd is, for a run of n backticks b starts with, the end of the code
 // span it opens on the same line (0 when it opens none); decided is false
-// when b ends before that is known. A span holding "|" counts as none, for
+// when b ends before that is known, unless b is the end of the text. A span holding "|" counts as none, for
 // a table row splits cells before spans.
-func spanEnd(b []byte, n int) (end int, decided bool) {
+func spanEnd(b []byte, n int, final bool) (end int, decided bool) {
 	for i := n; i < len(b); {
 		switch b[i] {
 		case '\n', '|':
 			return 0, true
 		case '`':
 			r := runOf(b[i:], '`')
-			if i+r == len(b) {
+			if i+r == len(b) && !final {
 				return 0, false
 			}
 			if r == n {
