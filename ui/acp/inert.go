@@ -30,6 +30,10 @@ type imageGuard struct {
 	fenceLen int
 	taint    bool // backtick pairing is uncertain until the next blank line
 	lost     bool // fences are uncertain for the rest of the turn
+
+	// bang is set when a cut came right after a "!": sent as it was, so
+	// ordinary text stays as written, with a "[" after it escaped instead.
+	bang bool
 }
 
 // holdLimit bounds the tail a guard holds back; past it the guard decides
@@ -68,6 +72,12 @@ func (g *imageGuard) write(s string, mode int) string {
 	g.pending = nil
 	var out strings.Builder
 	out.Grow(len(buf) + 8)
+	if g.bang && len(buf) > 0 {
+		if buf[0] == '[' {
+			out.WriteByte('\\')
+		}
+		g.bang = false
+	}
 	emit := func(b []byte) {
 		out.Write(b)
 		for _, c := range b {
@@ -101,11 +111,8 @@ loop:
 				if hold(i) {
 					break loop
 				}
-				if mode == guardEnd {
-					emit(buf[i : i+1])
-				} else {
-					escape(c)
-				}
+				emit(buf[i : i+1])
+				g.bang = mode == guardCut
 			} else if buf[i+1] == '[' {
 				escape(c)
 			} else {

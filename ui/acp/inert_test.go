@@ -98,7 +98,8 @@ func TestInertCut(t *testing.T) {
 		after  string
 		want   string
 	}{
-		{"bang then bracket", "see!", "[x](http://e/)", `see\![x](http://e/)`},
+		{"bang then bracket", "see!", "[x](http://e/)", `see!\[x](http://e/)`},
+		{"bang then text", "Wow!", " Next.", "Wow! Next."},
 		{"less than then tag", "a <", "img src=x>", `a \<img src=x>`},
 		{"open span", "a `b", "` ![x](http://e/) `c`", "a `b` \\![x](http://e/) `c`"},
 		{"fence cut short trusts no fence after", "```\ncode\n", "```\n![x](http://e/)\n```\n![y](http://e/)", "```\ncode\n```\n\\![x](http://e/)\n```\n\\![y](http://e/)"},
