@@ -110,12 +110,14 @@ func (s *session) notice(msg string) {
 		s.update(noticeUpdate{SessionUpdate: "notice", Severity: "info", Title: msg})
 		return
 	}
-	s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text("\n\n_pincer: " + escapeMarkdown(msg) + "_\n\n")})
+	s.stream(false, "\n\n_pincer: "+escapeMarkdown(msg)+"_\n\n")
 }
 
-// say sends pincer's own answer (to a slash command) as the agent's message.
+// say sends pincer's own answer (to a slash command) as the agent's
+// message. It goes through the answer's guard like the model's words, so
+// the guard reads the message as the editor does.
 func (s *session) say(msg string) {
-	s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text(msg)})
+	s.stream(false, msg)
 }
 
 // prompt runs one prompt turn and answers with why it stopped.
@@ -133,6 +135,7 @@ func (s *session) prompt(ctx context.Context, blocks []contentBlock) (any, error
 	s.cancel = cancel
 	s.mu.Unlock()
 	defer func() {
+		s.endStreams()
 		s.mu.Lock()
 		s.cancel = nil
 		s.mu.Unlock()
@@ -149,7 +152,6 @@ func (s *session) prompt(ctx context.Context, blocks []contentBlock) (any, error
 // run runs one turn of the agent.
 func (s *session) run(ctx context.Context, user agent.Message, o agent.TurnOptions) (any, error) {
 	res, err := s.conv.Agent.RunTurn(ctx, user, o, s.event)
-	s.endStreams()
 	stop := stopEndTurn
 	if res.StopReason == "max_iterations" {
 		stop = stopMaxTurns
