@@ -72,6 +72,9 @@ func (f *fake) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Re
 	switch req.Method {
 	case "initialize":
 		fmt.Fprintln(os.Stderr, "fake server starting")
+		if f.mode == "slowstart" {
+			time.Sleep(2 * time.Second)
+		}
 		caps := map[string]any{
 			"textDocumentSync":        1,
 			"definitionProvider":      true,

@@ -464,6 +464,16 @@ func (m *Manager) check(ctx context.Context, sl *slot, paths []string, rep *Repo
 	defer cancel()
 	srv := m.serverFor(ctx, sl)
 	if srv == nil {
+		m.mu.Lock()
+		starting, argv := sl.state == StateStarting, sl.argv
+		m.mu.Unlock()
+		if starting && len(argv) > 0 {
+			// Still starting when the wait ran out (a slow or busy
+			// machine): the model is told none arrived in time, as for a
+			// server that is up but silent, not left to think the files
+			// went unchecked by design.
+			rep.Servers = appendUnique(rep.Servers, filepath.Base(argv[0]))
+		}
 		for _, p := range paths {
 			rep.Pending = append(rep.Pending, m.rel(p))
 		}
