@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -62,6 +63,51 @@ func TestInertEverySplit(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestInertSplitsOfMixedText: texts made of markdown's punctuation give
+// the same output whole and split anywhere, and no unescaped "![" or
+// "<img" survives outside a top-level fence or a code span.
+func TestInertSplitsOfMixedText(t *testing.T) {
+	parts := []string{"!", "[", "]", "(", ")", "<", ">", "`", "``", "```", "~~~", "\\", " ", "\n", "|", "a", "img", "http:", "x", "\n\n"}
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 3000; n++ {
+		var b strings.Builder
+		for k := r.IntN(24); k >= 0; k-- {
+			b.WriteString(parts[r.IntN(len(parts))])
+		}
+		in := b.String()
+		whole := inert(in)
+		i, j := r.IntN(len(in)+1), r.IntN(len(in)+1)
+		i, j = min(i, j), max(i, j)
+		var g imageGuard
+		if got := g.write(in[:i], guardMore) + g.write(in[i:j], guardMore) + g.write(in[j:], guardMore) + g.write("", guardEnd); got != whole {
+			t.Fatalf("%q split at %d and %d:\n got %q\nwant %q", in, i, j, got, whole)
+		}
+		if !strings.Contains(in, "`") && !strings.Contains(in, "~~~") && !strings.Contains(in, "\\") {
+			if live(whole, "![") || live(whole, "<img") {
+				t.Fatalf("%q left live as %q", in, whole)
+			}
+		}
+	}
+}
+
+// live reports whether s holds sub with an even run of backslashes
+// before it.
+func live(s, sub string) bool {
+	for i := 0; i < len(s); i++ {
+		if !strings.HasPrefix(s[i:], sub) {
+			continue
+		}
+		n := 0
+		for n < i && s[i-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // TestInertHoldsOnlyTheUndecided shows what is sent at once, what is held
