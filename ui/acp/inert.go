@@ -12,15 +12,20 @@ import "strings"
 // (any tag can fetch: img, picture, a style with url(), …) loses its "<"
 // the same way; a backslash before punctuation renders as nothing, so the
 // text still reads as written. Autolinks are kept, and so is text inside
-// code spans and top-level fenced code blocks, where nothing is fetched.
+// code spans and fenced code blocks at the margin, where nothing is
+// fetched. Every image is treated so, whatever its address: deciding which
+// addresses are harmless would mean reading them as each editor does.
 //
 // The text arrives in chunks, and a construct can be split between two:
 // the guard holds back only the tail it cannot decide yet (a "!" at the
 // end of a chunk, a code span not yet closed), never more than holdLimit
-// bytes. Where it cannot be sure the editor reads a stretch as code (a
-// code span that may pair with a backtick on another line, a fence cut
-// short by a tool call), it treats it as text: a stray backslash in code
-// is the price, never a live image.
+// bytes. A cut (something else shown between the model's words, such as
+// a tool call) decides the tail on the safe side, whether the editor then
+// joins the words after it to those before or starts anew. Where it
+// cannot be sure the editor reads a stretch as code (a code span that may
+// pair with a backtick on another line, a fence indented under a list, a
+// fence cut short by a tool call), it treats it as text: a stray
+// backslash in code is the price, never a live image.
 type imageGuard struct {
 	pending []byte // the undecided tail, as the model wrote it
 	bs      int    // backslashes written just before the next byte
