@@ -11,6 +11,8 @@
 // requests, never with an "always" option). When the editor offers its
 // file system, the file tools read and write its buffers. The classifier,
 // path policy, sandbox, hooks and checkpoints are the agent's, unchanged.
+// The model's words reach the editor with images and raw HTML made inert
+// (inert.go), since an editor rendering them would fetch without a click.
 //
 // The JSON-RPC layer is pincer's own (jsonrpc.go): every line that is not
 // a message gets a JSON-RPC error, and nothing but messages is written.

@@ -201,7 +201,7 @@ func (s *session) question(key string, c *call, a agent.Approval) toolCall {
 		}
 	}
 	content = append([]toolCallContent{textContent(b.String())}, content...)
-	return toolCall{ToolCallID: key, Title: oneLine(title, 160), Kind: kind, Status: statusPending, Content: content, Locations: locs}
+	return toolCall{ToolCallID: key, Title: inert(oneLine(title, 160)), Kind: kind, Status: statusPending, Content: content, Locations: locs}
 }
 
 // changeDiff is an edit as an ACP diff: the file's text before (none for

@@ -66,3 +66,19 @@ func TestQuestionShowsItWhole(t *testing.T) {
 		t.Errorf("the edit's question: %+v", e)
 	}
 }
+
+// TestQuestionTitleInert: a question's title, which an editor may render
+// as markdown, carries the model's image links inert.
+func TestQuestionTitleInert(t *testing.T) {
+	s := &session{conv: &Conversation{Root: "/p"}, calls: map[string]*call{}, byID: map[string]string{}}
+	for _, c := range []struct{ title, want string }{
+		{"run_command echo ![x](https://evil.example/?q=s)", `run_command echo \![x](https://evil.example/?q=s)`},
+		{"run_command echo <img src=https://evil.example/>", `run_command echo \<img src=https://evil.example/>`},
+		{"read_file notes.md", "read_file notes.md"},
+	} {
+		q := s.question("k", &call{key: "k", title: c.title, kind: "execute"}, agent.Approval{Kind: agent.ApproveCommand, Command: "true", Tier: safety.Confirm})
+		if q.Title != c.want {
+			t.Errorf("title %q asked as %q, want %q", c.title, q.Title, c.want)
+		}
+	}
+}

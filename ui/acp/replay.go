@@ -17,6 +17,7 @@ func (s *session) replay() {
 	for _, m := range s.conv.Agent.History() {
 		switch m.Role {
 		case agent.RoleUser:
+			s.endStreams()
 			if m.Kind != "" && m.Kind != agent.KindTask {
 				continue
 			}
@@ -28,11 +29,10 @@ func (s *session) replay() {
 				s.update(contentChunk{SessionUpdate: "user_message_chunk", Content: text(typed)})
 			}
 		case agent.RoleAssistant:
-			if m.Reasoning != "" {
-				s.update(contentChunk{SessionUpdate: "agent_thought_chunk", Content: text(m.Reasoning)})
-			}
-			if m.Content != "" {
-				s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text(m.Content)})
+			s.stream(true, m.Reasoning)
+			s.stream(false, m.Content)
+			if len(m.ToolCalls) > 0 {
+				s.cutStreams()
 			}
 			for i, tc := range m.ToolCalls {
 				key := fmt.Sprintf("pincer-history-%d-%d", m.Seq, i)
@@ -41,6 +41,7 @@ func (s *session) replay() {
 				s.update(toolCall{SessionUpdate: "tool_call", ToolCallID: key, Title: d.title, Kind: d.kind, Status: statusPending, Locations: d.locs, RawInput: d.raw})
 			}
 		case agent.RoleTool:
+			s.cutStreams()
 			key, ok := keys[m.ToolCallID]
 			if !ok {
 				continue
@@ -56,6 +57,7 @@ func (s *session) replay() {
 			s.update(u)
 		}
 	}
+	s.endStreams()
 	// A call left without a result (the turn was cut short) did not run.
 	for _, key := range keys {
 		s.update(toolCall{SessionUpdate: "tool_call_update", ToolCallID: key, Status: statusFailed})

@@ -263,6 +263,7 @@ func (s *server) open(ctx context.Context, cwd, ref string, mcpServers []json.Ra
 		for _, n := range conv.Notes {
 			ss.notice(n)
 		}
+		ss.endStreams()
 	}
 	if ref != "" {
 		return followed{result: loadSessionResponse{Modes: modes}, then: then}, nil

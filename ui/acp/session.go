@@ -26,6 +26,12 @@ type session struct {
 	calls  map[string]*call   // the tool calls of this session, by pincer's key
 	byID   map[string]string  // the server's id of a call → pincer's key
 	synth  int                // keys made for calls the agent gave none (a sub-agent's)
+
+	// streamMu orders the model's text through its guards: the answer
+	// and the reasoning, each made inert (inert.go) before it is sent.
+	streamMu sync.Mutex
+	answer   imageGuard
+	thought  imageGuard
 }
 
 // call is what the editor was told about one tool call.
@@ -73,8 +79,22 @@ func (s *session) close() {
 	}
 }
 
-// update sends one session/update.
+// update sends one session/update. The titles of tool calls and the
+// entries of a plan are the model's words too, made inert like its answer.
 func (s *session) update(u any) {
+	switch v := u.(type) {
+	case toolCall:
+		v.Title = inert(v.Title)
+		u = v
+	case planUpdate:
+		entries := make([]planEntry, len(v.Entries))
+		for i, e := range v.Entries {
+			e.Content = inert(e.Content)
+			entries[i] = e
+		}
+		v.Entries = entries
+		u = v
+	}
 	s.srv.conn.notify("session/update", sessionNotification{SessionID: s.id, Update: u})
 }
 
@@ -90,12 +110,14 @@ func (s *session) notice(msg string) {
 		s.update(noticeUpdate{SessionUpdate: "notice", Severity: "info", Title: msg})
 		return
 	}
-	s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text("\n\n_pincer: " + escapeMarkdown(msg) + "_\n\n")})
+	s.stream(false, "\n\n_pincer: "+escapeMarkdown(msg)+"_\n\n")
 }
 
-// say sends pincer's own answer (to a slash command) as the agent's message.
+// say sends pincer's own answer (to a slash command) as the agent's
+// message. It goes through the answer's guard like the model's words, so
+// the guard reads the message as the editor does.
 func (s *session) say(msg string) {
-	s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text(msg)})
+	s.stream(false, msg)
 }
 
 // prompt runs one prompt turn and answers with why it stopped.
@@ -113,6 +135,7 @@ func (s *session) prompt(ctx context.Context, blocks []contentBlock) (any, error
 	s.cancel = cancel
 	s.mu.Unlock()
 	defer func() {
+		s.endStreams()
 		s.mu.Lock()
 		s.cancel = nil
 		s.mu.Unlock()
@@ -157,15 +180,16 @@ func (s *session) stopped(ctx context.Context, stop string, err error) (any, err
 
 // event turns one of the agent's events into session updates.
 func (s *session) event(ev agent.Event) {
+	switch ev.(type) {
+	case agent.TextDelta, agent.ReasoningDelta, agent.Retrying:
+	default:
+		s.cutStreams()
+	}
 	switch e := ev.(type) {
 	case agent.TextDelta:
-		if e.Text != "" {
-			s.update(contentChunk{SessionUpdate: "agent_message_chunk", Content: text(e.Text)})
-		}
+		s.stream(false, e.Text)
 	case agent.ReasoningDelta:
-		if e.Text != "" {
-			s.update(contentChunk{SessionUpdate: "agent_thought_chunk", Content: text(e.Text)})
-		}
+		s.stream(true, e.Text)
 	case agent.ToolCallDelta:
 		s.streaming(e)
 	case agent.AssistantMessage:
@@ -198,6 +222,47 @@ func (s *session) event(ev agent.Event) {
 		}
 	case agent.Retrying:
 		s.srv.logf("pincer: the model server failed (%v); asking again in %s", e.Err, e.Wait.Round(1e8))
+	}
+}
+
+// stream sends the next piece of the model's answer, or of its
+// reasoning, made inert; a piece of the other is cut off first, since
+// the editor shows them apart.
+func (s *session) stream(reasoning bool, t string) {
+	if t == "" {
+		return
+	}
+	s.streamMu.Lock()
+	defer s.streamMu.Unlock()
+	g, other, kind, otherKind := &s.answer, &s.thought, "agent_message_chunk", "agent_thought_chunk"
+	if reasoning {
+		g, other, kind, otherKind = &s.thought, &s.answer, otherKind, kind
+	}
+	s.send(otherKind, other.write("", guardCut))
+	s.send(kind, g.write(t, guardMore))
+}
+
+// cutStreams sends what the guards hold back, before anything else is
+// shown between the model's words.
+func (s *session) cutStreams() {
+	s.streamMu.Lock()
+	defer s.streamMu.Unlock()
+	s.send("agent_message_chunk", s.answer.write("", guardCut))
+	s.send("agent_thought_chunk", s.thought.write("", guardCut))
+}
+
+// endStreams sends what the guards hold back at the end of a turn, and
+// readies them for the next.
+func (s *session) endStreams() {
+	s.streamMu.Lock()
+	defer s.streamMu.Unlock()
+	s.send("agent_message_chunk", s.answer.write("", guardEnd))
+	s.send("agent_thought_chunk", s.thought.write("", guardEnd))
+}
+
+func (s *session) send(kind, t string) {
+	if t != "" {
+		s.update(contentChunk{SessionUpdate: kind, Content: text(t)})
 	}
 }
 
