@@ -33,7 +33,10 @@ func Emulator(t testing.TB, w, h int) *vt.Emulator {
 	}()
 	t.Cleanup(func() {
 		stop.Store(true)
-		_, _ = emu.InputPipe().Write([]byte{0}) // wakes the reader to see stop
+		// A byte to wake the reader to see stop. It may have left already,
+		// on an answer that arrived after stop was set: then this write
+		// waits until Close ends it.
+		go func() { _, _ = emu.InputPipe().Write([]byte{0}) }()
 		<-done
 		_ = emu.Close()
 	})
