@@ -1121,8 +1121,9 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 		v = worse(v, a.classifier.Classify(acc.Command))
 	}
 	for _, p := range acc.Reads {
-		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p)}))
-		v = worse(v, keyRead(resolve(p)))
+		real := resolve(p)
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: real}))
+		v = worse(v, keyRead(real))
 	}
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))

@@ -135,8 +135,15 @@ func clipLine(line string, max int) string {
 	if len(line) <= max {
 		return line
 	}
+	return cutLine(line, max, len(line))
+}
+
+// cutLine is line cut at max bytes on a rune's start, saying how many of
+// the line's total bytes were left: a reader that held only the head of a
+// long line (read_file) passes the length it counted.
+func cutLine(line string, max, total int) string {
 	cut := runeStart([]byte(line), max)
-	return fmt.Sprintf("%s… [line cut: %d more bytes]", line[:cut], len(line)-cut)
+	return fmt.Sprintf("%s… [line cut: %d more bytes]", line[:cut], total-cut)
 }
 
 // CapText keeps s within max bytes the way every tool result is kept

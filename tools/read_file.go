@@ -142,8 +142,7 @@ func (c *readFileCall) Run(ctx context.Context) (Result, error) {
 		var text string
 		if full > len(line) {
 			// Cut while reading: clip here, counting the bytes not held.
-			cut := runeStart(line, maxLineBytes)
-			text = fmt.Sprintf("%6d\t%s… [line cut: %d more bytes]\n", total, strings.ToValidUTF8(string(line[:cut]), "\uFFFD"), full-cut)
+			text = fmt.Sprintf("%6d\t%s\n", total, strings.ToValidUTF8(cutLine(string(line), maxLineBytes, full), "\uFFFD"))
 		} else {
 			text = numberedLine(total, strings.ToValidUTF8(strings.TrimSuffix(string(line), "\n"), "\uFFFD")) + "\n"
 		}

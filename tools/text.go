@@ -107,11 +107,6 @@ func changedSnippet(before, after []byte) string {
 	return strings.TrimSuffix(sb.String(), "\n")
 }
 
-// lineOf returns the 1-based line number of byte offset off in text.
-func lineOf(text []byte, off int) int {
-	return bytes.Count(text[:off], []byte{'\n'}) + 1
-}
-
 // lineCount counts lines the way an editor does: a final line without a
 // newline still counts.
 func lineCount(text []byte) int {

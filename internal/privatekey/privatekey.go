@@ -6,11 +6,10 @@
 package privatekey
 
 import (
-	"io"
-	"os"
 	"regexp"
 	"sync"
-	"syscall"
+
+	"pincer/internal/safefile"
 )
 
 // SniffLimit is how much of a file InFile looks at: a key block starts
@@ -28,23 +27,13 @@ func IsText(text []byte) bool { return begin().Match(text) }
 
 // InFile reports whether the regular file at path (links followed) holds a
 // private key block in its first SniffLimit bytes, and how many bytes it
-// read, so that a caller can bound what it reads in all. Anything but a
-// regular file is not opened at all: opening some devices has effects of
-// its own, and a named pipe would wait for a writer. The open itself does
-// not block either, in case a pipe is swapped in after the check.
+// read, so that a caller can bound what it reads in all. It opens the file
+// through safefile: anything but a regular file is not opened at all, and
+// the open never waits on a named pipe swapped in after the check.
 func InFile(path string) (holds bool, read int64) {
-	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return false, 0
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	head, err := safefile.Head(path, SniffLimit)
 	if err != nil {
 		return false, 0
 	}
-	defer f.Close()
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		return false, 0
-	}
-	head, _ := io.ReadAll(io.LimitReader(f, SniffLimit))
 	return IsText(head), int64(len(head))
 }

@@ -111,40 +111,11 @@ func Read(path string, opts Options) ([]byte, error) {
 	if name == "" {
 		name = path
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return nil, err
-	}
-	target := ""
-	if abs, err := filepath.Abs(path); err != nil || filepath.Clean(abs) != real {
-		target = shown(real)
-	}
-	// Refuse what stat already shows before opening it: opening some
-	// devices has effects of its own.
-	if info, err := os.Stat(real); err == nil && !info.Mode().IsRegular() {
-		return nil, &Error{Name: name, Target: target, Kind: kind(info.Mode()), err: ErrNotRegular}
-	}
-	if opts.Within != "" {
-		dir := opts.Within
-		if r, err := filepath.EvalSymlinks(dir); err == nil {
-			dir = r
-		}
-		if !Within(dir, real) {
-			return nil, &Error{Name: name, Target: shown(real), Within: opts.Within, err: ErrOutside}
-		}
-	}
-	f, err := openNonBlocking(real)
+	f, info, err := open(path, opts.Within, name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{Name: name, Target: target, Kind: kind(info.Mode()), err: ErrNotRegular}
-	}
 	if info.Size() > limit {
 		return nil, &Error{Name: name, Limit: limit, Size: info.Size(), err: ErrTooLarge}
 	}
@@ -156,6 +127,62 @@ func Read(path string, opts Options) ([]byte, error) {
 		return nil, &Error{Name: name, Limit: limit, Size: int64(len(data)), err: ErrTooLarge}
 	}
 	return data, nil
+}
+
+// Head returns at most the first n bytes of the regular file at path,
+// following symbolic links, with Read's refusals but no size cap: a caller
+// that only looks at a file's top (a private key's first line) must not
+// miss it in a large file, nor read all of one.
+func Head(path string, n int64) ([]byte, error) {
+	f, _, err := open(path, "", path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
+}
+
+// open opens the regular file at path for reading, links followed, and
+// refuses anything else (a pipe, a device, a directory) before opening it
+// where stat shows it and after, without ever waiting on it; within, when
+// set, is the directory the file must stay in.
+func open(path, within, name string) (*os.File, fs.FileInfo, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	target := ""
+	if abs, err := filepath.Abs(path); err != nil || filepath.Clean(abs) != real {
+		target = shown(real)
+	}
+	// Refuse what stat already shows before opening it: opening some
+	// devices has effects of its own.
+	if info, err := os.Stat(real); err == nil && !info.Mode().IsRegular() {
+		return nil, nil, &Error{Name: name, Target: target, Kind: kind(info.Mode()), err: ErrNotRegular}
+	}
+	if within != "" {
+		dir := within
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = r
+		}
+		if !Within(dir, real) {
+			return nil, nil, &Error{Name: name, Target: shown(real), Within: within, err: ErrOutside}
+		}
+	}
+	f, err := openNonBlocking(real)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &Error{Name: name, Target: target, Kind: kind(info.Mode()), err: ErrNotRegular}
+	}
+	return f, info, nil
 }
 
 // shown quotes a path that holds characters a terminal could interpret: a

@@ -169,3 +169,32 @@ func TestReadQuotesHostileTarget(t *testing.T) {
 		t.Fatalf("Read = %q; want an error without control characters", err)
 	}
 }
+
+func TestHead(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big")
+	write(t, big, "top\n"+strings.Repeat("x", DefaultLimit))
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero")
+	link(t, "/dev/zero", zero)
+	cases := []struct {
+		name, path string
+		want       string
+		err        error
+	}{
+		{"a file over any cap gives its head", big, "top\n", nil},
+		{"named pipe (must not wait for a writer)", fifo, "", ErrNotRegular},
+		{"link to a device", zero, "", ErrNotRegular},
+		{"directory", dir, "", ErrNotRegular},
+		{"missing", filepath.Join(dir, "none"), "", fs.ErrNotExist},
+	}
+	for _, c := range cases {
+		got, err := Head(c.path, 4)
+		if string(got) != c.want || !errors.Is(err, c.err) {
+			t.Errorf("%s: Head = %q, %v; want %q, %v", c.name, got, err, c.want, c.err)
+		}
+	}
+}
