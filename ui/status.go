@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
@@ -15,6 +16,21 @@ import (
 
 // spinner is the animation shown while the agent works.
 const spinner = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// spinnerFrame is the spinner's frame i, cut from spinner in place: the
+// status line's parts are made on every frame, to compare with those
+// drawn last, and converting spinner to runes allocated each time.
+func spinnerFrame(i int) string {
+	i %= utf8.RuneCountInString(spinner)
+	for at := range spinner {
+		if i == 0 {
+			_, n := utf8.DecodeRuneInString(spinner[at:])
+			return spinner[at : at+n]
+		}
+		i--
+	}
+	return ""
+}
 
 // statusLine is the bottom line: what is happening, the model and session,
 // how full the context is, the tokens used, and the turn's elapsed time.
@@ -76,8 +92,7 @@ func (a *App) statusParts() []statusPart {
 	case len(a.dialogs) > 0:
 		add(statusWarning, "● waiting for you")
 	case a.busy:
-		frames := []rune(spinner)
-		frame := string(frames[a.spin%len(frames)])
+		frame := spinnerFrame(a.spin)
 		what := "thinking"
 		switch a.state {
 		case stateStreaming:

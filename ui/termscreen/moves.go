@@ -423,15 +423,22 @@ func skipEscape(out []byte, i int) int {
 }
 
 // param is the n-th parameter of a control sequence, def when it is
-// missing or 0.
+// missing or 0. It is read in place: shortenMoves calls it for every
+// control sequence of every frame, most of them colours, and splitting
+// the parameters allocated for each.
 func param(params []byte, n, def int) int {
-	for k, p := range bytes.Split(params, []byte(";")) {
-		if k == n {
-			if v, err := strconv.Atoi(string(p)); err == nil && v > 0 {
-				return v
-			}
+	for k := 0; k < n; k++ {
+		i := bytes.IndexByte(params, ';')
+		if i < 0 {
 			return def
 		}
+		params = params[i+1:]
+	}
+	if i := bytes.IndexByte(params, ';'); i >= 0 {
+		params = params[:i]
+	}
+	if v, err := strconv.Atoi(string(params)); err == nil && v > 0 {
+		return v
 	}
 	return def
 }

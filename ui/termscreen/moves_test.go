@@ -129,3 +129,37 @@ func screenText(e *vt.Emulator) string {
 	}
 	return b.String()
 }
+
+// TestParam: parameters are read by position, and a missing, empty, zero
+// or unreadable one gives the default.
+func TestParam(t *testing.T) {
+	for _, c := range []struct {
+		params string
+		n, def int
+		want   int
+	}{
+		{"", 0, 1, 1},
+		{"5", 0, 1, 5},
+		{"5;12", 1, 1, 12},
+		{"5;12", 2, 7, 7},
+		{";12", 0, 1, 1},
+		{"5;", 1, 1, 1},
+		{"0;3", 0, 1, 1},
+		{"38:5:1", 0, 1, 1},
+		{"2;38;5;196", 3, 1, 196},
+	} {
+		if got := param([]byte(c.params), c.n, c.def); got != c.want {
+			t.Errorf("param(%q, %d, %d) = %d, want %d", c.params, c.n, c.def, got, c.want)
+		}
+	}
+}
+
+// BenchmarkParam measures reading a colour's parameters, which
+// shortenMoves does for every control sequence of a frame.
+func BenchmarkParam(b *testing.B) {
+	params := []byte("38;2;120;200;80")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = param(params, 0, 1)
+	}
+}

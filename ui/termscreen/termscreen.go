@@ -132,8 +132,17 @@ type Program struct {
 	// moved them, and they are put back at the end (after a resize too,
 	// where tabs is forgotten but a terminal may keep the stops).
 	tabsMoved bool
-	starts    []int    // per column, rows that begin there (scratch for setTabs)
-	runs      [][2]int // scratch for render
+	starts    []int      // per column, rows that begin there (scratch for setTabs)
+	runs      [][2]int   // scratch for render
+	split     []splitRow // scratch for render
+}
+
+// splitRow is a row render hands over one change at a time: its changes,
+// and the row as the frame has it.
+type splitRow struct {
+	y    int
+	runs [][2]int
+	line uv.Line
 }
 
 // New makes a program for m.
@@ -687,12 +696,10 @@ func (p *Program) draw(personal bool) {
 // with a move instead of written again.
 func (p *Program) render() {
 	buf := p.cells.RenderBuffer
-	type splitRow struct {
-		y    int
-		runs [][2]int
-		line uv.Line // the row as the frame has it
-	}
-	var split []splitRow
+	// The rows split are kept in p.split, their runs and cells in slices
+	// used again frame after frame: the status line is split in most
+	// frames, and copying it out anew allocated a row of cells each time.
+	split := p.split[:0]
 	passes := 1
 	for y := range p.height {
 		if !p.changed[y] {
@@ -700,10 +707,17 @@ func (p *Program) render() {
 		}
 		p.runs = changedRuns(p.runs[:0], buf.Lines[y], p.shown.Lines[y])
 		if runs := p.runs; len(runs) > 1 {
-			split = append(split, splitRow{y, slices.Clone(runs), slices.Clone(buf.Lines[y])})
+			if len(split) < cap(split) {
+				split = split[:len(split)+1]
+			} else {
+				split = append(split, splitRow{})
+			}
+			r := &split[len(split)-1]
+			r.y, r.runs, r.line = y, append(r.runs[:0], runs...), append(r.line[:0], buf.Lines[y]...)
 			passes = max(passes, min(len(runs), maxPasses))
 		}
 	}
+	p.split = split
 	for k := range passes {
 		for _, r := range split {
 			// The row as the frame has it up to where its change k+1

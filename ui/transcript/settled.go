@@ -82,7 +82,11 @@ func openedAt(para string) int {
 		}
 		open = append(open, mark{m, at})
 	}
-	inCode, link := false, -1
+	// link is where an open link began; target says its "](" was seen.
+	// Kept as a flag: looking for "](" again at every byte after an
+	// unclosed "[" made each render of the growing end quadratic in its
+	// paragraph.
+	inCode, link, target := false, -1, false
 	for i := 0; i < len(para); i++ {
 		c := para[i]
 		switch {
@@ -95,10 +99,12 @@ func openedAt(para string) int {
 		case c == '[' && link < 0:
 			link = i
 		case c == ']' && link >= 0 && (i+1 >= len(para) || para[i+1] != '('):
-			link = -1 // brackets, not a link
-		case c == ')' && link >= 0 && strings.Contains(para[link:i], "]("):
-			link = -1
-		case link >= 0 && strings.Contains(para[link:i], "]("):
+			link, target = -1, false // brackets, not a link
+		case c == ']' && link >= 0:
+			target = true
+		case c == ')' && target:
+			link, target = -1, false
+		case target:
 		case c == '*' || c == '~' || c == '_':
 			if i+1 < len(para) && para[i+1] == c {
 				toggle(string([]byte{c, c}), i)

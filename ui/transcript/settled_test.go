@@ -109,6 +109,7 @@ func TestSettledEnd(t *testing.T) {
 		{"Call `resolve` now ", "Call `resolve` now "},
 		{"keep the **cache sm", "keep the "},
 		{"see [the guide](https://exa", "see "},
+		{"see [the guide](https://example.com) and **mo", "see [the guide](https://example.com) and "},
 		{"a * b is ", "a * b is "[:2]},
 		{"解析器先读取整个文件", "解析器先读取整个文件"},
 		{"see https://example.com/" + strings.Repeat("a", 90), "see https://example.com/" + strings.Repeat("a", 90)},
