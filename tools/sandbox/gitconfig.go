@@ -253,6 +253,11 @@ var (
 	})
 )
 
+// gitValueEscaper escapes what a quoted git value cannot hold as is.
+var gitValueEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
+})
+
 // leaksCredential reports whether s holds a credential: a URL with a
 // password, or with a user for a web or file-transfer address (where the
 // user is often a token), or an HTTP header that carries one. A plain
@@ -356,8 +361,7 @@ func gitCredentialIn(text string) bool {
 
 // quoteGitValue writes v as a quoted git value.
 func quoteGitValue(v string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
-	return `"` + r.Replace(v) + `"`
+	return `"` + gitValueEscaper().Replace(v) + `"`
 }
 
 // filteredFile is a settings file the jail gets filtered: Path is where
@@ -495,6 +499,7 @@ func filterSettingsLines(text string) (out string, changed bool) {
 	var b strings.Builder
 	inMulti := "" // the quotes that close a TOML string running on
 	dropMulti := false
+	keyWords := append(credentialWords(), "_auth", "auth-token", "authtoken", "auth_token", "credential")
 	for line := range strings.SplitAfterSeq(text, "\n") {
 		if inMulti != "" {
 			if strings.Contains(line, inMulti) {
@@ -514,7 +519,7 @@ func filterSettingsLines(text string) (out string, changed bool) {
 		key = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(key, "export ")))
 		drop := leaksCredential(trimmed)
 		if ok {
-			for _, w := range append(credentialWords(), "_auth", "auth-token", "authtoken", "auth_token", "credential") {
+			for _, w := range keyWords {
 				drop = drop || strings.Contains(key, w)
 			}
 			v := strings.TrimSpace(value)

@@ -75,3 +75,19 @@ func TestSettingsNamedSkipsIncludedFIFO(t *testing.T) {
 		t.Fatalf("pins = %v, want [%s]", pins, fifo)
 	}
 }
+
+// TestInHome: a path in home moves under home's real path; one beside
+// it, even named like ..x, stays as it is.
+func TestInHome(t *testing.T) {
+	tests := []struct{ p, want string }{
+		{"/home/u/.gitconfig", "/real/u/.gitconfig"},
+		{"/home/u/..x/config", "/real/u/..x/config"},
+		{"/home/other/.gitconfig", "/home/other/.gitconfig"},
+		{"/home/u", "/real/u"},
+	}
+	for _, tt := range tests {
+		if got := inHome(tt.p, "/home/u", "/real/u"); got != tt.want {
+			t.Errorf("inHome(%q) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
