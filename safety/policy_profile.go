@@ -190,9 +190,10 @@ func (p SandboxPolicy) hideHome(r *ProfileRights) {
 	}
 	home := filepath.Clean(p.Home)
 	r.HideHome = true
-	r.HomeKept = slices.DeleteFunc(abs(p.Toolchains), func(t string) bool { return !within(home, t) || t == home })
-	r.GitConfigs = slices.DeleteFunc(abs(p.GitConfigs), func(t string) bool { return !within(home, t) || t == home })
-	r.SettingsFiles = slices.DeleteFunc(abs(p.SettingsFiles), func(t string) bool { return !within(home, t) || t == home })
+	notBelowHome := func(t string) bool { return !within(home, t) || t == home }
+	r.HomeKept = slices.DeleteFunc(abs(p.Toolchains), notBelowHome)
+	r.GitConfigs = slices.DeleteFunc(abs(p.GitConfigs), notBelowHome)
+	r.SettingsFiles = slices.DeleteFunc(abs(p.SettingsFiles), notBelowHome)
 }
 
 // HomeInProject reports whether the project root is the home directory

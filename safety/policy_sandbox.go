@@ -142,10 +142,7 @@ func GitConfigFiles(home string, getenv func(string) string) []string {
 	if home == "" {
 		return nil
 	}
-	config := getenv("XDG_CONFIG_HOME")
-	if config == "" || !filepath.IsAbs(config) {
-		config = filepath.Join(home, ".config")
-	}
+	config := envDir(getenv, "XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	return []string{filepath.Join(config, "git", "config"), filepath.Join(home, ".gitconfig")}
 }
 

@@ -120,8 +120,11 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 		env = withoutSecretVars(env)
 	}
 	out := newHeadTail(c.opts.MaxOutput)
+	// The git dirs before, to compare after: only where the jail guards
+	// them (contained), and only when listed, lest every one seem new.
 	var gitBefore []string
-	if c.Sandboxed() && c.Profile() == safety.ProfileContained {
+	listedGit := c.Sandboxed() && c.Profile() == safety.ProfileContained
+	if listedGit {
 		gitBefore = sandbox.GitPlaces(c.opts.Root)
 	}
 	proc, spec, err := c.start(name, args, env)
@@ -157,7 +160,7 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 			hint = SuggestFix(c.args.Command, out.Capped(c.opts.MaxOutput), c.opts.Root)
 		}
 	}
-	if spec != nil && spec.GitGuard {
+	if listedGit && spec != nil && spec.GitGuard {
 		if made := newGitPlaces(gitBefore, sandbox.GitPlaces(c.opts.Root), c.opts.Root); made != "" {
 			status += ". " + made
 		}

@@ -1,13 +1,16 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // maxGitIncludeDepth is how deep git follows include directives.
@@ -16,6 +19,37 @@ const maxGitIncludeDepth = 10
 // maxSettingsSize bounds a settings file the jail gets a filtered copy
 // of; a larger one is left out whole.
 const maxSettingsSize = 256 << 10
+
+// errSettingsTooLarge says a settings file is over maxSettingsSize.
+var errSettingsTooLarge = errors.New("larger than a settings file may be")
+
+// readSettingsFile reads the settings file p, which may be named by a
+// file the project controls: it opens without blocking and refuses
+// anything but a regular file (a FIFO would hang the read, a device
+// like /dev/zero never end it) and anything over maxSettingsSize
+// (errSettingsTooLarge), checking the file it opened, not the path.
+func readSettingsFile(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", p)
+	}
+	if info.Size() > maxSettingsSize {
+		return nil, errSettingsTooLarge
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxSettingsSize+1))
+	if err == nil && len(data) > maxSettingsSize {
+		return nil, errSettingsTooLarge
+	}
+	return data, err
+}
 
 // gitEntry is one header or variable of a git settings file.
 type gitEntry struct {
@@ -219,6 +253,11 @@ var (
 	})
 )
 
+// gitValueEscaper escapes what a quoted git value cannot hold as is.
+var gitValueEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
+})
+
 // leaksCredential reports whether s holds a credential: a URL with a
 // password, or with a user for a web or file-transfer address (where the
 // user is often a token), or an HTTP header that carries one. A plain
@@ -322,8 +361,7 @@ func gitCredentialIn(text string) bool {
 
 // quoteGitValue writes v as a quoted git value.
 func quoteGitValue(v string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
-	return `"` + r.Replace(v) + `"`
+	return `"` + gitValueEscaper().Replace(v) + `"`
 }
 
 // filteredFile is a settings file the jail gets filtered: Path is where
@@ -379,12 +417,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string, secret f
 		if err != nil || !info.Mode().IsRegular() {
 			return
 		}
-		var data []byte
-		if info.Size() <= maxSettingsSize {
-			if data, err = os.ReadFile(real); err != nil {
-				data = nil // left out whole, like one too large
-			}
-		}
+		data, _ := readSettingsFile(real) // nil, left out whole, when too large or unreadable
 		filtered, includes, _ := filterGitConfig(string(data), nil)
 		out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
 		for _, inc := range includes {
@@ -441,7 +474,7 @@ func writeGitGlobal(dir string, files []filteredFile, roots []string, home, real
 		data, ok := byPath[p]
 		if !ok {
 			// Outside home, and so in view as it is.
-			b, err := os.ReadFile(p)
+			b, err := readSettingsFile(p)
 			if err != nil {
 				continue
 			}
@@ -466,6 +499,7 @@ func filterSettingsLines(text string) (out string, changed bool) {
 	var b strings.Builder
 	inMulti := "" // the quotes that close a TOML string running on
 	dropMulti := false
+	keyWords := append(credentialWords(), "_auth", "auth-token", "authtoken", "auth_token", "credential")
 	for line := range strings.SplitAfterSeq(text, "\n") {
 		if inMulti != "" {
 			if strings.Contains(line, inMulti) {
@@ -485,7 +519,7 @@ func filterSettingsLines(text string) (out string, changed bool) {
 		key = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(key, "export ")))
 		drop := leaksCredential(trimmed)
 		if ok {
-			for _, w := range append(credentialWords(), "_auth", "auth-token", "authtoken", "auth_token", "credential") {
+			for _, w := range keyWords {
 				drop = drop || strings.Contains(key, w)
 			}
 			v := strings.TrimSpace(value)
@@ -519,11 +553,11 @@ func homeSettingsFiles(paths []string, realHome string, skip []string, secret fu
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if info.Size() > maxSettingsSize {
+		data, err := readSettingsFile(real)
+		if errors.Is(err, errSettingsTooLarge) {
 			out = append(out, filteredFile{Path: p, Real: real})
 			continue
 		}
-		data, err := os.ReadFile(real)
 		if err != nil {
 			continue
 		}

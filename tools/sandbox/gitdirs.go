@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -132,14 +133,14 @@ func gitGuarded(g projectGit, root string, global []string) (pins []string, res 
 // common dir a linked worktree's names) may turn config.worktree on.
 func worktreeConfigOn(d string) bool {
 	cfg := filepath.Join(d, "config")
-	if b, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
+	if b, err := readSettingsFile(filepath.Join(d, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(d, c)
 		}
 		cfg = filepath.Join(c, "config")
 	}
-	b, err := os.ReadFile(cfg)
+	b, err := readSettingsFile(cfg)
 	return err == nil && strings.Contains(strings.ToLower(string(b)), "worktreeconfig")
 }
 
@@ -175,11 +176,11 @@ func projectGitFiles(g projectGit) []filteredFile {
 			if err != nil || !info.Mode().IsRegular() {
 				continue
 			}
-			if info.Size() > maxSettingsSize {
+			data, err := readSettingsFile(p)
+			if errors.Is(err, errSettingsTooLarge) {
 				out = append(out, filteredFile{Path: p, Real: p})
 				continue
 			}
-			data, err := os.ReadFile(p)
 			if err != nil || !gitCredentialIn(string(data)) {
 				continue
 			}
@@ -211,8 +212,8 @@ func settingsNamed(files []string, worktree, root string) (pins []string, res []
 			return
 		}
 		seen[file] = true
-		b, err := os.ReadFile(file)
-		if err != nil || len(b) > maxSettingsSize {
+		b, err := readSettingsFile(file)
+		if err != nil {
 			return
 		}
 		entries, _ := parseGitConfig(string(b))
@@ -270,7 +271,7 @@ func worktreeOf(d, root string) string {
 	if filepath.Base(d) == ".git" {
 		return filepath.Dir(d)
 	}
-	b, err := os.ReadFile(filepath.Join(d, "config"))
+	b, err := readSettingsFile(filepath.Join(d, "config"))
 	if err != nil {
 		return root
 	}

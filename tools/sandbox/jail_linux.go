@@ -162,12 +162,7 @@ func build(st setup) (*jail, error) {
 		}
 		unix.Close(c.fd)
 		c.fd = -1
-		for _, t := range j.scratch {
-			if rel, err := filepath.Rel(t, c.path); err == nil && !strings.HasPrefix(rel, "..") {
-				top, _, _ := strings.Cut(rel, string(filepath.Separator))
-				j.keepTop[t] = append(j.keepTop[t], top)
-			}
-		}
+		j.keepInScratch(c.path)
 	}
 	for _, l := range st.HomeLinks {
 		// In the jail's empty home only: elsewhere the link is in view.
@@ -186,13 +181,7 @@ func build(st setup) (*jail, error) {
 		return nil, err
 	}
 	for _, f := range filtered {
-		// A home in a scratch temp dir: emptying it must leave them.
-		for _, t := range j.scratch {
-			if rel, err := filepath.Rel(t, f.Real); err == nil && !strings.HasPrefix(rel, "..") {
-				top, _, _ := strings.Cut(rel, string(filepath.Separator))
-				j.keepTop[t] = append(j.keepTop[t], top)
-			}
-		}
+		j.keepInScratch(f.Real) // a home in a scratch temp dir: emptying it must leave them
 	}
 	if err := keepReadOnly(st); err != nil {
 		return nil, err
@@ -218,6 +207,18 @@ func build(st setup) (*jail, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// keepInScratch notes p, mounted in the jail, so emptying a scratch temp
+// dir that holds it leaves the name that leads to it.
+func (j *jail) keepInScratch(p string) {
+	for _, t := range j.scratch {
+		if within(p, t) {
+			rel, _ := filepath.Rel(t, p)
+			top, _, _ := strings.Cut(rel, string(filepath.Separator))
+			j.keepTop[t] = append(j.keepTop[t], top)
+		}
+	}
 }
 
 // placeFiltered lays the filtered settings files over the real ones

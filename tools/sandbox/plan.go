@@ -183,10 +183,11 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 
 // inHome is p, which lies in home as written, under home's real path.
 func inHome(p, home, real string) string {
-	if rel, err := filepath.Rel(home, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return filepath.Join(real, rel)
+	if !within(p, home) {
+		return p
 	}
-	return p
+	rel, _ := filepath.Rel(home, p)
+	return filepath.Join(real, rel)
 }
 
 // homeShown are the paths of home that stay in view when it is hidden:
