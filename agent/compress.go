@@ -109,6 +109,9 @@ func (a *Agent) toolsTokens() int {
 	if a.noTools {
 		return 0 // a plain chat: no tools are sent
 	}
+	if a.textTools {
+		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
+	}
 	return specTokens(a.offer().Specs)
 }
 

@@ -364,3 +364,57 @@ func TestFirstRequestCalibratedByTheTokenizer(t *testing.T) {
 		t.Errorf("estimate %d after calibration, want at least twice %d", after, before)
 	}
 }
+
+// TestNativeToolsRefusedFallsBackToTextCalls: a server started without its
+// tool-call parser (vLLM refuses "auto" tool choice) is asked again with
+// the tools described in the prompt; the call the model then writes as
+// text runs, and the next request carries call and result as text, with
+// no tools field, so the server does not refuse again.
+func TestNativeToolsRefusedFallsBackToTextCalls(t *testing.T) {
+	refused := agenttest.Error(400, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
+	h := newHarness(t, 5, refused,
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 7),
+		agenttest.Text("It says hello.", 5))
+	h.write("notes.txt", "hello from the file\n")
+	res, err := h.run("what does notes.txt say?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "It says hello." {
+		t.Errorf("answer %q", res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if reqs[0].Body["tools"] == nil {
+		t.Error("the first request offered no tools")
+	}
+	for i, r := range reqs[1:] {
+		if r.Body["tools"] != nil || r.Body["tool_choice"] != nil {
+			t.Errorf("request %d sent tools again after the server refused them", i+1)
+		}
+		if !strings.Contains(string(r.Raw), `\u003ctool_call\u003e`) && !strings.Contains(string(r.Raw), "<tool_call>") {
+			t.Errorf("request %d does not tell the model how to call tools as text", i+1)
+		}
+	}
+	last := string(reqs[2].Raw)
+	if strings.Contains(last, `"tool_calls"`) || strings.Contains(last, `"role":"tool"`) {
+		t.Errorf("the last request sends calls or results as the server's own tool messages: %s", last)
+	}
+	if !strings.Contains(last, "hello from the file") || !strings.Contains(last, "tool_response") {
+		t.Errorf("the last request lacks the tool's result as text")
+	}
+	said := 0
+	for _, n := range h.notices() {
+		if strings.Contains(n, "without its tool-call parser") {
+			said++
+		}
+		if strings.Contains(n, "plain chat") {
+			t.Errorf("fell back to a plain chat: %s", n)
+		}
+	}
+	if said != 1 {
+		t.Errorf("the text-tools notice came %d times, want once", said)
+	}
+}

@@ -193,6 +193,10 @@ type Agent struct {
 	// noTools is set once the server said the model cannot call tools:
 	// the session goes on as a plain chat.
 	noTools bool
+	// textTools is set once the server refused tools of its own (started
+	// without its tool-call parser): the tools are described in the
+	// prompt and the model's calls read from its text (llm.Request.TextTools).
+	textTools bool
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -448,7 +452,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
-		if !a.textCallsTold && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
+		if !a.textCallsTold && !a.textTools && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
 			a.textCallsTold = true
 			sink(Notice{Text: "The model wrote its tool calls as text and pincer read them as calls; they are checked and approved like any other. Starting the server with its tool-call parser avoids this (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser)."})
 		}
@@ -573,6 +577,12 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 			a.noTools = true
 			sink(Notice{Text: "The model cannot call tools (its server says so), so pincer goes on as a plain chat: it answers, but cannot read, change or run anything. Choose a model that supports tools to work on files."})
 			req.Tools, req.ToolChoice = nil, ""
+		case llm.NativeToolsRefused(err) && len(req.Tools) > 0 && !req.TextTools:
+			// Once, for the rest of the session, like the plain chat above:
+			// the model still calls tools, written as text.
+			a.textTools = true
+			sink(Notice{Text: "The model server takes no tool definitions (it was started without its tool-call parser), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. Starting the server with its parser is more reliable (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)."})
+			req.TextTools, req.ToolChoice = true, ""
 		case llm.ContextTooLong(err) && !refused:
 			refused = true
 			next, ferr := a.afterRefusal(ctx, req, final, sink)
@@ -650,6 +660,7 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 		return req, nil // the model cannot call tools: a plain chat
 	}
 	req.Tools = a.offer().Specs
+	req.TextTools = a.textTools
 	if final {
 		req.ToolChoice = "none"
 	}

@@ -34,6 +34,25 @@ func ToolsUnsupported(err error) bool {
 	return false
 }
 
+// NativeToolsRefused reports whether err is a server refusing the
+// request's tools because it was started without its tool-call parser
+// (vLLM without --enable-auto-tool-choice, llama.cpp without --jinja). The
+// model can still call tools when they are described in the prompt and it
+// writes its calls as text (see Request.TextTools).
+func NativeToolsRefused(err error) bool {
+	var e *apiError
+	if !errors.As(err, &e) || (e.Status != 0 && e.Status != 400 && e.Status != 422 && e.Status != 500 && e.Status != 501) {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	for _, s := range []string{"enable-auto-tool-choice", "tool-call-parser", "tools param requires --jinja", "tool_choice is not supported", "tool choice is not supported"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // ContextTooLong reports whether err is a server refusing a request as
 // longer than the model's window, in the words OpenAI, vLLM, llama.cpp,
 // Ollama, LM Studio and hosted providers use.
@@ -52,6 +71,8 @@ func ContextTooLong(err error) bool {
 		"exceeds the maximum context", "context window", "prompt is too long", "prompt too long",
 		"input length exceeds", "is longer than the model's context length", "too many tokens",
 		"reduce the length of the messages", "greater than the context length", "exceeds the context length",
+		"when context the overflows", "when the context overflows", "loaded with context length of only",
+		"larger than the max context size", "exceeds the model's context",
 	} {
 		if strings.Contains(m, s) {
 			return true

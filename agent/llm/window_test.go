@@ -145,16 +145,22 @@ func TestErrorKinds(t *testing.T) {
 		name             string
 		err              error
 		tooLong, noTools bool
+		noNative         bool
 	}{
-		{"openai", &apiError{Status: 400, Code: "context_length_exceeded", Message: "This model's maximum context length is 8192 tokens."}, true, false},
-		{"vllm", &apiError{Status: 400, Message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens"}, true, false},
-		{"llama.cpp", &apiError{Status: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true, false},
-		{"ollama long", &apiError{Status: 400, Message: "input length exceeds the context length"}, true, false},
-		{"lm studio", &apiError{Status: 400, Message: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length"}, true, false},
-		{"ollama no tools", &apiError{Status: 400, Message: "registry.ollama.ai/library/gemma3:1b does not support tools"}, false, true},
-		{"server error", &apiError{Status: 500, Message: "maximum context length"}, false, false},
-		{"other 400", &apiError{Status: 400, Message: "invalid temperature"}, false, false},
-		{"not an api error", context.Canceled, false, false},
+		{"openai", &apiError{Status: 400, Code: "context_length_exceeded", Message: "This model's maximum context length is 8192 tokens."}, true, false, false},
+		{"vllm", &apiError{Status: 400, Message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens"}, true, false, false},
+		{"llama.cpp", &apiError{Status: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true, false, false},
+		{"ollama long", &apiError{Status: 400, Message: "input length exceeds the context length"}, true, false, false},
+		{"lm studio", &apiError{Status: 400, Message: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length"}, true, false, false},
+		{"lm studio overflow", &apiError{Status: 400, Message: "Trying to keep the first 6120 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"}, true, false, false},
+		{"llama.cpp old", &apiError{Status: 400, Message: "input is larger than the max context size. skipping"}, true, false, false},
+		{"ollama prompt too long", &apiError{Status: 400, Message: "prompt too long; exceeded max context length by 1904 tokens"}, true, false, false},
+		{"ollama no tools", &apiError{Status: 400, Message: "registry.ollama.ai/library/gemma3:1b does not support tools"}, false, true, false},
+		{"vllm auto tool choice", &apiError{Status: 400, Message: "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}, false, false, true},
+		{"llama.cpp no jinja", &apiError{Status: 500, Message: "tools param requires --jinja flag"}, false, false, true},
+		{"server error", &apiError{Status: 500, Message: "maximum context length"}, false, false, false},
+		{"other 400", &apiError{Status: 400, Message: "invalid temperature"}, false, false, false},
+		{"not an api error", context.Canceled, false, false, false},
 	}
 	for _, tt := range tests {
 		if got := ContextTooLong(tt.err); got != tt.tooLong {
@@ -162,6 +168,9 @@ func TestErrorKinds(t *testing.T) {
 		}
 		if got := ToolsUnsupported(tt.err); got != tt.noTools {
 			t.Errorf("%s: ToolsUnsupported = %v, want %v", tt.name, got, tt.noTools)
+		}
+		if got := NativeToolsRefused(tt.err); got != tt.noNative {
+			t.Errorf("%s: NativeToolsRefused = %v, want %v", tt.name, got, tt.noNative)
 		}
 	}
 }
