@@ -418,3 +418,38 @@ func TestNativeToolsRefusedFallsBackToTextCalls(t *testing.T) {
 		t.Errorf("the text-tools notice came %d times, want once", said)
 	}
 }
+
+// TestBotchedTextCallIsExplainedToTheModel: a call written as text with
+// broken JSON is not run and does not end the turn as an answer of raw
+// JSON; the model is told what was wrong and its second try runs.
+func TestBotchedTextCallIsExplainedToTheModel(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Text("<tool_call>\n{'name': 'read_file', 'arguments': {'path': 'notes.txt',}}\n</tool_call>", 6),
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 6),
+		agenttest.Text("It says hello.", 5))
+	h.write("notes.txt", "hello from the file\n")
+	res, err := h.run("what does notes.txt say?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "It says hello." {
+		t.Errorf("answer %q", res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	second := string(reqs[1].Raw)
+	if !strings.Contains(second, "single quotes") || !strings.Contains(second, "Not run") {
+		t.Errorf("the model was not told why its call was not read: %s", second)
+	}
+	var results []ToolResult
+	for _, ev := range h.events {
+		if r, ok := ev.(ToolResult); ok {
+			results = append(results, r)
+		}
+	}
+	if len(results) != 2 || !results[0].IsError || results[1].IsError || !strings.Contains(results[1].Content, "hello from the file") {
+		t.Errorf("results %+v, want the botched call refused and the second read", results)
+	}
+}

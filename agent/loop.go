@@ -499,6 +499,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
 			case a.hookHalt != "":
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
+			case call.Unreadable != "":
+				r = tools.Result{Content: "Not run: " + call.Unreadable, IsError: true}
 			case call.Oversize > 0:
 				r = tools.Result{Content: oversizeRefusal(call, reply.ArgsLimit), IsError: true}
 				sink(Notice{Text: fmt.Sprintf("Refused %s: its arguments were %s, over the limit of %s (tool_args_max_kb).", call.Name, human.Bytes(int64(call.Oversize)), human.Bytes(int64(reply.ArgsLimit)))})
