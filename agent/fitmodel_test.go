@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,8 +61,12 @@ func TestWindowLearnedFromTheServer(t *testing.T) {
 			if got := h.agent.ContextWindowSource(); got != tt.wantSource {
 				t.Errorf("source %q, want %q", got, tt.wantSource)
 			}
-			if asked != 2 {
-				t.Errorf("asked the server %d times, want once per turn (the client caches)", asked)
+			want := 2
+			if tt.learned.Assumed {
+				want = 4 // and again after the request that loads the model
+			}
+			if asked != want {
+				t.Errorf("asked the server %d times, want %d: once per turn (the client caches), and once more when it only guessed", asked, want)
 			}
 			var about []string
 			for _, n := range h.notices() {
@@ -451,5 +456,37 @@ func TestBotchedTextCallIsExplainedToTheModel(t *testing.T) {
 	}
 	if len(results) != 2 || !results[0].IsError || results[1].IsError || !strings.Contains(results[1].Content, "hello from the file") {
 		t.Errorf("results %+v, want the botched call refused and the second read", results)
+	}
+}
+
+// TestOllamaWindowLearnedOnceTheModelIsLoaded: Ollama says the window only
+// once the model is loaded, and cuts a longer prompt silently; the request
+// that loads it is followed by a second question within the same turn, so
+// the rest of the turn is fitted to the real window, not the default.
+func TestOllamaWindowLearnedOnceTheModelIsLoaded(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"notes.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("notes.txt", "hello\n")
+	asked := 0
+	h.agent.opts.Window = func(context.Context, string) llm.Window {
+		asked++
+		if asked == 1 {
+			return llm.Window{Tokens: llm.OllamaDefaultWindow, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}
+		}
+		return llm.Window{Tokens: 2048, Server: llm.ServerOllama, Source: "Ollama /api/ps"}
+	}
+	var windows []int
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
+	if _, err := h.run("read notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range h.events {
+		if w, ok := ev.(WindowKnown); ok {
+			windows = append(windows, w.Tokens)
+		}
+	}
+	if asked != 2 || h.agent.ContextWindow() != 2048 || !slices.Equal(windows, []int{4096, 2048}) {
+		t.Errorf("asked %d times, window %d, shown %v; want the real 2048 learned within the turn", asked, h.agent.ContextWindow(), windows)
 	}
 }

@@ -384,6 +384,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}()
 	}
 	stopContinues := 0
+	reprobed := false // the window was asked again after the first request
 	var check checkState
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
@@ -416,6 +417,14 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		res.Usage = res.Usage.Plus(reply.Usage)
 		if err == nil && reply.Usage.PromptTokens > 0 && !reply.Usage.Estimated {
 			a.calibrate(req, reply.Usage.PromptTokens)
+		}
+		if err == nil && a.server.Assumed && !reprobed {
+			// The window was only Ollama's default before the model was
+			// loaded; the request just loaded it, so ask again now, once,
+			// not at the next turn: Ollama cuts a prompt longer than its
+			// window without a word, and the window may well be smaller.
+			reprobed = true
+			a.learnWindow(ctx, sink)
 		}
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
