@@ -490,3 +490,26 @@ func TestOllamaWindowLearnedOnceTheModelIsLoaded(t *testing.T) {
 		t.Errorf("asked %d times, window %d, shown %v; want the real 2048 learned within the turn", asked, h.agent.ContextWindow(), windows)
 	}
 }
+
+// TestTooBigSaysTheServersFix: a turn that cannot fit an Ollama window
+// even cut down ends with the server's numbers and the way to raise the
+// window there (OLLAMA_CONTEXT_LENGTH), not context_window, which cannot
+// raise what the server runs with.
+func TestTooBigSaysTheServersFix(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("big.txt", strings.Repeat("a line of the big file\n", 400))
+	window := h.agent.fixedTokens() + 1200
+	h.agent.opts.Window = func(context.Context, string) llm.Window {
+		return llm.Window{Tokens: window, Server: llm.ServerOllama, Source: "Ollama /api/ps"}
+	}
+	prompt := "read big.txt " + strings.Repeat("x", 4*(windowLimit(window)-h.agent.fixedTokens()-40))
+	_, err := h.run(prompt)
+	if err == nil {
+		t.Fatal("the turn fitted; the test needs a request that cannot")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "OLLAMA_CONTEXT_LENGTH") || strings.Contains(msg, "context_window") || !strings.Contains(msg, humanTokens(window)) {
+		t.Errorf("error %q, want the window %s and the Ollama fix", msg, humanTokens(window))
+	}
+}
