@@ -513,3 +513,28 @@ func TestTooBigSaysTheServersFix(t *testing.T) {
 		t.Errorf("error %q, want the window %s and the Ollama fix", msg, humanTokens(window))
 	}
 }
+
+// TestSameCutIsSaidOnce: an old tool output cut to fit a small window is
+// cut again for every later request of the turn; the notice says it once.
+func TestSameCutIsSaidOnce(t *testing.T) {
+	h := newHarness(t, 6,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "read_file", Arguments: `{"path":"small.txt"}`}),
+		agenttest.Tools("", agenttest.Call{ID: "c3", Name: "read_file", Arguments: `{"path":"small.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("big.txt", strings.Repeat("a line of the big file\n", 300))
+	h.write("small.txt", "small\n")
+	h.agent.opts.Budget = Budget{ContextWindow: h.agent.fixedTokens() + 2000, CapWindow: true, CompressAt: 0.99, KeepRecent: 10}
+	if _, err := h.run("read big.txt then small.txt twice"); err != nil {
+		t.Fatal(err)
+	}
+	said := 0
+	for _, n := range h.notices() {
+		if strings.Contains(n, "old tool output") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("the cut was said %d times over %d requests, want once: %q", said, len(h.srv.Requests()), h.notices())
+	}
+}

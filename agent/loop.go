@@ -158,6 +158,9 @@ type Agent struct {
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 	repairNote string      // what Restore repaired, said once at the next request
+	// fitSaid is what fitting the last request to the window said: the
+	// same cut made again for the next request is not said again.
+	fitSaid string
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
@@ -656,6 +659,12 @@ func notSaved(err error) error {
 // window. final withholds tools.
 func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.budgetWindow(), a.toolsTokens())
+	said := strings.Join(notes, "\n")
+	if said == a.fitSaid {
+		notes = nil
+	} else {
+		a.fitSaid = said
+	}
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
 		a.repairNote = ""
