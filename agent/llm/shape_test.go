@@ -54,6 +54,9 @@ func TestRecoverTextCalls(t *testing.T) {
 		{"deepseek v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{\"path\":\"main.go\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", []want{{"read_file", read}}},
 		{"deepseek v3.1", `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"main.go"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>run_command<｜tool▁sep｜>{"command":"go test ./..."}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`, []want{{"read_file", read}, {"run_command", run}}},
 		{"deepseek fenced", "```\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\":\"main.go\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n```", []want{{"read_file", read}}},
+		{"qwen3 coder xml", "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>", []want{{"read_file", read}}},
+		{"qwen3 coder xml typed", "<tool_call>\n<function=run_command>\n<parameter=command>\ngo test ./...\n</parameter>\n<parameter=timeout>\n30\n</parameter>\n</function>\n</tool_call>", []want{{"run_command", `{"command":"go test ./...","timeout":30}`}}},
+		{"qwen3 coder xml string stays text", "<tool_call><function=read_file><parameter=path>42</parameter></function></tool_call>", []want{{"read_file", `{"path":"42"}`}}},
 		{"no arguments key", `{"name": "run_command"}`, nil}, // required command missing
 
 		// Not calls: the text stays the answer.
@@ -328,6 +331,7 @@ func TestTextCallsSplitAtEveryPoint(t *testing.T) {
 		"python tag":  `<|python_tag|>{"name": "read_file", "parameters": {"path": "main.go"}}`,
 		"bare llama":  `{"name": "read_file", "parameters": {"path": "main.go"}}`,
 		"deepseek":    `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"main.go"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		"qwen3 coder": "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>",
 		"fenced json": "```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}\n```",
 		"after think": "<think>need it</think>\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>",
 	}

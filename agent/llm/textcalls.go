@@ -100,6 +100,9 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 		if !found {
 			return nil, fmt.Sprintf("there is no tool named %q; call one of: %s.", c.name, toolNames(offered))
 		}
+		if c.params != nil {
+			c.args = xmlArgs(c.params, spec.Parameters)
+		}
 		args, valid := argsObject(c.args)
 		if !valid {
 			return nil, fmt.Sprintf("the arguments of %s are not a JSON object; write them as {\"name\": value, …}.", c.name)
@@ -158,6 +161,9 @@ func toolNames(offered []ToolSpec) string {
 type textCall struct {
 	name string
 	args json.RawMessage
+	// params are the text values of an XML call (Qwen3-Coder), typed
+	// into args once the tool's schema is known.
+	params map[string]string
 }
 
 // unfence takes the body out of a Markdown code fence that holds the whole
@@ -193,13 +199,77 @@ func parseHermes(s string) ([]textCall, bool) {
 		} else {
 			s = ""
 		}
-		calls, ok := parseJSONCalls(unfence(strings.TrimSpace(inner)))
+		inner = strings.TrimSpace(inner)
+		if strings.HasPrefix(inner, xmlFunction) {
+			call, ok := parseXMLCall(inner)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, call)
+			continue
+		}
+		calls, ok := parseJSONCalls(unfence(inner))
 		if !ok {
 			return nil, false
 		}
 		out = append(out, calls...)
 	}
 	return out, true
+}
+
+// Markers of the XML calls Qwen3-Coder writes inside <tool_call>.
+const (
+	xmlFunction    = "<function="
+	xmlFunctionEnd = "</function>"
+	xmlParam       = "<parameter="
+	xmlParamEnd    = "</parameter>"
+)
+
+// parseXMLCall reads <function=NAME><parameter=KEY>VALUE</parameter>…
+// </function>. The values are text; readTextCalls types them by the
+// tool's schema.
+func parseXMLCall(s string) (textCall, bool) {
+	s = strings.TrimPrefix(s, xmlFunction)
+	gt := strings.IndexByte(s, '>')
+	if gt <= 0 {
+		return textCall{}, false
+	}
+	c := textCall{name: strings.TrimSpace(s[:gt]), params: map[string]string{}}
+	s = strings.TrimSpace(s[gt+1:])
+	for strings.HasPrefix(s, xmlParam) {
+		s = s[len(xmlParam):]
+		gt := strings.IndexByte(s, '>')
+		end := strings.Index(s, xmlParamEnd)
+		if gt <= 0 || end < gt {
+			return textCall{}, false
+		}
+		value := strings.TrimPrefix(s[gt+1:end], "\n")
+		c.params[strings.TrimSpace(s[:gt])] = strings.TrimSuffix(value, "\n")
+		s = strings.TrimSpace(s[end+len(xmlParamEnd):])
+	}
+	if s != xmlFunctionEnd && s != "" {
+		return textCall{}, false
+	}
+	return c, true
+}
+
+// xmlArgs types the text values of an XML call by the tool's schema: a
+// string property keeps its text, any other takes it as JSON (a number, a
+// boolean, a list), and an unknown one is a string.
+func xmlArgs(params map[string]string, schema map[string]any) json.RawMessage {
+	props, _ := schema["properties"].(map[string]any)
+	obj := make(map[string]any, len(params))
+	for k, v := range params {
+		p, _ := props[k].(map[string]any)
+		var typed any
+		if t, _ := p["type"].(string); t != "string" && t != "" && json.Unmarshal([]byte(v), &typed) == nil {
+			obj[k] = typed
+			continue
+		}
+		obj[k] = v
+	}
+	b, _ := json.Marshal(obj)
+	return b
 }
 
 // parseMistral reads what follows [TOOL_CALLS]: a JSON list of calls, or
