@@ -176,13 +176,25 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 		if len(reqs[2].Raw) >= len(reqs[0].Raw) {
 			t.Errorf("the retry carried %d bytes, no fewer than the refused request's %d", len(reqs[2].Raw), len(reqs[0].Raw))
 		}
-		if h.agent.ratio() <= 1 {
-			t.Errorf("ratio %.2f after a refusal, want it raised", h.agent.ratio())
+		if h.agent.ContextWindow() != 4096 || h.agent.ContextWindowSource() != refusedSource {
+			t.Errorf("window %d from %q after a refusal naming 4096, want that window", h.agent.ContextWindow(), h.agent.ContextWindowSource())
 		}
 		if n := h.notices(); len(n) == 0 || !strings.Contains(strings.Join(n, "\n"), "refused the request as longer than its context window") {
 			t.Errorf("notices %q, want one saying the server refused and pincer compressed", n)
 		}
 		h.checkStrict()
+	})
+	t.Run("no window named", func(t *testing.T) {
+		h := newHarness(t, 5, agenttest.Error(400, "prompt is too long"), agenttest.Text("done", 5))
+		h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
+		h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
+		h.agent.Restore(bigHistory(16, 600), "", 0)
+		if _, err := h.run("go on"); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if h.agent.ratio() <= 1 || h.agent.ContextWindow() != 30000 {
+			t.Errorf("ratio %.2f, window %d after a refusal naming no window, want the estimate raised and the window kept", h.agent.ratio(), h.agent.ContextWindow())
+		}
 	})
 	t.Run("refused again", func(t *testing.T) {
 		h := newHarness(t, 5, tooLongReply(), tooLongReply(), agenttest.Text("never", 5))
@@ -536,5 +548,30 @@ func TestSameCutIsSaidOnce(t *testing.T) {
 	}
 	if said != 1 {
 		t.Errorf("the cut was said %d times over %d requests, want once: %q", said, len(h.srv.Requests()), h.notices())
+	}
+}
+
+// TestRefusedWindowIsKept: a server that says nothing about its window
+// but names it when it refuses a request (LM Studio) is budgeted for that
+// window from then on, in later turns too, and the retry fits it.
+func TestRefusedWindowIsKept(t *testing.T) {
+	refusal := agenttest.Error(400, "Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 6000 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input")
+	h := newHarness(t, 5, refusal, agenttest.Text("done", 5), agenttest.Text("again", 5))
+	h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
+	h.agent.opts.Window = func(context.Context, string) llm.Window { return llm.Window{} }
+	h.agent.Restore(bigHistory(16, 2000), "", 0)
+	for _, prompt := range []string{"go on", "and more"} {
+		if _, err := h.run(prompt); err != nil {
+			t.Fatalf("Run(%q): %v", prompt, err)
+		}
+	}
+	if h.agent.ContextWindow() != 6000 {
+		t.Errorf("window %d after the next turn, want the 6000 the refusal named", h.agent.ContextWindow())
+	}
+	reqs := h.srv.Requests()
+	last := reqs[len(reqs)-1]
+	if tokens := len(last.Raw) / 4; tokens > 6000 {
+		t.Errorf("the last request is about %d tokens, over the 6000 window", tokens)
 	}
 }

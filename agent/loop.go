@@ -200,6 +200,9 @@ type Agent struct {
 	// without its tool-call parser): the tools are described in the
 	// prompt and the model's calls read from its text (llm.Request.TextTools).
 	textTools bool
+	// refusedWindow is the window the server named when it refused a
+	// request as too long (see afterRefusal); 0 until then.
+	refusedWindow int
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -599,7 +602,7 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 			req.TextTools, req.ToolChoice = true, ""
 		case llm.ContextTooLong(err) && !refused:
 			refused = true
-			next, ferr := a.afterRefusal(ctx, req, final, sink)
+			next, ferr := a.afterRefusal(ctx, req, err, final, sink)
 			if ferr != nil {
 				return req, keys, reply, ferr
 			}

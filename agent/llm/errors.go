@@ -2,6 +2,8 @@ package llm
 
 import (
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -79,4 +81,38 @@ func ContextTooLong(err error) bool {
 		}
 	}
 	return false
+}
+
+// refusedWindowRE finds the window in the words servers refuse a long
+// request with: OpenAI and vLLM ("maximum context length is 4096 tokens"),
+// LM Studio ("loaded with context length of only 4096 tokens"), SGLang
+// ("longer than the model's context length (4096 tokens)"), llama.cpp's
+// newer errors ("n_ctx": 4096 beside the message, or "(5000 > 4096)").
+var refusedWindowRE = []*regexp.Regexp{
+	regexp.MustCompile(`maximum context length is (\d+)`),
+	regexp.MustCompile(`context length of only (\d+)`),
+	regexp.MustCompile(`model's context length \((\d+)`),
+	regexp.MustCompile(`context size \(\d+ > (\d+)\)`),
+	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),
+}
+
+// RefusedWindow is the window a server named when it refused a request as
+// too long for it, or 0 when it named none: the window to budget for from
+// then on, whatever pincer had assumed.
+func RefusedWindow(err error) int {
+	var e *apiError
+	if !ContextTooLong(err) || !errors.As(err, &e) {
+		return 0
+	}
+	if e.NCtx > 0 {
+		return e.NCtx
+	}
+	for _, re := range refusedWindowRE {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"pincer/agent/agenttest"
 )
 
 // fakeServer answers GET paths with fixed JSON bodies and 404 elsewhere,
@@ -172,6 +174,37 @@ func TestErrorKinds(t *testing.T) {
 		if got := NativeToolsRefused(tt.err); got != tt.noNative {
 			t.Errorf("%s: NativeToolsRefused = %v, want %v", tt.name, got, tt.noNative)
 		}
+	}
+}
+
+// TestRefusedWindow reads the window from the words and fields servers
+// refuse a long request with.
+func TestRefusedWindow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		want int
+	}{
+		{"openai", `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","code":"context_length_exceeded"}}`, 8192},
+		{"vllm", `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).","type":"BadRequestError","code":400}`, 4096},
+		{"lm studio", `{"error":"Trying to keep the first 3312 tokens when context the overflows. However, the model is loaded with context length of only 2500 tokens, which is not enough."}`, 2500},
+		{"sglang", `{"object":"error","message":"The input (5000 tokens) is longer than the model's context length (4096 tokens).","code":400}`, 4096},
+		{"llama.cpp fields", `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3312,"n_ctx":2048}}`, 2048},
+		{"llama.cpp numbers", `{"error":{"code":400,"message":"the request exceeds the available context size (3312 > 2048)","type":"exceed_context_size_error"}}`, 2048},
+		{"no number", `{"error":{"message":"prompt is too long"}}`, 0},
+		{"not a refusal", `{"error":{"message":"invalid max_tokens (4096)","n_ctx":4096}}`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := agenttest.New(agenttest.Reply{Status: 400, Body: tt.body})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), "")
+			_, err := c.Complete(context.Background(), userOnly("hi"), nil)
+			if got := RefusedWindow(err); got != tt.want {
+				t.Errorf("RefusedWindow(%v) = %d, want %d", err, got, tt.want)
+			}
+		})
 	}
 }
 

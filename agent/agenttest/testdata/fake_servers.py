@@ -21,6 +21,8 @@ SCRIPT is a list of replies used in order (the last repeats):
   {"text": "..."} {"raw": "..."} (content as is: text tool calls, <think>)
   {"tool": "read_file", "args": {...}}  {"reasoning": "..."} may go with any
   {"error": "..."} (openrouter: mid-stream error)
+--hide-window answers none of the window questions (the window is then
+learned only from a refusal).
 Every chat request is appended to --log (default /tmp/fake-servers.jsonl).
 """
 import json, sys
@@ -58,6 +60,8 @@ class H(BaseHTTPRequestHandler):
 
     def do_GET(self):
         p = self.path
+        if "--hide-window" in sys.argv and p != "/v1/models":
+            self.send_response(404); self.end_headers(); return
         if kind == "ollama" and p == "/api/ps":
             models = [{"name": "fake", "model": "fake", "context_length": ctx}] if state["loaded"] else []
             return self.json(200, {"models": models})
