@@ -574,4 +574,7 @@ func TestRefusedWindowIsKept(t *testing.T) {
 	if tokens := len(last.Raw) / 4; tokens > 6000 {
 		t.Errorf("the last request is about %d tokens, over the 6000 window", tokens)
 	}
+	if fix := h.agent.windowFix(); !strings.Contains(fix, "on its server") || strings.Contains(fix, "raise context_window") {
+		t.Errorf("fix %q, want the server's window raised, not context_window", fix)
+	}
 }

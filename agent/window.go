@@ -81,6 +81,15 @@ func WindowFor(b Budget, w llm.Window) (int, string) {
 // windowFix says how to get a bigger window: on the server when the
 // window in force is what the server reported, else in the config.
 func (a *Agent) windowFix() string {
+	if n := a.refusedWindow; n > 0 && int64(n) == a.learned.Load() {
+		// pincer's own setting cannot raise what the server runs with;
+		// it can choose the instructions that fit.
+		fix := "give the model a bigger window on its server"
+		if a.Profile() != ProfileCompact && ProfileFor(n) == ProfileCompact {
+			fix += fmt.Sprintf(", or set context_window to %d so pincer sends its compact instructions", n)
+		}
+		return fix
+	}
 	if w := a.server; w.Tokens > 0 && int64(w.Tokens) == a.learned.Load() {
 		if fix := w.Fix(wantedWindow(a.fixedTokens())); fix != "" {
 			return "give the model a bigger window: " + fix
