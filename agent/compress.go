@@ -106,9 +106,6 @@ func messagesTokens(msgs []Message) int {
 // toolsTokens estimates the tool schemas sent with every request, as the
 // profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.noTools {
-		return 0 // a plain chat: no tools are sent
-	}
 	if a.textTools {
 		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
 	}

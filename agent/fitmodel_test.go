@@ -214,34 +214,48 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 	})
 }
 
-func TestModelWithoutToolsBecomesAPlainChat(t *testing.T) {
+// TestModelWithoutToolsCallsThemAsText: a model whose server says it
+// cannot call tools (Ollama: "does not support tools") is asked again with
+// the tools described in the prompt, once for the session: no later
+// request sends the tools field, and a call it writes as text runs.
+func TestModelWithoutToolsCallsThemAsText(t *testing.T) {
 	noTools := agenttest.Error(400, "registry.ollama.ai/library/gemma3:1b does not support tools")
-	h := newHarness(t, 5, noTools, agenttest.Text("hello", 5), agenttest.Text("again", 5))
-	for _, prompt := range []string{"hi", "and now?"} {
+	h := newHarness(t, 5, noTools, agenttest.Text("hello", 5),
+		agenttest.Text("```tool_code\nnot a call\n```", 5),
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 5),
+		agenttest.Text("It says hi.", 5))
+	h.write("notes.txt", "hi\n")
+	for _, prompt := range []string{"hi", "and now?", "read notes.txt"} {
 		if _, err := h.run(prompt); err != nil {
 			t.Fatalf("Run(%q): %v", prompt, err)
 		}
 	}
 	reqs := h.srv.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
 	}
 	if reqs[0].Body["tools"] == nil {
 		t.Error("the first request offered no tools")
 	}
-	for i := 1; i < 3; i++ {
+	for i := 1; i < len(reqs); i++ {
 		if reqs[i].Body["tools"] != nil {
-			t.Errorf("request %d offered tools after the server said the model has none", i)
+			t.Errorf("request %d sent the tools field after the server said the model has none", i)
 		}
+		if !strings.Contains(string(reqs[i].Raw), "read_file") {
+			t.Errorf("request %d does not describe the tools", i)
+		}
+	}
+	if !strings.Contains(string(reqs[4].Raw), "tool_response") {
+		t.Error("the call written as text did not run")
 	}
 	said := 0
 	for _, n := range h.notices() {
-		if strings.Contains(n, "plain chat") {
+		if strings.Contains(n, "no tool calling of its own") {
 			said++
 		}
 	}
 	if said != 1 {
-		t.Errorf("the plain-chat notice came %d times, want once", said)
+		t.Errorf("the notice came %d times, want once", said)
 	}
 }
 

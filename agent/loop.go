@@ -193,12 +193,10 @@ type Agent struct {
 	ratios map[string]float64
 	// server is the window the server last reported.
 	server llm.Window
-	// noTools is set once the server said the model cannot call tools:
-	// the session goes on as a plain chat.
-	noTools bool
-	// textTools is set once the server refused tools of its own (started
-	// without its tool-call parser): the tools are described in the
-	// prompt and the model's calls read from its text (llm.Request.TextTools).
+	// textTools is set once the server refused tools of its own (the
+	// model has none, or the server was started without its tool-call
+	// parser): the tools are described in the prompt and the model's
+	// calls read from its text (llm.Request.TextTools).
 	textTools bool
 	// refusedWindow is the window the server named when it refused a
 	// request as too long (see afterRefusal); 0 until then.
@@ -574,8 +572,9 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 const fromTextMark = " (recovered from text)"
 
 // send sends req and returns the answer. Two refusals are handled on the
-// way: a model that cannot call tools is asked again without them (and
-// the session becomes a plain chat), and a request the server finds too
+// way: a model or server that takes no tools is asked again with them
+// described in the prompt (and the session goes on so, see
+// llm.Request.TextTools), and a request the server finds too
 // long for the window is compressed and sent once more; a second refusal
 // is one clear error. It returns the request as last sent and the keys of
 // its calls.
@@ -588,15 +587,15 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 			return req, keys, reply, err
 		}
 		switch {
-		case llm.ToolsUnsupported(err) && len(req.Tools) > 0:
+		case llm.ToolsUnsupported(err) && len(req.Tools) > 0 && !req.TextTools:
 			// Once, for the rest of the session: every request with
-			// tools would fail the same way.
-			a.noTools = true
-			sink(Notice{Text: "The model cannot call tools (its server says so), so pincer goes on as a plain chat: it answers, but cannot read, change or run anything. Choose a model that supports tools to work on files."})
-			req.Tools, req.ToolChoice = nil, ""
+			// tools would fail the same way. The model can still call
+			// them, written as text.
+			a.textTools = true
+			sink(Notice{Text: "The model has no tool calling of its own (its server says so), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. A model made for tool calling does this more reliably."})
+			req.TextTools, req.ToolChoice = true, ""
 		case llm.NativeToolsRefused(err) && len(req.Tools) > 0 && !req.TextTools:
-			// Once, for the rest of the session, like the plain chat above:
-			// the model still calls tools, written as text.
+			// Once, for the rest of the session, as above.
 			a.textTools = true
 			sink(Notice{Text: "The model server takes no tool definitions (it was started without its tool-call parser), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. Starting the server with its parser is more reliable (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)."})
 			req.TextTools, req.ToolChoice = true, ""
@@ -679,9 +678,6 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}
-	if a.noTools {
-		return req, nil // the model cannot call tools: a plain chat
-	}
 	req.Tools = a.offer().Specs
 	req.TextTools = a.textTools
 	if final {
