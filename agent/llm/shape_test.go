@@ -57,6 +57,8 @@ func TestRecoverTextCalls(t *testing.T) {
 		{"qwen3 coder xml", "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>", []want{{"read_file", read}}},
 		{"qwen3 coder xml typed", "<tool_call>\n<function=run_command>\n<parameter=command>\ngo test ./...\n</parameter>\n<parameter=timeout>\n30\n</parameter>\n</function>\n</tool_call>", []want{{"run_command", `{"command":"go test ./...","timeout":30}`}}},
 		{"qwen3 coder xml string stays text", "<tool_call><function=read_file><parameter=path>42</parameter></function></tool_call>", []want{{"read_file", `{"path":"42"}`}}},
+		{"gpt-oss harmony", `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"main.go"}<|call|>`, []want{{"read_file", read}}},
+		{"gpt-oss harmony started", `<|start|>assistant<|channel|>commentary to=functions.run_command json<|message|>{"command":"go test ./..."}<|call|>`, []want{{"run_command", run}}},
 		{"no arguments key", `{"name": "run_command"}`, nil}, // required command missing
 
 		// Not calls: the text stays the answer.

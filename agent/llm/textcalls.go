@@ -28,6 +28,13 @@ const (
 	deepseekEnd    = "<｜tool▁call▁end｜>"
 	deepseekSep    = "<｜tool▁sep｜>"
 	textCallPrefix = "text_call_"
+	// gpt-oss's harmony format: a call is a message on the commentary
+	// channel addressed to functions.NAME.
+	harmonyStart   = "<|start|>assistant"
+	harmonyChannel = "<|channel|>commentary"
+	harmonyTo      = "to=functions."
+	harmonyMessage = "<|message|>"
+	harmonyCall    = "<|call|>"
 )
 
 // recoverTextCalls reads an answer that is nothing but a block of tool
@@ -65,6 +72,8 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 		raw, ok = parseMistral(strings.TrimSpace(body[len(mistralOpen):]))
 	case strings.HasPrefix(body, deepseekOpen) || strings.HasPrefix(body, deepseekCall):
 		raw, ok = parseDeepSeek(body)
+	case strings.HasPrefix(body, harmonyStart) || strings.HasPrefix(body, harmonyChannel):
+		raw, ok = parseHarmony(body)
 	case strings.HasPrefix(body, pythonTag):
 		raw, ok = parseJSONCalls(strings.TrimSpace(body[len(pythonTag):]))
 	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
@@ -270,6 +279,39 @@ func xmlArgs(params map[string]string, schema map[string]any) json.RawMessage {
 	}
 	b, _ := json.Marshal(obj)
 	return b
+}
+
+// parseHarmony reads gpt-oss's calls: [<|start|>assistant]<|channel|>
+// commentary to=functions.NAME [<|constrain|>json]<|message|>{…}<|call|>,
+// one after the other.
+func parseHarmony(s string) ([]textCall, bool) {
+	var out []textCall
+	for s != "" {
+		s = strings.TrimPrefix(s, harmonyStart)
+		if !strings.HasPrefix(s, harmonyChannel) {
+			return nil, false
+		}
+		head, rest, found := strings.Cut(s, harmonyMessage)
+		if !found {
+			return nil, false
+		}
+		i := strings.Index(head, harmonyTo)
+		if i < 0 {
+			return nil, false
+		}
+		name := head[i+len(harmonyTo):]
+		if end := strings.IndexAny(name, " <"); end >= 0 {
+			name = name[:end]
+		}
+		args, after, _ := strings.Cut(rest, harmonyCall)
+		args = strings.TrimSpace(args)
+		if name == "" || !json.Valid([]byte(args)) {
+			return nil, false
+		}
+		out = append(out, textCall{name: name, args: json.RawMessage(args)})
+		s = strings.TrimSpace(after)
+	}
+	return out, true
 }
 
 // parseMistral reads what follows [TOOL_CALLS]: a JSON list of calls, or
@@ -587,7 +629,7 @@ func mayOpenCall(text string) bool {
 	if s == "" {
 		return true
 	}
-	for _, open := range []string{hermesOpen, mistralOpen, deepseekOpen, deepseekCall, pythonTag} {
+	for _, open := range []string{hermesOpen, mistralOpen, deepseekOpen, deepseekCall, pythonTag, harmonyStart + harmonyChannel, harmonyChannel} {
 		if strings.HasPrefix(s, open) || strings.HasPrefix(open, s) {
 			return true
 		}
