@@ -21,6 +21,8 @@ SCRIPT is a list of replies used in order (the last repeats):
   {"text": "..."} {"raw": "..."} (content as is: text tool calls, <think>)
   {"tool": "read_file", "args": {...}}  {"reasoning": "..."} may go with any
   {"error": "..."} (openrouter: mid-stream error)
+--no-tools refuses any request with tools as Ollama does for a model
+without tool calling.
 --hide-window answers none of the window questions (the window is then
 learned only from a refusal).
 Every chat request is appended to --log (default /tmp/fake-servers.jsonl).
@@ -93,6 +95,8 @@ class H(BaseHTTPRequestHandler):
                                 "tools": len(req.get("tools", []) or []), "tool_choice": req.get("tool_choice"),
                                 "reasoning_back": sum(1 for m in req.get("messages", []) if "reasoning_content" in m),
                                 "last": str(req.get("messages", [{}])[-1].get("content"))[:300]}) + "\n")
+        if "--no-tools" in sys.argv and req.get("tools"):
+            return self.json(400, {"error": {"message": "registry.ollama.ai/library/fake does not support tools", "type": "api_error"}})
         if kind == "vllm" and req.get("tools"):
             return self.json(400, {"object": "error", "message": "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set", "type": "BadRequestError", "param": None, "code": 400})
         if ctx and tokens > ctx:
