@@ -95,5 +95,20 @@ func asTextTools(msgs []chat.Message, tools []ToolSpec) []chat.Message {
 	if !told {
 		out = append([]chat.Message{{Role: chat.RoleSystem, Content: prompt}}, out...)
 	}
+	return joinUsers(out)
+}
+
+// joinUsers joins user messages that follow one another (tool results
+// and a question after a turn that stopped before its answer): the chat
+// templates of Mistral and Gemma refuse two in a row.
+func joinUsers(msgs []chat.Message) []chat.Message {
+	out := msgs[:0]
+	for _, m := range msgs {
+		if n := len(out); n > 0 && m.Role == chat.RoleUser && out[n-1].Role == chat.RoleUser {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, m)
+	}
 	return out
 }
