@@ -18,7 +18,7 @@ func fakeServer(t *testing.T, bodies map[string]string) (*httptest.Server, *atom
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		body, ok := bodies[r.URL.Path]
-		if !ok || r.Method != http.MethodGet {
+		if !ok || (r.Method != http.MethodGet && r.URL.Path != "/api/show") {
 			http.NotFound(w, r)
 			return
 		}
@@ -66,6 +66,10 @@ func TestDiscoverWindow(t *testing.T) {
 			"/api/ps":   `{"models":[{"name":"another:7b","context_length":8192}]}`,
 			"/api/show": `{"model_info":{"qwen3.context_length":40960}}`,
 		}, OllamaDefaultWindow, ServerOllama, true},
+		{"Ollama not loaded, Modelfile num_ctx", "/v1", map[string]string{
+			"/api/ps":   `{"models":[]}`,
+			"/api/show": `{"parameters":"stop                           \"<|im_end|>\"\nnum_ctx                        32768\ntemperature                    0.6","model_info":{"qwen3.context_length":40960}}`,
+		}, 32768, ServerOllama, false},
 		{"nothing said", "/v1", map[string]string{"/v1/models": `{"data":[{"id":"test-model"}]}`}, 0, "", false},
 		{"not JSON", "/v1", map[string]string{"/props": `<html>n_ctx</html>`}, 0, "", false},
 	}

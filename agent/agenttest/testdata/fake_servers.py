@@ -21,6 +21,7 @@ SCRIPT is a list of replies used in order (the last repeats):
   {"text": "..."} {"raw": "..."} (content as is: text tool calls, <think>)
   {"tool": "read_file", "args": {...}}  {"reasoning": "..."} may go with any
   {"error": "..."} (openrouter: mid-stream error)
+--modelfile-ctx N makes Ollama's /api/show list num_ctx N (a Modelfile's).
 --no-tools refuses any request with tools as Ollama does for a model
 without tool calling.
 --hide-window answers none of the window questions (the window is then
@@ -84,7 +85,10 @@ class H(BaseHTTPRequestHandler):
         raw = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         req = json.loads(raw or b"{}")
         if kind == "ollama" and self.path == "/api/show":
-            return self.json(200, {"model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960}})
+            show = {"model_info": {"general.architecture": "qwen3", "qwen3.context_length": 40960}}
+            if "--modelfile-ctx" in sys.argv:
+                show["parameters"] = "num_ctx                        " + opt("--modelfile-ctx", "0") + "\ntemperature                    0.6"
+            return self.json(200, show)
         if kind == "llamacpp" and self.path.endswith("/tokenize"):
             return self.json(200, {"tokens": list(range(len(req.get("content", "")) // 4))})
         if not self.path.endswith("/chat/completions"):
