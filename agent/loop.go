@@ -678,7 +678,13 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}
-	req.Tools = a.offer().Specs
+	o := a.offer()
+	req.Tools = o.Specs
+	for _, t := range o.Deferred {
+		// By name: a call the model writes as text to one is read as a
+		// call, as a native call to it is (see runCall).
+		req.Deferred = append(req.Deferred, llm.ToolSpec{Name: t.Name()})
+	}
 	req.TextTools = a.textTools
 	if final {
 		req.ToolChoice = "none"

@@ -225,7 +225,7 @@ func BenchmarkShaper(b *testing.B) {
 		for _, d := range deltas {
 			s.event(TextDelta{Text: d})
 		}
-		_, _ = s.finish(Reply{Content: answer}, tools, true)
+		_, _ = s.finish(Reply{Content: answer}, tools, nil, true)
 	}
 }
 
@@ -302,7 +302,7 @@ func TestBotchedTextCalls(t *testing.T) {
 				}
 			}, true, false)
 			s.event(TextDelta{Text: tt.text})
-			got, _ := s.finish(Reply{Content: tt.text}, offeredTools(), true)
+			got, _ := s.finish(Reply{Content: tt.text}, offeredTools(), nil, true)
 			if tt.problem == "" {
 				if len(got.ToolCalls) != 0 || got.Content != tt.text || text.String() != tt.text {
 					t.Fatalf("calls %+v, content %q, streamed %q: want the text as the answer", got.ToolCalls, got.Content, text.String())
@@ -352,7 +352,7 @@ func TestTextCallsSplitAtEveryPoint(t *testing.T) {
 				if th, answer := splitThinking(block); th != "" {
 					content = answer
 				}
-				got, _ := s.finish(Reply{Content: content}, offeredTools(), true)
+				got, _ := s.finish(Reply{Content: content}, offeredTools(), nil, true)
 				if text.String() != "" {
 					t.Fatalf("cut at %d: %q showed as text", i, text.String())
 				}
