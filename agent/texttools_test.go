@@ -44,3 +44,32 @@ func TestTextCallOfDeferredTool(t *testing.T) {
 		})
 	}
 }
+
+// TestGemmaToolCodeCallRuns: Gemma, whose Ollama model has no tool
+// calling, writes its call as Python in a tool_code fence; it runs as a
+// call written as text, and a botched one is explained to the model.
+func TestGemmaToolCodeCallRuns(t *testing.T) {
+	noTools := agenttest.Error(400, "registry.ollama.ai/library/gemma3:4b does not support tools")
+	h := newHarness(t, 5, noTools,
+		agenttest.Text("```tool_code\nread_file(path=name)\n```", 5),
+		agenttest.Text("```tool_code\nprint(default_api.read_file(path=\"notes.txt\"))\n```", 5),
+		agenttest.Text("It says hi.", 5))
+	h.write("notes.txt", "hi from gemma\n")
+	res, err := h.run("read notes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "It says hi." {
+		t.Errorf("answer %q", res.Text)
+	}
+	var results []ToolResult
+	for _, ev := range h.events {
+		if r, ok := ev.(ToolResult); ok {
+			results = append(results, r)
+		}
+	}
+	if len(results) != 2 || !results[0].IsError || !strings.Contains(results[0].Content, "not a literal") ||
+		results[1].IsError || !strings.Contains(results[1].Content, "hi from gemma") || !strings.HasSuffix(results[1].Summary, fromTextMark) {
+		t.Errorf("results %+v, want the botched call explained and the second read", results)
+	}
+}

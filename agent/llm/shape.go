@@ -85,7 +85,7 @@ func (s *shaper) finish(r Reply, offered, deferred []ToolSpec, complete bool) (_
 // tool it seems to name, else "tool_call".
 func botchedName(content string, offered []ToolSpec) string {
 	for _, t := range offered {
-		if strings.Contains(content, `"`+t.Name+`"`) || strings.Contains(content, `'`+t.Name+`'`) || strings.Contains(content, t.Name+"<｜tool▁sep｜>") || strings.Contains(content, t.Name+mistralArgs) {
+		if strings.Contains(content, `"`+t.Name+`"`) || strings.Contains(content, `'`+t.Name+`'`) || strings.Contains(content, t.Name+"<｜tool▁sep｜>") || strings.Contains(content, t.Name+mistralArgs) || strings.Contains(content, t.Name+"(") {
 			return t.Name
 		}
 	}

@@ -68,7 +68,24 @@ func readTextCalls(content string, offered, deferred []ToolSpec) (calls []chat.T
 	var raw []textCall
 	var ok bool
 	marked := true
+	code, isCode := toolCodeBody(strings.TrimSpace(content))
 	switch {
+	case isCode:
+		var looks bool
+		var why string
+		raw, looks, why = parsePythonCalls(code)
+		if !looks {
+			for _, t := range append(offered[:len(offered):len(offered)], deferred...) {
+				if strings.Contains(code, t.Name+"(") {
+					return nil, badPython("it holds more than calls of tools")
+				}
+			}
+			return nil, "" // Python that calls no tool is an answer
+		}
+		if why != "" {
+			return nil, badPython(why)
+		}
+		ok = true
 	case strings.HasPrefix(body, hermesOpen):
 		raw, ok = parseHermes(body)
 	case strings.HasPrefix(body, mistralOpen):
@@ -633,6 +650,9 @@ func mayOpenCall(text string) bool {
 		nl := strings.IndexByte(s, '\n')
 		if nl < 0 {
 			return len(s) < 40 // still the fence's language line
+		}
+		if strings.TrimSpace(s[3:nl]) == toolCodeLang {
+			return true // Gemma's calls, as Python
 		}
 		s = strings.TrimLeft(s[nl+1:], " \t\r\n")
 	}
