@@ -106,7 +106,7 @@ func messagesTokens(msgs []Message) int {
 // toolsTokens estimates the tool schemas sent with every request, as the
 // profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.textTools {
+	if a.textToolsOn() {
 		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
 	}
 	return specTokens(a.offer().Specs)

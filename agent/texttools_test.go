@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"pincer/agent/agenttest"
+	"pincer/agent/llm"
 )
 
 // TestTextCallOfDeferredTool: in text-tools mode, a call the model writes
@@ -73,3 +74,97 @@ func TestGemmaToolCodeCallRuns(t *testing.T) {
 		t.Errorf("results %+v, want the botched call explained and the second read", results)
 	}
 }
+
+// memoryMap is a TextToolsMemory in a map.
+type memoryMap map[string]string
+
+func (m memoryMap) TextTools(model string) (string, bool) {
+	r, ok := m[model]
+	return r, ok
+}
+
+func (m memoryMap) SetTextTools(model, reason string) error {
+	if reason == "" {
+		delete(m, model)
+	} else {
+		m[model] = reason
+	}
+	return nil
+}
+
+// TestTextToolsRemembered: a server's refusal of tools is remembered for
+// its model, so the next agent (a new process, a resumed session) starts
+// with calls written as text, says so once and spends no refused request;
+// a model the server takes tools for is not affected, and one whose
+// server takes tools again is forgotten.
+func TestTextToolsRemembered(t *testing.T) {
+	refused := agenttest.Error(400, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
+	call := agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 7)
+	mem := memoryMap{}
+
+	first := newHarness(t, 5, refused, call, agenttest.Text("It says hello.", 5))
+	first.agent.opts.TextToolsMemory = mem
+	first.write("notes.txt", "hello\n")
+	if _, err := first.run("what does notes.txt say?"); err != nil {
+		t.Fatal(err)
+	}
+	if mem["test-model"] != TextToolsNoParser {
+		t.Fatalf("memory %v, want test-model remembered as %q", mem, TextToolsNoParser)
+	}
+
+	second := newHarness(t, 5, call, agenttest.Text("It says hello.", 5), agenttest.Text("Still hello.", 5))
+	second.agent.opts.TextToolsMemory = mem
+	second.write("notes.txt", "hello\n")
+	for _, prompt := range []string{"what does notes.txt say?", "and now?"} {
+		if _, err := second.run(prompt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reqs := second.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (none refused)", len(reqs))
+	}
+	for i, r := range reqs {
+		if r.Body["tools"] != nil || !strings.Contains(string(r.Raw), "tool_call") {
+			t.Errorf("request %d: tools field sent, or the tools not described as text", i)
+		}
+	}
+	said := 0
+	for _, n := range second.notices() {
+		if strings.Contains(n, "as pincer learned earlier") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("the remembered text mode was said %d times, want once: %q", said, second.notices())
+	}
+
+	// Another model on the same server (a /model switch) tries the
+	// server's own tools first.
+	switched := newHarness(t, 5, agenttest.Text("hi", 3))
+	switched.agent.opts.TextToolsMemory = mem
+	switched.agent.opts.Model.(*llm.Client).SetModel("tools-model")
+	if _, err := switched.run("hi"); err != nil {
+		t.Fatal(err)
+	}
+	if r := switched.srv.Requests()[0]; r.Body["tools"] == nil {
+		t.Error("another model of the same server got calls as text")
+	}
+
+	// A fact too old to trust (stale) is asked again; the server takes
+	// the tools now, so it is forgotten.
+	stale := staleMemory{memoryMap{"test-model": TextToolsNoParser, "other-model": TextToolsNoParser}}
+	again := newHarness(t, 5, agenttest.Text("hi", 3))
+	again.agent.opts.TextToolsMemory = stale
+	if _, err := again.run("hi"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := stale.memoryMap["test-model"]; ok || len(stale.memoryMap) != 1 {
+		t.Errorf("memory %v, want test-model forgotten after its server took tools, other-model kept", stale.memoryMap)
+	}
+}
+
+// staleMemory holds facts too old to be used.
+type staleMemory struct{ memoryMap }
+
+func (staleMemory) TextTools(string) (string, bool) { return "", false }
