@@ -563,8 +563,8 @@ func (a *Agent) checkFits(user Message) error {
 		return nil
 	}
 	fixed := a.toolsTokens()
-	if a.opts.System != "" {
-		fixed += messageTokens(Message{Role: RoleSystem, Content: a.opts.System})
+	if system := a.system(); system != "" {
+		fixed += messageTokens(Message{Role: RoleSystem, Content: system})
 	}
 	own := messageTokens(user)
 	if fixed+own <= windowLimit(window) {

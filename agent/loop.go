@@ -81,6 +81,12 @@ type Options struct {
 	// Profile is how the tools are offered (see profile.go); "" chooses
 	// by Budget.ContextWindow.
 	Profile Profile
+	// ProfileAuto says Profile was chosen from the window at the start
+	// (prompt_profile auto): a smaller window learned later (from the
+	// server, or a refusal) switches the agent to the compact profile,
+	// with CompactSystem as its system prompt when set.
+	ProfileAuto   bool
+	CompactSystem string
 	// Price, when set, gives the cost of each request beside its tokens.
 	Price Pricer
 	// Window, when set, asks the model's server for the model's context
@@ -201,6 +207,9 @@ type Agent struct {
 	// tool-call parser): the tools are then described in the prompt and
 	// the model's calls read from its text (llm.Request.TextTools).
 	tt textToolsState
+	// compacted is set once a small window learned mid-session switched
+	// the profile to compact (see fitProfile); the screen may read it.
+	compacted atomic.Bool
 	// refusedWindow is the window the server named when it refused a
 	// request as too long (see afterRefusal); 0 until then.
 	refusedWindow int
@@ -727,8 +736,8 @@ func (a *Agent) requestMessages() []Message {
 // task list, recalled notes and hook context.
 func (a *Agent) systemMessages(withSummary bool) []Message {
 	msgs := make([]Message, 0, 6)
-	if a.opts.System != "" {
-		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
+	if system := a.system(); system != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: system})
 	}
 	if a.Mode() == ModePlan {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})

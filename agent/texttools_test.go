@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -168,3 +169,67 @@ func TestTextToolsRemembered(t *testing.T) {
 type staleMemory struct{ memoryMap }
 
 func (staleMemory) TextTools(string) (string, bool) { return "", false }
+
+// TestSmallWindowLearnedSwitchesToCompact: with prompt_profile auto, a
+// window learned mid-session that the compact profile is for (from the
+// server before a turn, or named in a refusal) switches the agent to the
+// compact instructions and tool descriptions, said once; a configured
+// full profile is kept.
+func TestSmallWindowLearnedSwitchesToCompact(t *testing.T) {
+	refusal := agenttest.Error(400, "Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 6000 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input")
+	tests := []struct {
+		name    string
+		auto    bool
+		refused bool // else the server reports the window before the turn
+		compact bool // the last request is compact
+	}{
+		{"reported, auto", true, false, true},
+		{"refusal, auto", true, true, true},
+		{"reported, full configured", false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			replies := []agenttest.Reply{agenttest.Text("one", 5), agenttest.Text("two", 5), agenttest.Text("three", 5)}
+			if tt.refused {
+				replies = append([]agenttest.Reply{agenttest.Text("zero", 5), refusal}, replies...)
+			}
+			h := newHarness(t, 5, replies...)
+			h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
+			h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
+			h.agent.opts.Profile, h.agent.opts.ProfileAuto = ProfileFull, tt.auto
+			h.agent.opts.System, h.agent.opts.CompactSystem = "FULL INSTRUCTIONS", "COMPACT INSTRUCTIONS"
+			window := llm.Window{}
+			h.agent.opts.Window = func(context.Context, string) llm.Window { return window }
+			if tt.refused {
+				if _, err := h.run("hello"); err != nil {
+					t.Fatal(err)
+				}
+				h.agent.Restore(append(h.agent.History(), bigHistory(8, 1000)...), "", 0)
+			} else {
+				window = llm.Window{Tokens: 8192, Server: llm.ServerLlamaCpp, Source: "llama.cpp /props"}
+			}
+			for _, prompt := range []string{"go on", "and more"} {
+				if _, err := h.run(prompt); err != nil {
+					t.Fatalf("Run(%q): %v", prompt, err)
+				}
+			}
+			reqs := h.srv.Requests()
+			last := string(reqs[len(reqs)-1].Raw)
+			if got := strings.Contains(last, "COMPACT INSTRUCTIONS"); got != tt.compact || strings.Contains(last, "FULL INSTRUCTIONS") == tt.compact {
+				t.Errorf("last request compact %v, want %v", got, tt.compact)
+			}
+			if got := h.agent.Profile() == ProfileCompact; got != tt.compact {
+				t.Errorf("profile %s", h.agent.Profile())
+			}
+			said := 0
+			for _, n := range h.notices() {
+				if strings.Contains(n, "compact instructions and tool descriptions") {
+					said++
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[tt.compact]; said != want {
+				t.Errorf("the switch was said %d times, want %d: %q", said, want, h.notices())
+			}
+		})
+	}
+}

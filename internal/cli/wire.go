@@ -278,6 +278,16 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Project: in.Project,
 		Env:     env,
 	})
+	// With prompt_profile auto, a window learned later may call for the
+	// compact profile: its system prompt is made now, the same way.
+	auto := agent.Profile(p.cfg.PromptProfile) != agent.ProfileFull && agent.Profile(p.cfg.PromptProfile) != agent.ProfileCompact
+	compactSystem := ""
+	if auto && p.profile() == agent.ProfileFull {
+		agentMD, skillsMD := prompts.Defaults(string(agent.ProfileCompact))
+		if cin, err := agent.LoadInstructions(agentMD, skillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root); err == nil {
+			compactSystem = agent.SystemPrompt(agent.PromptParts{Agent: cin.Agent, Skills: cin.Skills, Project: cin.Project, Env: env})
+		}
+	}
 	hks, err := hookRunner(p, c.keyVariables(p), s.current)
 	if err != nil {
 		return nil, nil, err
@@ -309,6 +319,8 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
 		Profile:       p.profile(),
+		ProfileAuto:   auto,
+		CompactSystem: compactSystem,
 		Price: func(model string) (float64, float64, bool) {
 			if model == "" {
 				model = client.ModelName()
