@@ -163,12 +163,14 @@ func (s *secretScan) found() []string {
 // home: its entries, theirs, and one level further inside its hidden
 // directories (~/.local/share/keyrings), leaving out skip (the project)
 // and the build caches. isSecret gets "~/…" paths. At most limit
-// entries are looked at, so a huge home costs a bounded time.
-func homeSecrets(home string, skip []string, isSecret func(string) bool, limit int) []string {
+// entries are looked at, so a huge home costs a bounded time. w records
+// how each directory listed stood before it was listed.
+func homeSecrets(home string, skip []string, isSecret func(string) bool, limit int, w homeWatch) []string {
 	var out []string
 	seen := 0
 	var walk func(dir, shown string, depth int, hidden bool)
 	walk = func(dir, shown string, depth int, hidden bool) {
+		w.stamp(dir)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -191,6 +193,7 @@ func homeSecrets(home string, skip []string, isSecret func(string) bool, limit i
 			case bulky(ps):
 				// Too large to walk, but a tool's credentials sit at its
 				// top: ~/.cargo/credentials.toml, ~/.m2/settings.xml.
+				w.stamp(p)
 				tops, _ := os.ReadDir(p)
 				for _, t := range tops {
 					if seen++; seen > limit {
