@@ -208,6 +208,12 @@ func (l *Launcher) secretsChanged() bool {
 		l.scanAll()
 		return false
 	}
+	return l.refreshScans()
+}
+
+// refreshScans reads again what changed in the secret roots (scanMu
+// held), and moves to the next generation when the secrets found changed.
+func (l *Launcher) refreshScans() bool {
 	changed := false
 	for _, sc := range l.scans {
 		changed = sc.refresh() || changed
@@ -216,6 +222,33 @@ func (l *Launcher) secretsChanged() bool {
 		l.gen++
 	}
 	return changed
+}
+
+// GitPlaces lists the git dirs and .git files in the project (Root) as
+// they are now, from the scan that watches it for secrets: only what
+// changed since the last look is read again, where GitPlaces walks the
+// whole tree. ok is false when no scan covers the project (the jail masks
+// no secrets there); the caller walks then.
+func (l *Launcher) GitPlaces() (places []string, ok bool) {
+	if l.spec.IsSecret == nil || l.spec.Root == "" {
+		return nil, false
+	}
+	root := filepath.Clean(l.spec.Root)
+	l.scanMu.Lock()
+	if l.scans == nil {
+		l.scanAll()
+	}
+	changed := l.refreshScans()
+	for _, sc := range l.scans {
+		if sc.root == root {
+			places, ok = sc.gitPlaces(), true
+		}
+	}
+	l.scanMu.Unlock()
+	if changed {
+		l.retireIdle() // as Start would have on finding the change
+	}
+	return places, ok
 }
 
 // scanAll makes the scans of the secret roots (scanMu held).
