@@ -17,17 +17,7 @@ import (
 // reads again only what changed.
 func BenchmarkGitPlaces(b *testing.B) {
 	root := b.TempDir()
-	for d := 0; d < 500; d++ {
-		dir := filepath.Join(root, fmt.Sprintf("pkg%03d", d/50), fmt.Sprintf("sub%03d", d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for f := 0; f < 100; f++ {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.go", f)), nil, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	writeTree(b, root, 500, 100, 50)
 	if err := os.MkdirAll(filepath.Join(root, ".git", "objects"), 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -48,4 +38,21 @@ func BenchmarkGitPlaces(b *testing.B) {
 			}
 		}
 	})
+}
+
+// writeTree fills root with dirs directories of perDir empty files each,
+// group directories to a parent: root/d<n/group>/e<n>/f<i>.go.
+func writeTree(tb testing.TB, root string, dirs, perDir, group int) {
+	tb.Helper()
+	for d := 0; d < dirs; d++ {
+		dir := filepath.Join(root, fmt.Sprintf("d%d", d/group), fmt.Sprintf("e%d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		for f := 0; f < perDir; f++ {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", f)), nil, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
 }

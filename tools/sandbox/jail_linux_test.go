@@ -717,17 +717,7 @@ func TestProbeNamespaces(t *testing.T) {
 // directories, with nothing changed and with one new file.
 func BenchmarkSecretScanRefresh(b *testing.B) {
 	root := b.TempDir()
-	for d := 0; d < 5000; d++ {
-		dir := filepath.Join(root, fmt.Sprintf("d%d", d/100), fmt.Sprintf("e%d", d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for f := 0; f < 10; f++ {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", f)), nil, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	writeTree(b, root, 5000, 10, 100)
 	isSecret := func(rel string) bool { return strings.HasSuffix(rel, ".env") }
 	s := newSecretScan(root, isSecret)
 	b.Run("unchanged", func(b *testing.B) {
