@@ -150,11 +150,16 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		l.retireIdle()
 	}
 	s, err := l.get()
-	for tries := 0; err == nil && !s.watch.current() && tries < 2; tries++ {
-		// Home changed since its jail was built: a fresh one hides what is
-		// there now (twice at most, for a home that never stands still).
+	if err == nil && !s.watch.current() {
+		// Home changed since its jail was built: the idle helpers were built
+		// from the same old view or an older one, and go too; a fresh one
+		// hides what is there now.
 		s.close()
-		s, err = l.get()
+		l.retireIdle()
+		if s, err = l.get(); err == nil && !s.watch.current() {
+			s.close() // the one Warm was starting, built before the change
+			s, err = l.startServer()
+		}
 	}
 	if err != nil {
 		return nil, err
