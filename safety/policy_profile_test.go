@@ -224,6 +224,11 @@ func TestHomeSettingsFiles(t *testing.T) {
 		if !slices.Equal(matched, want) {
 			t.Errorf("home %q: HomeSettingsFiles matches\n%v\nwant\n%v", homeName, matched, want)
 		}
+		// The jails that hide home keep every pattern.
+		r, _ := SandboxPolicy{Mode: SandboxWorkspace, Root: filepath.Join(home, "proj"), Home: home, SettingsFiles: got}.Rights(ProfileContained)
+		if !slices.Equal(r.SettingsFiles, got) {
+			t.Errorf("home %q: contained filters\n%v\nof\n%v", homeName, r.SettingsFiles, got)
+		}
 	}
 	if HomeSettingsFiles("", func(string) string { return "" }) != nil {
 		t.Error("no home, yet settings files in it")
