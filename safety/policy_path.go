@@ -63,7 +63,9 @@ func (o OwnFiles) what(p string) string {
 // Path decides a file tool's access. Reading or writing an ordinary file
 // inside the project is Safe (edits are reviewed as diffs by the agent).
 // Anything outside the project, inside .git/, or secret-looking (.env,
-// id_rsa*, *.pem, *.key, ~/.ssh/*, .netrc, credentials) needs approval;
+// id_rsa*, *.pem, *.key, ~/.ssh/*, .netrc, credentials), and a read of a
+// file that holds a private key whatever its name (see PathAccess.Head),
+// needs approval;
 // writing where a shell command's write would be dangerous (/etc, ~/.ssh,
 // shell start-up files, crontabs, git hooks, devices) or into pincer's own
 // files (a.Own) is Dangerous; reading pincer's own files needs approval.
