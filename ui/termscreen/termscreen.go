@@ -132,9 +132,13 @@ type Program struct {
 	// moved them, and they are put back at the end (after a resize too,
 	// where tabs is forgotten but a terminal may keep the stops).
 	tabsMoved bool
-	starts    []int      // per column, rows that begin there (scratch for setTabs)
-	runs      [][2]int   // scratch for render
-	split     []splitRow // scratch for render
+	// styles is the terminal's pen as the frames written so far left it
+	// (see styleRewrite): it may differ from the renderer's between frames,
+	// and is put back before anything but a frame is written.
+	styles styleRewrite
+	starts []int      // per column, rows that begin there (scratch for setTabs)
+	runs   [][2]int   // scratch for render
+	split  []splitRow // scratch for render
 }
 
 // splitRow is a row render hands over one change at a time: its changes,
@@ -532,6 +536,7 @@ func (p *Program) recoverCmd() {
 
 // write sends a sequence to the terminal at once, outside any frame.
 func (p *Program) write(seq string) {
+	p.buf.WriteString(p.styles.reset())
 	p.buf.WriteString(seq)
 	p.flush()
 }
@@ -655,6 +660,10 @@ func (p *Program) draw(personal bool) {
 		p.buf.Reset()
 		p.buf.Write(out)
 	}
+	// Styles go out only where they show (see styleRewrite).
+	out := p.styles.rewrite(p.buf.Bytes())
+	p.buf.Reset()
+	p.buf.Write(out)
 	for y, line := range p.cells.Lines {
 		if p.changed[y] {
 			copy(p.shown.Lines[y], line)
@@ -1243,6 +1252,7 @@ func (p *Program) restore() {
 	}
 	v := p.lastView
 	b := &p.buf
+	b.WriteString(p.styles.reset())
 	if p.keyboards {
 		b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 	}
