@@ -780,12 +780,13 @@ const (
 	maxPasses = 3
 )
 
-// setTabs puts the terminal's tab stops where the lines of the scrolling
-// area (see ScrollArea) most often begin, when they are not there yet,
-// and returns what does it; x is the cursor's column, which it comes back
-// to. Beside a pane a move to the start of the next line is then a line
-// feed, a carriage return and a tab, not a move by tens of cells: that is
-// a move or two for every line of an answer.
+// setTabs puts the terminal's tab stops where they make the moves to the
+// starts of the scrolling area's lines (see ScrollArea) shortest, when
+// that saves more than setting them costs, and returns what does it; x is
+// the cursor's column, which it comes back to. Beside a pane a move to the
+// start of the next line is then a line feed, a carriage return and a
+// tab, not a move by tens of cells: that is a move or two for every line
+// of an answer.
 func (p *Program) setTabs(x int) string {
 	sa, ok := p.model.(ScrollArea)
 	if !ok {
@@ -796,13 +797,9 @@ func (p *Program) setTabs(x int) string {
 		p.starts = make([]int, p.width)
 	}
 	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()), p.starts)
-	if len(want) == 0 || slices.Contains(p.tabs, want[0]) && len(p.tabs) >= len(want) {
-		// The stop where most lines begin is set already, with as many
-		// others: stops that came from a view of other lines serve as
-		// well as the view's own, and setting them costs bytes.
+	if len(want) == 0 || slices.Equal(want, p.tabs) {
 		return ""
 	}
-	slices.Sort(want)
 	var b strings.Builder
 	b.WriteString("\x1b[3g") // TBC: no tab stops
 	for _, c := range want {
@@ -810,6 +807,13 @@ func (p *Program) setTabs(x int) string {
 		b.WriteString("\x1bH") // HTS
 	}
 	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
+	// Stops that came from a view of other lines may serve as well as
+	// the view's own: they are moved only when the moves to the rows in
+	// sight save more than half of what moving them costs (those rows are
+	// about what the next page of output writes).
+	if 2*(tabsCost(p.tabs, p.starts)-tabsCost(want, p.starts)) <= b.Len() {
+		return ""
+	}
 	p.tabs, p.tabsMoved = want, true
 	return b.String()
 }
@@ -832,15 +836,16 @@ func (p *Program) defaultTabs() string {
 	return b.String()
 }
 
-// lineStarts is the columns where most rows of area begin (their first
-// cell that is not blank), up to maxTabs of them, those where more rows
-// begin first: the stops for setTabs. A column where only one row begins
-// is left out.
+// lineStarts is the tab stops, ascending, that make the moves to where
+// the rows of area begin (their first cell that is not blank) shortest,
+// up to maxTabs of them, chosen among the columns where most rows begin; it
+// leaves in count how many rows begin at each column. A column where only
+// one row begins, and the first column, get no stop.
 func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
+	clear(count)
 	if area.Empty() {
 		return nil
 	}
-	clear(count)
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		line := buf.Lines[y]
 		for x := area.Min.X; x < area.Max.X; x++ {
@@ -852,34 +857,79 @@ func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
 			}
 		}
 	}
-	var best [maxTabs]int
+	// The candidates: the columns where most rows begin.
+	var cand [maxCandidates]int
 	n := 0
 	for x, c := range count {
 		if c < 2 {
 			continue
 		}
-		// Kept in order, most rows first (the first column of equals).
-		i := min(n, maxTabs-1)
-		if n == maxTabs && c <= count[best[i]] {
+		i := min(n, maxCandidates-1)
+		if n == maxCandidates && c <= count[cand[i]] {
 			continue
 		}
-		for i > 0 && c > count[best[i-1]] {
-			best[i] = best[i-1]
+		for i > 0 && c > count[cand[i-1]] {
+			cand[i] = cand[i-1]
 			i--
 		}
-		best[i] = x
-		n = min(n+1, maxTabs)
+		cand[i] = x
+		n = min(n+1, maxCandidates)
 	}
-	if n == 0 {
-		return nil
+	slices.Sort(cand[:n])
+	// Every choice of up to maxTabs of them, the cheapest kept (the one
+	// with fewer stops of two that cost the same).
+	var best []int
+	bestCost := tabsCost(nil, count)
+	var stops [maxTabs]int
+	for set := 1; set < 1<<n; set++ {
+		k := 0
+		for i := range n {
+			if set&(1<<i) != 0 {
+				if k == maxTabs {
+					k = -1
+					break
+				}
+				stops[k] = cand[i]
+				k++
+			}
+		}
+		if k <= 0 {
+			continue
+		}
+		if c := tabsCost(stops[:k], count); c < bestCost || c == bestCost && k < len(best) {
+			best, bestCost = slices.Clone(stops[:k]), c
+		}
 	}
-	return slices.Clone(best[:n])
+	return best
+}
+
+// tabsCost is about how many bytes the moves from the first column to
+// the starts of rows cost with tab stops at tabs (ascending): the k-th
+// stop is a carriage return and k tabs away, any other column a move to
+// it (count says how many rows begin at each column).
+func tabsCost(tabs, count []int) int {
+	n := 0
+	for x, c := range count {
+		if c == 0 {
+			continue
+		}
+		cost := len(ansi.CursorHorizontalAbsolute(x + 1))
+		if k, ok := slices.BinarySearch(tabs, x); ok {
+			cost = 1 + k + 1
+		}
+		n += c * cost
+	}
+	return n
 }
 
 // maxTabs is how many tab stops setTabs sets: the fourth costs a
 // carriage return and four tabs from the first column, as much as a move
-// to an absolute column.
-const maxTabs = 4
+// to an absolute column. maxCandidates is how many columns it chooses
+// them from.
+const (
+	maxTabs       = 4
+	maxCandidates = 8
+)
 
 // settle makes a freshly read line of cells cheap to draw: the colours
 // the view made the terminal's defaults lose their codes, and blanks their
