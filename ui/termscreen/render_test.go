@@ -194,11 +194,11 @@ func testTabStopsPutBack(t *testing.T, resized bool) {
 	}
 }
 
-// TestLineStarts: the tab stops go where they make the moves to the
-// starts of the area's rows shortest (the k-th stop is k tabs from the
-// first column, any other column a move to it), up to maxTabs of them; a
-// column where one row begins, the first column and what lies outside the
-// area get none.
+// TestLineStarts: the tab stops go where most rows of the area begin, up
+// to maxTabs of them, in ascending order; a column where one row begins,
+// the first column, what lies outside the area, and a column where too few
+// rows begin to pay for the tab it adds to the rows at the stops right of
+// it get none.
 func TestLineStarts(t *testing.T) {
 	rep := func(n int, row string) []string {
 		out := make([]string, n)
@@ -213,14 +213,13 @@ func TestLineStarts(t *testing.T) {
 		rows []string
 		want []int
 	}{
-		// A stop at 5 would put every code row a tab further.
-		{"text and code beside a pane", []string{"ab │ text", "cd │ text", "   │   code", "   │   code", "   │   code", "   │       inner", "   │       inner"}, []int{7, 11}},
+		{"text and code beside a pane", []string{"ab │ text", "cd │ text", "   │   code", "   │   code", "   │   code", "   │       inner", "   │       inner"}, []int{5, 7, 11}},
 		{"a stop before the most used column pays when enough rows begin there", append(rep(4, "   │ text"), rep(3, "   │   code")...), []int{5, 7}},
+		{"a stop before the most used column is dropped when too few rows begin there", slices.Concat(rep(2, "   │ ● x"), rep(10, "   │   text"), rep(4, "   │     code")), []int{7, 9}},
 		{"one row alone is no stop", []string{"   │ text", "   │   once"}, nil},
+		{"at most maxTabs", []string{"    a", "    a", "     b", "     b", "      c", "      c", "       d", "       d", "        e", "        e", "        e"}, []int{5, 6, 8}},
 		{"what lies left of the area is not looked at", []string{"ab", "ab", "  x", "  x"}, nil},
-		// From column 36 on a move costs 5 bytes: the third stop (4) pays,
-		// a fourth (5) does not.
-		{"beside a tree", slices.Concat(rep(20, pad+"  text"), rep(6, pad+"    code"), rep(4, pad+"      inner"), rep(3, pad+"        deep")), []int{36, 38, 40}},
+		{"beside a tree", slices.Concat(rep(20, pad+"  text"), rep(6, pad+"    code"), rep(4, pad+"      inner"), rep(3, pad+"        deep")), []int{36, 38, 40, 42}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, area := 20, uv.Rect(4, 0, 16, len(tc.rows))
@@ -246,9 +245,9 @@ type areaModel struct {
 func (m *areaModel) ScrollArea() (uv.Rectangle, int) { return m.area, 0 }
 
 // TestTabStopsMoveWhenItPays: stops set for an earlier view (the prompt
-// and the answer's first line beside the tree) are moved when the rows in
-// sight begin elsewhere and moving them saves more than it costs, and are
-// left alone when they serve about as well.
+// and the answer's first line beside the tree) are moved when they hold a
+// stop left of where the rows in sight begin, which puts each of those
+// rows a tab further; stops that serve as well are left alone.
 func TestTabStopsMoveWhenItPays(t *testing.T) {
 	rep := func(n int, row string) []string {
 		out := make([]string, n)
@@ -267,7 +266,8 @@ func TestTabStopsMoveWhenItPays(t *testing.T) {
 	}{
 		{"a stop before the text's column is dropped", []int{34, 36, 38, 42}, answer, []int{36, 38, 42}},
 		{"stops of the view's own are kept", []int{36, 38, 42}, answer, nil},
-		{"a small saving does not pay for the move", []int{36, 38}, slices.Concat(rep(24, pad+"  text"), rep(10, pad+"    code"), rep(2, pad+"        deep")), nil},
+		{"an extra stop right of them does no harm", []int{36, 38, 42, 50}, answer, nil},
+		{"too few stops", []int{36}, answer, []int{36, 38, 42}},
 		{"no stops yet", nil, answer, []int{36, 38, 42}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -780,13 +780,12 @@ const (
 	maxPasses = 3
 )
 
-// setTabs puts the terminal's tab stops where they make the moves to the
-// starts of the scrolling area's lines (see ScrollArea) shortest, when
-// that saves more than setting them costs, and returns what does it; x is
-// the cursor's column, which it comes back to. Beside a pane a move to the
-// start of the next line is then a line feed, a carriage return and a
-// tab, not a move by tens of cells: that is a move or two for every line
-// of an answer.
+// setTabs puts the terminal's tab stops where the lines of the scrolling
+// area (see ScrollArea) most often begin, when they are not there yet,
+// and returns what does it; x is the cursor's column, which it comes back
+// to. Beside a pane a move to the start of the next line is then a line
+// feed, a carriage return and a tab, not a move by tens of cells: that is
+// a move or two for every line of an answer.
 func (p *Program) setTabs(x int) string {
 	sa, ok := p.model.(ScrollArea)
 	if !ok {
@@ -797,7 +796,7 @@ func (p *Program) setTabs(x int) string {
 		p.starts = make([]int, p.width)
 	}
 	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()), p.starts)
-	if len(want) == 0 || slices.Equal(want, p.tabs) {
+	if len(want) == 0 || !p.tabsWanting(want) {
 		return ""
 	}
 	var b strings.Builder
@@ -807,15 +806,37 @@ func (p *Program) setTabs(x int) string {
 		b.WriteString("\x1bH") // HTS
 	}
 	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
-	// Stops that came from a view of other lines may serve as well as
-	// the view's own: they are moved only when the moves to the rows in
-	// sight save more than half of what moving them costs (those rows are
-	// about what the next page of output writes).
-	if 2*(tabsCost(p.tabs, p.starts)-tabsCost(want, p.starts)) <= b.Len() {
-		return ""
-	}
 	p.tabs, p.tabsMoved = want, true
 	return b.String()
+}
+
+// tabsWanting reports whether the stops set (p.tabs) are to be moved to
+// want (ascending): when they miss the column where most rows begin or
+// have fewer stops, or hold a stop left of want's first that want has
+// not, which puts each row beginning right of it a tab further. Stops
+// that came from a view of other lines otherwise serve as well as the
+// view's own, and setting them costs bytes.
+func (p *Program) tabsWanting(want []int) bool {
+	if len(p.tabs) < len(want) || !slices.Contains(p.tabs, mostStarts(want, p.starts)) {
+		return true
+	}
+	for _, c := range p.tabs {
+		if c < want[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// mostStarts is the column of stops where most rows begin (count).
+func mostStarts(stops, count []int) int {
+	best := stops[0]
+	for _, c := range stops {
+		if count[c] > count[best] {
+			best = c
+		}
+	}
+	return best
 }
 
 // defaultTabs puts back the tab stops every 8 columns that a terminal
@@ -836,11 +857,13 @@ func (p *Program) defaultTabs() string {
 	return b.String()
 }
 
-// lineStarts is the tab stops, ascending, that make the moves to where
-// the rows of area begin (their first cell that is not blank) shortest,
-// up to maxTabs of them, chosen among the columns where most rows begin; it
-// leaves in count how many rows begin at each column. A column where only
-// one row begins, and the first column, get no stop.
+// lineStarts is the columns, ascending, where most rows of area begin
+// (their first cell that is not blank), up to maxTabs of them, and leaves
+// in count how many rows begin at each column. A column where only one row
+// begins, and the first column, get no stop; nor does a column where too
+// few rows begin to pay for the tab it adds to the rows beginning at the
+// stops right of it (a row at a stop costs about 3 bytes less than a move
+// to its column).
 func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
 	clear(count)
 	if area.Empty() {
@@ -857,79 +880,45 @@ func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
 			}
 		}
 	}
-	// The candidates: the columns where most rows begin.
-	var cand [maxCandidates]int
+	var best [maxTabs]int
 	n := 0
 	for x, c := range count {
 		if c < 2 {
 			continue
 		}
-		i := min(n, maxCandidates-1)
-		if n == maxCandidates && c <= count[cand[i]] {
+		// Kept in order, most rows first (the first column of equals).
+		i := min(n, maxTabs-1)
+		if n == maxTabs && c <= count[best[i]] {
 			continue
 		}
-		for i > 0 && c > count[cand[i-1]] {
-			cand[i] = cand[i-1]
+		for i > 0 && c > count[best[i-1]] {
+			best[i] = best[i-1]
 			i--
 		}
-		cand[i] = x
-		n = min(n+1, maxCandidates)
+		best[i] = x
+		n = min(n+1, maxTabs)
 	}
-	slices.Sort(cand[:n])
-	// Every choice of up to maxTabs of them, the cheapest kept (the one
-	// with fewer stops of two that cost the same).
-	var best []int
-	bestCost := tabsCost(nil, count)
-	var stops [maxTabs]int
-	for set := 1; set < 1<<n; set++ {
-		k := 0
-		for i := range n {
-			if set&(1<<i) != 0 {
-				if k == maxTabs {
-					k = -1
-					break
-				}
-				stops[k] = cand[i]
-				k++
-			}
-		}
-		if k <= 0 {
-			continue
-		}
-		if c := tabsCost(stops[:k], count); c < bestCost || c == bestCost && k < len(best) {
-			best, bestCost = slices.Clone(stops[:k]), c
+	stops := best[:n]
+	slices.Sort(stops)
+	// From the right: a stop stays when its rows save more than the tab
+	// it adds to the rows at the stops kept right of it.
+	var kept []int
+	beyond := 0
+	for i := len(stops) - 1; i >= 0; i-- {
+		c := stops[i]
+		if 3*count[c] > beyond {
+			kept = append(kept, c)
+			beyond += count[c]
 		}
 	}
-	return best
-}
-
-// tabsCost is about how many bytes the moves from the first column to
-// the starts of rows cost with tab stops at tabs (ascending): the k-th
-// stop is a carriage return and k tabs away, any other column a move to
-// it (count says how many rows begin at each column).
-func tabsCost(tabs, count []int) int {
-	n := 0
-	for x, c := range count {
-		if c == 0 {
-			continue
-		}
-		cost := len(ansi.CursorHorizontalAbsolute(x + 1))
-		if k, ok := slices.BinarySearch(tabs, x); ok {
-			cost = 1 + k + 1
-		}
-		n += c * cost
-	}
-	return n
+	slices.Reverse(kept)
+	return kept
 }
 
 // maxTabs is how many tab stops setTabs sets: the fourth costs a
 // carriage return and four tabs from the first column, as much as a move
-// to an absolute column. maxCandidates is how many columns it chooses
-// them from.
-const (
-	maxTabs       = 4
-	maxCandidates = 8
-)
+// to an absolute column.
+const maxTabs = 4
 
 // settle makes a freshly read line of cells cheap to draw: the colours
 // the view made the terminal's defaults lose their codes, and blanks their
