@@ -1175,9 +1175,7 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 		v = worse(v, a.classifier.Classify(acc.Command))
 	}
 	for _, p := range acc.Reads {
-		real := resolve(p)
-		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: real}))
-		v = worse(v, keyRead(real))
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p)}))
 	}
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))
