@@ -329,6 +329,13 @@ type TurnOptions struct {
 	// Model, when set, answers this turn instead of the client's model (a
 	// custom command's front matter asks for it).
 	Model string
+	// Composed says the prompt was made from more than the person typed:
+	// a custom command's file and what its "!" lines printed. Typed is
+	// then the part the person typed (the command's arguments). A
+	// resource mention outside Typed is asked about before it is read,
+	// since a file or a command's output chose it, not the person.
+	Composed bool
+	Typed    string
 }
 
 // RunTurn is RunMessage with options for this turn only.
@@ -360,7 +367,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		defer func() { a.recallNote = "" }()
 	}
 	if user.Kind == "" || user.Kind == KindTask {
-		user.Content = a.attachMentions(ctx, user.Content, sink)
+		user.Content = a.attachMentions(ctx, user.Content, typedResources(o), sink)
 		// Attached files count too: check again before anything is stored.
 		if err := a.checkFits(user); err != nil {
 			res.StopReason = "error"
