@@ -78,6 +78,54 @@ func TestPathPolicy(t *testing.T) {
 	}
 }
 
+// TestPathPolicyCodeLoadedLater: outside the project, writing a file that
+// programs read as settings or run as code later (a hidden file of home,
+// a directory of programs or packages, a place above the project) is
+// dangerous, as a whole family, not file by file.
+func TestPathPolicyCodeLoadedLater(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		root, path string
+		want       Tier
+		reason     string
+	}{
+		{"/home/u/proj", "/home/u/.cargo/config.toml", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.config/go/env", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.local/bin/ls", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.gradle/init.d/x.gradle", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.pythonrc", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/bin/git", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/go/bin/gopls", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/venv/lib/python3.12/site-packages/x.pth", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/go/pkg/mod/golang.org/x/net@v1/http.go", Dangerous, "module cache"},
+		{"/home/u/proj", "/home/u/go.work", Dangerous, "above the project"},
+		{"/home/u/work/proj", "/home/u/work/.envrc", Dangerous, "hidden file"},
+		{"/home/u/work/proj", "/home/u/work/AGENTS.md", Dangerous, "above the project"},
+		{"/srv/work/proj", "/srv/work/go.work", Dangerous, "above the project"},
+		{"/srv/work/proj", "/srv/node_modules/lodash/index.js", Dangerous, "above the project"},
+		{"/home/u", "/home/u/.cargo/config.toml", Dangerous, "hidden file of your home"},
+		// Ordinary places stay confirm, and the project's own files safe.
+		{"/home/u/proj", "/home/u/other/notes.txt", Confirm, "outside the project"},
+		{"/home/u/proj", "/tmp/out.txt", Confirm, "outside the project"},
+		{"/srv/work/proj", "/srv/other/go.work", Confirm, "outside the project"},
+		{"/home/u/proj", "/home/u/proj/.cargo/config.toml", Safe, ""},
+		{"/home/u/proj", "/home/u/proj/bin/tool", Safe, ""},
+		{"/home/u/dotfiles", "/home/u/dotfiles/.zshrc", Safe, ""},
+		{"/home/u", "/home/u/notes.txt", Safe, ""},
+	} {
+		v := c.Path(PathAccess{Root: tc.root, Home: "/home/u", Path: tc.path, Write: true})
+		if v.Tier != tc.want || !strings.Contains(strings.Join(v.Reasons, "\n"), tc.reason) {
+			t.Errorf("root %s, write %s = %v %q; want %v with %q", tc.root, tc.path, v.Tier, v.Reasons, tc.want, tc.reason)
+		}
+	}
+}
+
 func TestPathPolicyRootAtHome(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix paths")
@@ -156,7 +204,8 @@ func TestPathPolicyOwnFiles(t *testing.T) {
 		{"/home/u/proj/.data/other", true, Dangerous, "data directory"},
 		{"/home/u/proj/.data/pincer.db", false, Confirm, "reads pincer's session store"},
 		{"/home/u/.config/pincer/config.json", false, Confirm, "reads pincer's configuration directory"},
-		{"/home/u/.config/pincerx/config.json", true, Confirm, "outside the project"},
+		{"/home/u/.config/pincerx/config.json", true, Dangerous, "hidden file of your home"}, // not pincer's, but settings all the same
+		{"/home/u/dotfiles/pincer.jsonx", true, Confirm, "outside the project"},
 		{"/home/u/proj/.datax", true, Safe, ""},
 		{"/home/u/proj/main.go", true, Safe, ""},
 	} {
