@@ -1065,6 +1065,7 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	d := ask(ctx, a.opts.Approver, Approval{
 		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 		Paths: []string{ch.Path}, Change: ch, Tier: tier, Reasons: v.Reasons, HookAsked: hookAsked,
+		PathAsked: v.Tier > safety.Safe,
 	})
 	if !d.Allow {
 		return tools.Result{Content: refusal(d), IsError: true}
