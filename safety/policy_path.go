@@ -185,7 +185,7 @@ func inGit(root, p string, inRoot bool) bool {
 		rel, _ = filepath.Rel(root, p)
 	}
 	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
-		if c == ".git" {
+		if strings.EqualFold(c, ".git") { // .GIT is .git where names fold
 			return true
 		}
 	}

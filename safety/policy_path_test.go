@@ -126,6 +126,38 @@ func TestPathPolicyCodeLoadedLater(t *testing.T) {
 	}
 }
 
+// TestPathPolicyFoldsCase: on macOS and Windows a name matches whatever
+// its case, so .GIT/Hooks is git's hooks directory and ~/.SSH the SSH one.
+func TestPathPolicyFoldsCase(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path   string
+		write  bool
+		want   Tier
+		reason string
+	}{
+		{"/Users/u/proj/.GIT/hooks/pre-commit", true, Dangerous, "git hook"},
+		{"/Users/u/proj/.git/HOOKS/pre-commit", true, Dangerous, "git hook"},
+		{"/Users/u/proj/.Git/Config", true, Dangerous, "git configuration"},
+		{"/Users/u/proj/.GIT/HEAD", false, Confirm, "inside .git/"},
+		{"/Users/u/.SSH/config", false, Confirm, "SSH"},
+		{"/Users/u/.Config/GH/hosts.yml", false, Confirm, "credentials"},
+		{"/Users/u/Library/launchagents/x.plist", true, Dangerous, "login start-up item"},
+		{"/Users/u/proj/.ENV", false, Confirm, "secret-looking"},
+	} {
+		v := c.Path(PathAccess{Root: "/Users/u/proj", Home: "/Users/u", Path: tc.path, Write: tc.write})
+		if v.Tier != tc.want || !strings.Contains(strings.Join(v.Reasons, "\n"), tc.reason) {
+			t.Errorf("Path(%q, write=%v) = %v %q; want %v with %q", tc.path, tc.write, v.Tier, v.Reasons, tc.want, tc.reason)
+		}
+	}
+}
+
 func TestPathPolicyRootAtHome(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix paths")
