@@ -65,3 +65,37 @@ func TestNoRuleSuggestedForASecretRead(t *testing.T) {
 		t.Errorf("SuggestRule(git commit -m x) = %q", r)
 	}
 }
+
+// TestAllowRulesDoNotCoverProgramsNamedInArguments checks that a rule for
+// make or npm run does not vouch for a program named in the arguments:
+// make SHELL=… runs every recipe with it, npm --script-shell every script.
+func TestAllowRulesDoNotCoverProgramsNamedInArguments(t *testing.T) {
+	c, err := NewClassifier(Rules{Allow: []string{"make *", "npm run *"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		cmd  string
+		want Tier
+		why  string
+	}{
+		{"make SHELL=/tmp/evil", Confirm, "sets SHELL"},
+		{"make test SHELL:=./evil.sh", Confirm, "sets SHELL"},
+		{"make MAKE=/tmp/evil all", Confirm, "sets MAKE"},
+		{"make CC=/tmp/evil", Confirm, "sets CC"},
+		{"make GOFLAGS=-toolexec=/tmp/x", Confirm, "GOFLAGS"},
+		{"make .SHELLFLAGS=-c", Confirm, ".SHELLFLAGS"},
+		{"make SHELL='rm -rf ~'", Dangerous, "rm"},
+		{"npm run x --script-shell=/tmp/evil", Confirm, "--script-shell"},
+		{"npm run x --script-shell /tmp/evil", Confirm, "--script-shell"},
+		{"make", Safe, ""},
+		{"make DEBUG=1 -j4 test", Safe, ""},
+		{"npm run build", Safe, ""},
+	}
+	for _, tc := range cases {
+		v := c.Classify(tc.cmd)
+		if v.Tier != tc.want || !strings.Contains(strings.Join(v.Reasons, "\n"), tc.why) {
+			t.Errorf("%s: %s %q, want %s with %q", tc.cmd, v.Tier, v.Reasons, tc.want, tc.why)
+		}
+	}
+}
