@@ -156,6 +156,10 @@ func TestEveryViewSanitises(t *testing.T) {
 		{"recalled", func(t *testing.T, a *App, raw string) {
 			a.Update(eventsMsg{agent.Recalled{Notes: []agent.RecalledNote{{SessionName: "s" + raw, Text: "note " + raw}}, Text: "note " + raw}})
 		}},
+		{"slash completion", func(t *testing.T, a *App, raw string) {
+			a.setCommands([]Command{PromptCommand(CustomCommand{Name: "zzcmd", Args: "ARG" + raw, Help: "from the project " + raw})})
+			typeText(a, "/zzc")
+		}},
 		{"status line", func(t *testing.T, a *App, raw string) {
 			a.busy = true
 			a.opts.Model = "model " + raw
