@@ -225,7 +225,7 @@ func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (
 	if v.Tier > safety.Safe {
 		d := ask(ctx, a.opts.Approver, Approval{
 			Kind: ApprovePath, Tool: "read_file", Summary: "attach " + rel + " to the prompt",
-			Paths: acc.Reads, Tier: v.Tier, Reasons: v.Reasons,
+			Paths: acc.Reads, Tier: v.Tier, Reasons: v.Reasons, Secret: v.Secret,
 		})
 		if !d.Allow {
 			sink(Notice{Text: fmt.Sprintf("Did not attach %s: reading it was refused.", rel)})

@@ -890,7 +890,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
-			Tier: v.Tier, Reasons: v.Reasons, HookAsked: pre.ask,
+			Tier: v.Tier, Reasons: v.Reasons, HookAsked: pre.ask, Secret: v.Secret,
 		}
 		switch {
 		case acc.Command != "":
@@ -1173,7 +1173,7 @@ func webGrant(cls *safety.Classifier, v safety.Verdict, addrs []netip.Addr) tool
 }
 
 func worse(a, b safety.Verdict) safety.Verdict {
-	out := safety.Verdict{Tier: max(a.Tier, b.Tier), Denied: a.Denied || b.Denied}
+	out := safety.Verdict{Tier: max(a.Tier, b.Tier), Denied: a.Denied || b.Denied, Secret: a.Secret || b.Secret}
 	out.Reasons = append(append(out.Reasons, a.Reasons...), b.Reasons...)
 	out.Rule = a.Rule
 	if b.Denied || out.Rule == "" {

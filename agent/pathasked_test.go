@@ -55,3 +55,41 @@ func TestEditsSayWhenTheirPathNeedsAYes(t *testing.T) {
 		})
 	}
 }
+
+// TestSecretReadsAreMarked checks that a read of a secret (by name, or a
+// file holding a private key) is marked Secret in its question, so a
+// blanket yes does not answer it, and that other reads are not.
+func TestSecretReadsAreMarked(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(outside, []byte("notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		path string
+		want bool
+	}{
+		{"an env file", ".env", true},
+		{"a key under an innocent name", "deploy", true},
+		{"a file outside the project", outside, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 5,
+				agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: args(map[string]any{"path": c.path})}),
+				agenttest.Text("done", 5))
+			h.write(".env", "TOKEN=x\n")
+			h.write("deploy", "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n")
+			h.answer = func(Approval) Decision { return Decision{} }
+			if _, err := h.run("read it"); err != nil {
+				t.Fatal(err)
+			}
+			if len(h.asked) != 1 {
+				t.Fatalf("asked %+v, want one question", h.asked)
+			}
+			if h.asked[0].Secret != c.want {
+				t.Errorf("Secret = %v, want %v (%q)", h.asked[0].Secret, c.want, h.asked[0].Reasons)
+			}
+		})
+	}
+}

@@ -41,5 +41,5 @@ func keyRead(p string) safety.Verdict {
 	if holds, _ := privatekey.InFile(p); !holds {
 		return safety.Verdict{Tier: safety.Safe}
 	}
-	return safety.Verdict{Tier: safety.Confirm, Reasons: []string{p + ": reads a file that holds a private key"}}
+	return safety.Verdict{Tier: safety.Confirm, Reasons: []string{p + ": reads a file that holds a private key"}, Secret: true}
 }

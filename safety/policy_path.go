@@ -98,8 +98,13 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	if a.Write {
 		verb = "writes"
 	}
+	secret := false
 	if why := secretLoc(l); why != "" {
 		found = append(found, raise{tier: Confirm, why: verb + " a secret-looking file (" + why + ")"})
+		secret = !a.Write
+	}
+	if !a.Write && a.Own.what(p) != "" {
+		secret = true
 	}
 	if inGit(root, p, inRoot) {
 		found = append(found, raise{tier: Confirm, why: verb + " inside .git/"})
@@ -121,7 +126,9 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 		}
 	}
 	acc.add(top, shown+": "+strings.Join(whys, "; "))
-	return acc.verdict()
+	v := acc.verdict()
+	v.Secret = secret
+	return v
 }
 
 // loadedLater names why a file outside the project is one that programs

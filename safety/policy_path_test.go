@@ -255,3 +255,39 @@ func TestPathPolicyOwnFiles(t *testing.T) {
 		t.Errorf("no OwnFiles: %v %q", v.Tier, v.Reasons)
 	}
 }
+
+// TestPathPolicyMarksSecretReads checks which accesses are marked Secret:
+// reads of what the jail hides from every command (secrets, pincer's own
+// files), which a blanket yes does not approve; writes and ordinary reads
+// are not marked.
+func TestPathPolicyMarksSecretReads(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := OwnFiles{ConfigDir: "/home/u/.config/pincer", Store: "/home/u/.local/share/pincer/pincer.db"}
+	for _, tc := range []struct {
+		path  string
+		write bool
+		want  bool
+	}{
+		{"/home/u/.aws/credentials", false, true},
+		{"/home/u/.ssh/id_ed25519", false, true},
+		{"/home/u/proj/.env", false, true},
+		{"/proc/self/environ", false, true},
+		{"/home/u/.config/pincer/config.json", false, true},
+		{"/home/u/.local/share/pincer/pincer.db", false, true},
+		{"/home/u/proj/.env", true, false},
+		{"/home/u/proj/main.go", false, false},
+		{"/home/u/other/notes.txt", false, false},
+		{"/etc/hosts", false, false},
+	} {
+		v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Own: own, Path: tc.path, Write: tc.write})
+		if v.Secret != tc.want {
+			t.Errorf("Path(%q, write=%v).Secret = %v, want %v (%v %q)", tc.path, tc.write, v.Secret, tc.want, v.Tier, v.Reasons)
+		}
+	}
+}
