@@ -80,6 +80,7 @@ func TestSecretReadsAreMarked(t *testing.T) {
 				agenttest.Text("done", 5))
 			h.write(".env", "TOKEN=x\n")
 			h.write("deploy", "-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----\n")
+			h.agent.classifier = h.agent.classifier.WithFiles(&diskView{}) // as the composition root gives it
 			h.answer = func(Approval) Decision { return Decision{} }
 			if _, err := h.run("read it"); err != nil {
 				t.Fatal(err)
