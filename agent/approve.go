@@ -50,6 +50,15 @@ type Approval struct {
 	// HookAsked says a PreToolUse hook asked for this approval: no session
 	// mode (accept edits) may answer it unasked.
 	HookAsked bool
+	// Secret says the call reads a secret or pincer's own files, which the
+	// jail hides from every command: a blanket yes (pincer run --yes) does
+	// not answer it.
+	Secret bool
+	// PathAsked, for an edit, says its path needs a yes of its own, apart
+	// from the review of its diff: it lies outside the project, looks like
+	// a secret, or is inside .git/. No session mode (accept edits) answers
+	// it unasked: accepting edits means this project's files.
+	PathAsked bool
 	// Agent names the sub-agent that asks, and its task ("sub-agent
 	// explorer (find the loader)"); "" when the main agent asks.
 	Agent string

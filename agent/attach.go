@@ -77,7 +77,10 @@ func lastRune(s string) rune {
 // outside the project or a secret is asked about, a deny rule refuses it.
 // @@path names a file without attaching it and is sent as @path. Words
 // that name no file stay as they are.
-func (a *Agent) attachMentions(ctx context.Context, text string, sink func(Event)) string {
+//
+// typed says which resource mentions the person typed; nil means all of
+// the text was typed. A resource mention it lacks is asked about first.
+func (a *Agent) attachMentions(ctx context.Context, text string, typed map[string]bool, sink func(Event)) string {
 	mentions := findMentions(text)
 	if len(mentions) == 0 {
 		return text
@@ -97,7 +100,7 @@ func (a *Agent) attachMentions(ctx context.Context, text string, sink func(Event
 		if !ok {
 			if server, uri, ok := a.mentionedResource(m.path); ok && !seen[m.path] {
 				seen[m.path] = true
-				if block, ok := a.attachResource(ctx, server, uri, sink); ok {
+				if block, ok := a.attachResource(ctx, server, uri, typed == nil || typed[m.path], sink); ok {
 					blocks = append(blocks, block)
 				}
 			}
@@ -160,12 +163,40 @@ func (a *Agent) mentionedResource(word string) (server, uri string, ok bool) {
 	return server, uri, true
 }
 
-// attachResource reads a server's resource for the prompt. The person
-// typed the mention, so nothing is asked; what the server returns is
-// foreign and reaches the model as an attachment, capped.
-func (a *Agent) attachResource(ctx context.Context, server, uri string, sink func(Event)) (string, bool) {
-	text, err := a.opts.Resources.ReadResource(ctx, server, uri)
+// typedResources is the set of mentions the person typed in a composed
+// prompt, or nil when the whole prompt was typed.
+func typedResources(o TurnOptions) map[string]bool {
+	if !o.Composed {
+		return nil
+	}
+	typed := map[string]bool{}
+	for _, m := range findMentions(o.Typed) {
+		if !m.escaped {
+			typed[m.path] = true
+		}
+	}
+	return typed
+}
+
+// attachResource reads a server's resource for the prompt. When the
+// person typed the mention, nothing is asked; when a command's file or
+// output named it, the person is asked first: the resource is theirs
+// (their server, their account), and the file is not. What the server
+// returns is foreign and reaches the model as an attachment, capped.
+func (a *Agent) attachResource(ctx context.Context, server, uri string, typed bool, sink func(Event)) (string, bool) {
 	name := server + ":" + uri
+	if !typed {
+		d := ask(ctx, a.opts.Approver, Approval{
+			Kind: ApprovePath, Tool: "mcp_resource", Summary: "attach " + name + " to the prompt",
+			Tier:    safety.Confirm,
+			Reasons: []string{"the command's text names this resource of the MCP server " + server + "; you did not type it"},
+		})
+		if !d.Allow {
+			sink(Notice{Text: fmt.Sprintf("Did not attach %s: reading it was refused.", name)})
+			return "", false
+		}
+	}
+	text, err := a.opts.Resources.ReadResource(ctx, server, uri)
 	if err != nil {
 		sink(Notice{Text: fmt.Sprintf("Did not attach %s: %v.", name, err)})
 		return "", false
@@ -194,7 +225,7 @@ func (a *Agent) attach(ctx context.Context, abs, rel string, sink func(Event)) (
 	if v.Tier > safety.Safe {
 		d := ask(ctx, a.opts.Approver, Approval{
 			Kind: ApprovePath, Tool: "read_file", Summary: "attach " + rel + " to the prompt",
-			Paths: acc.Reads, Tier: v.Tier, Reasons: v.Reasons,
+			Paths: acc.Reads, Tier: v.Tier, Reasons: v.Reasons, Secret: v.Secret,
 		})
 		if !d.Allow {
 			sink(Notice{Text: fmt.Sprintf("Did not attach %s: reading it was refused.", rel)})

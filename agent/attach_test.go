@@ -225,3 +225,55 @@ func TestMentionsAttachMCPResources(t *testing.T) {
 		})
 	}
 }
+
+// TestComposedPromptsAskBeforeAttachingResources: a resource named by a
+// command's file or a command's output, not typed by the person, is read
+// only after a yes; one the person typed is read unasked.
+func TestComposedPromptsAskBeforeAttachingResources(t *testing.T) {
+	const uri = "@docs:file:///guide.md"
+	cases := []struct {
+		name   string
+		prompt string
+		o      TurnOptions
+		allow  bool
+		asked  int
+		read   int
+		notice string
+	}{
+		{"typed, whole", "summarise " + uri, TurnOptions{}, false, 0, 1, "Attached docs:file:///guide.md, a resource of the MCP server docs."},
+		{"a command's text, refused", "summarise " + uri, TurnOptions{Composed: true, Typed: "now"}, false, 1, 0, "Did not attach docs:file:///guide.md: reading it was refused."},
+		{"a command's text, allowed", "summarise " + uri, TurnOptions{Composed: true}, true, 1, 1, "Attached docs:file:///guide.md, a resource of the MCP server docs."},
+		{"in the typed arguments", "summarise " + uri, TurnOptions{Composed: true, Typed: uri}, false, 0, 1, "Attached docs:file:///guide.md, a resource of the MCP server docs."},
+		{"typed escaped is not typed", "summarise " + uri, TurnOptions{Composed: true, Typed: "@" + uri}, false, 1, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t, 5, agenttest.Text("ok", 5))
+			res := &fakeResources{server: "docs", res: map[string]string{"file:///guide.md": "Read me."}}
+			h.agent.opts.Resources = res
+			h.answer = func(Approval) Decision { return Decision{Allow: c.allow} }
+			if _, err := h.agent.RunTurn(context.Background(), Message{Role: RoleUser, Content: c.prompt}, c.o, h.sink); err != nil {
+				t.Fatal(err)
+			}
+			if len(h.asked) != c.asked {
+				t.Errorf("asked %d times, want %d", len(h.asked), c.asked)
+			}
+			if len(res.read) != c.read {
+				t.Errorf("read %v, want %d reads", res.read, c.read)
+			}
+			got := h.firstUserContent()
+			if attached := strings.Contains(got, "Read me."); attached != (c.read > 0) {
+				t.Errorf("the model got %q", got)
+			}
+			var notices []string
+			for _, ev := range h.events {
+				if n, ok := ev.(Notice); ok {
+					notices = append(notices, n.Text)
+				}
+			}
+			if c.notice != "" && !slices.Contains(notices, c.notice) {
+				t.Errorf("notices %q lack %q", notices, c.notice)
+			}
+		})
+	}
+}

@@ -349,6 +349,13 @@ type TurnOptions struct {
 	// Model, when set, answers this turn instead of the client's model (a
 	// custom command's front matter asks for it).
 	Model string
+	// Composed says the prompt was made from more than the person typed:
+	// a custom command's file and what its "!" lines printed. Typed is
+	// then the part the person typed (the command's arguments). A
+	// resource mention outside Typed is asked about before it is read,
+	// since a file or a command's output chose it, not the person.
+	Composed bool
+	Typed    string
 }
 
 // RunTurn is RunMessage with options for this turn only.
@@ -380,7 +387,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		defer func() { a.recallNote = "" }()
 	}
 	if user.Kind == "" || user.Kind == KindTask {
-		user.Content = a.attachMentions(ctx, user.Content, sink)
+		user.Content = a.attachMentions(ctx, user.Content, typedResources(o), sink)
 		// Attached files count too: check again before anything is stored.
 		if err := a.checkFits(user); err != nil {
 			res.StopReason = "error"
@@ -937,7 +944,7 @@ func (a *Agent) runCall(ctx context.Context, tc ToolCall, sink func(Event)) (r t
 		ap := Approval{
 			Kind: ApprovePath, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 			Dir: acc.Dir, Paths: append(append([]string(nil), acc.Reads...), acc.Writes...),
-			Tier: v.Tier, Reasons: v.Reasons, HookAsked: pre.ask,
+			Tier: v.Tier, Reasons: v.Reasons, HookAsked: pre.ask, Secret: v.Secret,
 		}
 		switch {
 		case acc.Command != "":
@@ -1112,6 +1119,7 @@ func (a *Agent) runEdit(ctx context.Context, tc ToolCall, call tools.Call, p too
 	d := ask(ctx, a.opts.Approver, Approval{
 		Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name, Summary: call.Summary(),
 		Paths: []string{ch.Path}, Change: ch, Tier: tier, Reasons: v.Reasons, HookAsked: hookAsked,
+		PathAsked: v.Tier > safety.Safe,
 	})
 	if !d.Allow {
 		return tools.Result{Content: refusal(d), IsError: true}
@@ -1217,7 +1225,7 @@ func webGrant(cls *safety.Classifier, v safety.Verdict, addrs []netip.Addr) tool
 }
 
 func worse(a, b safety.Verdict) safety.Verdict {
-	out := safety.Verdict{Tier: max(a.Tier, b.Tier), Denied: a.Denied || b.Denied}
+	out := safety.Verdict{Tier: max(a.Tier, b.Tier), Denied: a.Denied || b.Denied, Secret: a.Secret || b.Secret}
 	out.Reasons = append(append(out.Reasons, a.Reasons...), b.Reasons...)
 	out.Rule = a.Rule
 	if b.Denied || out.Rule == "" {

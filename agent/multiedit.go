@@ -44,6 +44,7 @@ func (a *Agent) runEdits(ctx context.Context, tc ToolCall, call tools.Call, mp m
 			Kind: ApproveEdit, CallID: tc.ID, Tool: tc.Name,
 			Summary: fmt.Sprintf("%s (file %d of %d)", call.Summary(), i+1, len(chs)),
 			Paths:   []string{ch.Path}, Change: ch, Tier: max(fv.Tier, safety.Confirm), Reasons: fv.Reasons, HookAsked: hookAsked,
+			PathAsked: fv.Tier > safety.Safe,
 		})
 		if !dec.Allow {
 			refused = append(refused, ch.Rel+commentOf(dec))

@@ -342,7 +342,11 @@ func (p *part) finish() {
 	if t == Safe && sh.proving() {
 		entries, fail := p.prove()
 		if fail != nil {
-			p.raises = append(p.raises, raise{Confirm, fail.level, unprovenWhy + " (" + fail.why + ")"})
+			level := fail.level
+			if fail.secret {
+				level = levelSticky // an allow rule names a program, not the secrets it may read
+			}
+			p.raises = append(p.raises, raise{Confirm, level, unprovenWhy + " (" + fail.why + ")"})
 			t = Confirm
 		} else {
 			p.proofs = entries

@@ -135,7 +135,9 @@ func sensitiveLoc(l loc) string {
 			return "a Windows system directory"
 		}
 	}
-	comps := strings.Split(p, "/")
+	// Names are compared case-folded: on macOS and Windows .GIT/Hooks is
+	// .git/hooks.
+	comps := strings.Split(strings.ToLower(p), "/")
 	if isHistoryFile(comps[len(comps)-1]) {
 		return "the shell history"
 	}
@@ -155,7 +157,7 @@ func sensitiveLoc(l loc) string {
 			return "a git hook, which git runs"
 		case c == ".git" && next == "config" && i+2 == len(comps):
 			return "git configuration, which can run commands"
-		case c == "LaunchAgents" || c == "LaunchDaemons":
+		case c == "launchagents" || c == "launchdaemons":
 			return "a login start-up item"
 		case c == ".config" && (next == "autostart" || next == "systemd"):
 			return "a login start-up item"
@@ -221,7 +223,7 @@ func secretLoc(l loc) string {
 		return "a key, certificate or secret store"
 	case toolCredentialFiles[lower]:
 		return "another tool's credentials"
-	case p == "~/.claude.json" || p == "~/.yarnrc.yml" || p == "~/.m2/settings.xml" || p == "~/.gradle/gradle.properties":
+	case strings.EqualFold(p, "~/.claude.json") || strings.EqualFold(p, "~/.yarnrc.yml") || strings.EqualFold(p, "~/.m2/settings.xml") || strings.EqualFold(p, "~/.gradle/gradle.properties"):
 		return "another tool's credentials"
 	case credentialFiles[lower] && lower != "known_hosts" && lower != "authorized_keys" && lower != ".gitconfig",
 		lower == ".htpasswd", lower == ".vault-token", lower == "credentials",
@@ -231,6 +233,7 @@ func secretLoc(l loc) string {
 		under(p, "/etc/sudoers.d") || under(p, "/etc/ssl/private"):
 		return "system secrets"
 	}
+	comps = strings.Split(strings.ToLower(p), "/") // folded, as in sensitiveLoc
 	for i, c := range comps {
 		switch {
 		case c == ".ssh":
@@ -242,7 +245,7 @@ func secretLoc(l loc) string {
 		case c == ".docker" && i+1 < len(comps) && comps[i+1] == "config.json":
 			return "a credentials file"
 		case c == ".config" && i+1 < len(comps) && (comps[i+1] == "gh" || comps[i+1] == "hub" || comps[i+1] == "op"),
-			c == ".password-store", c == ".terraform.d", c == "keyrings", c == "Keychains":
+			c == ".password-store", c == ".terraform.d", c == "keyrings", c == "keychains":
 			return "a credentials directory"
 		case c == ".config" && i+1 < len(comps) && credentialConfigDirs[comps[i+1]],
 			c == ".claude" || c == ".codex" || c == ".kaggle" || c == ".oci" || c == ".huggingface",

@@ -66,7 +66,8 @@ func (w *walker) redirects(rs []*syntax.Redirect, in stream) (stream, []raise, [
 				st.taint |= w.sh.leaked[l.path]
 				stdin = st
 				if why := secretLoc(l); why != "" {
-					add(Confirm, "reads "+display(target.s)+" ("+why+")")
+					// As for operands, no allow rule lowers a secret read.
+					effects = append(effects, raise{Confirm, levelSticky, "reads " + display(target.s) + " (" + why + ")"})
 				} else if w.sh.proving() && !target.proc && !isNetDev(l.path) {
 					if why := w.redirReadWhy(target, l); why != "" {
 						add(Confirm, unprovenWhy+" ("+why+")")

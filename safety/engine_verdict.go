@@ -21,6 +21,11 @@ type Verdict struct {
 	// Proven names, for each part the closed list proved harmless, the
 	// entry that proved it: "<the part>: <entry>".
 	Proven []string `json:"proven,omitempty"`
+	// Secret, for a file tool's access, says it reads a secret or
+	// pincer's own files: what the jail hides from every command, the
+	// approved ones included. A blanket yes (pincer run --yes) does not
+	// cover it; the tools run outside the jail.
+	Secret bool `json:"secret,omitempty"`
 }
 
 // acc collects what every part of one classification found.

@@ -103,18 +103,26 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	if a.Write {
 		if t, why := writeRisk(l); t == Dangerous {
 			found = append(found, raise{tier: Dangerous, why: "writes " + why})
+		} else if why := loadedLater(root, home, p, inRoot, project); why != "" {
+			found = append(found, raise{tier: Dangerous, why: "writes " + why})
 		}
 	}
 	verb := "reads"
 	if a.Write {
 		verb = "writes"
 	}
+	secret := false
 	if why := secretLoc(l); why != "" {
 		found = append(found, raise{tier: Confirm, why: verb + " a secret-looking file (" + why + ")"})
+		secret = !a.Write
+	}
+	if !a.Write && a.Own.what(p) != "" {
+		secret = true
 	}
 	if !a.Write && !a.ByName && c.holdsKey(p, a.Head) {
 		// Whatever its name: a deploy_key is known by what it holds.
 		found = append(found, raise{tier: Confirm, why: "reads a file that holds a private key"})
+		secret = true
 	}
 	if inGit(root, p, inRoot) {
 		found = append(found, raise{tier: Confirm, why: verb + " inside .git/"})
@@ -136,7 +144,46 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 		}
 	}
 	acc.add(top, shown+": "+strings.Join(whys, "; "))
-	return acc.verdict()
+	v := acc.verdict()
+	v.Secret = secret
+	return v
+}
+
+// loadedLater names why a file outside the project is one that programs
+// read as settings or run as code later, with nobody asking: a hidden file
+// or directory of the home directory (every tool's settings live there:
+// ~/.cargo/config.toml names a compiler wrapper, ~/.config/go/env a
+// -toolexec), a directory of programs or packages under home (~/bin,
+// ~/go/bin, site-packages), or a place beside or above the project, where
+// tools run in it look for settings (go.work, .envrc, node_modules,
+// AGENTS.md). A rule for the whole family, so that no one file needs to
+// be listed; "" for an ordinary file.
+func loadedLater(root, home, p string, inRoot, project bool) string {
+	if home != "" && !project && within(home, p) && p != home {
+		rel, _ := filepath.Rel(home, p)
+		comps := strings.Split(filepath.ToSlash(rel), "/")
+		for i, c := range comps {
+			switch {
+			case strings.HasPrefix(c, "."):
+				return "a hidden file of your home directory, where programs keep settings they read, or code they run, later"
+			case i < len(comps)-1 && (c == "bin" || c == "sbin" || c == "site-packages" || c == "dist-packages" || c == "node_modules"):
+				return "a directory of programs or packages that other programs run or load"
+			case i < len(comps)-2 && c == "go" && comps[i+1] == "pkg":
+				return "Go's module cache, whose code builds use"
+			}
+		}
+	}
+	if root == "" || inRoot {
+		return ""
+	}
+	for d := filepath.Dir(p); ; d = filepath.Dir(d) {
+		if d == filepath.Dir(p) && within(d, root) || filepath.Base(d) == "node_modules" && within(filepath.Dir(d), root) {
+			return "a file beside or above the project, where tools run in the project look for settings or code (go.work, .envrc, node_modules, AGENTS.md)"
+		}
+		if d == filepath.Dir(d) {
+			return ""
+		}
+	}
 }
 
 // holdsKey reports whether the file at p (absolute) holds a private key
@@ -177,7 +224,7 @@ func inGit(root, p string, inRoot bool) bool {
 		rel, _ = filepath.Rel(root, p)
 	}
 	for _, c := range strings.Split(filepath.ToSlash(rel), "/") {
-		if c == ".git" {
+		if strings.EqualFold(c, ".git") { // .GIT is .git where names fold
 			return true
 		}
 	}

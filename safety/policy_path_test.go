@@ -78,6 +78,86 @@ func TestPathPolicy(t *testing.T) {
 	}
 }
 
+// TestPathPolicyCodeLoadedLater: outside the project, writing a file that
+// programs read as settings or run as code later (a hidden file of home,
+// a directory of programs or packages, a place above the project) is
+// dangerous, as a whole family, not file by file.
+func TestPathPolicyCodeLoadedLater(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		root, path string
+		want       Tier
+		reason     string
+	}{
+		{"/home/u/proj", "/home/u/.cargo/config.toml", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.config/go/env", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.local/bin/ls", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.gradle/init.d/x.gradle", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/.pythonrc", Dangerous, "hidden file of your home"},
+		{"/home/u/proj", "/home/u/bin/git", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/go/bin/gopls", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/venv/lib/python3.12/site-packages/x.pth", Dangerous, "programs or packages"},
+		{"/home/u/proj", "/home/u/go/pkg/mod/golang.org/x/net@v1/http.go", Dangerous, "module cache"},
+		{"/home/u/proj", "/home/u/go.work", Dangerous, "above the project"},
+		{"/home/u/work/proj", "/home/u/work/.envrc", Dangerous, "hidden file"},
+		{"/home/u/work/proj", "/home/u/work/AGENTS.md", Dangerous, "above the project"},
+		{"/srv/work/proj", "/srv/work/go.work", Dangerous, "above the project"},
+		{"/srv/work/proj", "/srv/node_modules/lodash/index.js", Dangerous, "above the project"},
+		{"/home/u", "/home/u/.cargo/config.toml", Dangerous, "hidden file of your home"},
+		// Ordinary places stay confirm, and the project's own files safe.
+		{"/home/u/proj", "/home/u/other/notes.txt", Confirm, "outside the project"},
+		{"/home/u/proj", "/tmp/out.txt", Confirm, "outside the project"},
+		{"/srv/work/proj", "/srv/other/go.work", Confirm, "outside the project"},
+		{"/home/u/proj", "/home/u/proj/.cargo/config.toml", Safe, ""},
+		{"/home/u/proj", "/home/u/proj/bin/tool", Safe, ""},
+		{"/home/u/dotfiles", "/home/u/dotfiles/.zshrc", Safe, ""},
+		{"/home/u", "/home/u/notes.txt", Safe, ""},
+	} {
+		v := c.Path(PathAccess{Root: tc.root, Home: "/home/u", Path: tc.path, Write: true})
+		if v.Tier != tc.want || !strings.Contains(strings.Join(v.Reasons, "\n"), tc.reason) {
+			t.Errorf("root %s, write %s = %v %q; want %v with %q", tc.root, tc.path, v.Tier, v.Reasons, tc.want, tc.reason)
+		}
+	}
+}
+
+// TestPathPolicyFoldsCase: on macOS and Windows a name matches whatever
+// its case, so .GIT/Hooks is git's hooks directory and ~/.SSH the SSH one.
+func TestPathPolicyFoldsCase(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path   string
+		write  bool
+		want   Tier
+		reason string
+	}{
+		{"/Users/u/proj/.GIT/hooks/pre-commit", true, Dangerous, "git hook"},
+		{"/Users/u/proj/.git/HOOKS/pre-commit", true, Dangerous, "git hook"},
+		{"/Users/u/proj/.Git/Config", true, Dangerous, "git configuration"},
+		{"/Users/u/proj/.GIT/HEAD", false, Confirm, "inside .git/"},
+		{"/Users/u/.SSH/config", false, Confirm, "SSH"},
+		{"/Users/u/.Config/GH/hosts.yml", false, Confirm, "credentials"},
+		{"/Users/u/Library/launchagents/x.plist", true, Dangerous, "login start-up item"},
+		{"/Users/u/proj/.ENV", false, Confirm, "secret-looking"},
+	} {
+		v := c.Path(PathAccess{Root: "/Users/u/proj", Home: "/Users/u", Path: tc.path, Write: tc.write})
+		if v.Tier != tc.want || !strings.Contains(strings.Join(v.Reasons, "\n"), tc.reason) {
+			t.Errorf("Path(%q, write=%v) = %v %q; want %v with %q", tc.path, tc.write, v.Tier, v.Reasons, tc.want, tc.reason)
+		}
+	}
+}
+
 func TestPathPolicyRootAtHome(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix paths")
@@ -156,7 +236,8 @@ func TestPathPolicyOwnFiles(t *testing.T) {
 		{"/home/u/proj/.data/other", true, Dangerous, "data directory"},
 		{"/home/u/proj/.data/pincer.db", false, Confirm, "reads pincer's session store"},
 		{"/home/u/.config/pincer/config.json", false, Confirm, "reads pincer's configuration directory"},
-		{"/home/u/.config/pincerx/config.json", true, Confirm, "outside the project"},
+		{"/home/u/.config/pincerx/config.json", true, Dangerous, "hidden file of your home"}, // not pincer's, but settings all the same
+		{"/home/u/dotfiles/pincer.jsonx", true, Confirm, "outside the project"},
 		{"/home/u/proj/.datax", true, Safe, ""},
 		{"/home/u/proj/main.go", true, Safe, ""},
 	} {
@@ -172,5 +253,41 @@ func TestPathPolicyOwnFiles(t *testing.T) {
 	// Without the locations the policy cannot know them: nothing is made up.
 	if v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Path: "/home/u/proj/.data/pincer.db", Write: true}); v.Tier != Safe {
 		t.Errorf("no OwnFiles: %v %q", v.Tier, v.Reasons)
+	}
+}
+
+// TestPathPolicyMarksSecretReads checks which accesses are marked Secret:
+// reads of what the jail hides from every command (secrets, pincer's own
+// files), which a blanket yes does not approve; writes and ordinary reads
+// are not marked.
+func TestPathPolicyMarksSecretReads(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := OwnFiles{ConfigDir: "/home/u/.config/pincer", Store: "/home/u/.local/share/pincer/pincer.db"}
+	for _, tc := range []struct {
+		path  string
+		write bool
+		want  bool
+	}{
+		{"/home/u/.aws/credentials", false, true},
+		{"/home/u/.ssh/id_ed25519", false, true},
+		{"/home/u/proj/.env", false, true},
+		{"/proc/self/environ", false, true},
+		{"/home/u/.config/pincer/config.json", false, true},
+		{"/home/u/.local/share/pincer/pincer.db", false, true},
+		{"/home/u/proj/.env", true, false},
+		{"/home/u/proj/main.go", false, false},
+		{"/home/u/other/notes.txt", false, false},
+		{"/etc/hosts", false, false},
+	} {
+		v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Own: own, Path: tc.path, Write: tc.write})
+		if v.Secret != tc.want {
+			t.Errorf("Path(%q, write=%v).Secret = %v, want %v (%v %q)", tc.path, tc.write, v.Secret, tc.want, v.Tier, v.Reasons)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"golang.org/x/net/idna"
 )
 
 // WebRuleProgram is the first word of the allow and deny rules about
@@ -70,8 +72,25 @@ func (c *Classifier) Web(a WebAccess) Verdict {
 		acc.allowed, acc.allowRule = true, rule
 		return acc.verdict()
 	}
-	acc.add(Confirm, shown+": fetches a page from "+display(host))
+	acc.add(Confirm, shown+": fetches a page from "+display(host)+asciiHost(host))
 	return acc.verdict()
+}
+
+// asciiHost names a host that holds letters outside ASCII by its ASCII
+// form, the name DNS looks up: a letter of another script can look like a
+// Latin one (exаmple.com with a Cyrillic а), and the ASCII form shows it
+// is another site. "" for an ASCII host.
+func asciiHost(host string) string {
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			a, err := idna.Lookup.ToASCII(host)
+			if err != nil {
+				return " (a name with letters outside ASCII, which pincer cannot spell in ASCII; check it is the site you mean)"
+			}
+			return " (" + a + " in ASCII: its name holds letters outside ASCII, which can look like others; check it is the site you mean)"
+		}
+	}
+	return ""
 }
 
 // webRule finds the first rule of ps about fetching that matches host.

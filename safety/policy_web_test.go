@@ -215,3 +215,28 @@ func TestPublicAddr(t *testing.T) {
 		}
 	}
 }
+
+// TestWebNamesLookalikeHostsInASCII checks that a fetch from a host with
+// letters outside ASCII names it in ASCII too: exаmple.com with a Cyrillic
+// а reads as example.com, and its ASCII form shows it is not.
+func TestWebNamesLookalikeHostsInASCII(t *testing.T) {
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		url, want, not string
+	}{
+		{"https://ex\u0430mple.com/", "xn--exmple-4nf.com in ASCII", ""},
+		{"https://bücher.example/", "xn--bcher-kva.example in ASCII", ""},
+		{"https://example.com/ä", "", "in ASCII"},
+		{"https://xn--exmple-4nf.com/", "", "in ASCII"},
+	}
+	for _, tc := range cases {
+		v := c.Web(WebAccess{URL: tc.url, Addrs: addrs("93.184.215.14")})
+		got := strings.Join(v.Reasons, "\n")
+		if v.Tier != Confirm || tc.want != "" && !strings.Contains(got, tc.want) || tc.not != "" && strings.Contains(got, tc.not) {
+			t.Errorf("%s: %v %q; want %q, not %q", tc.url, v.Tier, got, tc.want, tc.not)
+		}
+	}
+}

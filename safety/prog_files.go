@@ -41,14 +41,16 @@ func (p *part) writes(targets []field) {
 	}
 }
 
-// readsFiles raises to Confirm when an operand looks like a secret.
+// readsFiles raises to Confirm when an operand looks like a secret; no
+// allow rule lowers that, since a rule names a program, not the secrets
+// it may read.
 func (p *part) readsFiles(fs []field) {
 	for _, f := range fs {
 		if f.s == "" || f.s == "-" {
 			continue
 		}
 		if why := secretLoc(p.w.resolve(f.s)); why != "" {
-			p.raise(Confirm, "reads "+display(f.s)+" ("+why+")")
+			p.raiseSticky(Confirm, "reads "+display(f.s)+" ("+why+")")
 		}
 	}
 }

@@ -341,6 +341,7 @@ func gitBranch(p *part, args []field) {
 }
 
 func gitTag(p *part, args []field) {
+	p.readsFiles(gitFileValues(args)) // -F FILE, the tag's message
 	ps := getopt(args, optSpec{shortArg: "mFun", longArg: []string{"message", "file", "local-user", "sort", "format", "contains", "no-contains", "points-at", "merged", "no-merged", "color", "column", "cleanup"}})
 	listing := false
 	for _, o := range ps.opts {
@@ -384,6 +385,7 @@ func gitListOr(read ...string) func(p *part, args []field) {
 			return
 		}
 		p.raise(Confirm, "changes the repository")
+		p.readsFiles(gitFileValues(args)) // git notes add -F FILE
 	}
 }
 
@@ -798,5 +800,75 @@ func gitApply(p *part, args []field) {
 }
 
 func gitChange(why string) func(p *part, args []field) {
-	return func(p *part, args []field) { p.raise(Confirm, why) }
+	return func(p *part, args []field) {
+		p.raise(Confirm, why)
+		p.readsFiles(gitFileValues(args))
+	}
+}
+
+// gitFileValues are the files a changing git command reads through its
+// options: the message of -F/--file, the template of -t/--template, the
+// pathspecs of --pathspec-from-file. They are judged as reads, so a secret
+// read as a commit message is asked about like any other read. Long
+// options count abbreviated, as git takes them; short ones in clusters.
+func gitFileValues(args []field) []field {
+	var out []field
+	for i := 0; i < len(args); i++ {
+		a := args[i].s
+		if a == "--" {
+			break
+		}
+		next := func() {
+			if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+		}
+		if name, ok := strings.CutPrefix(a, "--"); ok {
+			name, val, has := strings.Cut(name, "=")
+			if len(name) < 3 || !gitFileOption(name) {
+				continue
+			}
+			if has {
+				out = append(out, field{s: val})
+			} else {
+				next()
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			switch c := a[j]; {
+			case c == 'F' || c == 't':
+				if rest := a[j+1:]; rest != "" {
+					out = append(out, field{s: rest})
+				} else {
+					next()
+				}
+			case c == 'm' || c == 'C' || c == 'c':
+				if a[j+1:] == "" && i+1 < len(args) {
+					i++ // the value of -m MSG, -C REV: not a file
+				}
+			case c == 'S' || c == 'u':
+				// -S[KEYID], -u[MODE]: the rest of the word is the value.
+			default:
+				continue
+			}
+			break
+		}
+	}
+	return out
+}
+
+// gitFileOption reports whether name, a long option maybe abbreviated,
+// names a file git reads.
+func gitFileOption(name string) bool {
+	for _, full := range []string{"file", "template", "pathspec-from-file"} {
+		if strings.HasPrefix(full, name) {
+			return true
+		}
+	}
+	return false
 }

@@ -12,6 +12,17 @@ func hNpm(p *part, name string, args []field) {
 	if op, _ := firstOperand(args); op.s == "unpublish" {
 		p.raise(Dangerous, "removes a published package version from the registry for good")
 	}
+	// --script-shell names the program every package script runs with.
+	for i, a := range args {
+		val, ok := strings.CutPrefix(a.s, "--script-shell=")
+		if !ok && a.s == "--script-shell" && i+1 < len(args) {
+			val, ok = args[i+1].s, true
+		}
+		if ok {
+			p.raiseSticky(Confirm, "runs package scripts with "+display(val)+" (--script-shell)")
+			p.nestedCommand(field{s: val, taint: a.taint}, scriptOpts{program: true})
+		}
+	}
 	subcommands(npmSpec)(p, name, args)
 }
 

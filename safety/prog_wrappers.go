@@ -612,6 +612,25 @@ func hMake(p *part, name string, args []field) {
 	for _, e := range ps.values("E", "eval") {
 		p.makeRecipes(e)
 	}
+	// NAME=value on make's command line overrides the Makefile: SHELL is
+	// the program every recipe runs with, MAKE the one $(MAKE) runs, and
+	// CC, GOFLAGS and the rest what the build runs, as in the environment.
+	for _, op := range ps.operands {
+		name, val, ok := strings.Cut(op.s, "=")
+		name = strings.TrimRight(name, ":+?")
+		if !ok || name == "" || strings.ContainsAny(name, " \t/$") {
+			continue
+		}
+		switch {
+		case name == "SHELL" || name == "MAKE" || name == "MAKESHELL":
+			p.raiseSticky(Confirm, "sets "+name+", a program make runs")
+			p.nestedCommand(field{s: val, taint: op.taint}, scriptOpts{program: true})
+		case name == ".SHELLFLAGS":
+			p.raiseSticky(Confirm, "sets .SHELLFLAGS, the options every recipe's shell runs with")
+		case toolEnvVar(name):
+			p.toolEnv(name, val)
+		}
+	}
 }
 
 var (

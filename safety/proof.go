@@ -28,12 +28,18 @@ type proofCtx struct {
 	items *itemSource  // what item words stand for (find -exec {}, xargs input)
 	out   *listing     // set when the command prints file names (find, ls)
 	env   []envSetting // the environment prefixes of the command
+	// secret is set when the proof found the command reads a secret or a
+	// private key: a failure then is one no allow rule lowers.
+	secret bool
 }
 
 // proofFail says which level a proof failed at and why.
 type proofFail struct {
 	level int
 	why   string
+	// secret: the command reads a secret, which an allow rule, written
+	// for a program, does not vouch for.
+	secret bool
 }
 
 // itemSource describes words a command gets at run time from a listing:
@@ -67,7 +73,7 @@ func (p *part) prove() ([]string, *proofFail) {
 		// NAME=value on its own, or a statement that is only redirections.
 		for _, e := range c.env {
 			if why := standaloneAssign(e); why != "" {
-				return nil, &proofFail{levelPart, why}
+				return nil, &proofFail{level: levelPart, why: why}
 			}
 		}
 		if len(c.env) > 0 {
@@ -77,6 +83,7 @@ func (p *part) prove() ([]string, *proofFail) {
 	}
 	entry, fail := c.argv(p.levels[0])
 	if fail != nil {
+		fail.secret = c.secret
 		return nil, fail
 	}
 	if c.out != nil {
@@ -91,7 +98,7 @@ func (c *proofCtx) fail(why string) *proofFail {
 	if n := len(c.p.levels); lvl >= n {
 		lvl = n - 1
 	}
-	return &proofFail{lvl, why}
+	return &proofFail{level: lvl, why: why}
 }
 
 // argv proves one command line: its program is on the list and its
@@ -518,7 +525,7 @@ func (c *proofCtx) read(f field) string {
 		return ""
 	}
 	l := c.p.w.resolve(f.s)
-	if why := readRisk(l); why != "" {
+	if why := c.readRisk(l); why != "" {
 		return "reads " + display(f.s) + " (" + why + ")"
 	}
 	if why := c.linkRisk(l); why != "" {
@@ -544,6 +551,7 @@ func (c *proofCtx) keyRisk(l loc) string {
 	case !ok:
 		return "pincer cannot check it for a private key: the command reads too many files"
 	case holds:
+		c.secret = true
 		return "holds a private key"
 	}
 	return ""
@@ -560,7 +568,7 @@ func (c *proofCtx) linkRisk(l loc) string {
 	if err != nil || real == l.path {
 		return ""
 	}
-	if why := readRisk(placePath(real, "")); why != "" {
+	if why := c.readRisk(placePath(real, "")); why != "" {
 		return "a link to " + display(real) + ": " + why
 	}
 	return ""
@@ -574,14 +582,14 @@ func (c *proofCtx) globRead(pattern string) string {
 		if s := couldNameSecret(pattern); s != "" {
 			return "reads " + display(pattern) + ", which could match " + s + " (a secret-looking file)"
 		}
-		if l := c.p.w.resolve(pattern); readRisk(l) != "" {
-			return "reads " + display(pattern) + " (" + readRisk(l) + ")"
+		if l := c.p.w.resolve(pattern); c.readRisk(l) != "" {
+			return "reads " + display(pattern) + " (" + c.readRisk(l) + ")"
 		}
 		return ""
 	}
 	for _, n := range names {
 		l := c.p.w.resolve(n)
-		if why := readRisk(l); why != "" {
+		if why := c.readRisk(l); why != "" {
 			return "reads " + display(pattern) + ", which matches " + display(n) + " (" + why + ")"
 		}
 		if why := c.linkRisk(l); why != "" {
@@ -671,7 +679,7 @@ func (c *proofCtx) tree(f field, hidden bool, keep func(string, bool) bool) stri
 // treeAt proves reading every file under one path.
 func (c *proofCtx) treeAt(p string, hidden bool, keep func(string, bool) bool) string {
 	l := c.p.w.resolve(p)
-	if why := readRisk(l); why != "" {
+	if why := c.readRisk(l); why != "" {
 		return "reads " + display(p) + " (" + why + ")"
 	}
 	if why := c.linkRisk(l); why != "" {
@@ -686,9 +694,19 @@ func (c *proofCtx) treeAt(p string, hidden bool, keep func(string, bool) bool) s
 		return "reads every file under " + display(p) + ", which pincer cannot check for secrets"
 	}
 	if found != "" {
+		c.secret = true
 		return "reads every file under " + display(p) + ", including " + display(found) + ", which " + why
 	}
 	return ""
+}
+
+// readRisk is readRisk, noting a secret.
+func (c *proofCtx) readRisk(l loc) string {
+	why := readRisk(l)
+	if why != "" && !l.unknown && secretLoc(l) != "" {
+		c.secret = true
+	}
+	return why
 }
 
 // readRisk names why reading a place is not proven harmless: a secret, a

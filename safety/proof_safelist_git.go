@@ -123,6 +123,7 @@ func checkGitPaths(c *proofCtx, a *proofArgs) string {
 		}
 		l := placePath(p, "")
 		if why := secretLoc(l); why != "" {
+			c.secret = true
 			return "shows " + display(op.s) + " (" + why + ")"
 		}
 		if hasMeta(path.Base(p)) || strings.Contains(p, "*") {

@@ -41,9 +41,11 @@ func (a *App) ask(q question) tea.Cmd {
 }
 
 // autoApproves reports whether a session mode answers the question without
-// asking: only the accept-edits mode does, never for the dangerous tier.
+// asking: only the accept-edits mode does, for an edit of the project's
+// own files; never for the dangerous tier, a path that needs a yes of its
+// own (outside the project, a secret, .git/) or a hook's question.
 func (a *App) autoApproves(q agent.Approval) bool {
-	if q.Tier >= safety.Dangerous || q.HookAsked {
+	if q.Tier >= safety.Dangerous || q.HookAsked || q.PathAsked {
 		return false
 	}
 	if q.Kind == agent.ApproveEdit {

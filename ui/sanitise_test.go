@@ -19,6 +19,7 @@ import (
 	"pincer/session"
 	"pincer/themes"
 	"pincer/tools"
+	"pincer/tools/todo"
 	"pincer/ui/complete"
 )
 
@@ -124,6 +125,40 @@ func TestEveryViewSanitises(t *testing.T) {
 			writeRaw(t, a.opts.Root, "zz "+raw+".go")
 			a.Update(complete.LoadFiles(context.Background(), a.opts.Root, 100)())
 			typeText(a, "@zz")
+		}},
+		{"web dialog", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveWeb, Step: 1, Tool: "read_web", Summary: "read_web http://e.vil/" + raw, URL: "http://e.vil/" + raw, Tier: safety.Confirm, Reasons: []string{"fetch " + raw}, SuggestedRule: "web:e.vil" + raw}, reply: make(chan agent.Decision, 1)}})
+		}},
+		{"mcp dialog", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveAction, Step: 1, Tool: "mcp__s__t", Summary: "mcp " + raw, MCP: &tools.MCPUse{Server: "srv" + raw, Tool: "tool" + raw, Name: "mcp__s__t", Arguments: "{\n  \"a\": \"" + jsonEscape(raw) + "\"\n}"}, Tier: safety.Confirm, Reasons: []string{"server " + raw}}, reply: make(chan agent.Decision, 1)}})
+		}},
+		{"schedule dialog", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveAction, Step: 1, Tool: "schedule_task", Summary: "schedule " + raw, Schedule: true, Tier: safety.Confirm, Reasons: []string{"prompt " + raw}}, reply: make(chan agent.Decision, 1)}})
+		}},
+		{"unsandboxed dialog", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{question{q: agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tool: "run_command", Summary: "run_command " + raw, Command: "make " + raw, Tier: safety.Confirm, Reasons: []string{"blocked " + raw}}, reply: make(chan agent.Decision, 1)}})
+		}},
+		{"sub-agent", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{
+				agent.ToolCallDelta{Index: 0, ID: "c1", Name: "task", ArgsSoFar: `{"description":"d ` + jsonEscape(raw) + `","prompt":"p"}`},
+				agent.AssistantMessage{},
+				agent.ToolStarted{ID: "c1", Name: "task", Summary: "task " + raw},
+				agent.SubEvent{ID: "c1", Agent: "ag" + raw, Event: agent.TextDelta{Text: "sub " + raw}},
+				agent.SubEvent{ID: "c1", Agent: "ag" + raw, Event: agent.ToolStarted{ID: "s1", Name: "read_file", Summary: "read_file " + raw}},
+			})
+		}},
+		{"todos", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{agent.TodoList{Items: []todo.Item{{Content: "do " + raw, Status: todo.InProgress}}}})
+		}},
+		{"check", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{agent.Checked{Command: "make " + raw, Round: 1, Rounds: 2, Output: "out " + raw}})
+		}},
+		{"recalled", func(t *testing.T, a *App, raw string) {
+			a.Update(eventsMsg{agent.Recalled{Notes: []agent.RecalledNote{{SessionName: "s" + raw, Text: "note " + raw}}, Text: "note " + raw}})
+		}},
+		{"slash completion", func(t *testing.T, a *App, raw string) {
+			a.setCommands([]Command{PromptCommand(CustomCommand{Name: "zzcmd", Args: "ARG" + raw, Help: "from the project " + raw})})
+			typeText(a, "/zzc")
 		}},
 		{"status line", func(t *testing.T, a *App, raw string) {
 			a.busy = true

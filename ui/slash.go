@@ -227,7 +227,7 @@ func PromptCommand(c CustomCommand) Command {
 				if err != nil {
 					return turnDoneMsg{err: err}
 				}
-				res, err := a.agent.RunTurn(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model}, a.bridge.event)
+				res, err := a.agent.RunTurn(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model, Composed: true, Typed: args}, a.bridge.event)
 				return turnDoneMsg{res: res, err: err}
 			})
 		}

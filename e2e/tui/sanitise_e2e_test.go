@@ -72,6 +72,17 @@ func TestRunAndShowSanitiseOnATerminal(t *testing.T) {
 		t.Errorf("sessions show on a terminal does not show %q:\n%s", visible, screen)
 	}
 
+	// The project's instructions, printed by pincer prompt, are foreign too.
+	s.Write("AGENTS.md", "Be kind. "+hostile+"\n")
+	prompt := e2etest.NewTmuxScreen(t, s, 100, 40, "prompt")
+	screen = prompt.WaitFor("pincer prompt to finish", "[pincer exited]")
+	if !strings.Contains(screen, visible) {
+		t.Errorf("pincer prompt on a terminal does not show %q:\n%s", visible, screen)
+	}
+	if r := s.Run("", "prompt"); !strings.Contains(r.Stdout, hostile) {
+		t.Errorf("a piped prompt changed the instructions:\n%q", r.Stdout)
+	}
+
 	// Piped, the answer is exact.
 	if r := s.Run("", "sessions", "export", "hostile"); !strings.Contains(r.Stdout, hostile) {
 		t.Errorf("a piped export changed the answer:\n%q", r.Stdout)

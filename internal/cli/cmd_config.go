@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pincer/internal/safetext"
 	"sort"
 	"strings"
 
@@ -111,7 +112,9 @@ func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource stri
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		fmt.Fprintf(c.stdout, "%-*s  %-40s  %s\n", width, k, string(fields[k]), srcs.Of(k))
+		// A project's values are foreign: JSON escapes control characters
+		// but not bidi controls or invisible ones.
+		fmt.Fprintf(c.stdout, "%-*s  %-40s  %s\n", width, k, safetext.LineOf(string(fields[k])), safetext.LineOf(srcs.Of(k).String()))
 	}
 	switch keySource {
 	case "":
@@ -120,7 +123,7 @@ func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource stri
 		fmt.Fprintf(c.stdout, "\napi key: set (from %s; never shown)\n", keySource)
 	}
 	if len(srcs.Files) > 0 {
-		fmt.Fprintf(c.stdout, "\nfiles read: %s\n", strings.Join(srcs.Files, ", "))
+		fmt.Fprintf(c.stdout, "\nfiles read: %s\n", safetext.LineOf(strings.Join(srcs.Files, ", ")))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -69,22 +70,26 @@ MCP servers are not started, so their tools are not counted.`,
 			if err != nil {
 				return err
 			}
-			if sources {
-				fmt.Fprintf(c.stdout, "AGENT.md:  %s\nSKILLS.md: %s\n", in.AgentSource, in.SkillsSource)
-				for _, f := range in.Project {
-					fmt.Fprintf(c.stdout, "project:   %s (%d bytes)\n", f.Name, len(f.Content))
+			// The project's instruction files are foreign: on a terminal
+			// they are shown under the policy, piped they are exact.
+			return exportTo(c.stdout, func(out io.Writer) error {
+				if sources {
+					fmt.Fprintf(out, "AGENT.md:  %s\nSKILLS.md: %s\n", in.AgentSource, in.SkillsSource)
+					for _, f := range in.Project {
+						fmt.Fprintf(out, "project:   %s (%d bytes)\n", f.Name, len(f.Content))
+					}
+					for _, s := range in.AllSkills() {
+						fmt.Fprintf(out, "skill:     %s\n", s.Name)
+					}
+					return nil
 				}
-				for _, s := range in.AllSkills() {
-					fmt.Fprintf(c.stdout, "skill:     %s\n", s.Name)
-				}
-				return nil
-			}
-			shell := tools.Options{}.ShellPath()
-			fmt.Fprintln(c.stdout, agent.SystemPrompt(agent.PromptParts{
-				Agent: in.Agent, Skills: in.Skills, Project: in.Project,
-				Env: agent.DetectEnvironment(p.root, shell, time.Now()),
-			}))
-			return nil
+				shell := tools.Options{}.ShellPath()
+				_, err := fmt.Fprintln(out, agent.SystemPrompt(agent.PromptParts{
+					Agent: in.Agent, Skills: in.Skills, Project: in.Project,
+					Env: agent.DetectEnvironment(p.root, shell, time.Now()),
+				}))
+				return err
+			}, "")
 		},
 	}
 	cmd.Flags().BoolVar(&sources, "sources", false, "list where each part came from and the composite skills, instead of the prompt")

@@ -197,11 +197,15 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, o *runOptions) erro
 			_ = st.SetModel(opened.sess.ID, p.cfg.Model)
 		}
 	}
+	// A prompt made from a command's file or a server's prompt is
+	// composed: a resource it names, beyond what was typed, is asked about.
+	composed, typed := false, ""
 	if isCommand {
 		// Made now that its "!" lines can run through the approvals.
 		run := commandRunner(p, found, func(ctx context.Context, command string) (string, error) {
 			return a.RunShell(ctx, command, printer.Event)
 		})
+		composed, typed = true, cmdArgs
 		if prompt, err = found.Render(ctx, cmdArgs, run); err != nil {
 			if code := printer.Finish(agent.Result{StopReason: "error"}, err); code != 0 {
 				return &exitError{code: code, silent: true}
@@ -218,10 +222,11 @@ func (c *cli) runHeadless(cmd *cobra.Command, args []string, o *runOptions) erro
 				}
 				return nil
 			}
-			prompt = text
+			_, args, _ := strings.Cut(strings.TrimSpace(prompt), " ")
+			prompt, composed, typed = text, true, args
 		}
 	}
-	res, runErr := a.Run(ctx, prompt, printer.Event)
+	res, runErr := a.RunTurn(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Composed: composed, Typed: typed}, printer.Event)
 	if runErr != nil {
 		runErr = c.explainModelError(p, runErr)
 		var ee *exitError

@@ -263,9 +263,11 @@ func (c *cli) showTrusted(cfg config.Config, srcs config.Sources, root string) {
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(c.stdout, "%s sets:\n", file)
+		fmt.Fprintf(c.stdout, "%s sets:\n", safetext.LineOf(file))
 		for _, s := range set {
-			fmt.Fprintf(c.stdout, "  %-16s %s\n", s.field, s.value)
+			// JSON escapes control characters but not bidi controls or
+			// invisible ones, which would make a command read as another.
+			fmt.Fprintf(c.stdout, "  %-16s %s\n", s.field, safetext.LineOf(s.value))
 		}
 	}
 }

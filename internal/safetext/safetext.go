@@ -49,8 +49,9 @@ const (
 	// Text is for multi-line views (the transcript, tool output): "\n" and
 	// "\r\n" are line breaks, a lone "\r" is shown as ␍.
 	Text
-	// Exact is Text with every "\r" shown, also before "\n", for text whose
-	// bytes matter, like a command about to run.
+	// Exact is Text with every "\r" shown, also before "\n", and every
+	// space other than U+0020 by its code point, for text whose bytes
+	// matter, like a command about to run.
 	Exact
 )
 
@@ -196,6 +197,10 @@ func classify(s string, i int, m Mode) (kind, int) {
 	case r == utf8.RuneError && size == 1,
 		r < 0xa0, r == 0x2028, r == 0x2029,
 		r >= 0xad && unicode.Is(unicode.Cf, r):
+		return kindEscape, size
+	case m == Exact && unicode.Is(unicode.Zs, r):
+		// A space that is not U+0020 looks like a word break in a
+		// command and is none: the shell keeps it inside the word.
 		return kindEscape, size
 	}
 	return kindPlain, size

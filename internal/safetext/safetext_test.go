@@ -47,6 +47,8 @@ func TestSanitize(t *testing.T) {
 		{"tab after escape", "\x1b\tb", Text, "␛   b"},
 		{"tab stops restart", "ab\n\tc", Text, "ab\n    c"},
 		{"unicode kept", "héllo 日本 👍", Line, "héllo 日本 👍"},
+		{"no-break space exact", "rm -rf\u00a0build\u3000x\u2009y", Exact, "rm -rf⟨U+00A0⟩build⟨U+3000⟩x⟨U+2009⟩y"},
+		{"no-break space in text", "10\u00a0km", Text, "10\u00a0km"},
 		{"visible forms kept", "␛[2J ⟨U+202E⟩", Line, "␛[2J ⟨U+202E⟩"},
 	}
 	for _, tc := range cases {

@@ -72,7 +72,7 @@ func (s *session) command(ctx context.Context, name, args string) (stop string, 
 			s.say(escapeMarkdown(fmt.Sprintf("/%s was not sent: %v", name, err)))
 			return stopEndTurn, true, nil
 		}
-		res, err := s.run(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model})
+		res, err := s.run(ctx, agent.Message{Role: agent.RoleUser, Content: prompt}, agent.TurnOptions{Model: c.Model, Composed: true, Typed: args})
 		if err != nil {
 			return "", true, err
 		}

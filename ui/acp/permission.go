@@ -78,10 +78,11 @@ func (s *session) decide(ctx context.Context, req permissionRequest, a agent.App
 }
 
 // autoApproves reports whether the session's mode answers a question
-// without asking: only an edit in the accept-edits (or auto) mode, never
-// a dangerous one or one a hook asked for.
+// without asking: only an edit of the project's own files in the
+// accept-edits (or auto) mode, never a dangerous one, one whose path needs
+// a yes of its own, or one a hook asked for.
 func (s *session) autoApproves(a agent.Approval) bool {
-	if a.Tier >= safety.Dangerous || a.HookAsked || a.Kind != agent.ApproveEdit {
+	if a.Tier >= safety.Dangerous || a.HookAsked || a.PathAsked || a.Kind != agent.ApproveEdit {
 		return false
 	}
 	return s.conv.Agent.Mode() == agent.ModeAcceptEdits

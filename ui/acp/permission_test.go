@@ -82,3 +82,38 @@ func TestQuestionTitleInert(t *testing.T) {
 		}
 	}
 }
+
+// modeAgent is an Agent whose mode is fixed; nothing else is called.
+type modeAgent struct {
+	Agent
+	mode agent.Mode
+}
+
+func (m modeAgent) Mode() agent.Mode { return m.mode }
+
+// TestAcceptEditsOnlyAnswersProjectEdits: the accept-edits mode answers an
+// edit of the project's own files unasked, and nothing whose path needs a
+// yes of its own, nothing dangerous, nothing a hook asked.
+func TestAcceptEditsOnlyAnswersProjectEdits(t *testing.T) {
+	edit := agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: &tools.Change{Path: "/p/a.go"}}
+	with := func(f func(*agent.Approval)) agent.Approval { a := edit; f(&a); return a }
+	for _, tc := range []struct {
+		name string
+		a    agent.Approval
+		mode agent.Mode
+		want bool
+	}{
+		{"a project edit", edit, agent.ModeAcceptEdits, true},
+		{"a project edit, asking", edit, agent.ModeAsk, false},
+		{"outside the project", with(func(a *agent.Approval) { a.PathAsked = true }), agent.ModeAcceptEdits, false},
+		{"dangerous", with(func(a *agent.Approval) { a.Tier = safety.Dangerous }), agent.ModeAcceptEdits, false},
+		{"a hook asked", with(func(a *agent.Approval) { a.HookAsked = true }), agent.ModeAcceptEdits, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &session{conv: &Conversation{Root: "/p", Agent: modeAgent{mode: tc.mode}}}
+			if got := s.autoApproves(tc.a); got != tc.want {
+				t.Errorf("autoApproves = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -60,11 +60,16 @@ func newDoc(ch *tools.Change) *doc {
 		d.added += h.added()
 		d.removed += h.removed()
 	}
+	lookalikes := 0
 	if !d.binary {
 		d.computeBounds()
+		lookalikes = d.revealLookalikes()
 	}
 	d.titles = hunkTitles(d)
 	d.notes = fileNotes(d)
+	if lookalikes > 0 {
+		d.notes = append(d.notes, lookalikeNote(lookalikes))
+	}
 	d.layouts = [2]*rowSet{buildRows(d, false), buildRows(d, true)}
 	return d
 }

@@ -60,7 +60,7 @@ func (s *side) lex(lexer chroma.Lexer) [][]segment {
 		}
 		var segs []segment
 		segs, buf = lineSegments(byLine[i], lineContent(s.lines[i]), buf)
-		if segs == nil || len(buf) != s.body[i] {
+		if segs == nil || len(buf) != s.body[i] || s.revealed != nil && s.revealed[i] {
 			continue
 		}
 		if len(s.text[i]) > s.body[i] {

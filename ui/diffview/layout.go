@@ -86,6 +86,9 @@ type layout struct {
 	geometry
 	rs   *rowSet
 	tops []int // tops[i] is the first screen line of row i; tops[len(rows)] is the total
+	// cut counts the added lines drawn cut short: past maxWrapLines
+	// when wrapping, past the edge when not.
+	cut int
 }
 
 func newLayout(d *doc, g geometry) *layout {
@@ -94,8 +97,19 @@ func newLayout(d *doc, g geometry) *layout {
 		l.rs = d.layouts[1]
 	}
 	l.tops = make([]int, len(l.rs.rows)+1)
+	w := g.codeW
+	if g.split {
+		w = g.rightW
+	}
+	seen := map[int]bool{}
 	for i, r := range l.rs.rows {
 		l.tops[i+1] = l.tops[i] + l.rowHeight(d, r)
+		if r.kind == rowChange && r.new >= 0 && !seen[r.new] && d.new.width[r.new] > w {
+			seen[r.new] = true
+			if _, cut := l.chunks(d.new, r.new, w); cut {
+				l.cut++
+			}
+		}
 	}
 	return l
 }

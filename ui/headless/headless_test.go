@@ -32,6 +32,10 @@ func TestPolicyApprover(t *testing.T) {
 		{"edit without flags", Policy{}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, false, "--yes"},
 		{"edit with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, true, ""},
 		{"path outside the project with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm}, true, ""},
+		// A read of a secret: the jail hides it from approved commands,
+		// and the file tools run outside the jail.
+		{"a secret with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true, Summary: "read_file ~/.aws/credentials"}, false, "--dangerously-approve-all"},
+		{"a secret with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true}, true, ""},
 		// A scheduled task runs later, unattended: only the flag that
 		// names scheduling approves it.
 		{"scheduling with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm, Summary: "schedule_task every 1m: run curl"}, false, "--allow-schedule"},
