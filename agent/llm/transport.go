@@ -501,8 +501,9 @@ func (e *scrubbedError) Unwrap() error { return e.err }
 
 // retryableNetError reports whether a failure to get an answer is worth
 // another try. A refused connection to this machine (a local server that is
-// not running) and a host name that does not exist are not: retrying would
-// only delay the message that says so.
+// not running), a host name that does not exist, a certificate that cannot
+// be trusted and https to a plain HTTP server are not: retrying would only
+// delay the message that says so.
 func retryableNetError(err error, host string) bool {
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
@@ -512,7 +513,8 @@ func retryableNetError(err error, host string) bool {
 		return false
 	}
 	var certErr *tls.CertificateVerificationError
-	return !errors.As(err, &certErr)
+	var record tls.RecordHeaderError // TLS spoken to a plain HTTP server
+	return !errors.As(err, &certErr) && !errors.As(err, &record)
 }
 
 func isLoopback(host string) bool {

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,5 +101,56 @@ func TestExplainUnreachable(t *testing.T) {
 		if got := errors.As(err, &ee) && ee.code == 2; got != tc.usage {
 			t.Errorf("%s: usage error = %v, want %v", tc.name, got, tc.usage)
 		}
+	}
+}
+
+// TestExplainTransport: failures below HTTP and a stream cut half way read
+// as one sentence with the fix, from the errors a real client returns.
+func TestExplainTransport(t *testing.T) {
+	t.Parallel()
+	plain := agenttest.New(agenttest.Text("never", 4))
+	defer plain.Close()
+	untrusted := httptest.NewTLSServer(http.NotFoundHandler())
+	defer untrusted.Close()
+	cut := agenttest.New(agenttest.Reply{Body: `data: {"choices":[{"index":0,"delta":{"content":"half"}}]}` + "\n\n"})
+	defer cut.Close()
+	request := func(baseURL string) error {
+		client, err := llm.NewClient(llm.ClientOptions{BaseURL: baseURL, Model: "m", MaxRetries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = client.Complete(context.Background(), llm.Request{Messages: []agent.Message{{Role: agent.RoleUser, Content: "hi"}}}, nil)
+		if err == nil {
+			t.Fatal("the request did not fail")
+		}
+		return err
+	}
+	noHost := fmt.Errorf("could not reach the model server at nosuchhost.invalid: %w",
+		&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "nosuchhost.invalid", Err: "no such host", IsNotFound: true}})
+	cases := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"a host that does not exist", noHost, []string{`host "nosuchhost.invalid" does not exist`, "check the spelling of base_url"}},
+		{"https to a plain HTTP server", request(strings.Replace(plain.BaseURL(), "http://", "https://", 1)), []string{"does not speak TLS", "use http:// instead of https://"}},
+		{"an untrusted certificate", request(untrusted.URL + "/v1"), []string{"cannot be trusted", "SSL_CERT_FILE"}},
+		{"a stream cut half way", request(cut.BaseURL()), []string{"before the answer was complete", "send the prompt again"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &project{}
+			p.cfg.BaseURL, p.cfg.Provider = "https://nosuchhost.invalid/v1", "custom"
+			p.srcs.ProviderConfigured = true
+			got := (&cli{getenv: func(string) string { return "" }}).explainModelError(p, tc.err)
+			for _, w := range tc.want {
+				if !strings.Contains(got.Error(), w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			if !errors.Is(got, tc.err) {
+				t.Errorf("the explained error no longer wraps %v", tc.err)
+			}
+		})
 	}
 }
