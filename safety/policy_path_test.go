@@ -104,6 +104,37 @@ func TestPathPolicyRootAtHome(t *testing.T) {
 	}
 }
 
+// TestPathPolicyHomeInASystemDir: pincer run as root keeps its home (and
+// projects) under /root; writing there is the user's own business, while a
+// system directory that does not hold the home stays dangerous.
+func TestPathPolicyHomeInASystemDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		home, root, path string
+		want             Tier
+	}{
+		{"/root/try/home", "/root/try/proj", "/root/try/proj/big.txt", Safe},
+		{"/root", "/root/proj", "/root/proj/big.txt", Safe},
+		{"/root/try/home", "/root/try/proj", "/root/other/x.txt", Confirm},
+		{"/root/try/home", "/root/try/proj", "/root/.bashrc", Dangerous},
+		{"/root/try/home", "/root/try/proj", "/root/.ssh/authorized_keys", Dangerous},
+		{"/root/try/home", "/root/try/proj", "/usr/lib/x.so", Dangerous},
+		{"/home/u", "/home/u/proj", "/root/x.txt", Dangerous},
+		{"/var/root/h", "/var/root/h/proj", "/var/root/h/proj/main.go", Safe},
+	} {
+		v := c.Path(PathAccess{Root: tc.root, Home: tc.home, Path: tc.path, Write: true})
+		if v.Tier != tc.want {
+			t.Errorf("home %s, root %s, write %s = %v %q; want %v", tc.home, tc.root, tc.path, v.Tier, v.Reasons, tc.want)
+		}
+	}
+}
+
 func TestPathPolicyNativePaths(t *testing.T) {
 	c, err := NewClassifier(Rules{})
 	if err != nil {
