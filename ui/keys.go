@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/agent"
 	"pincer/internal/safetext"
 	"pincer/ui/complete"
 )
@@ -445,7 +446,11 @@ func (a *App) popupKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case complete.Ignored:
 		return nil, false
 	case complete.Accepted:
-		text, cursor := a.token.Apply(a.input.Value(), item.Value)
+		value := item.Value
+		if a.token.Kind == complete.FileMention {
+			value = agent.MentionPath(value) // a name with spaces stays one mention
+		}
+		text, cursor := a.token.Apply(a.input.Value(), value)
 		a.setInput(text, cursor)
 		pop.Close()
 		if a.token.Kind == complete.SlashCommand && msg.String() == "enter" && !a.commandTakesArgs(item.Value) {
