@@ -551,6 +551,35 @@ func TestTypingInThePanesGoesToTheInput(t *testing.T) {
 	}
 }
 
+// TestKeysThatFindNoUseAreTyped: a key that closes the help, or a space in
+// the transcript when no entry is focused to expand, types into the input
+// instead of vanishing; the help's own scroll keys and an expandable entry
+// keep their meaning.
+func TestKeysThatFindNoUseAreTyped(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(a *App)
+		typed string
+		want  string
+		help  bool // the help is still open
+	}{
+		{"a letter closes the help and is typed", func(a *App) { a.showHelp = true }, "x", "x", false},
+		{"a sentence after the help", func(a *App) { a.showHelp = true }, "fix it", "fix it", false},
+		{"the help's scroll keys scroll", func(a *App) { a.showHelp = true }, "j", "", true},
+		{"a space in the transcript with no entry focused", func(a *App) { a.setFocus(focusTranscript) }, " a b", " a b", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 36)
+			tc.setup(a)
+			typeText(a, tc.typed)
+			if a.input.Value() != tc.want || a.showHelp != tc.help {
+				t.Errorf("input %q, help open %v; want %q, %v", a.input.Value(), a.showHelp, tc.want, tc.help)
+			}
+		})
+	}
+}
+
 // TestRewindWithNoTurnsSaysSo: /rewind in a session without a prompt yet
 // says so and opens nothing that would take the next keys.
 func TestRewindWithNoTurnsSaysSo(t *testing.T) {
