@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -747,5 +749,47 @@ func TestRememberWarnsOfASecret(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("%q: warned %v (%+v), want %v", c.note, warned, msg, c.warn)
 		}
+	}
+}
+
+// fakeModels is a ModelClient with a fixed list.
+type fakeModels struct {
+	names []string
+	err   error
+	set   string
+}
+
+func (f *fakeModels) Models(context.Context) ([]string, error) { return f.names, f.err }
+func (f *fakeModels) SetModel(name string)                     { f.set = name }
+
+// TestModelByNameIsChecked: /model NAME switches only to a model the
+// server lists (a typo would otherwise fail at the next prompt), says how
+// to switch anyway, and switches when the list cannot be had.
+func TestModelByNameIsChecked(t *testing.T) {
+	cases := []struct {
+		name, args string
+		client     *fakeModels
+		wantSet    string
+		wantScreen string
+	}{
+		{"listed", "m-two", &fakeModels{names: []string{"m-one", "m-two"}}, "m-two", "Now using m-two."},
+		{"a typo", "m-tow", &fakeModels{names: []string{"m-one", "m-two"}}, "", `does not list a model named "m-tow"`},
+		{"forced", "-f m-tow", &fakeModels{names: []string{"m-one", "m-two"}}, "m-tow", "Now using m-tow."},
+		{"no list to check against", "custom-1", &fakeModels{err: errors.New("404")}, "custom-1", "Now using custom-1."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 30)
+			a.opts.Client = tc.client
+			if cmd := a.openModelPicker(tc.args); cmd != nil {
+				a.Update(cmd())
+			}
+			if tc.client.set != tc.wantSet {
+				t.Errorf("switched to %q, want %q", tc.client.set, tc.wantSet)
+			}
+			if got := strings.Join(strings.Fields(screen(a)), " "); !strings.Contains(got, tc.wantScreen) {
+				t.Errorf("screen lacks %q:\n%s", tc.wantScreen, screen(a))
+			}
+		})
 	}
 }
