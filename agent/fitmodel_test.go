@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -362,5 +363,30 @@ func TestFirstRequestCalibratedByTheTokenizer(t *testing.T) {
 	}
 	if after := h.agent.NextRequestTokens(); after < 2*before {
 		t.Errorf("estimate %d after calibration, want at least twice %d", after, before)
+	}
+}
+
+// TestWindowRefusedNamesTheServersWindow: when the server's refusal says
+// its window, the message gives that number as the fix; otherwise it says
+// to set the window the server runs with.
+func TestWindowRefusedNamesTheServersWindow(t *testing.T) {
+	cases := []struct {
+		name, said string
+		want       string
+	}{
+		{"OpenAI", "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.", `"context_window": 8192`},
+		{"llama.cpp-like", "the request exceeds the available context size (9000 > 4096)", "--context-window 4096"},
+		{"prompt is too long", "prompt is too long: 21000 tokens > 20000 maximum", "--context-window 20000"},
+		{"llama.cpp body", `{"code":400,"message":"the request exceeds the available context size, try increasing it","n_ctx":4096}`, `"context_window": 4096`},
+		{"no number", "context length exceeded", "set context_window to the window the server really runs with"},
+		{"a window larger than budgeted", "maximum context length is 128000 tokens", "set context_window to the window the server really runs with"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := errWindowRefused(30000, errors.New(tc.said)).Error()
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%q lacks %q", got, tc.want)
+			}
+		})
 	}
 }

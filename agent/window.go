@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"pincer/agent/llm"
@@ -230,8 +232,34 @@ func specTokens(ts []llm.ToolSpec) int {
 // errWindowRefused is the one sentence said when the server refuses a
 // request as too long even after pincer compressed and retried.
 func errWindowRefused(window int, err error) error {
+	if limit := statedWindow(err.Error()); limit > 0 && limit < window {
+		return fmt.Errorf("the model server refused the request as longer than its context window even after pincer compressed the conversation (pincer budgets for %s tokens, the server says %d) — set \"context_window\": %d in the config (or pass --context-window %d), or start a new session: %w",
+			humanTokens(window), limit, limit, limit, err)
+	}
 	return fmt.Errorf("the model server refused the request as longer than its context window even after pincer compressed the conversation (pincer budgets for %s tokens) — set context_window to the window the server really runs with, or start a new session: %w",
 		humanTokens(window), err)
+}
+
+// statedWindows are the ways servers say their window in a refusal: the
+// first group is the window.
+var statedWindows = []*regexp.Regexp{
+	regexp.MustCompile(`maximum context length is (\d+) tokens`),                      // OpenAI, vLLM, DeepSeek
+	regexp.MustCompile(`context (?:size|length|window)[^0-9()]{0,40}\(\d+ > (\d+)\)`), // llama.cpp-like
+	regexp.MustCompile(`\d+ tokens > (\d+) maximum`),                                  // "prompt is too long"
+	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),                                         // llama.cpp's error body
+}
+
+// statedWindow is the window a server's refusal names, 0 when it names
+// none.
+func statedWindow(msg string) int {
+	for _, re := range statedWindows {
+		if m := re.FindStringSubmatch(msg); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // afterRefusal handles a request the server refused as too long: the
