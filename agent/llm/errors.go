@@ -14,6 +14,10 @@ func ServerStatus(err error) int {
 	if errors.As(err, &e) {
 		return e.Status
 	}
+	var l *listStatusError
+	if errors.As(err, &l) {
+		return l.status
+	}
 	return 0
 }
 
