@@ -20,7 +20,9 @@ type loc struct {
 // resolve places a path argument of a command, relative to the directory
 // the script has changed to.
 func (w *walker) resolve(s string) loc {
-	return placePath(s, w.cwd)
+	l := placePath(s, w.cwd)
+	l.home = w.sh.c.home
+	return l
 }
 
 func placePath(s, cwd string) loc {

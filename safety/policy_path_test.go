@@ -135,6 +135,37 @@ func TestPathPolicyHomeInASystemDir(t *testing.T) {
 	}
 }
 
+// TestCommandsHomeInASystemDir: a shell command's write into a system
+// directory that holds the user's home (root's /root) asks once like any
+// write outside the project, and only when the classifier knows the home;
+// start-up files there and other system directories stay dangerous.
+func TestCommandsHomeInASystemDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	base, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		home, command string
+		want          Tier
+	}{
+		{"/root", "touch /root/proj/big.txt", Confirm},
+		{"/root/try/home", "touch /root/try/proj/big.txt", Confirm},
+		{"/root", "cd /root/proj && sed -i s/a/b/ main.go", Confirm},
+		{"", "touch /root/proj/big.txt", Dangerous},
+		{"/home/u", "touch /root/proj/big.txt", Dangerous},
+		{"/root", "echo x >> /root/.bashrc", Dangerous},
+		{"/root", "touch /usr/lib/x.so", Dangerous},
+	} {
+		c := base.WithHome(tc.home)
+		if v := c.Classify(tc.command); v.Tier != tc.want {
+			t.Errorf("home %q: %s = %v %q; want %v", tc.home, tc.command, v.Tier, v.Reasons, tc.want)
+		}
+	}
+}
+
 func TestPathPolicyNativePaths(t *testing.T) {
 	c, err := NewClassifier(Rules{})
 	if err != nil {
