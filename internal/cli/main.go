@@ -55,6 +55,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := c.rootCommand()
 	addUsageHints(root)
+	reflowHelp(root, helpWidth)
 	c.root, c.args = root, args
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -199,6 +200,10 @@ func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
 	// Errors carry foreign text (a server's message, a file name).
 	fmt.Fprintf(w, "pincer: %s\n", safetext.LineOf(msg))
 }
+
+// helpWidth is the width commands' descriptions are wrapped to: 80
+// columns less the help's indent.
+const helpWidth = 78
 
 // unknownCommand is the name in cobra's "unknown command" error.
 func unknownCommand(msg string) (string, bool) {
