@@ -3,6 +3,7 @@ package llm
 import (
 	"errors"
 	"strings"
+	"time"
 )
 
 // ServerStatus is the HTTP status of the error a model server answered
@@ -17,6 +18,16 @@ func ServerStatus(err error) int {
 	var l *listStatusError
 	if errors.As(err, &l) {
 		return l.status
+	}
+	return 0
+}
+
+// RetryAfter is the wait a refusing server asked for in its Retry-After
+// header, 0 when it named none.
+func RetryAfter(err error) time.Duration {
+	var e *apiError
+	if errors.As(err, &e) {
+		return e.RetryAfter
 	}
 	return 0
 }

@@ -374,7 +374,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 // statusError reads the error a server sent with a non-200 status.
 func (t *transport) statusError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64*1024))
-	e := &apiError{Status: resp.StatusCode}
+	e := &apiError{Status: resp.StatusCode, RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
 	var env struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`

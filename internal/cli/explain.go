@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"pincer/agent/llm"
 	"pincer/config"
@@ -35,6 +36,8 @@ func (c *cli) explainModelError(p *project, err error) error {
 	switch status := llm.ServerStatus(err); {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return explain("the model server at %s refused the API key (%s); %s", config.RedactURL(p.cfg.BaseURL), said, c.keyAdvice(p))
+	case status == http.StatusTooManyRequests && llm.RetryAfter(err) > 0:
+		return explain("the model server at %s is limiting requests (%s) and asks to wait %s; send again after that, or check your plan's quota", config.RedactURL(p.cfg.BaseURL), said, llm.RetryAfter(err).Round(time.Second))
 	case status == http.StatusTooManyRequests:
 		return explain("the model server at %s is limiting requests (%s); wait a minute and send again, or check your plan's quota", config.RedactURL(p.cfg.BaseURL), said)
 	case status == http.StatusNotFound:

@@ -48,7 +48,9 @@ func TestExplainModelError(t *testing.T) {
 		{"403 with the key in a file", agenttest.Error(403, "forbidden"), nil, "sk-y", []string{"refused the API key", `"api_key" in /home/u/.config/pincer/config.json`}},
 		{"401 without a key", agenttest.Error(401, "no key"), nil, "", []string{"no API key is set", "export DEEPSEEK_API_KEY=<your key>"}},
 		{"500", agenttest.Error(500, "boom"), nil, "", []string{"failed, also when asked again", "boom", "send it again"}},
-		{"429", agenttest.Error(429, "slow down"), nil, "", []string{"limiting requests", "quota"}},
+		{"429", agenttest.Error(429, "slow down"), nil, "", []string{"limiting requests", "wait a minute", "quota"}},
+		{"429 with Retry-After", agenttest.Reply{Status: 429, Header: map[string]string{"Retry-After": "7"}, Body: `{"error":{"message":"slow down"}}`}, nil, "",
+			[]string{"limiting requests", "asks to wait 7s", "quota"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
