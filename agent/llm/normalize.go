@@ -111,6 +111,8 @@ type apiError struct {
 	// RetryAfter is the wait the server asked for (Retry-After), 0 when
 	// it named none.
 	RetryAfter time.Duration
+	// NCtx is the window llama.cpp names beside a context-size refusal.
+	NCtx int
 }
 
 func (e *apiError) Error() string {
@@ -152,6 +154,7 @@ func parseAPIError(raw json.RawMessage) *apiError {
 			Code     json.RawMessage `json:"code"`
 			Error    json.RawMessage `json:"error"`
 			Metadata json.RawMessage `json:"metadata"`
+			NCtx     int             `json:"n_ctx"`
 		}
 		if json.Unmarshal(raw, &obj) == nil {
 			if obj.Message == "" && len(obj.Error) > 0 {
@@ -167,7 +170,7 @@ func parseAPIError(raw json.RawMessage) *apiError {
 			if msg == "" {
 				msg = string(raw)
 			}
-			return &apiError{Message: msg, Type: obj.Type, Code: code}
+			return &apiError{Message: msg, Type: obj.Type, Code: code, NCtx: obj.NCtx}
 		}
 	}
 	return &apiError{Message: string(raw)}
