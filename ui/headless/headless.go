@@ -85,10 +85,10 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			}
 			reason := ""
 			if len(a.Reasons) > 0 {
-				reason = " (" + safetext.LineOf(strings.Join(a.Reasons, "; ")) + ")"
+				reason = ": " + safetext.LineOf(strings.Join(a.Reasons, "; "))
 			}
 			mu.Lock()
-			fmt.Fprintf(errOut, "refused %s: %s needs approval%s; pass %s to allow it\n", what, a.Tier, reason, flag)
+			fmt.Fprintf(errOut, "refused %s: it needs your approval (rated %s%s); pass %s to allow it\n", what, a.Tier, reason, flag)
 			mu.Unlock()
 		}
 		return agent.Decision{Allow: allow}, nil
