@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,6 +46,11 @@ func findMentions(text string) []mention {
 			i += n
 			continue
 		}
+		if m, ok := quotedMention(text, i); ok {
+			out = append(out, m)
+			i = m.end
+			continue
+		}
 		end := i
 		for end < len(text) {
 			r, n := utf8.DecodeRuneInString(text[end:])
@@ -64,6 +70,43 @@ func findMentions(text string) []mention {
 		i = end
 	}
 	return out
+}
+
+// quotedMention reads @"path" (or @@"path") at text[i:], the form that
+// names a path with spaces or control characters in it: a Go string
+// literal, as MentionPath writes it.
+func quotedMention(text string, i int) (mention, bool) {
+	rest := text[i+1:]
+	escaped := strings.HasPrefix(rest, "@")
+	if escaped {
+		rest = rest[1:]
+	}
+	lit, err := strconv.QuotedPrefix(rest)
+	if err != nil || !strings.HasPrefix(lit, `"`) {
+		return mention{}, false
+	}
+	p, err := strconv.Unquote(lit)
+	if err != nil || p == "" {
+		return mention{}, false
+	}
+	end := len(text) - len(rest) + len(lit)
+	return mention{start: i, end: end, path: p, escaped: escaped}, true
+}
+
+// MentionPath is how path is written after @ in a prompt so that the
+// prompt's mention names it: as it is, or, when it holds white space,
+// control characters or starts with a quote, as a quoted Go string
+// (@"docs/release notes.md").
+func MentionPath(path string) string {
+	for _, r := range path {
+		if unicode.IsSpace(r) || unicode.IsControl(r) || r == utf8.RuneError {
+			return strconv.Quote(path)
+		}
+	}
+	if strings.HasPrefix(path, `"`) {
+		return strconv.Quote(path)
+	}
+	return path
 }
 
 func lastRune(s string) rune {

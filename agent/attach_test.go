@@ -61,6 +61,12 @@ func TestMentionsAttachFiles(t *testing.T) {
 			[]string{"TOKEN=s3cret"}, nil, 1, "Attached .env"},
 		{"outside the project is asked about", "read @" + outside, true,
 			[]string{"outside the project\n"}, nil, 1, "Attached"},
+		{"a quoted name with spaces", `what is in @"docs/release notes.md"?`, true,
+			[]string{"--- attached file: docs/release notes.md (1 line) ---\nnotes\n"}, nil, 0, "Attached docs/release notes.md"},
+		{"a quoted name with a newline", `@"odd\nname.txt" please`, true,
+			[]string{"odd\nname.txt (1 line) ---\nodd\n"}, nil, 0, "Attached"},
+		{"@@ names a quoted path without attaching", `see @@"docs/release notes.md"`, true,
+			[]string{`see @"docs/release notes.md"`}, []string{"attached file"}, 0, ""},
 		{"each file once", "@main.go and @main.go", true,
 			[]string{"@main.go and @main.go"}, nil, 0, ""},
 	}
@@ -70,6 +76,8 @@ func TestMentionsAttachFiles(t *testing.T) {
 			h.write("main.go", "package main\n\nfunc main() {}")
 			h.write("long.txt", long.String())
 			h.write(".env", "TOKEN=s3cret\n")
+			h.write("docs/release notes.md", "notes\n")
+			h.write("odd\nname.txt", "odd\n")
 			h.answer = func(Approval) Decision { return Decision{Allow: c.allow} }
 			if _, err := h.run(c.prompt); err != nil {
 				t.Fatal(err)
@@ -104,6 +112,29 @@ func TestMentionsAttachFiles(t *testing.T) {
 				t.Errorf("SplitAttachments(%q) = %q, %q", got, typed, files)
 			}
 		})
+	}
+}
+
+// TestMentionPathRoundTrip: what completion writes after @ is read back by
+// the prompt's mention as the same path, whatever the name holds.
+func TestMentionPathRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ path, written string }{
+		{"main.go", "main.go"},
+		{"dir with space/a b.txt", `"dir with space/a b.txt"`},
+		{"new\nline.txt", `"new\nline.txt"`},
+		{"esc\x1b[31mname.txt", `"esc\x1b[31mname.txt"`},
+		{"ünïcödé/файл.go", "ünïcödé/файл.go"},
+		{`"quoted".txt`, `"\"quoted\".txt"`},
+	} {
+		written := MentionPath(tc.path)
+		if written != tc.written {
+			t.Errorf("MentionPath(%q) = %q, want %q", tc.path, written, tc.written)
+		}
+		got := findMentions("look at @" + written + " now")
+		if len(got) != 1 || got[0].path != tc.path {
+			t.Errorf("findMentions of @%s = %+v, want the path %q", written, got, tc.path)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -24,6 +25,10 @@ type Classifier struct {
 	// files is the view of the file system that globs and trees are
 	// resolved against; nil when there is none (then they are unproven).
 	files Files
+	// home is the user's home directory (absolute, slash-separated), ""
+	// when not known: a system directory that holds it (/root, for root)
+	// is the user's own place (see WithHome).
+	home string
 	// engineOnly turns the proof layer off, for tests of the engine's
 	// handlers alone.
 	engineOnly bool
@@ -60,6 +65,19 @@ func NewClassifier(r Rules) (*Classifier, error) {
 func (c *Classifier) WithFiles(files Files) *Classifier {
 	cp := *c
 	cp.files = files
+	return &cp
+}
+
+// WithHome returns a copy of the classifier that knows the user's home
+// directory. Writing into a system directory is dangerous, except into
+// one that holds the home: run as root, /root is the user's own, and a
+// project there is edited like any other (start-up files and keys in it
+// stay dangerous).
+func (c *Classifier) WithHome(home string) *Classifier {
+	cp := *c
+	if home != "" && filepath.IsAbs(home) {
+		cp.home = filepath.ToSlash(filepath.Clean(home))
+	}
 	return &cp
 }
 

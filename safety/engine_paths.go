@@ -11,12 +11,18 @@ type loc struct {
 	path    string // cleaned and slash-separated: "~/x", "/x", "c:/x", "sub/x", "../x"; unknown pieces are "?"
 	project bool   // inside the project: relative to the project root and not escaping it
 	unknown bool   // some of it is only known at run time
+	// home, when known, is the user's home directory (absolute): a system
+	// directory that holds it (root's /root) is the user's own place, not
+	// the system's. The shell engine does not know it; the file tools do.
+	home string
 }
 
 // resolve places a path argument of a command, relative to the directory
 // the script has changed to.
 func (w *walker) resolve(s string) loc {
-	return placePath(s, w.cwd)
+	l := placePath(s, w.cwd)
+	l.home = w.sh.c.home
+	return l
 }
 
 func placePath(s, cwd string) loc {
@@ -118,7 +124,7 @@ func sensitiveLoc(l loc) string {
 		return "system configuration"
 	}
 	for _, d := range systemDirs {
-		if under(p, d) {
+		if under(p, d) && (l.home == "" || !under(l.home, d)) {
 			if strings.Contains(p, "cron") || strings.HasPrefix(p, "/var/at") {
 				return "the crontab"
 			}

@@ -89,7 +89,7 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	// A root at or above the home directory holds the user's own start-up
 	// files: those are not project files.
 	project := inRoot && !(home != "" && within(root, home))
-	l := loc{path: logical, project: project}
+	l := loc{path: logical, project: project, home: filepath.ToSlash(home)}
 	shown := display(logical)
 
 	var found []raise

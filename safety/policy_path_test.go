@@ -184,6 +184,68 @@ func TestPathPolicyRootAtHome(t *testing.T) {
 	}
 }
 
+// TestPathPolicyHomeInASystemDir: pincer run as root keeps its home (and
+// projects) under /root; writing there is the user's own business, while a
+// system directory that does not hold the home stays dangerous.
+func TestPathPolicyHomeInASystemDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		home, root, path string
+		want             Tier
+	}{
+		{"/root/try/home", "/root/try/proj", "/root/try/proj/big.txt", Safe},
+		{"/root", "/root/proj", "/root/proj/big.txt", Safe},
+		{"/root/try/home", "/root/try/proj", "/root/other/x.txt", Confirm},
+		{"/root/try/home", "/root/try/proj", "/root/.bashrc", Dangerous},
+		{"/root/try/home", "/root/try/proj", "/root/.ssh/authorized_keys", Dangerous},
+		{"/root/try/home", "/root/try/proj", "/usr/lib/x.so", Dangerous},
+		{"/home/u", "/home/u/proj", "/root/x.txt", Dangerous},
+		{"/var/root/h", "/var/root/h/proj", "/var/root/h/proj/main.go", Safe},
+	} {
+		v := c.Path(PathAccess{Root: tc.root, Home: tc.home, Path: tc.path, Write: true})
+		if v.Tier != tc.want {
+			t.Errorf("home %s, root %s, write %s = %v %q; want %v", tc.home, tc.root, tc.path, v.Tier, v.Reasons, tc.want)
+		}
+	}
+}
+
+// TestCommandsHomeInASystemDir: a shell command's write into a system
+// directory that holds the user's home (root's /root) asks once like any
+// write outside the project, and only when the classifier knows the home;
+// start-up files there and other system directories stay dangerous.
+func TestCommandsHomeInASystemDir(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths")
+	}
+	base, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		home, command string
+		want          Tier
+	}{
+		{"/root", "touch /root/proj/big.txt", Confirm},
+		{"/root/try/home", "touch /root/try/proj/big.txt", Confirm},
+		{"/root", "cd /root/proj && sed -i s/a/b/ main.go", Confirm},
+		{"", "touch /root/proj/big.txt", Dangerous},
+		{"/home/u", "touch /root/proj/big.txt", Dangerous},
+		{"/root", "echo x >> /root/.bashrc", Dangerous},
+		{"/root", "touch /usr/lib/x.so", Dangerous},
+	} {
+		c := base.WithHome(tc.home)
+		if v := c.Classify(tc.command); v.Tier != tc.want {
+			t.Errorf("home %q: %s = %v %q; want %v", tc.home, tc.command, v.Tier, v.Reasons, tc.want)
+		}
+	}
+}
+
 func TestPathPolicyNativePaths(t *testing.T) {
 	c, err := NewClassifier(Rules{})
 	if err != nil {

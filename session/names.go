@@ -94,7 +94,7 @@ func resolve(tx *bolt.Tx, ref string) (sessionRecord, error) {
 				"%d sessions have ids starting with %q; type more of the id", len(found), ref)
 		}
 	}
-	return sessionRecord{}, newError(ErrNotFound, nil, "no session is named %q or has an id starting with it", ref)
+	return sessionRecord{}, newError(ErrNotFound, nil, "no session is named %q or has an id starting with it; 'pincer sessions --all' lists them", ref)
 }
 
 // loadSession reads the record of the session with the given id.

@@ -501,3 +501,19 @@ func TestConcurrentUseFromOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownSessionSaysWhereTheListIs: a name that finds no session says
+// so with the command that lists them (those of pincer run too).
+func TestUnknownSessionSaysWhereTheListIs(t *testing.T) {
+	s := newTestStore(t)
+	mustCreate(t, s, "alpha", "/w")
+	for _, ref := range []string{"alhpa", "01ZZZZZZ", "my stream"} {
+		_, err := s.Get(ref)
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Get(%q) = %v, want ErrNotFound", ref, err)
+		}
+		if !strings.Contains(err.Error(), "'pincer sessions --all' lists them") {
+			t.Errorf("Get(%q): %q names no way to the list", ref, err)
+		}
+	}
+}

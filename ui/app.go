@@ -639,6 +639,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case modelListMsg:
 		return a, a.showModelPicker(msg)
+	case modelCheckMsg:
+		return a, a.switchCheckedModel(msg)
 	case themesMsg:
 		return a, a.showThemes(msg)
 	case taskCheckMsg:

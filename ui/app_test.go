@@ -723,6 +723,45 @@ func TestFileMentions(t *testing.T) {
 	}
 }
 
+// TestFileMentionsOfOddNames: a name with spaces or a newline goes into
+// the input quoted, so the prompt's mention names the whole file (unquoted,
+// "@docs/release notes.md" would name "docs/release" and attach nothing).
+func TestFileMentionsOfOddNames(t *testing.T) {
+	cases := []struct {
+		name, file, typed, want string
+	}{
+		{"spaces", "docs/release notes.md", "@rel", `@"docs/release notes.md" `},
+		{"a newline", "new\nline.txt", "@new", `@"new\nline.txt" `},
+		{"plain", "plain.go", "@plai", "@plain.go "},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 30)
+			p := filepath.Join(a.opts.Root, tc.file)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			a.Update(complete.LoadFiles(context.Background(), a.opts.Root, 100)())
+			typeText(a, tc.typed)
+			if !a.files.Visible() {
+				t.Fatalf("no completion popup for %s:\n%s", tc.typed, screen(a))
+			}
+			press(a, "tab")
+			if got := a.input.Value(); got != tc.want {
+				t.Errorf("input after accepting %q, want %q", got, tc.want)
+			}
+			a.input.Reset()
+			a.Update(tree.SelectMsg{Path: tc.file})
+			if got := a.input.Value(); got != tc.want {
+				t.Errorf("tree selection: input %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestTreeRefreshesOnlyWhenFilesMayHaveChanged(t *testing.T) {
 	cases := []struct {
 		name string

@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"pincer/agent"
 	"pincer/internal/human"
 	"pincer/ui/complete"
 )
@@ -143,7 +144,7 @@ func (a *App) insertMention(path string) {
 	if v != "" && !strings.HasSuffix(v, " ") && !strings.HasSuffix(v, "\n") {
 		a.input.InsertString(" ")
 	}
-	a.input.InsertString("@" + path + " ")
+	a.input.InsertString("@" + agent.MentionPath(path) + " ")
 	a.layout()
 }
 

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"pincer/agent"
 	"pincer/internal/safetext"
 	"pincer/ui/complete"
 )
@@ -55,8 +56,11 @@ func defaultKeys() keyMap {
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := a.keys
 	if a.showHelp {
-		a.helpKey(msg)
-		return nil
+		if !a.helpKey(msg) || !printable(msg) {
+			return nil
+		}
+		// The key that closed the help types text: it goes on to the
+		// input, where the person meant it, instead of being lost.
 	}
 	if d := a.topDialog(); d != nil {
 		return a.dialogKey(msg)
@@ -156,6 +160,9 @@ func (a *App) paneUses(msg tea.KeyPressMsg) bool {
 	switch a.focus {
 	case focusTranscript:
 		tk := a.transcript.KeyMap()
+		if a.transcript.Focused() < 0 && key.Matches(msg, tk.Toggle, tk.Unfocus) {
+			return false // no entry to expand or leave: a space is text
+		}
 		return key.Matches(msg, tk.LineUp, tk.LineDown, tk.PageUp, tk.PageDown, tk.Top, tk.Bottom, tk.PrevEntry, tk.NextEntry, tk.Toggle, tk.Unfocus)
 	case focusTree:
 		return key.Matches(msg, flatten(a.tree.KeyMap().FullHelp())...)
@@ -272,8 +279,8 @@ func (a *App) mouseClick(msg tea.MouseClickMsg) tea.Cmd {
 }
 
 // helpKey scrolls the help with the keys that scroll everywhere; any
-// other key closes it.
-func (a *App) helpKey(msg tea.KeyPressMsg) {
+// other key closes it, and then helpKey reports true.
+func (a *App) helpKey(msg tea.KeyPressMsg) (closed bool) {
 	page := max(a.helpRoom()-1, 1)
 	switch msg.String() {
 	case "up", "k":
@@ -291,9 +298,10 @@ func (a *App) helpKey(msg tea.KeyPressMsg) {
 	default:
 		a.showHelp = false
 		a.helpTop = 0
-		return
+		return true
 	}
 	a.helpTop = max(min(a.helpTop, len(a.helpLines())-a.helpRoom()), 0)
+	return false
 }
 
 // helpRoom is how many lines of the help fit inside its box when it
@@ -445,7 +453,11 @@ func (a *App) popupKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	case complete.Ignored:
 		return nil, false
 	case complete.Accepted:
-		text, cursor := a.token.Apply(a.input.Value(), item.Value)
+		value := item.Value
+		if a.token.Kind == complete.FileMention {
+			value = agent.MentionPath(value) // a name with spaces stays one mention
+		}
+		text, cursor := a.token.Apply(a.input.Value(), value)
 		a.setInput(text, cursor)
 		pop.Close()
 		if a.token.Kind == complete.SlashCommand && msg.String() == "enter" && !a.commandTakesArgs(item.Value) {

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,17 +24,52 @@ func (a *App) openModelPicker(name string) tea.Cmd {
 		a.transcript.AddError("/model needs a model client.")
 		return nil
 	}
-	if name != "" {
+	c := a.opts.Client
+	if rest, ok := strings.CutPrefix(name, "-f"); ok && (rest == "" || rest[0] == ' ') {
+		name = strings.TrimSpace(rest)
+		if name == "" {
+			a.transcript.AddError("Give the model's name: /model -f NAME.")
+			return nil
+		}
 		a.setModel(name)
 		return a.saveModel(name)
 	}
-	c := a.opts.Client
+	if name != "" {
+		// A misspelt name would fail only at the next prompt: check it
+		// against the server's list first.
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			names, err := c.Models(ctx)
+			return modelCheckMsg{name: name, names: names, err: err}
+		}
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		names, err := c.Models(ctx)
 		return modelListMsg{names: names, err: err}
 	}
+}
+
+// modelCheckMsg carries the server's models for /model NAME.
+type modelCheckMsg struct {
+	name  string
+	names []string
+	err   error
+}
+
+// switchCheckedModel switches to the model /model NAME named when the
+// server lists it, or when the list could not be had (nothing to check
+// against); a name the server does not list is refused with the way to
+// see the list and to switch anyway.
+func (a *App) switchCheckedModel(msg modelCheckMsg) tea.Cmd {
+	if msg.err == nil && len(msg.names) > 0 && !slices.Contains(msg.names, msg.name) {
+		a.transcript.AddError(fmt.Sprintf("The server does not list a model named %q; /model lists the ones it has, and /model -f %s switches anyway.", msg.name, msg.name))
+		return nil
+	}
+	a.setModel(msg.name)
+	return a.saveModel(msg.name)
 }
 
 func (a *App) showModelPicker(msg modelListMsg) tea.Cmd {

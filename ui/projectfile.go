@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"pincer/internal/atomicfile"
 	"pincer/internal/safetext"
@@ -25,17 +27,51 @@ type projectFile struct {
 // writes a file in the project (verb: "/export", "/plan save"): whether
 // to replace the file, and the path ("" for the command's default).
 func projectFileArgs(args, verb string) (force bool, name string, err error) {
-	for _, f := range strings.Fields(args) {
+	words, err := quotedFields(args)
+	if err != nil {
+		return false, "", fmt.Errorf("%s: %v; write %s \"my notes.md\" for a path with spaces.", verb, err, verb)
+	}
+	for _, f := range words {
 		switch {
 		case f == "-f" || f == "--force":
 			force = true
 		case name == "":
 			name = f
 		default:
-			return false, "", fmt.Errorf("%s takes one path: %s [-f] [PATH].", verb, verb)
+			return false, "", fmt.Errorf("%s takes one path: %s [-f] [PATH]; quote a path with spaces (%s \"my notes.md\").", verb, verb, verb)
 		}
 	}
 	return force, name, nil
+}
+
+// quotedFields splits s at spaces, except inside "double" (Go escapes) or
+// 'single' quotes, which are removed.
+func quotedFields(s string) ([]string, error) {
+	var out []string
+	for s = strings.TrimSpace(s); s != ""; s = strings.TrimSpace(s) {
+		switch s[0] {
+		case '"':
+			lit, err := strconv.QuotedPrefix(s)
+			if err != nil {
+				return nil, errors.New("a quote is not closed")
+			}
+			w, _ := strconv.Unquote(lit)
+			out, s = append(out, w), s[len(lit):]
+		case '\'':
+			end := strings.IndexByte(s[1:], '\'')
+			if end < 0 {
+				return nil, errors.New("a quote is not closed")
+			}
+			out, s = append(out, s[1:1+end]), s[2+end:]
+		default:
+			end := strings.IndexFunc(s, unicode.IsSpace)
+			if end < 0 {
+				end = len(s)
+			}
+			out, s = append(out, s[:end]), s[end:]
+		}
+	}
+	return out, nil
 }
 
 // projectFilePath finds where name lies in the project root for the

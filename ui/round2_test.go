@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -551,6 +553,35 @@ func TestTypingInThePanesGoesToTheInput(t *testing.T) {
 	}
 }
 
+// TestKeysThatFindNoUseAreTyped: a key that closes the help, or a space in
+// the transcript when no entry is focused to expand, types into the input
+// instead of vanishing; the help's own scroll keys and an expandable entry
+// keep their meaning.
+func TestKeysThatFindNoUseAreTyped(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(a *App)
+		typed string
+		want  string
+		help  bool // the help is still open
+	}{
+		{"a letter closes the help and is typed", func(a *App) { a.showHelp = true }, "x", "x", false},
+		{"a sentence after the help", func(a *App) { a.showHelp = true }, "fix it", "fix it", false},
+		{"the help's scroll keys scroll", func(a *App) { a.showHelp = true }, "j", "", true},
+		{"a space in the transcript with no entry focused", func(a *App) { a.setFocus(focusTranscript) }, " a b", " a b", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 36)
+			tc.setup(a)
+			typeText(a, tc.typed)
+			if a.input.Value() != tc.want || a.showHelp != tc.help {
+				t.Errorf("input %q, help open %v; want %q, %v", a.input.Value(), a.showHelp, tc.want, tc.help)
+			}
+		})
+	}
+}
+
 // TestRewindWithNoTurnsSaysSo: /rewind in a session without a prompt yet
 // says so and opens nothing that would take the next keys.
 func TestRewindWithNoTurnsSaysSo(t *testing.T) {
@@ -718,5 +749,47 @@ func TestRememberWarnsOfASecret(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("%q: warned %v (%+v), want %v", c.note, warned, msg, c.warn)
 		}
+	}
+}
+
+// fakeModels is a ModelClient with a fixed list.
+type fakeModels struct {
+	names []string
+	err   error
+	set   string
+}
+
+func (f *fakeModels) Models(context.Context) ([]string, error) { return f.names, f.err }
+func (f *fakeModels) SetModel(name string)                     { f.set = name }
+
+// TestModelByNameIsChecked: /model NAME switches only to a model the
+// server lists (a typo would otherwise fail at the next prompt), says how
+// to switch anyway, and switches when the list cannot be had.
+func TestModelByNameIsChecked(t *testing.T) {
+	cases := []struct {
+		name, args string
+		client     *fakeModels
+		wantSet    string
+		wantScreen string
+	}{
+		{"listed", "m-two", &fakeModels{names: []string{"m-one", "m-two"}}, "m-two", "Now using m-two."},
+		{"a typo", "m-tow", &fakeModels{names: []string{"m-one", "m-two"}}, "", `does not list a model named "m-tow"`},
+		{"forced", "-f m-tow", &fakeModels{names: []string{"m-one", "m-two"}}, "m-tow", "Now using m-tow."},
+		{"no list to check against", "custom-1", &fakeModels{err: errors.New("404")}, "custom-1", "Now using custom-1."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newTestApp(t, 120, 30)
+			a.opts.Client = tc.client
+			if cmd := a.openModelPicker(tc.args); cmd != nil {
+				a.Update(cmd())
+			}
+			if tc.client.set != tc.wantSet {
+				t.Errorf("switched to %q, want %q", tc.client.set, tc.wantSet)
+			}
+			if got := strings.Join(strings.Fields(screen(a)), " "); !strings.Contains(got, tc.wantScreen) {
+				t.Errorf("screen lacks %q:\n%s", tc.wantScreen, screen(a))
+			}
+		})
 	}
 }

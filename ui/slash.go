@@ -57,7 +57,7 @@ func builtinCommands() []Command {
 			a.transcript.AddNotice(a.usageText())
 			return nil
 		}},
-		{Name: "model", Args: "[NAME]", Help: "switch the model for this session", Run: func(a *App, args string) tea.Cmd { return a.openModelPicker(args) }},
+		{Name: "model", Args: "[-f] [NAME]", Help: "switch the model for this session (-f: one the server does not list)", Run: func(a *App, args string) tea.Cmd { return a.openModelPicker(args) }},
 		{Name: "theme", Args: "[NAME]", Help: "switch the colour theme", Run: func(a *App, args string) tea.Cmd { return a.openThemePicker(args) }},
 		{Name: "schedule", Args: "in|every|at WHEN PROMPT", Help: "run a prompt later, or repeatedly", Run: func(a *App, args string) tea.Cmd { return a.scheduleCommand(args) }},
 		{Name: "tasks", Help: "list and cancel scheduled tasks", Run: func(a *App, _ string) tea.Cmd { return a.openTasks() }},

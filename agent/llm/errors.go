@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ServerStatus is the HTTP status of the error a model server answered
@@ -15,6 +16,20 @@ func ServerStatus(err error) int {
 	var e *apiError
 	if errors.As(err, &e) {
 		return e.Status
+	}
+	var l *listStatusError
+	if errors.As(err, &l) {
+		return l.status
+	}
+	return 0
+}
+
+// RetryAfter is the wait a refusing server asked for in its Retry-After
+// header, 0 when it named none.
+func RetryAfter(err error) time.Duration {
+	var e *apiError
+	if errors.As(err, &e) {
+		return e.RetryAfter
 	}
 	return 0
 }

@@ -487,7 +487,7 @@ func listModels(ctx context.Context, hc *http.Client, base, query, key string) (
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("list models at %s: the server answered %d %s", shown, resp.StatusCode, statusText(resp.StatusCode))
+		return nil, fmt.Errorf("list models at %s: %w", shown, &listStatusError{resp.StatusCode})
 	}
 	var body struct {
 		Data []struct {
@@ -502,6 +502,14 @@ func listModels(ctx context.Context, hc *http.Client, base, query, key string) (
 		names = append(names, d.ID)
 	}
 	return names, nil
+}
+
+// listStatusError is a model list answered with another status than
+// 200; ServerStatus finds its status.
+type listStatusError struct{ status int }
+
+func (e *listStatusError) Error() string {
+	return fmt.Sprintf("the server answered %d %s", e.status, statusText(e.status))
 }
 
 func statusText(code int) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"pincer/chat"
 )
@@ -107,6 +108,9 @@ type apiError struct {
 	Message string
 	Type    string
 	Code    string
+	// RetryAfter is the wait the server asked for (Retry-After), 0 when
+	// it named none.
+	RetryAfter time.Duration
 	// NCtx is the window llama.cpp names beside a context-size refusal.
 	NCtx int
 }

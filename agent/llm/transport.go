@@ -374,7 +374,7 @@ func (b *idleBody) Read(p []byte) (int, error) {
 // statusError reads the error a server sent with a non-200 status.
 func (t *transport) statusError(resp *http.Response) error {
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64*1024))
-	e := &apiError{Status: resp.StatusCode}
+	e := &apiError{Status: resp.StatusCode, RetryAfter: retryAfter(resp.Header.Get("Retry-After"))}
 	var env struct {
 		Error   json.RawMessage `json:"error"`
 		Message string          `json:"message"`
@@ -501,8 +501,9 @@ func (e *scrubbedError) Unwrap() error { return e.err }
 
 // retryableNetError reports whether a failure to get an answer is worth
 // another try. A refused connection to this machine (a local server that is
-// not running) and a host name that does not exist are not: retrying would
-// only delay the message that says so.
+// not running), a host name that does not exist, a certificate that cannot
+// be trusted and https to a plain HTTP server are not: retrying would only
+// delay the message that says so.
 func retryableNetError(err error, host string) bool {
 	var dns *net.DNSError
 	if errors.As(err, &dns) && dns.IsNotFound {
@@ -512,7 +513,8 @@ func retryableNetError(err error, host string) bool {
 		return false
 	}
 	var certErr *tls.CertificateVerificationError
-	return !errors.As(err, &certErr)
+	var record tls.RecordHeaderError // TLS spoken to a plain HTTP server
+	return !errors.As(err, &certErr) && !errors.As(err, &record)
 }
 
 func isLoopback(host string) bool {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -171,6 +172,39 @@ func TestRefusedLocalServerIsNotRetried(t *testing.T) {
 	}
 	if len(log.retries) != 0 {
 		t.Errorf("retried %d times a server that refuses connections on this machine", len(log.retries))
+	}
+}
+
+// TestTLSFailuresAreNotRetried: a certificate that cannot be trusted and
+// https spoken to a plain HTTP server fail the same way every time, so
+// they are reported at once instead of after the retries' back-off.
+func TestTLSFailuresAreNotRetried(t *testing.T) {
+	t.Parallel()
+	plain := agenttest.New(agenttest.Text("never", 4))
+	defer plain.Close()
+	untrusted := httptest.NewTLSServer(http.NotFoundHandler())
+	defer untrusted.Close()
+	cases := []struct {
+		name, baseURL, want string
+	}{
+		{"https to a plain HTTP server", strings.Replace(plain.BaseURL(), "http://", "https://", 1), "does not look like a TLS handshake"},
+		{"an untrusted certificate", untrusted.URL + "/v1", "certificate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := NewClient(ClientOptions{BaseURL: tc.baseURL, Model: "m", MaxRetries: 3, Backoff: func(int) time.Duration { return time.Millisecond }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &eventLog{}
+			_, err = c.Complete(context.Background(), userOnly("hi"), log.sink)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+			if len(log.retries) != 0 {
+				t.Errorf("retried %d times: %v", len(log.retries), log.retries)
+			}
+		})
 	}
 }
 

@@ -128,7 +128,7 @@ func (c *cli) printConfig(cfg config.Config, srcs config.Sources, keySource stri
 	return nil
 }
 
-func presetHelp() string { return wrapHanging(config.ProviderHelp(), 78) }
+func presetHelp() string { return config.ProviderHelp() }
 
 // printWindow says which context window pincer will budget for, asking
 // the server as a session would (briefly: WindowProbeTimeout).

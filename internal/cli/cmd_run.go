@@ -72,7 +72,7 @@ the model, check_rounds times at most.
 
 Exit status: 0 when the model answered, 1 when the model or a tool failed, the
 iteration limit was reached, the prompt does not fit the context window, the
-session could not be saved, or the check still failed (--check), 2 for bad usage or configuration, 141 when the
+session could not be saved, the output could not be written (a full disk), or the check still failed (--check), 2 for bad usage or configuration, 141 when the
 reader of the output went away (the run stops there, quietly).`,
 		Example: `  pincer run "list the TODOs in this project"
   pincer run --yes "make go vet pass"

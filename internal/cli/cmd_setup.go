@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 
+	xterm "github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"pincer/agent/llm"
 	"pincer/config"
 	"pincer/themes"
-	"pincer/ui/headless"
 	"pincer/ui/setup"
 )
 
@@ -74,5 +75,47 @@ func (c *cli) firstRun(cmd *cobra.Command, p *project, ov config.Overrides) (*pr
 func (c *cli) canRunSetup() bool {
 	in, ok1 := c.stdin.(*os.File)
 	out, ok2 := c.stdout.(*os.File)
-	return ok1 && ok2 && headless.IsTerminal(in) && headless.IsTerminal(out)
+	return ok1 && ok2 && xterm.IsTerminal(in.Fd()) && xterm.IsTerminal(out.Fd())
+}
+
+// checkScreenStreams refuses to start the screen where it cannot work:
+// text piped in (the screen reads keys from the terminal, so the text
+// would be silently lost) or no terminal at all.
+func (c *cli) checkScreenStreams() error {
+	in, ok := c.stdin.(*os.File)
+	if !ok {
+		return nil // a test's streams
+	}
+	fi, err := in.Stat()
+	if err != nil {
+		return nil
+	}
+	// A real terminal, not any character device: /dev/null is one too.
+	return screenStreamsError(fi.Mode(), fi.Size(), xterm.IsTerminal(in.Fd()), func() bool {
+		if runtime.GOOS == "windows" {
+			return true // the console is found otherwise there
+		}
+		f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+		if err != nil {
+			return false
+		}
+		f.Close()
+		return true
+	})
+}
+
+// screenStreamsError is checkScreenStreams' decision, from standard
+// input's mode and size, whether it is a terminal, and whether the
+// controlling terminal can be opened.
+func screenStreamsError(mode os.FileMode, size int64, inTerminal bool, ttyOpens func() bool) error {
+	if inTerminal {
+		return nil
+	}
+	if mode&os.ModeNamedPipe != 0 || (mode.IsRegular() && size > 0) {
+		return usageError(errors.New(`the screen reads its keys from the terminal, so text piped into pincer would be lost; send it with pincer run (… | pincer run "PROMPT"), or start pincer without the pipe`))
+	}
+	if !ttyOpens() {
+		return usageError(errors.New(`the screen needs a terminal and none is attached; run it in a terminal, or use pincer run "PROMPT" for scripts and CI`))
+	}
+	return nil
 }

@@ -73,6 +73,10 @@ func (c *cli) runTUI(cmd *cobra.Command, o *tuiOptions) error {
 			return err
 		}
 	}
+	// After the configuration's own errors, before anything is opened.
+	if err := c.checkScreenStreams(); err != nil {
+		return err
+	}
 	st, err := c.openStore(p)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -51,6 +52,42 @@ func TestSayHowToResumeReportsStoreErrors(t *testing.T) {
 			}
 			if got := len(tc.store.deleted) > 0; got != tc.wantDelete {
 				t.Errorf("deleted = %v, want %v", got, tc.wantDelete)
+			}
+		})
+	}
+}
+
+// TestScreenStreams: the screen starts on a terminal; text piped in, which
+// the screen would never read, and no terminal at all are refused with
+// the way on (pincer run), exit 2.
+func TestScreenStreams(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		mode       os.FileMode
+		size       int64
+		inTerminal bool
+		ttyOpens   bool
+		want       string // "" for no error
+	}{
+		{"a terminal", os.ModeDevice | os.ModeCharDevice, 0, true, true, ""},
+		{"a pipe", os.ModeNamedPipe, 0, false, true, "text piped into pincer would be lost"},
+		{"a file with text", 0, 12, false, true, "text piped into pincer would be lost"},
+		{"/dev/null with a terminal to open", os.ModeDevice | os.ModeCharDevice, 0, false, true, ""},
+		{"an empty file with a terminal to open", 0, 0, false, true, ""},
+		{"no terminal at all", os.ModeDevice | os.ModeCharDevice, 0, false, false, "needs a terminal and none is attached"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := screenStreamsError(tc.mode, tc.size, tc.inTerminal, func() bool { return tc.ttyOpens })
+			if tc.want == "" {
+				if err != nil {
+					t.Errorf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "pincer run") || exitCodeOf(err) != 2 {
+				t.Errorf("error %v (exit %d), want one saying %q and the way on, exit 2", err, exitCodeOf(err), tc.want)
 			}
 		})
 	}

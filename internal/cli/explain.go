@@ -2,10 +2,14 @@ package cli
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"pincer/agent/llm"
 	"pincer/config"
@@ -26,9 +30,14 @@ func (c *cli) explainModelError(p *project, err error) error {
 	explain := func(format string, args ...any) error {
 		return &explainedError{text: fmt.Sprintf(format, args...), err: err}
 	}
+	if e := explainTransport(p, err); e != nil {
+		return e
+	}
 	switch status := llm.ServerStatus(err); {
 	case status == http.StatusUnauthorized || status == http.StatusForbidden:
 		return explain("the model server at %s refused the API key (%s); %s", config.RedactURL(p.cfg.BaseURL), said, c.keyAdvice(p))
+	case status == http.StatusTooManyRequests && llm.RetryAfter(err) > 0:
+		return explain("the model server at %s is limiting requests (%s) and asks to wait %s; send again after that, or check your plan's quota", config.RedactURL(p.cfg.BaseURL), said, llm.RetryAfter(err).Round(time.Second))
 	case status == http.StatusTooManyRequests:
 		return explain("the model server at %s is limiting requests (%s); wait a minute and send again, or check your plan's quota", config.RedactURL(p.cfg.BaseURL), said)
 	case status == http.StatusNotFound:
@@ -37,6 +46,36 @@ func (c *cli) explainModelError(p *project, err error) error {
 		return explain("the model server at %s failed, also when asked again (%s); your request is fine: send it again in a minute, or check the server", config.RedactURL(p.cfg.BaseURL), said)
 	}
 	return err
+}
+
+// explainTransport says what to do about a failure below HTTP — a host
+// name that does not exist, TLS spoken to a plain HTTP server, a
+// certificate that cannot be trusted — and about a stream that stopped
+// half way; nil when err is none of these.
+func explainTransport(p *project, err error) error {
+	url := config.RedactURL(p.cfg.BaseURL)
+	explain := func(format string, args ...any) error {
+		return &explainedError{text: fmt.Sprintf(format, args...), err: err}
+	}
+	var (
+		dns     *net.DNSError
+		record  tls.RecordHeaderError
+		verify  *tls.CertificateVerificationError
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+	)
+	switch {
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return explain("the model server's host %q does not exist (%s); check the spelling of base_url (%s) and your network's DNS", dns.Name, err, url)
+	case errors.As(err, &record):
+		return explain("the server at %s does not speak TLS (%s); use http:// instead of https:// in base_url", url, err)
+	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &host), errors.As(err, &invalid):
+		return explain("the certificate of the model server at %s cannot be trusted (%s); check base_url's host name, or add the server's CA to the system's trusted certificates (or point SSL_CERT_FILE at it)", url, err)
+	case errors.Is(err, llm.ErrStreamCut):
+		return explain("the model server at %s closed the connection before the answer was complete (what arrived is kept); send the prompt again, and check the server's log if it keeps happening", url)
+	}
+	return nil
 }
 
 // explainedError is an error told as advice; the original stays reachable

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 )
 
 // trimLineEnds passes what is written on to w without the spaces at the
@@ -87,4 +90,65 @@ func hangingIndent(line string) int {
 		return lead + j
 	}
 	return lead + 2
+}
+
+// reflow wraps the prose of a command's description to width: each run of
+// lines that starts at the margin (a paragraph) is joined and wrapped
+// again, so an edit never leaves a ragged or overlong line behind;
+// indented lines and list items ("- ", "* ") keep their own breaks and
+// are wrapped with a hanging indent when too long. A line that ends in a
+// colon ends its paragraph: it leads in what follows.
+func reflow(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	prose := func(l string) bool {
+		return l != "" && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "* ")
+	}
+	for i := 0; i < len(lines); {
+		if !prose(lines[i]) {
+			out = append(out, wrapHanging(lines[i], width))
+			i++
+			continue
+		}
+		var para []string
+		for ; i < len(lines) && prose(lines[i]); i++ {
+			para = append(para, strings.TrimSpace(lines[i]))
+			if strings.HasSuffix(lines[i], ":") {
+				i++ // a lead-in ("Files:") ends its paragraph
+				break
+			}
+		}
+		out = append(out, wrapWords(strings.Join(para, " "), width))
+	}
+	return strings.Join(out, "\n")
+}
+
+// wrapWords breaks text at spaces into lines of at most width (a longer
+// word stands alone), every line at the margin.
+func wrapWords(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(text) {
+		switch {
+		case n == 0:
+		case n+1+utf8.RuneCountInString(w) > width:
+			b.WriteString("\n")
+			n = 0
+		default:
+			b.WriteString(" ")
+			n++
+		}
+		b.WriteString(w)
+		n += utf8.RuneCountInString(w)
+	}
+	return b.String()
+}
+
+// reflowHelp reflows the description of cmd and of every command under
+// it (see reflow).
+func reflowHelp(cmd *cobra.Command, width int) {
+	cmd.Long = reflow(cmd.Long, width)
+	for _, sub := range cmd.Commands() {
+		reflowHelp(sub, width)
+	}
 }

@@ -3,6 +3,9 @@ package cli
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 )
 
 func TestTrimLineEnds(t *testing.T) {
@@ -48,4 +51,38 @@ func TestWrapHanging(t *testing.T) {
 			t.Errorf("the wrapped text lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestLongHelpIsEvenlyWrapped: every command's description, as help shows
+// it, fits 80 columns without ragged lines (a line that ends early
+// although the next word would have fitted), which an edit of the
+// hand-wrapped text leaves behind.
+func TestLongHelpIsEvenlyWrapped(t *testing.T) {
+	const width = helpWidth
+	root := (&cli{getenv: func(string) string { return "" }}).rootCommand()
+	reflowHelp(root, width)
+	var visit func(cmd *cobra.Command)
+	visit = func(cmd *cobra.Command) {
+		lines := strings.Split(cmd.Long, "\n")
+		for i, l := range lines {
+			if utf8.RuneCountInString(l) > width {
+				t.Errorf("%s: a line of %d columns: %q", cmd.CommandPath(), utf8.RuneCountInString(l), l)
+			}
+			if i+1 >= len(lines) || l == "" || strings.HasPrefix(l, " ") {
+				continue
+			}
+			next := lines[i+1]
+			if next == "" || strings.HasPrefix(next, " ") || strings.HasPrefix(next, "- ") || strings.HasPrefix(next, "* ") {
+				continue
+			}
+			word, _, _ := strings.Cut(next, " ")
+			if utf8.RuneCountInString(l)+1+utf8.RuneCountInString(word) <= width-10 {
+				t.Errorf("%s: a ragged line (%q would fit after it): %q", cmd.CommandPath(), word, l)
+			}
+		}
+		for _, sub := range cmd.Commands() {
+			visit(sub)
+		}
+	}
+	visit(root)
 }

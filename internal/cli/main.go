@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -52,6 +54,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer stop()
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := c.rootCommand()
+	addUsageHints(root)
+	reflowHelp(root, helpWidth)
+	c.root, c.args = root, args
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -101,6 +106,10 @@ type cli struct {
 	// sandboxes.
 	mu        sync.Mutex
 	launchers []*sbx.Launcher
+	// root and args are the command tree and the command line, for
+	// naming the command whose help answers a usage error.
+	root *cobra.Command
+	args []string
 }
 
 func (c *cli) rootCommand() *cobra.Command {
@@ -179,8 +188,93 @@ func (c *cli) printError(w io.Writer, _ fang.Styles, err error) {
 	if errors.As(err, &ee) && ee.silent {
 		return
 	}
+	msg := err.Error()
+	if name, ok := unknownCommand(msg); ok && c.root != nil {
+		// cobra's own error: say what was meant, and where the commands are listed.
+		cmd, _, _ := c.root.Find(c.args)
+		if cmd == nil {
+			cmd = c.root
+		}
+		msg = unknownCommandError(cmd, name).Error()
+	}
 	// Errors carry foreign text (a server's message, a file name).
-	fmt.Fprintf(w, "pincer: %s\n", safetext.LineOf(err.Error()))
+	fmt.Fprintf(w, "pincer: %s\n", safetext.LineOf(msg))
+}
+
+// helpWidth is the width commands' descriptions are wrapped to: 80
+// columns less the help's indent.
+const helpWidth = 78
+
+// unknownCommand is the name in cobra's "unknown command" error.
+func unknownCommand(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "unknown command ")
+	if !ok {
+		return "", false
+	}
+	name, err := strconv.QuotedPrefix(rest)
+	if err != nil {
+		return "", false
+	}
+	name, err = strconv.Unquote(name)
+	return name, err == nil
+}
+
+// unknownCommandError says that cmd has no subcommand name, what was
+// perhaps meant, and where the commands are listed.
+func unknownCommandError(cmd *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's own default, set only where it suggests
+	}
+	if s := cmd.SuggestionsFor(name); len(s) > 0 && len(name) > 2 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return usageError(fmt.Errorf("%s; see '%s --help'", msg, cmd.CommandPath()))
+}
+
+// addUsageHints makes every error of the command line itself — a flag
+// that does not exist or does not parse, missing or extra arguments — end
+// with the help that shows how to write it: cobra's own messages name no
+// fix. Errors of the commands' work are left as they are.
+func addUsageHints(cmd *cobra.Command) {
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageHint(c, err) })
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				return usageHint(c, err)
+			}
+			return nil
+		}
+	}
+	if !cmd.Runnable() && cmd.HasSubCommands() {
+		// A group of commands: cobra would show its help and exit 0 for a
+		// misspelt subcommand, which a script takes for success.
+		cmd.RunE = func(c *cobra.Command, a []string) error {
+			if len(a) > 0 {
+				return unknownCommandError(c, a[0])
+			}
+			return c.Help()
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		addUsageHints(sub)
+	}
+}
+
+// usageHint is err as a usage error (exit 2) that names cmd's help; a
+// number that does not parse says what was wanted instead of strconv's
+// words.
+func usageHint(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	for _, p := range []struct{ from, want string }{
+		{"strconv.ParseInt: ", "a whole number"}, {"strconv.ParseUint: ", "a whole number of 0 or more"},
+		{"strconv.ParseFloat: ", "a number"}, {"strconv.ParseBool: ", "true or false"},
+	} {
+		if before, _, ok := strings.Cut(msg, p.from); ok {
+			msg = before + "want " + p.want
+		}
+	}
+	return usageError(fmt.Errorf("%s; see '%s --help'", msg, cmd.CommandPath()))
 }
 
 // writeJSON prints v as indented JSON, for the --json forms of commands.

@@ -421,7 +421,7 @@ func (c *cli) classifier(p *project) (*safety.Classifier, error) {
 	}
 	// Globs and recursive reads are judged by what is on disk when the
 	// command is classified, which is just before it runs.
-	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())), nil
+	return cls.WithFiles(newDiskFiles(p.root, agent.HomeDir())).WithHome(agent.HomeDir()), nil
 }
 
 // instructions reads AGENT.md and SKILLS.md (built in for the prompt

@@ -184,7 +184,7 @@ func ParseSchedule(spec string, now time.Time) (prompt string, next time.Time, e
 	case "at":
 		a.At = words[1]
 	default:
-		return "", time.Time{}, 0, fmt.Errorf("%q is not in, every or at", words[0])
+		return "", time.Time{}, 0, fmt.Errorf("%q is not in, every or at; write: in DURATION PROMPT, every DURATION PROMPT, or at TIME PROMPT (e.g. in 10m run the tests)", words[0])
 	}
 	next, every, err = a.when(now)
 	return a.Prompt, next, every, err

@@ -20,7 +20,7 @@ func TestParseSchedule(t *testing.T) {
 		{"at 2026-12-01T08:00:00Z deploy notes", "deploy notes", time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC), 0, ""},
 		{"every 10s too often", "", time.Time{}, 0, "at least"},
 		{"in soon x y", "", time.Time{}, 0, "duration"},
-		{"tomorrow 9am x", "", time.Time{}, 0, "not in, every or at"},
+		{"tomorrow 9am x", "", time.Time{}, 0, "not in, every or at; write: in DURATION PROMPT"},
 		{"in 10m", "", time.Time{}, 0, "write:"},
 	}
 	for _, tc := range cases {

@@ -2,6 +2,9 @@ package headless
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -45,6 +48,45 @@ func TestPrinterStopsAtTheFirstWriteError(t *testing.T) {
 		}
 		if errOut.writes > 1 {
 			t.Errorf("json=%v: %d writes to stderr after the output broke", asJSON, errOut.writes)
+		}
+	}
+}
+
+// failing fails every write with err.
+type failing struct{ err error }
+
+func (f failing) Write([]byte) (int, error) { return 0, f.err }
+
+// TestOutputThatFailsOtherwiseIsReported: only a reader that went away
+// ends a run quietly with ExitBrokenPipe; a full disk or a closed
+// descriptor loses what the person asked for, so the run says so on
+// standard error and exits 1.
+func TestOutputThatFailsOtherwiseIsReported(t *testing.T) {
+	cases := []struct {
+		name     string
+		err      error
+		wantCode int
+		wantSaid string
+	}{
+		{"a broken pipe", syscall.EPIPE, ExitBrokenPipe, ""},
+		{"a closed pipe", io.ErrClosedPipe, ExitBrokenPipe, ""},
+		{"a full disk", syscall.ENOSPC, ExitFailure, "could not write the output (no space left on device)"},
+		{"a closed descriptor", syscall.EBADF, ExitFailure, "could not write the output (bad file descriptor)"},
+	}
+	for _, tc := range cases {
+		for _, asJSON := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s json=%v", tc.name, asJSON), func(t *testing.T) {
+				var errOut strings.Builder
+				p := NewPrinter(failing{tc.err}, &errOut, asJSON)
+				p.Event(agent.TextDelta{Text: "the answer\n"})
+				code := p.Finish(agent.Result{StopReason: "stop"}, nil)
+				if code != tc.wantCode {
+					t.Errorf("exit code %d, want %d", code, tc.wantCode)
+				}
+				if got := errOut.String(); (tc.wantSaid == "") != (got == "") || !strings.Contains(got, tc.wantSaid) {
+					t.Errorf("stderr %q, want %q", got, tc.wantSaid)
+				}
+			})
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"pincer/agent"
@@ -86,14 +87,14 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 			}
 			reason := ""
 			if len(a.Reasons) > 0 {
-				reason = " (" + safetext.LineOf(strings.Join(a.Reasons, "; ")) + ")"
+				reason = ": " + safetext.LineOf(strings.Join(a.Reasons, "; "))
 			}
-			need := a.Tier.String() + " needs approval"
+			need := "it needs your approval (rated " + a.Tier.String() + reason + ")"
 			if a.Secret && a.Tier < safety.Dangerous {
-				need = "reading a secret, which --yes does not approve, needs approval"
+				need = "it needs your approval (rated " + a.Tier.String() + reason + "; --yes does not cover reading a secret)"
 			}
 			mu.Lock()
-			fmt.Fprintf(errOut, "refused %s: %s%s; pass %s to allow it\n", what, need, reason, flag)
+			fmt.Fprintf(errOut, "refused %s: %s; pass %s to allow it\n", what, need, flag)
 			mu.Unlock()
 		}
 		return agent.Decision{Allow: allow}, nil
@@ -111,7 +112,10 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 type Printer struct {
 	out, err io.Writer // both guarded: the first write error stops output
 	broken   brokenOutput
-	json     bool
+	// rawErr is standard error unguarded, for saying that the output
+	// failed after the guard stopped writing.
+	rawErr io.Writer
+	json   bool
 	// cleanOut sanitises the answer: out is a terminal.
 	cleanOut bool
 	col      int  // column of the answer on the terminal, for tab stops
@@ -137,11 +141,13 @@ func (p *Printer) SetSession(id, name string) { p.session = sessionRef{id, name}
 // NewPrinter writes the answer to out and activity to errOut, or JSON lines
 // to out when asJSON is set.
 //
-// When a write to either fails (the reader went away), nothing more is
-// written, the function given to OnBroken is called once so the run can be
-// stopped, and Finish returns ExitBrokenPipe without a word.
+// When a write to either fails, nothing more is written and the function
+// given to OnBroken is called once so the run can be stopped. When the
+// reader went away (a broken pipe) Finish returns ExitBrokenPipe without a
+// word; any other failure (a full disk, a closed descriptor) loses output
+// the person expected, so Finish says so and returns ExitFailure.
 func NewPrinter(out, errOut io.Writer, asJSON bool) *Printer {
-	p := &Printer{json: asJSON, cleanOut: !asJSON && IsTerminal(out)}
+	p := &Printer{json: asJSON, cleanOut: !asJSON && IsTerminal(out), rawErr: errOut}
 	p.out = &guarded{w: out, b: &p.broken}
 	p.err = &guarded{w: errOut, b: &p.broken}
 	if asJSON {
@@ -175,6 +181,18 @@ type brokenOutput struct {
 	mu   sync.Mutex
 	err  error
 	then func(error)
+}
+
+func (b *brokenOutput) error() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.err
+}
+
+// readerLeft reports whether a write failed because nobody reads any more:
+// the quiet end of pincer run … | head -1.
+func readerLeft(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
 }
 
 func (b *brokenOutput) failed() bool {
@@ -549,8 +567,13 @@ func (p *Printer) line(v any) {
 
 // Finish prints the end of a run and returns the exit code.
 func (p *Printer) Finish(res agent.Result, err error) int {
-	if p.broken.failed() {
-		return ExitBrokenPipe
+	if werr := p.broken.error(); werr != nil {
+		if readerLeft(werr) {
+			return ExitBrokenPipe
+		}
+		// Straight to stderr: when stderr is what failed, this fails too.
+		fmt.Fprintf(p.rawErr, "pincer: could not write the output (%s); the run was stopped — check where the output goes (a full disk, a closed descriptor)\n", werr)
+		return ExitFailure
 	}
 	code := ExitOK
 	msg := ""

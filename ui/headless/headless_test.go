@@ -58,6 +58,13 @@ func TestPolicyApprover(t *testing.T) {
 			if tc.wantFlag != "" && !strings.Contains(errOut.String(), tc.wantFlag) {
 				t.Errorf("note %q does not name %s", errOut.String(), tc.wantFlag)
 			}
+			// A refusal by tier says what is missing in words, not "confirm
+			// needs approval".
+			if strings.HasPrefix(tc.wantFlag, "--yes") || strings.HasPrefix(tc.wantFlag, "--dangerously") {
+				if want := "needs your approval (rated " + tc.approval.Tier.String(); !strings.Contains(errOut.String(), want) {
+					t.Errorf("note %q lacks %q", errOut.String(), want)
+				}
+			}
 			for _, r := range tc.approval.Reasons {
 				if !strings.Contains(errOut.String(), r) {
 					t.Errorf("note %q lacks the reason %q", errOut.String(), r)

@@ -2,13 +2,19 @@ package setup
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"pincer/agent/llm"
 )
 
 // fetchTimeout bounds one request for the model list, so a server that
@@ -31,7 +37,7 @@ func (m Model) startFetch() (tea.Model, tea.Cmd) {
 	m = next.(Model)
 	m.fetchSeq++
 	m.fetching = true
-	m.fetchErr = ""
+	m.fetchErr, m.fetchHint = "", ""
 
 	list := m.o.ListModels
 	if list == nil {
@@ -77,6 +83,7 @@ func (m Model) gotModels(msg modelsMsg) Model {
 	m.stopFetch()
 	if msg.err != nil {
 		m.fetchErr = describeFetchError(msg.err, m.apiKey())
+		m.fetchHint = fetchHint(msg.err)
 		return m
 	}
 	models := cleanModels(msg.models)
@@ -130,6 +137,33 @@ func describeFetchError(err error, key string) string {
 	return "Could not list the models: " + text + "."
 }
 
+// fetchHint says what to check for a failure whose cause is known, ""
+// for the general advice: a key has nothing to do with a host name that
+// does not resolve, and an address has nothing to do with a refused key.
+func fetchHint(err error) string {
+	var (
+		dns    *net.DNSError
+		record tls.RecordHeaderError
+		verify *tls.CertificateVerificationError
+	)
+	const retry = " Then press r to try again, or m to type the model name yourself."
+	switch status := llm.ServerStatus(err); {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return "The server refused the key: go back (Esc) and check it." + retry
+	case status == http.StatusNotFound:
+		return "The server has no model list at this address: check that it ends as the server's API does (often /v1)." + retry
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return "The host name does not exist: check the address for a typo, and your network or proxy." + retry
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "Nothing listens at this address: check that the server is running and the port is right." + retry
+	case errors.As(err, &record):
+		return "The server does not speak TLS: use http:// instead of https://." + retry
+	case errors.As(err, &verify):
+		return "The server's certificate cannot be trusted: check the host name, or add its CA to the system's certificates." + retry
+	}
+	return ""
+}
+
 // fetchKey handles keys while the models are fetched or after it failed.
 func (m Model) fetchKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch msg.String() {
@@ -160,6 +194,9 @@ func (m Model) fetchView() []string {
 	hint := "Check the key and the address and try again, or type the model name yourself."
 	if !m.needsKeyStep() {
 		hint = "Check that the server is running and try again, or type the model name yourself."
+	}
+	if m.fetchHint != "" {
+		hint = m.fetchHint
 	}
 	return append(lines, wrap(m.st.Muted.Render(hint), m.width)...)
 }

@@ -1,15 +1,21 @@
 package setup
 
 import (
+	"context"
 	"errors"
-	"pincer/internal/envname"
-
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"pincer/agent/llm"
+	"pincer/internal/envname"
 )
 
 const typedKey = "sk-proj-Zq81xVt55secretKEY"
@@ -637,5 +643,38 @@ func TestNoPresets(t *testing.T) {
 	next, _ := m.Update(keyMsg("enter"))
 	if got := next.(Model).step; got != stepURL {
 		t.Errorf("step = %v, want url", got)
+	}
+}
+
+// TestFetchFailureSaysWhatToCheck: the advice under a failed model list
+// fits its cause, from the errors the real lister returns: a refused key
+// is about the key, a host that does not exist about the address.
+func TestFetchFailureSaysWhatToCheck(t *testing.T) {
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusUnauthorized) }))
+	defer refusing.Close()
+	_, unauthorized := llm.ListModels(context.Background(), llm.ClientOptions{BaseURL: refusing.URL + "/v1", APIKey: "k"})
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"a refused key", unauthorized, "The server refused the key"},
+		{"a host that does not exist", fmt.Errorf("list models at https://api.example.invalid/v1: %w",
+			&net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Name: "api.example.invalid", Err: "no such host", IsNotFound: true}}), "The host name does not exist"},
+		{"nothing listening", fmt.Errorf("list models at http://localhost:1/v1: dial tcp: %w", syscall.ECONNREFUSED), "Nothing listens at this address"},
+		{"anything else", errors.New("list models: odd failure"), "Check the key and the address"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.err == nil {
+				t.Fatal("the lister did not fail")
+			}
+			d := newDriver(t, &lister{replies: []reply{{err: tc.err}}}, nil, 200, 30)
+			d.press("enter")
+			d.typeText(typedKey)
+			d.press("enter")
+			d.wantStep(stepFetch)
+			d.wantScreen(tc.want)
+		})
 	}
 }

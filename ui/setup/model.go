@@ -59,7 +59,10 @@ type Model struct {
 	cancelFetch context.CancelFunc
 	fetching    bool
 	fetchErr    string
-	spin        spinner.Model
+	// fetchHint is what to check for the failure in fetchErr, when its
+	// cause is known.
+	fetchHint string
+	spin      spinner.Model
 
 	models   []string // the server's models, sorted
 	filter   textinput.Model
