@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -257,7 +258,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if sink == nil {
 		sink = func(Event) {}
 	}
-	history := req.Messages
+	history := reasoningOfToolTurns(req.Messages)
 	if req.TextTools && len(req.Tools) > 0 {
 		history = asTextTools(history, req.Tools)
 	}
@@ -367,14 +368,9 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 
 // toLangchain converts the conversation to langchaingo messages, and
 // collects the reasoning the transport puts back on each assistant message.
-// Only the reasoning of a turn that called tools goes back: thinking
-// servers (DeepSeek) refuse a conversation that drops it there, and a turn
-// that only answered gains nothing from it but length (older ones refuse
-// it).
 func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	var reasoning []string
-	keep := turnsWithCalls(msgs)
 	for i, m := range msgs {
 		switch m.Role {
 		case chat.RoleSystem:
@@ -392,11 +388,7 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 				}})
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
-			if keep[i] {
-				reasoning = append(reasoning, m.Reasoning)
-			} else {
-				reasoning = append(reasoning, "")
-			}
+			reasoning = append(reasoning, m.Reasoning)
 		case chat.RoleTool:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},
@@ -406,6 +398,23 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 		}
 	}
 	return out, reasoning, nil
+}
+
+// reasoningOfToolTurns is msgs with the reasoning kept only on the
+// assistant messages of turns that called tools: thinking servers
+// (DeepSeek) refuse a conversation that drops it there, and a turn that
+// only answered gains nothing from it but length (older ones refuse it).
+// It is decided on the conversation as the agent keeps it, before calls
+// are written as text (Request.TextTools), which leaves no calls to see.
+func reasoningOfToolTurns(msgs []chat.Message) []chat.Message {
+	keep := turnsWithCalls(msgs)
+	out := slices.Clone(msgs)
+	for i := range out {
+		if !keep[i] {
+			out[i].Reasoning = ""
+		}
+	}
+	return out
 }
 
 // turnsWithCalls marks the assistant messages of the turns (what follows

@@ -259,63 +259,70 @@ func TestNoKeyNoAuthorizationHeader(t *testing.T) {
 	}
 }
 
-// TestReasoningGoesBack checks that each earlier assistant message carries
-// its reasoning_content back, which thinking models that call tools require,
-// and that the request is otherwise well-formed.
+// TestReasoningGoesBack checks that the assistant messages of a turn
+// that called tools carry their reasoning_content back, which thinking
+// models that call tools require, with tools of the server's own and with
+// tools written as text alike, and that the request is otherwise
+// well-formed.
 func TestReasoningGoesBack(t *testing.T) {
 	t.Parallel()
-	srv := agenttest.New(agenttest.Text("done", 2))
-	defer srv.Close()
-	temp := 0.3
-	c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "deepseek-reasoner", Temperature: &temp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := Request{Messages: []chat.Message{
-		{Role: chat.RoleSystem, Content: "sys"},
-		{Role: chat.RoleUser, Content: "read it"},
-		{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
-		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
-		{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
-		{Role: chat.RoleUser, Content: "and 2+2?"},
-		{Role: chat.RoleAssistant, Content: "4", Reasoning: "Arithmetic, no tool."},
-		{Role: chat.RoleUser, Content: "thanks"},
-	}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
-	if _, err := c.Complete(context.Background(), req, nil); err != nil {
-		t.Fatal(err)
-	}
-	r := srv.Requests()[0]
-	if r.Strict != nil {
-		t.Fatalf("request breaks strict rules: %v", r.Strict)
-	}
-	var body struct {
-		Messages []struct {
-			Role             string  `json:"role"`
-			ReasoningContent *string `json:"reasoning_content"`
-		} `json:"messages"`
-		Temperature   *float64        `json:"temperature"`
-		StreamOptions json.RawMessage `json:"stream_options"`
-	}
-	if err := json.Unmarshal(r.Raw, &body); err != nil {
-		t.Fatal(err)
-	}
-	// The turn that called a tool keeps its reasoning, every message of
-	// it; the turn that only answered (message 6) sends none.
-	want := map[int]string{2: "I need the file.", 4: "Easy."}
-	for i, m := range body.Messages {
-		w, ok := want[i]
-		switch {
-		case ok && (m.ReasoningContent == nil || *m.ReasoningContent != w):
-			t.Errorf("message %d (%s): reasoning_content %v, want %q", i, m.Role, m.ReasoningContent, w)
-		case !ok && m.ReasoningContent != nil:
-			t.Errorf("message %d (%s) has reasoning_content %q", i, m.Role, *m.ReasoningContent)
+	for _, textTools := range []bool{false, true} {
+		srv := agenttest.New(agenttest.Text("done", 2))
+		defer srv.Close()
+		temp := 0.3
+		c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "deepseek-reasoner", Temperature: &temp})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if body.Temperature == nil || *body.Temperature != 0.3 {
-		t.Errorf("temperature %v, want 0.3", body.Temperature)
-	}
-	if !strings.Contains(string(body.StreamOptions), `"include_usage":true`) {
-		t.Errorf("stream_options %s, want include_usage", body.StreamOptions)
+		req := Request{Messages: []chat.Message{
+			{Role: chat.RoleSystem, Content: "sys"},
+			{Role: chat.RoleUser, Content: "read it"},
+			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
+			{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
+			{Role: chat.RoleUser, Content: "and 2+2?"},
+			{Role: chat.RoleAssistant, Content: "4", Reasoning: "Arithmetic, no tool."},
+			{Role: chat.RoleUser, Content: "thanks"},
+		}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}},
+			TextTools: textTools}
+		if _, err := c.Complete(context.Background(), req, nil); err != nil {
+			t.Fatal(err)
+		}
+		r := srv.Requests()[0]
+		if r.Strict != nil {
+			t.Fatalf("text tools %v: request breaks strict rules: %v", textTools, r.Strict)
+		}
+		var body struct {
+			Messages []struct {
+				Role             string  `json:"role"`
+				ReasoningContent *string `json:"reasoning_content"`
+			} `json:"messages"`
+			Temperature   *float64        `json:"temperature"`
+			StreamOptions json.RawMessage `json:"stream_options"`
+		}
+		if err := json.Unmarshal(r.Raw, &body); err != nil {
+			t.Fatal(err)
+		}
+		// The turn that called a tool keeps its reasoning, every message of
+		// it; the turn that only answered (message 6) sends none. Written
+		// as text, the tool's result is one user message, so the messages
+		// stand where they did.
+		want := map[int]string{2: "I need the file.", 4: "Easy."}
+		for i, m := range body.Messages {
+			w, ok := want[i]
+			switch {
+			case ok && (m.ReasoningContent == nil || *m.ReasoningContent != w):
+				t.Errorf("text tools %v: message %d (%s): reasoning_content %v, want %q", textTools, i, m.Role, m.ReasoningContent, w)
+			case !ok && m.ReasoningContent != nil:
+				t.Errorf("text tools %v: message %d (%s) has reasoning_content %q", textTools, i, m.Role, *m.ReasoningContent)
+			}
+		}
+		if body.Temperature == nil || *body.Temperature != 0.3 {
+			t.Errorf("temperature %v, want 0.3", body.Temperature)
+		}
+		if !strings.Contains(string(body.StreamOptions), `"include_usage":true`) {
+			t.Errorf("stream_options %s, want include_usage", body.StreamOptions)
+		}
 	}
 }
 
