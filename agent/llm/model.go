@@ -258,7 +258,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if sink == nil {
 		sink = func(Event) {}
 	}
-	history := reasoningOfToolTurns(req.Messages)
+	history := ReasoningOfToolTurns(req.Messages)
 	if req.TextTools && len(req.Tools) > 0 {
 		history = asTextTools(history, req.Tools)
 	}
@@ -400,13 +400,14 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 	return out, reasoning, nil
 }
 
-// reasoningOfToolTurns is msgs with the reasoning kept only on the
+// ReasoningOfToolTurns is msgs with the reasoning kept only on the
 // assistant messages of turns that called tools: thinking servers
 // (DeepSeek) refuse a conversation that drops it there, and a turn that
 // only answered gains nothing from it but length (older ones refuse it).
 // It is decided on the conversation as the agent keeps it, before calls
-// are written as text (Request.TextTools), which leaves no calls to see.
-func reasoningOfToolTurns(msgs []chat.Message) []chat.Message {
+// are written as text (Request.TextTools), which leaves no calls to see;
+// the agent counts its requests through it too.
+func ReasoningOfToolTurns(msgs []chat.Message) []chat.Message {
 	keep := turnsWithCalls(msgs)
 	out := slices.Clone(msgs)
 	for i := range out {
