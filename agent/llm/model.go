@@ -118,6 +118,10 @@ type Client struct {
 	// opensThinking names the models whose template opens the thinking
 	// block (an answer closed one it never opened); guarded by mu.
 	opensThinking map[string]bool
+	// reasoningRefused is set once the server refused a request for the
+	// reasoning it carried back (see ReasoningRefused): none is sent to it
+	// again; guarded by mu.
+	reasoningRefused bool
 }
 
 // NewClient checks the options and builds a client.
@@ -272,10 +276,11 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	}
 	c.mu.Lock()
 	opened := c.opensThinking[model]
+	if c.reasoningRefused {
+		reasoning = nil
+	}
 	c.mu.Unlock()
 	shape := newShaper(sink, len(req.Tools) > 0, opened)
-	st := &callState{sink: shape.event, reasoning: reasoning}
-	defer st.close()
 	opts := []llms.CallOption{
 		llms.WithModel(model),
 		// langchaingo parses a streamed answer only when a streaming
@@ -294,7 +299,22 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 			opts = append(opts, llms.WithToolChoice(req.ToolChoice))
 		}
 	}
-	reply, err := c.complete(ctx, st, msgs, opts)
+	send := func(reasoning []string) (Reply, error) {
+		st := &callState{sink: shape.event, reasoning: reasoning}
+		defer st.close()
+		return c.complete(ctx, st, msgs, opts)
+	}
+	reply, err := send(reasoning)
+	if err != nil && ReasoningRefused(err) && slices.ContainsFunc(reasoning, func(r string) bool { return r != "" }) &&
+		reply.Content == "" && reply.Reasoning == "" {
+		// A server that takes no reasoning back (Groq, Cerebras) refuses
+		// the whole request over it: send it again without, and from now
+		// on.
+		c.mu.Lock()
+		c.reasoningRefused = true
+		c.mu.Unlock()
+		reply, err = send(nil)
+	}
 	reply, opens := shape.finish(reply, req.Tools, err == nil)
 	if opens {
 		c.mu.Lock()

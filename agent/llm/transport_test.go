@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -404,5 +405,59 @@ func TestRetryAfter(t *testing.T) {
 	future := time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)
 	if got := retryAfter(future); got < 8*time.Second || got > 10*time.Second {
 		t.Errorf("retryAfter(date 10s ahead) = %v", got)
+	}
+}
+
+// TestReasoningRefusedIsLeftOut: a server that refuses reasoning_content
+// (Groq, Cerebras) gets the request again without it, and no reasoning
+// from then on; a refusal for anything else is the error it was.
+func TestReasoningRefusedIsLeftOut(t *testing.T) {
+	t.Parallel()
+	groq := "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]"
+	for _, tc := range []struct {
+		name     string
+		refusal  string
+		wantErr  bool
+		requests int
+	}{
+		{"groq's words", groq, false, 3},
+		{"another refusal", "model not found", true, 1},
+	} {
+		srv := agenttest.New(agenttest.Error(400, tc.refusal), agenttest.Text("done", 2), agenttest.Text("again", 2))
+		defer srv.Close()
+		c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "openai/gpt-oss-120b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := Request{Messages: []chat.Message{
+			{Role: chat.RoleUser, Content: "read it"},
+			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
+		}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
+		reply, err := c.Complete(context.Background(), req, nil)
+		if (err != nil) != tc.wantErr {
+			t.Fatalf("%s: err = %v, want an error %v", tc.name, err, tc.wantErr)
+		}
+		if tc.wantErr {
+			if got := len(srv.Requests()); got != tc.requests {
+				t.Errorf("%s: %d requests, want %d", tc.name, got, tc.requests)
+			}
+			continue
+		}
+		if reply.Content != "done" {
+			t.Errorf("%s: answer %q, want done", tc.name, reply.Content)
+		}
+		if _, err := c.Complete(context.Background(), req, nil); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != tc.requests {
+			t.Fatalf("%s: %d requests, want %d", tc.name, len(reqs), tc.requests)
+		}
+		for i, r := range reqs {
+			if has := bytes.Contains(r.Raw, []byte("reasoning_content")); has != (i == 0) {
+				t.Errorf("%s: request %d carries reasoning_content %v, want %v", tc.name, i, has, i == 0)
+			}
+		}
 	}
 }
