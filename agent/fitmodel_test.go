@@ -600,7 +600,9 @@ func TestRefusedWindowIsKept(t *testing.T) {
 func TestCalibrationCountsToolsAsSent(t *testing.T) {
 	for _, textTools := range []bool{false, true} {
 		h := newHarness(t, 30)
-		h.agent.textTools = textTools
+		if textTools {
+			h.agent.setTextTools(TextToolsNoParser, func(Event) {})
+		}
 		req, err := h.agent.request(false, func(Event) {})
 		if err != nil {
 			t.Fatal(err)
