@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -455,5 +456,29 @@ func TestNewRefusesABudgetThatCannotWork(t *testing.T) {
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%+v: error %v, want one saying %q", tc.budget, err, tc.want)
 		}
+	}
+}
+
+// TestReasoningNotSentIsNotCounted: the reasoning of a turn that only
+// answered is not sent, so it does not count against the window either:
+// such a turn with long thinking is not cut from a request it fits.
+func TestReasoningNotSentIsNotCounted(t *testing.T) {
+	h := newHarness(t, 30)
+	h.agent.opts.System = "You are pincer."
+	h.agent.opts.Budget = Budget{ContextWindow: 8000, CompressAt: 0.8, KeepRecent: 10}
+	h.agent.Restore([]Message{
+		{Role: RoleUser, Content: "first question"},
+		{Role: RoleAssistant, Content: "first answer", Reasoning: strings.Repeat("thinking ", 10000)},
+		{Role: RoleUser, Content: "next"},
+	}, "", 0)
+	req, err := h.agent.request(false, func(Event) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(req.Messages, func(m Message) bool { return m.Content == "first question" }) {
+		t.Errorf("the first turn was cut from the request: %d messages", len(req.Messages))
+	}
+	if got := h.agent.NextRequestTokens(); got > 1000 {
+		t.Errorf("NextRequestTokens() = %d, want the few hundred tokens sent", got)
 	}
 }

@@ -592,3 +592,24 @@ func TestRefusedWindowIsKept(t *testing.T) {
 		t.Errorf("fix %q, want the server's window raised, not context_window", fix)
 	}
 }
+
+// TestCalibrationCountsToolsAsSent: with the tools described in the
+// prompt (a server that takes none of its own), the calibration counts
+// them as that description, as the fitting does, so a server that counts
+// exactly the estimate calibrates to 1.
+func TestCalibrationCountsToolsAsSent(t *testing.T) {
+	for _, textTools := range []bool{false, true} {
+		h := newHarness(t, 30)
+		if textTools {
+			h.agent.setTextTools(TextToolsNoParser, func(Event) {})
+		}
+		req, err := h.agent.request(false, func(Event) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.agent.calibrate(req, messagesTokens(req.Messages)+h.agent.toolsTokens())
+		if r := h.agent.ratio(); r != 1 {
+			t.Errorf("text tools %v: ratio %v after a count equal to the estimate, want 1", textTools, r)
+		}
+	}
+}

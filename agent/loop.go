@@ -718,7 +718,9 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 }
 
 // requestMessages are the messages of the next request: the system
-// messages, then what came after the summary, beginning with a question.
+// messages, then what came after the summary, beginning with a question;
+// the reasoning only of the turns that called tools, as the client sends
+// it, so that what is counted against the window is what is sent.
 func (a *Agent) requestMessages() []Message {
 	msgs := a.systemMessages(true)
 	start := a.summaryStart()
@@ -735,7 +737,7 @@ func (a *Agent) requestMessages() []Message {
 			rest = append([]Message{a.history[q]}, rest...)
 		}
 	}
-	return append(msgs, wellFormed(rest)...)
+	return llm.ReasoningOfToolTurns(append(msgs, wellFormed(rest)...))
 }
 
 // systemMessages are the system messages a request begins with: the

@@ -151,7 +151,7 @@ const (
 
 // calibrate learns from the prompt tokens the server counted for req.
 func (a *Agent) calibrate(req llm.Request, counted int) {
-	est := messagesTokens(req.Messages) + specTokens(req.Tools)
+	est := messagesTokens(req.Messages) + requestToolsTokens(req)
 	if counted <= 0 || est <= 0 {
 		return
 	}
@@ -247,6 +247,17 @@ func specTokens(ts []llm.ToolSpec) int {
 	return n
 }
 
+// requestToolsTokens estimates the tools as req sends them: described in
+// the system prompt with TextTools, else as the server's own tool
+// schemas; the same count toolsTokens fits the next request with, so the
+// calibration compares like with like.
+func requestToolsTokens(req llm.Request) int {
+	if req.TextTools && len(req.Tools) > 0 {
+		return estimateTokens(llm.TextToolsPrompt(req.Tools))
+	}
+	return specTokens(req.Tools)
+}
+
 // errWindowRefused is the one sentence said when the server refuses a
 // request as too long even after pincer compressed and retried.
 func errWindowRefused(window int, err error) error {
@@ -259,7 +270,7 @@ func errWindowRefused(window int, err error) error {
 // server must have counted, the conversation compressed, and the request
 // built again. It returns the new request.
 func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, refusal error, final bool, sink func(Event)) (llm.Request, error) {
-	est := messagesTokens(req.Messages) + specTokens(req.Tools)
+	est := messagesTokens(req.Messages) + requestToolsTokens(req)
 	w := a.contextWindow()
 	if n := llm.RefusedWindow(refusal); n > 0 && (w <= 0 || n < w) {
 		// The server named its window: the window was wrong, not

@@ -70,6 +70,27 @@ func NativeToolsRefused(err error) bool {
 	return false
 }
 
+// ReasoningRefused reports whether err is a server refusing a request
+// because its assistant messages carry reasoning_content, a field it does
+// not take (Groq: "property 'reasoning_content' is unsupported"; others
+// call it unknown, unrecognized or an extra input).
+func ReasoningRefused(err error) bool {
+	var e *apiError
+	if !errors.As(err, &e) || (e.Status != 0 && e.Status != 400 && e.Status != 422) {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	if !strings.Contains(m, "reasoning_content") {
+		return false
+	}
+	for _, s := range []string{"unsupported", "not supported", "unknown", "unrecognized", "extra", "not permitted", "not allowed"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // ContextTooLong reports whether err is a server refusing a request as
 // longer than the model's window, in the words OpenAI, vLLM, llama.cpp,
 // Ollama, LM Studio and hosted providers use.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -123,6 +124,10 @@ type Client struct {
 	// opensThinking names the models whose template opens the thinking
 	// block (an answer closed one it never opened); guarded by mu.
 	opensThinking map[string]bool
+	// reasoningRefused is set once the server refused a request for the
+	// reasoning it carried back (see ReasoningRefused): none is sent to it
+	// again; guarded by mu.
+	reasoningRefused bool
 }
 
 // NewClient checks the options and builds a client.
@@ -263,7 +268,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if sink == nil {
 		sink = func(Event) {}
 	}
-	history := req.Messages
+	history := ReasoningOfToolTurns(req.Messages)
 	if req.TextTools && len(req.Tools) > 0 {
 		history = asTextTools(history, req.Tools)
 	}
@@ -277,10 +282,11 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	}
 	c.mu.Lock()
 	opened := c.opensThinking[model]
+	if c.reasoningRefused {
+		reasoning = nil
+	}
 	c.mu.Unlock()
 	shape := newShaper(sink, len(req.Tools) > 0, opened)
-	st := &callState{sink: shape.event, reasoning: reasoning}
-	defer st.close()
 	opts := []llms.CallOption{
 		llms.WithModel(model),
 		// langchaingo parses a streamed answer only when a streaming
@@ -299,7 +305,22 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 			opts = append(opts, llms.WithToolChoice(req.ToolChoice))
 		}
 	}
-	reply, err := c.complete(ctx, st, msgs, opts)
+	send := func(reasoning []string) (Reply, error) {
+		st := &callState{sink: shape.event, reasoning: reasoning}
+		defer st.close()
+		return c.complete(ctx, st, msgs, opts)
+	}
+	reply, err := send(reasoning)
+	if err != nil && ReasoningRefused(err) && slices.ContainsFunc(reasoning, func(r string) bool { return r != "" }) &&
+		reply.Content == "" && reply.Reasoning == "" {
+		// A server that takes no reasoning back (Groq, Cerebras) refuses
+		// the whole request over it: send it again without, and from now
+		// on.
+		c.mu.Lock()
+		c.reasoningRefused = true
+		c.mu.Unlock()
+		reply, err = send(nil)
+	}
 	reply, opens := shape.finish(reply, req.Tools, req.Deferred, err == nil)
 	if opens {
 		c.mu.Lock()
@@ -373,14 +394,9 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 
 // toLangchain converts the conversation to langchaingo messages, and
 // collects the reasoning the transport puts back on each assistant message.
-// Only the reasoning of a turn that called tools goes back: thinking
-// servers (DeepSeek) refuse a conversation that drops it there, and a turn
-// that only answered gains nothing from it but length (older ones refuse
-// it).
 func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	var reasoning []string
-	keep := turnsWithCalls(msgs)
 	for i, m := range msgs {
 		switch m.Role {
 		case chat.RoleSystem:
@@ -398,11 +414,7 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 				}})
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
-			if keep[i] {
-				reasoning = append(reasoning, m.Reasoning)
-			} else {
-				reasoning = append(reasoning, "")
-			}
+			reasoning = append(reasoning, m.Reasoning)
 		case chat.RoleTool:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},
@@ -412,6 +424,24 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 		}
 	}
 	return out, reasoning, nil
+}
+
+// ReasoningOfToolTurns is msgs with the reasoning kept only on the
+// assistant messages of turns that called tools: thinking servers
+// (DeepSeek) refuse a conversation that drops it there, and a turn that
+// only answered gains nothing from it but length (older ones refuse it).
+// It is decided on the conversation as the agent keeps it, before calls
+// are written as text (Request.TextTools), which leaves no calls to see;
+// the agent counts its requests through it too.
+func ReasoningOfToolTurns(msgs []chat.Message) []chat.Message {
+	keep := turnsWithCalls(msgs)
+	out := slices.Clone(msgs)
+	for i := range out {
+		if !keep[i] {
+			out[i].Reasoning = ""
+		}
+	}
+	return out
 }
 
 // turnsWithCalls marks the assistant messages of the turns (what follows

@@ -157,6 +157,8 @@ func calledName(s string) string {
 	return m[1]
 }
 
+// calledNameRE is the leading "name" key calledName looks for, single
+// quotes allowed: the JSON around it need not parse.
 var calledNameRE = regexp.MustCompile(`^\[?\s*\{\s*["']name["']\s*:\s*["']([A-Za-z0-9_.:-]+)["']`)
 
 // Marks of the two ways models most often break JSON.
@@ -179,6 +181,8 @@ func badJSON(body string) string {
 		`. Write it again as valid JSON, like <tool_call>{"name": "read_file", "arguments": {"path": "main.go"}}</tool_call>.`
 }
 
+// toolNames lists the offered tools' names, for a refusal that tells the
+// model which names it may call.
 func toolNames(offered []ToolSpec) string {
 	names := make([]string, 0, len(offered))
 	for _, t := range offered {

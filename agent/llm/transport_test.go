@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -293,63 +294,70 @@ func TestNoKeyNoAuthorizationHeader(t *testing.T) {
 	}
 }
 
-// TestReasoningGoesBack checks that each earlier assistant message carries
-// its reasoning_content back, which thinking models that call tools require,
-// and that the request is otherwise well-formed.
+// TestReasoningGoesBack checks that the assistant messages of a turn
+// that called tools carry their reasoning_content back, which thinking
+// models that call tools require, with tools of the server's own and with
+// tools written as text alike, and that the request is otherwise
+// well-formed.
 func TestReasoningGoesBack(t *testing.T) {
 	t.Parallel()
-	srv := agenttest.New(agenttest.Text("done", 2))
-	defer srv.Close()
-	temp := 0.3
-	c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "deepseek-reasoner", Temperature: &temp})
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := Request{Messages: []chat.Message{
-		{Role: chat.RoleSystem, Content: "sys"},
-		{Role: chat.RoleUser, Content: "read it"},
-		{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
-		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
-		{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
-		{Role: chat.RoleUser, Content: "and 2+2?"},
-		{Role: chat.RoleAssistant, Content: "4", Reasoning: "Arithmetic, no tool."},
-		{Role: chat.RoleUser, Content: "thanks"},
-	}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
-	if _, err := c.Complete(context.Background(), req, nil); err != nil {
-		t.Fatal(err)
-	}
-	r := srv.Requests()[0]
-	if r.Strict != nil {
-		t.Fatalf("request breaks strict rules: %v", r.Strict)
-	}
-	var body struct {
-		Messages []struct {
-			Role             string  `json:"role"`
-			ReasoningContent *string `json:"reasoning_content"`
-		} `json:"messages"`
-		Temperature   *float64        `json:"temperature"`
-		StreamOptions json.RawMessage `json:"stream_options"`
-	}
-	if err := json.Unmarshal(r.Raw, &body); err != nil {
-		t.Fatal(err)
-	}
-	// The turn that called a tool keeps its reasoning, every message of
-	// it; the turn that only answered (message 6) sends none.
-	want := map[int]string{2: "I need the file.", 4: "Easy."}
-	for i, m := range body.Messages {
-		w, ok := want[i]
-		switch {
-		case ok && (m.ReasoningContent == nil || *m.ReasoningContent != w):
-			t.Errorf("message %d (%s): reasoning_content %v, want %q", i, m.Role, m.ReasoningContent, w)
-		case !ok && m.ReasoningContent != nil:
-			t.Errorf("message %d (%s) has reasoning_content %q", i, m.Role, *m.ReasoningContent)
+	for _, textTools := range []bool{false, true} {
+		srv := agenttest.New(agenttest.Text("done", 2))
+		defer srv.Close()
+		temp := 0.3
+		c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "deepseek-reasoner", Temperature: &temp})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if body.Temperature == nil || *body.Temperature != 0.3 {
-		t.Errorf("temperature %v, want 0.3", body.Temperature)
-	}
-	if !strings.Contains(string(body.StreamOptions), `"include_usage":true`) {
-		t.Errorf("stream_options %s, want include_usage", body.StreamOptions)
+		req := Request{Messages: []chat.Message{
+			{Role: chat.RoleSystem, Content: "sys"},
+			{Role: chat.RoleUser, Content: "read it"},
+			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
+			{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
+			{Role: chat.RoleUser, Content: "and 2+2?"},
+			{Role: chat.RoleAssistant, Content: "4", Reasoning: "Arithmetic, no tool."},
+			{Role: chat.RoleUser, Content: "thanks"},
+		}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}},
+			TextTools: textTools}
+		if _, err := c.Complete(context.Background(), req, nil); err != nil {
+			t.Fatal(err)
+		}
+		r := srv.Requests()[0]
+		if r.Strict != nil {
+			t.Fatalf("text tools %v: request breaks strict rules: %v", textTools, r.Strict)
+		}
+		var body struct {
+			Messages []struct {
+				Role             string  `json:"role"`
+				ReasoningContent *string `json:"reasoning_content"`
+			} `json:"messages"`
+			Temperature   *float64        `json:"temperature"`
+			StreamOptions json.RawMessage `json:"stream_options"`
+		}
+		if err := json.Unmarshal(r.Raw, &body); err != nil {
+			t.Fatal(err)
+		}
+		// The turn that called a tool keeps its reasoning, every message of
+		// it; the turn that only answered (message 6) sends none. Written
+		// as text, the tool's result is one user message, so the messages
+		// stand where they did.
+		want := map[int]string{2: "I need the file.", 4: "Easy."}
+		for i, m := range body.Messages {
+			w, ok := want[i]
+			switch {
+			case ok && (m.ReasoningContent == nil || *m.ReasoningContent != w):
+				t.Errorf("text tools %v: message %d (%s): reasoning_content %v, want %q", textTools, i, m.Role, m.ReasoningContent, w)
+			case !ok && m.ReasoningContent != nil:
+				t.Errorf("text tools %v: message %d (%s) has reasoning_content %q", textTools, i, m.Role, *m.ReasoningContent)
+			}
+		}
+		if body.Temperature == nil || *body.Temperature != 0.3 {
+			t.Errorf("temperature %v, want 0.3", body.Temperature)
+		}
+		if !strings.Contains(string(body.StreamOptions), `"include_usage":true`) {
+			t.Errorf("stream_options %s, want include_usage", body.StreamOptions)
+		}
 	}
 }
 
@@ -431,5 +439,59 @@ func TestRetryAfter(t *testing.T) {
 	future := time.Now().Add(10 * time.Second).UTC().Format(http.TimeFormat)
 	if got := retryAfter(future); got < 8*time.Second || got > 10*time.Second {
 		t.Errorf("retryAfter(date 10s ahead) = %v", got)
+	}
+}
+
+// TestReasoningRefusedIsLeftOut: a server that refuses reasoning_content
+// (Groq, Cerebras) gets the request again without it, and no reasoning
+// from then on; a refusal for anything else is the error it was.
+func TestReasoningRefusedIsLeftOut(t *testing.T) {
+	t.Parallel()
+	groq := "'messages.2' : for 'role:assistant' the following must be satisfied[('messages.2' : property 'reasoning_content' is unsupported)]"
+	for _, tc := range []struct {
+		name     string
+		refusal  string
+		wantErr  bool
+		requests int
+	}{
+		{"groq's words", groq, false, 3},
+		{"another refusal", "model not found", true, 1},
+	} {
+		srv := agenttest.New(agenttest.Error(400, tc.refusal), agenttest.Text("done", 2), agenttest.Text("again", 2))
+		defer srv.Close()
+		c, err := NewClient(ClientOptions{BaseURL: srv.BaseURL(), Model: "openai/gpt-oss-120b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := Request{Messages: []chat.Message{
+			{Role: chat.RoleUser, Content: "read it"},
+			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
+		}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
+		reply, err := c.Complete(context.Background(), req, nil)
+		if (err != nil) != tc.wantErr {
+			t.Fatalf("%s: err = %v, want an error %v", tc.name, err, tc.wantErr)
+		}
+		if tc.wantErr {
+			if got := len(srv.Requests()); got != tc.requests {
+				t.Errorf("%s: %d requests, want %d", tc.name, got, tc.requests)
+			}
+			continue
+		}
+		if reply.Content != "done" {
+			t.Errorf("%s: answer %q, want done", tc.name, reply.Content)
+		}
+		if _, err := c.Complete(context.Background(), req, nil); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if len(reqs) != tc.requests {
+			t.Fatalf("%s: %d requests, want %d", tc.name, len(reqs), tc.requests)
+		}
+		for i, r := range reqs {
+			if has := bytes.Contains(r.Raw, []byte("reasoning_content")); has != (i == 0) {
+				t.Errorf("%s: request %d carries reasoning_content %v, want %v", tc.name, i, has, i == 0)
+			}
+		}
 	}
 }

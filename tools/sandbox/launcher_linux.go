@@ -150,13 +150,13 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		l.retireIdle()
 	}
 	s, err := l.get()
-	if err == nil && !s.watch.current() {
+	if err == nil && !s.viewCurrent() {
 		// Home changed since its jail was built: the idle helpers were built
 		// from the same old view or an older one, and go too; a fresh one
 		// hides what is there now.
 		s.close()
 		l.retireIdle()
-		if s, err = l.get(); err == nil && !s.watch.current() {
+		if s, err = l.get(); err == nil && !s.viewCurrent() {
 			s.close() // the one Warm was starting, built before the change
 			s, err = l.startServer()
 		}
@@ -567,7 +567,9 @@ type server struct {
 	fd      int // pincer's end of the socket
 	setup   setup
 	gen     int       // the secrets' generation it hides
-	watch   homeWatch // what of home its jail was built from
+	watch   homeWatch // the settings files of home its jail was built from
+	dirs    homeWatch // the directories of home looked through for secrets
+	found   []string  // the secrets its jail hides
 	tmpdir  string    // the command's TMPDIR
 	scratch string    // a temp dir pincer empties after each command ("" none)
 	own     string    // the helper's directory, removed when it is gone
@@ -598,6 +600,41 @@ func (l *Launcher) startServer() (*server, error) {
 	return l.startOne()
 }
 
+// shownDirs keeps of dirs (the directories of home looked through for
+// secrets) those whose changes can show in a jail built as st: with home
+// hidden only what it keeps in view matters; the rest shows nothing
+// whatever is made in it.
+func (l *Launcher) shownDirs(dirs homeWatch, st setup) homeWatch {
+	out := homeWatch{}
+	for dir, stamp := range dirs {
+		if !st.HideHome || slices.ContainsFunc(st.HomeShown, func(k string) bool { return within(inHome(dir, l.spec.Home, st.HiddenHome), k) }) {
+			out[dir] = stamp
+		}
+	}
+	return out
+}
+
+// viewCurrent reports whether s's jail still shows home as it is: its
+// settings files as they were, and the same secrets found in home. A
+// directory of home that changed is looked through again rather than
+// taken as a reason for a new helper: a shell saves its history by
+// renaming a file into home, between every two commands, and a new
+// helper costs far more than a look (see BenchmarkHomeChange).
+func (s *server) viewCurrent() bool {
+	if !s.watch.current() {
+		return false
+	}
+	if s.dirs.current() {
+		return true
+	}
+	found, gen, dirs := s.l.secrets()
+	if gen != s.gen || !slices.Equal(found, s.found) {
+		return false
+	}
+	s.dirs = s.l.shownDirs(dirs, s.setup)
+	return true
+}
+
 // errNoNamespaces marks a helper that could not make or fill its
 // namespaces.
 var errNoNamespaces = errors.New("the namespaces could not be made")
@@ -610,17 +647,7 @@ func (l *Launcher) startOne() (*server, error) {
 	found, gen, dirs := l.secrets()
 	st := plan(l.spec, l.Support(), os.Environ(), found)
 	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{}), removed: make(chan struct{})}
-	s.watch = st.watch
-	if s.watch == nil {
-		s.watch = homeWatch{}
-	}
-	for dir, stamp := range dirs {
-		// With home hidden only what it keeps in view matters; the rest
-		// shows nothing whatever is made in it.
-		if !st.HideHome || slices.ContainsFunc(st.HomeShown, func(k string) bool { return within(inHome(dir, l.spec.Home, st.HiddenHome), k) }) {
-			s.watch[dir] = stamp
-		}
-	}
+	s.watch, s.dirs, s.found = st.watch, l.shownDirs(dirs, st), found
 	own, err := l.dirs(&st)
 	s.own = own
 	if err != nil {

@@ -180,7 +180,8 @@ func (s *secretScan) found() []string {
 
 // gitPlaces lists the git dirs and .git files found, as findProjectGit
 // does (a git dir's submodules and linked worktrees too), without
-// walking the tree again.
+// walking the tree again; sorted, so that what a command's result says
+// of them reads the same each time.
 func (s *secretScan) gitPlaces() []string {
 	var g projectGit
 	for rel, d := range s.dirs {
@@ -191,7 +192,9 @@ func (s *secretScan) gitPlaces() []string {
 			g.links = append(g.links, p)
 		}
 	}
-	return append(g.dirs, g.links...)
+	out := append(g.dirs, g.links...)
+	slices.Sort(out)
+	return out
 }
 
 // homeSecrets lists the secret files and directories near the top of

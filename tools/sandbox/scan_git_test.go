@@ -54,6 +54,16 @@ func TestScanFindsGitPlaces(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", tc.name, tc.got, tc.want)
 		}
 	}
+	// The warning that names new repositories names them in one order.
+	first := s.gitPlaces()
+	if !slices.IsSorted(first) {
+		t.Errorf("git places not sorted: %q", first)
+	}
+	for range 10 {
+		if got := s.gitPlaces(); !slices.Equal(got, first) {
+			t.Fatalf("git places listed in another order: %q, then %q", first, got)
+		}
+	}
 	if err := os.MkdirAll(filepath.Join(root, "a", "new", ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
