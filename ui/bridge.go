@@ -25,9 +25,19 @@ type bridge struct {
 	pending []any // agent.Event values and approval questions, in order
 	wake    chan struct{}
 	last    time.Time
+
+	// frameDue, when set, is how long until the screen lets output be
+	// drawn (termscreen.Program.FrameDue). A batch then waits for that
+	// instead of for frameInterval since the last batch: handed over as
+	// the cap allows, the frame it makes is drawn at once, rather than on
+	// a timer of the screen's own, which cost a second wake-up for nearly
+	// every frame of a streamed answer (the batch came a moment before the
+	// cap, whose interval counts from the end of the last frame).
+	frameDue func() time.Duration
+	sleep    func(time.Duration) // time.Sleep; tests record it instead
 }
 
-func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1)} }
+func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1), sleep: time.Sleep} }
 
 // eventsMsg is a batch of agent events and approval questions, in order.
 type eventsMsg []any
@@ -80,11 +90,25 @@ func (b *bridge) send(ev any) {
 func (b *bridge) wait() tea.Cmd {
 	return func() tea.Msg {
 		<-b.wake
+		if b.frameDue != nil {
+			// Asked once more after sleeping: a frame drawn meanwhile (the
+			// status line's tick) moves the next one. Not more often, so
+			// that frames drawn for the person's typing never hold the
+			// answer back: past that, the screen's cap holds the batch.
+			for range 2 {
+				wait := b.frameDue()
+				if wait <= 0 {
+					break
+				}
+				b.sleep(wait)
+			}
+			return b.drain()
+		}
 		b.mu.Lock()
-		since := time.Since(b.last)
+		wait := frameInterval - time.Since(b.last)
 		b.mu.Unlock()
-		if since < frameInterval {
-			time.Sleep(frameInterval - since)
+		if wait > 0 {
+			b.sleep(wait)
 		}
 		return b.drain()
 	}

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
+	"time"
 
 	"pincer/agent"
 	"pincer/tools/mcp"
@@ -66,6 +68,45 @@ func TestAskAndWait(t *testing.T) {
 				t.Errorf("given up: errors %v and %v, want context.Canceled", ra.err, re.err)
 			case !tc.cancel && (ra.err != nil || !ra.d.Allow || re.err != nil || re.a.Action != mcp.Accept):
 				t.Errorf("answered: got %+v/%v and %+v/%v", ra.d, ra.err, re.a, re.err)
+			}
+		})
+	}
+}
+
+// TestBridgeWaitsForTheScreensFrame: with the screen's frame clock, a
+// batch is handed over when the screen may draw it (asked again once after
+// sleeping, as a frame drawn meanwhile moves the next), and never held
+// longer than that, so frames drawn for typing cannot starve the answer.
+func TestBridgeWaitsForTheScreensFrame(t *testing.T) {
+	const ms = time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		dues  []time.Duration // what FrameDue answers, in turn (the last repeats)
+		slept []time.Duration
+	}{
+		{"due now", []time.Duration{0}, nil},
+		{"due later", []time.Duration{40 * ms, 0}, []time.Duration{40 * ms}},
+		{"moved by a frame meanwhile", []time.Duration{40 * ms, 15 * ms, 0}, []time.Duration{40 * ms, 15 * ms}},
+		{"moved on and on by typing", []time.Duration{60 * ms}, []time.Duration{60 * ms, 60 * ms}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBridge()
+			asked := 0
+			b.frameDue = func() time.Duration {
+				d := tc.dues[min(asked, len(tc.dues)-1)]
+				asked++
+				return d
+			}
+			var slept []time.Duration
+			b.sleep = func(d time.Duration) { slept = append(slept, d) }
+			b.event(agent.TextDelta{Text: "a"})
+			b.event(agent.TextDelta{Text: "b"})
+			got, _ := b.wait()().(eventsMsg)
+			if len(got) != 2 {
+				t.Fatalf("the batch holds %d events, want both", len(got))
+			}
+			if !slices.Equal(slept, tc.slept) {
+				t.Errorf("slept %v, want %v", slept, tc.slept)
 			}
 		})
 	}
