@@ -89,21 +89,19 @@ func (b *bridge) send(ev any) {
 // worth of them gather, and delivers them as one eventsMsg.
 func (b *bridge) wait() tea.Cmd {
 	return func() tea.Msg {
-		<-b.wake
 		if b.frameDue != nil {
-			// Asked once more after sleeping: a frame drawn meanwhile (the
-			// status line's tick) moves the next one. Not more often, so
-			// that frames drawn for the person's typing never hold the
-			// answer back: past that, the screen's cap holds the batch.
-			for range 2 {
-				wait := b.frameDue()
-				if wait <= 0 {
-					break
-				}
-				b.sleep(wait)
+			// Until the next frame first, then for events: while an
+			// answer streams, its pieces gather meanwhile without waking
+			// anybody, and the batch goes at once.
+			if !b.untilFrame() {
+				<-b.wake
+				b.untilFrame() // events after a quiet spell: a tick may have drawn
+			} else {
+				<-b.wake
 			}
 			return b.drain()
 		}
+		<-b.wake
 		b.mu.Lock()
 		wait := frameInterval - time.Since(b.last)
 		b.mu.Unlock()
@@ -112,6 +110,24 @@ func (b *bridge) wait() tea.Cmd {
 		}
 		return b.drain()
 	}
+}
+
+// untilFrame sleeps until the screen may draw the next frame (and says
+// whether it had to), asking once
+// more after sleeping: a frame drawn meanwhile (the status line's tick)
+// moves the next one. Not more often, so that frames drawn for the
+// person's typing never hold the answer back: past that, the screen's cap
+// holds the batch.
+func (b *bridge) untilFrame() (slept bool) {
+	for range 2 {
+		wait := b.frameDue()
+		if wait <= 0 {
+			break
+		}
+		b.sleep(wait)
+		slept = true
+	}
+	return slept
 }
 
 // drain takes every buffered event now.

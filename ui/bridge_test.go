@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"pincer/agent"
 	"pincer/tools/mcp"
 )
@@ -83,11 +85,16 @@ func TestBridgeWaitsForTheScreensFrame(t *testing.T) {
 		name  string
 		dues  []time.Duration // what FrameDue answers, in turn (the last repeats)
 		slept []time.Duration
+		late  bool // the events come while it sleeps, not before it waits
 	}{
-		{"due now", []time.Duration{0}, nil},
-		{"due later", []time.Duration{40 * ms, 0}, []time.Duration{40 * ms}},
-		{"moved by a frame meanwhile", []time.Duration{40 * ms, 15 * ms, 0}, []time.Duration{40 * ms, 15 * ms}},
-		{"moved on and on by typing", []time.Duration{60 * ms}, []time.Duration{60 * ms, 60 * ms}},
+		{name: "due now", dues: []time.Duration{0}},
+		{name: "due later", dues: []time.Duration{40 * ms, 0}, slept: []time.Duration{40 * ms}},
+		{name: "moved by a frame meanwhile", dues: []time.Duration{40 * ms, 15 * ms, 0}, slept: []time.Duration{40 * ms, 15 * ms}},
+		{name: "moved on and on by typing", dues: []time.Duration{60 * ms}, slept: []time.Duration{60 * ms, 60 * ms}},
+		// While an answer streams, the bridge sleeps until the frame
+		// before it waits for events: pieces that come meanwhile wake
+		// nobody.
+		{name: "pieces come while it sleeps", dues: []time.Duration{40 * ms, 0}, slept: []time.Duration{40 * ms}, late: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBridge()
@@ -98,10 +105,28 @@ func TestBridgeWaitsForTheScreensFrame(t *testing.T) {
 				return d
 			}
 			var slept []time.Duration
-			b.sleep = func(d time.Duration) { slept = append(slept, d) }
-			b.event(agent.TextDelta{Text: "a"})
-			b.event(agent.TextDelta{Text: "b"})
-			got, _ := b.wait()().(eventsMsg)
+			send := func() {
+				b.event(agent.TextDelta{Text: "a"})
+				b.event(agent.TextDelta{Text: "b"})
+			}
+			b.sleep = func(d time.Duration) {
+				if len(slept) == 0 && tc.late {
+					send()
+				}
+				slept = append(slept, d)
+			}
+			if !tc.late {
+				send()
+			}
+			msgs := make(chan tea.Msg, 1)
+			go func() { msgs <- b.wait()() }()
+			var got eventsMsg
+			select {
+			case m := <-msgs:
+				got, _ = m.(eventsMsg)
+			case <-time.After(10 * time.Second):
+				t.Fatal("the batch never came: the bridge waited for events before sleeping until the frame")
+			}
 			if len(got) != 2 {
 				t.Fatalf("the batch holds %d events, want both", len(got))
 			}
