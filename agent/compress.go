@@ -106,8 +106,8 @@ func messagesTokens(msgs []Message) int {
 // toolsTokens estimates the tool schemas sent with every request, as the
 // profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.noTools {
-		return 0 // a plain chat: no tools are sent
+	if a.textTools {
+		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
 	}
 	return specTokens(a.offer().Specs)
 }
@@ -607,6 +607,14 @@ func (a *Agent) heaviestServer() (string, int) {
 // tooBig refuses a request that is still over the window after
 // fitToWindow cut what it could.
 func tooBig(msgs []Message, window, fixed int) error {
+	return tooBigFor(msgs, window, fixed, window, 1, "raise context_window")
+}
+
+// tooBigFor is tooBig for a window in estimate units that stands for
+// shown tokens (the window in force, divided by the calibration ratio),
+// saying fix as the way out: the error speaks the server's numbers, the
+// request's estimate scaled as the window is.
+func tooBigFor(msgs []Message, window, fixed, shown int, ratio float64, fix string) error {
 	if window <= 0 {
 		return nil
 	}
@@ -614,8 +622,8 @@ func tooBig(msgs []Message, window, fixed int) error {
 	if total <= windowLimit(window) {
 		return nil
 	}
-	return fmt.Errorf("the request is about %s tokens even after leaving out older messages; the model's window is %s — raise context_window or start a new session",
-		humanTokens(total), humanTokens(window))
+	return fmt.Errorf("the request is about %s tokens even after leaving out older messages, and the model's window is %s with room kept for the answer — %s, or start a new session",
+		humanTokens(int(float64(total)*ratio+0.5)), humanTokens(shown), fix)
 }
 
 // humanTokens writes a token count the way people say it: 850, 30k,

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,8 +61,12 @@ func TestWindowLearnedFromTheServer(t *testing.T) {
 			if got := h.agent.ContextWindowSource(); got != tt.wantSource {
 				t.Errorf("source %q, want %q", got, tt.wantSource)
 			}
-			if asked != 2 {
-				t.Errorf("asked the server %d times, want once per turn (the client caches)", asked)
+			want := 2
+			if tt.learned.Assumed {
+				want = 4 // and again after the request that loads the model
+			}
+			if asked != want {
+				t.Errorf("asked the server %d times, want %d: once per turn (the client caches), and once more when it only guessed", asked, want)
 			}
 			var about []string
 			for _, n := range h.notices() {
@@ -171,13 +176,25 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 		if len(reqs[2].Raw) >= len(reqs[0].Raw) {
 			t.Errorf("the retry carried %d bytes, no fewer than the refused request's %d", len(reqs[2].Raw), len(reqs[0].Raw))
 		}
-		if h.agent.ratio() <= 1 {
-			t.Errorf("ratio %.2f after a refusal, want it raised", h.agent.ratio())
+		if h.agent.ContextWindow() != 4096 || h.agent.ContextWindowSource() != refusedSource {
+			t.Errorf("window %d from %q after a refusal naming 4096, want that window", h.agent.ContextWindow(), h.agent.ContextWindowSource())
 		}
 		if n := h.notices(); len(n) == 0 || !strings.Contains(strings.Join(n, "\n"), "refused the request as longer than its context window") {
 			t.Errorf("notices %q, want one saying the server refused and pincer compressed", n)
 		}
 		h.checkStrict()
+	})
+	t.Run("no window named", func(t *testing.T) {
+		h := newHarness(t, 5, agenttest.Error(400, "prompt is too long"), agenttest.Text("done", 5))
+		h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
+		h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
+		h.agent.Restore(bigHistory(16, 600), "", 0)
+		if _, err := h.run("go on"); err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+		if h.agent.ratio() <= 1 || h.agent.ContextWindow() != 30000 {
+			t.Errorf("ratio %.2f, window %d after a refusal naming no window, want the estimate raised and the window kept", h.agent.ratio(), h.agent.ContextWindow())
+		}
 	})
 	t.Run("refused again", func(t *testing.T) {
 		h := newHarness(t, 5, tooLongReply(), tooLongReply(), agenttest.Text("never", 5))
@@ -197,34 +214,48 @@ func TestContextRefusalCompressesAndRetriesOnce(t *testing.T) {
 	})
 }
 
-func TestModelWithoutToolsBecomesAPlainChat(t *testing.T) {
+// TestModelWithoutToolsCallsThemAsText: a model whose server says it
+// cannot call tools (Ollama: "does not support tools") is asked again with
+// the tools described in the prompt, once for the session: no later
+// request sends the tools field, and a call it writes as text runs.
+func TestModelWithoutToolsCallsThemAsText(t *testing.T) {
 	noTools := agenttest.Error(400, "registry.ollama.ai/library/gemma3:1b does not support tools")
-	h := newHarness(t, 5, noTools, agenttest.Text("hello", 5), agenttest.Text("again", 5))
-	for _, prompt := range []string{"hi", "and now?"} {
+	h := newHarness(t, 5, noTools, agenttest.Text("hello", 5),
+		agenttest.Text("```tool_code\nnot a call\n```", 5),
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 5),
+		agenttest.Text("It says hi.", 5))
+	h.write("notes.txt", "hi\n")
+	for _, prompt := range []string{"hi", "and now?", "read notes.txt"} {
 		if _, err := h.run(prompt); err != nil {
 			t.Fatalf("Run(%q): %v", prompt, err)
 		}
 	}
 	reqs := h.srv.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
 	}
 	if reqs[0].Body["tools"] == nil {
 		t.Error("the first request offered no tools")
 	}
-	for i := 1; i < 3; i++ {
+	for i := 1; i < len(reqs); i++ {
 		if reqs[i].Body["tools"] != nil {
-			t.Errorf("request %d offered tools after the server said the model has none", i)
+			t.Errorf("request %d sent the tools field after the server said the model has none", i)
 		}
+		if !strings.Contains(string(reqs[i].Raw), "read_file") {
+			t.Errorf("request %d does not describe the tools", i)
+		}
+	}
+	if !strings.Contains(string(reqs[4].Raw), "tool_response") {
+		t.Error("the call written as text did not run")
 	}
 	said := 0
 	for _, n := range h.notices() {
-		if strings.Contains(n, "plain chat") {
+		if strings.Contains(n, "no tool calling of its own") {
 			said++
 		}
 	}
 	if said != 1 {
-		t.Errorf("the plain-chat notice came %d times, want once", said)
+		t.Errorf("the notice came %d times, want once", said)
 	}
 }
 
@@ -362,5 +393,202 @@ func TestFirstRequestCalibratedByTheTokenizer(t *testing.T) {
 	}
 	if after := h.agent.NextRequestTokens(); after < 2*before {
 		t.Errorf("estimate %d after calibration, want at least twice %d", after, before)
+	}
+}
+
+// TestNativeToolsRefusedFallsBackToTextCalls: a server started without its
+// tool-call parser (vLLM refuses "auto" tool choice) is asked again with
+// the tools described in the prompt; the call the model then writes as
+// text runs, and the next request carries call and result as text, with
+// no tools field, so the server does not refuse again.
+func TestNativeToolsRefusedFallsBackToTextCalls(t *testing.T) {
+	refused := agenttest.Error(400, `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`)
+	h := newHarness(t, 5, refused,
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 7),
+		agenttest.Text("It says hello.", 5))
+	h.write("notes.txt", "hello from the file\n")
+	res, err := h.run("what does notes.txt say?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "It says hello." {
+		t.Errorf("answer %q", res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if reqs[0].Body["tools"] == nil {
+		t.Error("the first request offered no tools")
+	}
+	for i, r := range reqs[1:] {
+		if r.Body["tools"] != nil || r.Body["tool_choice"] != nil {
+			t.Errorf("request %d sent tools again after the server refused them", i+1)
+		}
+		if !strings.Contains(string(r.Raw), `\u003ctool_call\u003e`) && !strings.Contains(string(r.Raw), "<tool_call>") {
+			t.Errorf("request %d does not tell the model how to call tools as text", i+1)
+		}
+	}
+	last := string(reqs[2].Raw)
+	if strings.Contains(last, `"tool_calls"`) || strings.Contains(last, `"role":"tool"`) {
+		t.Errorf("the last request sends calls or results as the server's own tool messages: %s", last)
+	}
+	if !strings.Contains(last, "hello from the file") || !strings.Contains(last, "tool_response") {
+		t.Errorf("the last request lacks the tool's result as text")
+	}
+	said := 0
+	for _, n := range h.notices() {
+		if strings.Contains(n, "without its tool-call parser") {
+			said++
+		}
+		if strings.Contains(n, "plain chat") {
+			t.Errorf("fell back to a plain chat: %s", n)
+		}
+	}
+	if said != 1 {
+		t.Errorf("the text-tools notice came %d times, want once", said)
+	}
+}
+
+// TestBotchedTextCallIsExplainedToTheModel: a call written as text with
+// broken JSON is not run and does not end the turn as an answer of raw
+// JSON; the model is told what was wrong and its second try runs.
+func TestBotchedTextCallIsExplainedToTheModel(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Text("<tool_call>\n{'name': 'read_file', 'arguments': {'path': 'notes.txt',}}\n</tool_call>", 6),
+		agenttest.Text("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"notes.txt\"}}\n</tool_call>", 6),
+		agenttest.Text("It says hello.", 5))
+	h.write("notes.txt", "hello from the file\n")
+	res, err := h.run("what does notes.txt say?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Text != "It says hello." {
+		t.Errorf("answer %q", res.Text)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	second := string(reqs[1].Raw)
+	if !strings.Contains(second, "single quotes") || !strings.Contains(second, "Not run") {
+		t.Errorf("the model was not told why its call was not read: %s", second)
+	}
+	var results []ToolResult
+	for _, ev := range h.events {
+		if r, ok := ev.(ToolResult); ok {
+			results = append(results, r)
+		}
+	}
+	if len(results) != 2 || !results[0].IsError || results[1].IsError || !strings.Contains(results[1].Content, "hello from the file") {
+		t.Errorf("results %+v, want the botched call refused and the second read", results)
+	}
+}
+
+// TestOllamaWindowLearnedOnceTheModelIsLoaded: Ollama says the window only
+// once the model is loaded, and cuts a longer prompt silently; the request
+// that loads it is followed by a second question within the same turn, so
+// the rest of the turn is fitted to the real window, not the default.
+func TestOllamaWindowLearnedOnceTheModelIsLoaded(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"notes.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("notes.txt", "hello\n")
+	asked := 0
+	h.agent.opts.Window = func(context.Context, string) llm.Window {
+		asked++
+		if asked == 1 {
+			return llm.Window{Tokens: llm.OllamaDefaultWindow, Server: llm.ServerOllama, Source: "Ollama's default", Assumed: true}
+		}
+		return llm.Window{Tokens: 2048, Server: llm.ServerOllama, Source: "Ollama /api/ps"}
+	}
+	var windows []int
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 10}
+	if _, err := h.run("read notes.txt"); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range h.events {
+		if w, ok := ev.(WindowKnown); ok {
+			windows = append(windows, w.Tokens)
+		}
+	}
+	if asked != 2 || h.agent.ContextWindow() != 2048 || !slices.Equal(windows, []int{4096, 2048}) {
+		t.Errorf("asked %d times, window %d, shown %v; want the real 2048 learned within the turn", asked, h.agent.ContextWindow(), windows)
+	}
+}
+
+// TestTooBigSaysTheServersFix: a turn that cannot fit an Ollama window
+// even cut down ends with the server's numbers and the way to raise the
+// window there (OLLAMA_CONTEXT_LENGTH), not context_window, which cannot
+// raise what the server runs with.
+func TestTooBigSaysTheServersFix(t *testing.T) {
+	h := newHarness(t, 5,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("big.txt", strings.Repeat("a line of the big file\n", 400))
+	window := h.agent.fixedTokens() + 1200
+	h.agent.opts.Window = func(context.Context, string) llm.Window {
+		return llm.Window{Tokens: window, Server: llm.ServerOllama, Source: "Ollama /api/ps"}
+	}
+	prompt := "read big.txt " + strings.Repeat("x", 4*(windowLimit(window)-h.agent.fixedTokens()-40))
+	_, err := h.run(prompt)
+	if err == nil {
+		t.Fatal("the turn fitted; the test needs a request that cannot")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "OLLAMA_CONTEXT_LENGTH") || strings.Contains(msg, "context_window") || !strings.Contains(msg, humanTokens(window)) {
+		t.Errorf("error %q, want the window %s and the Ollama fix", msg, humanTokens(window))
+	}
+}
+
+// TestSameCutIsSaidOnce: an old tool output cut to fit a small window is
+// cut again for every later request of the turn; the notice says it once.
+func TestSameCutIsSaidOnce(t *testing.T) {
+	h := newHarness(t, 6,
+		agenttest.Tools("", agenttest.Call{ID: "c1", Name: "read_file", Arguments: `{"path":"big.txt"}`}),
+		agenttest.Tools("", agenttest.Call{ID: "c2", Name: "read_file", Arguments: `{"path":"small.txt"}`}),
+		agenttest.Tools("", agenttest.Call{ID: "c3", Name: "read_file", Arguments: `{"path":"small.txt"}`}),
+		agenttest.Text("done", 5))
+	h.write("big.txt", strings.Repeat("a line of the big file\n", 300))
+	h.write("small.txt", "small\n")
+	h.agent.opts.Budget = Budget{ContextWindow: h.agent.fixedTokens() + 2000, CapWindow: true, CompressAt: 0.99, KeepRecent: 10}
+	if _, err := h.run("read big.txt then small.txt twice"); err != nil {
+		t.Fatal(err)
+	}
+	said := 0
+	for _, n := range h.notices() {
+		if strings.Contains(n, "old tool output") {
+			said++
+		}
+	}
+	if said != 1 {
+		t.Errorf("the cut was said %d times over %d requests, want once: %q", said, len(h.srv.Requests()), h.notices())
+	}
+}
+
+// TestRefusedWindowIsKept: a server that says nothing about its window
+// but names it when it refuses a request (LM Studio) is budgeted for that
+// window from then on, in later turns too, and the retry fits it.
+func TestRefusedWindowIsKept(t *testing.T) {
+	refusal := agenttest.Error(400, "Trying to keep the first 9000 tokens when context the overflows. However, the model is loaded with context length of only 6000 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input")
+	h := newHarness(t, 5, refusal, agenttest.Text("done", 5), agenttest.Text("again", 5))
+	h.srv.SetResponder(summaryResponder("## Goal and constraints\nkeep going"))
+	h.agent.opts.Budget = Budget{ContextWindow: 30000, CompressAt: 0.8, KeepRecent: 4}
+	h.agent.opts.Window = func(context.Context, string) llm.Window { return llm.Window{} }
+	h.agent.Restore(bigHistory(16, 2000), "", 0)
+	for _, prompt := range []string{"go on", "and more"} {
+		if _, err := h.run(prompt); err != nil {
+			t.Fatalf("Run(%q): %v", prompt, err)
+		}
+	}
+	if h.agent.ContextWindow() != 6000 {
+		t.Errorf("window %d after the next turn, want the 6000 the refusal named", h.agent.ContextWindow())
+	}
+	reqs := h.srv.Requests()
+	last := reqs[len(reqs)-1]
+	if tokens := len(last.Raw) / 4; tokens > 6000 {
+		t.Errorf("the last request is about %d tokens, over the 6000 window", tokens)
+	}
+	if fix := h.agent.windowFix(); !strings.Contains(fix, "on its server") || strings.Contains(fix, "raise context_window") {
+		t.Errorf("fix %q, want the server's window raised, not context_window", fix)
 	}
 }

@@ -158,6 +158,9 @@ type Agent struct {
 	callSeq    int         // the last key given to a tool call (see callKeys)
 	auto       atomic.Bool // approvals are auto (the screen may switch it while a turn runs)
 	repairNote string      // what Restore repaired, said once at the next request
+	// fitSaid is what fitting the last request to the window said: the
+	// same cut made again for the next request is not said again.
+	fitSaid string
 	// turnWait waits for the turn's checkpoint; nil once waited for (or
 	// with no checkpoints).
 	turnWait func() (string, error)
@@ -190,9 +193,14 @@ type Agent struct {
 	ratios map[string]float64
 	// server is the window the server last reported.
 	server llm.Window
-	// noTools is set once the server said the model cannot call tools:
-	// the session goes on as a plain chat.
-	noTools bool
+	// textTools is set once the server refused tools of its own (the
+	// model has none, or the server was started without its tool-call
+	// parser): the tools are described in the prompt and the model's
+	// calls read from its text (llm.Request.TextTools).
+	textTools bool
+	// refusedWindow is the window the server named when it refused a
+	// request as too long (see afterRefusal); 0 until then.
+	refusedWindow int
 }
 
 // New checks the options and returns an agent with an empty history.
@@ -380,6 +388,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}()
 	}
 	stopContinues := 0
+	reprobed := false // the window was asked again after the first request
 	var check checkState
 	for iter := 1; ; iter++ {
 		final := iter > a.opts.MaxIterations
@@ -412,6 +421,14 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		res.Usage = res.Usage.Plus(reply.Usage)
 		if err == nil && reply.Usage.PromptTokens > 0 && !reply.Usage.Estimated {
 			a.calibrate(req, reply.Usage.PromptTokens)
+		}
+		if err == nil && a.server.Assumed && !reprobed {
+			// The window was only Ollama's default before the model was
+			// loaded; the request just loaded it, so ask again now, once,
+			// not at the next turn: Ollama cuts a prompt longer than its
+			// window without a word, and the window may well be smaller.
+			reprobed = true
+			a.learnWindow(ctx, sink)
 		}
 		if err != nil {
 			if reply.Content != "" || reply.Reasoning != "" {
@@ -448,7 +465,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
-		if !a.textCallsTold && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
+		if !a.textCallsTold && !a.textTools && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
 			a.textCallsTold = true
 			sink(Notice{Text: "The model wrote its tool calls as text and pincer read them as calls; they are checked and approved like any other. Starting the server with its tool-call parser avoids this (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser)."})
 		}
@@ -495,6 +512,8 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 				r = tools.Result{Content: "Not run: the iteration limit was reached, so tools are no longer available. Answer with a summary instead.", IsError: true}
 			case a.hookHalt != "":
 				r = tools.Result{Content: "Not run: a hook of the user ended the turn.", IsError: true}
+			case call.Unreadable != "":
+				r = tools.Result{Content: "Not run: " + call.Unreadable, IsError: true}
 			case call.Oversize > 0:
 				r = tools.Result{Content: oversizeRefusal(call, reply.ArgsLimit), IsError: true}
 				sink(Notice{Text: fmt.Sprintf("Refused %s: its arguments were %s, over the limit of %s (tool_args_max_kb).", call.Name, human.Bytes(int64(call.Oversize)), human.Bytes(int64(reply.ArgsLimit)))})
@@ -553,8 +572,9 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 const fromTextMark = " (recovered from text)"
 
 // send sends req and returns the answer. Two refusals are handled on the
-// way: a model that cannot call tools is asked again without them (and
-// the session becomes a plain chat), and a request the server finds too
+// way: a model or server that takes no tools is asked again with them
+// described in the prompt (and the session goes on so, see
+// llm.Request.TextTools), and a request the server finds too
 // long for the window is compressed and sent once more; a second refusal
 // is one clear error. It returns the request as last sent and the keys of
 // its calls.
@@ -567,15 +587,21 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 			return req, keys, reply, err
 		}
 		switch {
-		case llm.ToolsUnsupported(err) && len(req.Tools) > 0:
+		case llm.ToolsUnsupported(err) && len(req.Tools) > 0 && !req.TextTools:
 			// Once, for the rest of the session: every request with
-			// tools would fail the same way.
-			a.noTools = true
-			sink(Notice{Text: "The model cannot call tools (its server says so), so pincer goes on as a plain chat: it answers, but cannot read, change or run anything. Choose a model that supports tools to work on files."})
-			req.Tools, req.ToolChoice = nil, ""
+			// tools would fail the same way. The model can still call
+			// them, written as text.
+			a.textTools = true
+			sink(Notice{Text: "The model has no tool calling of its own (its server says so), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. A model made for tool calling does this more reliably."})
+			req.TextTools, req.ToolChoice = true, ""
+		case llm.NativeToolsRefused(err) && len(req.Tools) > 0 && !req.TextTools:
+			// Once, for the rest of the session, as above.
+			a.textTools = true
+			sink(Notice{Text: "The model server takes no tool definitions (it was started without its tool-call parser), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. Starting the server with its parser is more reliable (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)."})
+			req.TextTools, req.ToolChoice = true, ""
 		case llm.ContextTooLong(err) && !refused:
 			refused = true
-			next, ferr := a.afterRefusal(ctx, req, final, sink)
+			next, ferr := a.afterRefusal(ctx, req, err, final, sink)
 			if ferr != nil {
 				return req, keys, reply, ferr
 			}
@@ -635,6 +661,12 @@ func notSaved(err error) error {
 // window. final withholds tools.
 func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	msgs, notes := fitToWindow(a.requestMessages(), a.budgetWindow(), a.toolsTokens())
+	said := strings.Join(notes, "\n")
+	if said == a.fitSaid {
+		notes = nil
+	} else {
+		a.fitSaid = said
+	}
 	if a.repairNote != "" {
 		notes = append([]string{a.repairNote}, notes...)
 		a.repairNote = ""
@@ -642,14 +674,12 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
-	if err := tooBig(msgs, a.budgetWindow(), a.toolsTokens()); err != nil {
+	if err := tooBigFor(msgs, a.budgetWindow(), a.toolsTokens(), a.contextWindow(), a.ratio(), a.windowFix()); err != nil {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}
-	if a.noTools {
-		return req, nil // the model cannot call tools: a plain chat
-	}
 	req.Tools = a.offer().Specs
+	req.TextTools = a.textTools
 	if final {
 		req.ToolChoice = "none"
 	}
@@ -1121,9 +1151,7 @@ func (a *Agent) judge(acc tools.Access) safety.Verdict {
 		v = worse(v, a.classifier.Classify(acc.Command))
 	}
 	for _, p := range acc.Reads {
-		real := resolve(p)
-		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: real}))
-		v = worse(v, keyRead(real))
+		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p)}))
 	}
 	for _, p := range acc.Writes {
 		v = worse(v, a.classifier.Path(safety.PathAccess{Root: a.opts.Root, Home: a.opts.Home, Own: a.opts.Own, Path: resolve(p), Write: true}))

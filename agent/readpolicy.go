@@ -3,19 +3,20 @@ package agent
 import (
 	"strings"
 
-	"pincer/internal/privatekey"
 	"pincer/safety"
 )
 
 // ReadPolicy is the path policy for the files a search tool opens by
 // itself (tools.Options.ReadCheck): "" when reading path needs no approval
-// once reading below scope was allowed, else the reasons it does. It is
-// the same policy the agent judges read_file by, so grep never shows what
-// read_file would ask about.
-func ReadPolicy(cls *safety.Classifier, home string, own safety.OwnFiles) func(scope, path string) string {
+// once reading below scope was allowed, else the reasons it does. While
+// the search walks (head nil) the path is judged by name; once it has
+// read the file, by what it read too (a private key), so the file is
+// opened once. It is the same policy the agent judges read_file by, so
+// grep never shows what read_file would ask about.
+func ReadPolicy(cls *safety.Classifier, home string, own safety.OwnFiles) func(scope, path string, head []byte) string {
 	own = resolveOwn(own)
-	return func(scope, path string) string {
-		v := worse(cls.Path(safety.PathAccess{Root: scope, Home: home, Own: own, Path: path}), keyRead(path))
+	return func(scope, path string, head []byte) string {
+		v := cls.Path(safety.PathAccess{Root: scope, Home: home, Own: own, Path: path, ByName: head == nil, Head: head})
 		if v.Tier == safety.Safe {
 			return ""
 		}
@@ -32,14 +33,4 @@ func resolveOwn(o safety.OwnFiles) safety.OwnFiles {
 		}
 	}
 	return o
-}
-
-// keyRead asks before a read of a file that holds a private key, whatever
-// its name: the path policy knows secrets by name only, and a key in a
-// file named deploy_key would otherwise be read unasked.
-func keyRead(p string) safety.Verdict {
-	if holds, _ := privatekey.InFile(p); !holds {
-		return safety.Verdict{Tier: safety.Safe}
-	}
-	return safety.Verdict{Tier: safety.Confirm, Reasons: []string{p + ": reads a file that holds a private key"}}
 }

@@ -21,6 +21,11 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 	}
 	w := a.opts.Window(ctx, a.turnModel)
 	tokens, from := WindowFor(a.opts.Budget, w)
+	if a.refusedWindow > 0 && tokens > a.refusedWindow && (w.Tokens == 0 || w.Assumed) {
+		// The server named a smaller window when it refused a request,
+		// and has not said otherwise since.
+		tokens, from = a.refusedWindow, refusedSource
+	}
 	if tokens <= 0 {
 		return
 	}
@@ -45,6 +50,9 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 		}
 	}
 }
+
+// refusedSource says where a window named in a refusal came from.
+const refusedSource = "the server's refusal"
 
 // WindowFor is the window to budget for, and where it came from, given
 // the budget's configured window and what the server reported: the
@@ -73,6 +81,15 @@ func WindowFor(b Budget, w llm.Window) (int, string) {
 // windowFix says how to get a bigger window: on the server when the
 // window in force is what the server reported, else in the config.
 func (a *Agent) windowFix() string {
+	if n := a.refusedWindow; n > 0 && int64(n) == a.learned.Load() {
+		// pincer's own setting cannot raise what the server runs with;
+		// it can choose the instructions that fit.
+		fix := "give the model a bigger window on its server"
+		if a.Profile() != ProfileCompact && ProfileFor(n) == ProfileCompact {
+			fix += fmt.Sprintf(", or set context_window to %d so pincer sends its compact instructions", n)
+		}
+		return fix
+	}
 	if w := a.server; w.Tokens > 0 && int64(w.Tokens) == a.learned.Load() {
 		if fix := w.Fix(wantedWindow(a.fixedTokens())); fix != "" {
 			return "give the model a bigger window: " + fix
@@ -238,9 +255,18 @@ func errWindowRefused(window int, err error) error {
 // estimate was wrong for this model, so it is raised to match what the
 // server must have counted, the conversation compressed, and the request
 // built again. It returns the new request.
-func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, final bool, sink func(Event)) (llm.Request, error) {
+func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, refusal error, final bool, sink func(Event)) (llm.Request, error) {
 	est := messagesTokens(req.Messages) + specTokens(req.Tools)
-	if w := a.contextWindow(); w > 0 && est > 0 {
+	w := a.contextWindow()
+	if n := llm.RefusedWindow(refusal); n > 0 && (w <= 0 || n < w) {
+		// The server named its window: the window was wrong, not
+		// necessarily the estimate.
+		a.refusedWindow, w = n, n
+		a.learned.Store(int64(n))
+		a.windowFrom.Store(refusedSource)
+		sink(WindowKnown{Tokens: n, Source: refusedSource})
+	}
+	if w > 0 && est > 0 && float64(est)*a.ratio() <= float64(w) {
 		// The server counted more than the window: at least window/est
 		// per estimated token, with a margin.
 		r := max(a.ratio()*1.2, float64(w)/float64(est)*1.1)

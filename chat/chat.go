@@ -77,6 +77,12 @@ type ToolCall struct {
 	// (its server did not parse it) and pincer recovered it; the call is
 	// judged and run like any other, and its card says where it came from.
 	FromText bool `json:"from_text,omitempty"`
+	// Unreadable is set when the model's answer was only a tool-call block
+	// written as text that could not be read as calls (bad JSON, no such
+	// tool, arguments that do not fit): it says why, in a sentence for the
+	// model. Nothing is run; the call stands in the history so the model
+	// is told and can send it again. It is never stored.
+	Unreadable string `json:"unreadable,omitempty"`
 }
 
 // Usage is the token accounting a server reported: on a message, what one

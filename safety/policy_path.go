@@ -4,6 +4,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"pincer/internal/privatekey"
 )
 
 // PathAccess is one read or write a file tool is about to make. The caller
@@ -14,6 +16,15 @@ type PathAccess struct {
 	Path  string   // absolute path, symbolic links resolved as far as the path exists
 	Own   OwnFiles // where pincer keeps its own files
 	Write bool
+	// ByName judges a read by the path alone, looking at nothing the file
+	// holds: for a search that opens the file next and has what it read
+	// judged then, with Head.
+	ByName bool
+	// Head is what the caller has read of the file from its start (at
+	// least privatekey.SniffLimit bytes, or all of it): a read is judged by
+	// what it holds there, so the file is opened once. Without it the
+	// classifier's view of the disk (WithFiles) looks.
+	Head []byte
 }
 
 // OwnFiles are the places pincer keeps its own state: absolute paths with
@@ -52,7 +63,9 @@ func (o OwnFiles) what(p string) string {
 // Path decides a file tool's access. Reading or writing an ordinary file
 // inside the project is Safe (edits are reviewed as diffs by the agent).
 // Anything outside the project, inside .git/, or secret-looking (.env,
-// id_rsa*, *.pem, *.key, ~/.ssh/*, .netrc, credentials) needs approval;
+// id_rsa*, *.pem, *.key, ~/.ssh/*, .netrc, credentials), and a read of a
+// file that holds a private key whatever its name (see PathAccess.Head),
+// needs approval;
 // writing where a shell command's write would be dangerous (/etc, ~/.ssh,
 // shell start-up files, crontabs, git hooks, devices) or into pincer's own
 // files (a.Own) is Dangerous; reading pincer's own files needs approval.
@@ -99,6 +112,10 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	if why := secretLoc(l); why != "" {
 		found = append(found, raise{tier: Confirm, why: verb + " a secret-looking file (" + why + ")"})
 	}
+	if !a.Write && !a.ByName && c.holdsKey(p, a.Head) {
+		// Whatever its name: a deploy_key is known by what it holds.
+		found = append(found, raise{tier: Confirm, why: "reads a file that holds a private key"})
+	}
 	if inGit(root, p, inRoot) {
 		found = append(found, raise{tier: Confirm, why: verb + " inside .git/"})
 	}
@@ -120,6 +137,20 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	}
 	acc.add(top, shown+": "+strings.Join(whys, "; "))
 	return acc.verdict()
+}
+
+// holdsKey reports whether the file at p (absolute) holds a private key
+// block near its top: in head when the caller read it, else as the
+// classifier's view of the disk finds it; without one, none is found.
+func (c *Classifier) holdsKey(p string, head []byte) bool {
+	if head != nil {
+		return privatekey.IsText(head[:min(len(head), privatekey.SniffLimit)])
+	}
+	if c.files == nil {
+		return false
+	}
+	holds, _ := c.files.HoldsPrivateKey(filepath.ToSlash(p))
+	return holds
 }
 
 func cleanAbs(p string) string {

@@ -193,7 +193,9 @@ func (p SandboxPolicy) hideHome(r *ProfileRights) {
 	notBelowHome := func(t string) bool { return !within(home, t) || t == home }
 	r.HomeKept = slices.DeleteFunc(abs(p.Toolchains), notBelowHome)
 	r.GitConfigs = slices.DeleteFunc(abs(p.GitConfigs), notBelowHome)
-	r.SettingsFiles = slices.DeleteFunc(abs(p.SettingsFiles), notBelowHome)
+	// Patterns: home is written in them quoted (see globQuote).
+	quoted := globQuote(home)
+	r.SettingsFiles = slices.DeleteFunc(abs(p.SettingsFiles), func(t string) bool { return !within(quoted, t) || t == quoted })
 }
 
 // HomeInProject reports whether the project root is the home directory

@@ -181,23 +181,53 @@ func TestHomeToolchains(t *testing.T) {
 }
 
 // TestHomeSettingsFiles: the toolchains' settings files that may hold a
-// credential are named where the environment moves them, a Node
-// version's npmrc for each version installed.
+// credential are named where the environment moves them, as patterns
+// that match the npmrc of every Node version, one installed after they
+// were made too, and nothing else even where home's name reads as a
+// pattern.
 func TestHomeSettingsFiles(t *testing.T) {
-	home := t.TempDir()
-	for _, v := range []string{"v18.0.0", "v20.0.0"} {
-		if err := os.MkdirAll(filepath.Join(home, "nvm", "versions", "node", v, "etc"), 0o755); err != nil {
+	for _, homeName := range []string{"home", "h[1]*?"} {
+		home := filepath.Join(t.TempDir(), homeName)
+		env := map[string]string{"CARGO_HOME": filepath.Join(home, "cargo"), "NVM_DIR": filepath.Join(home, "nvm"), "GOENV": "relative"}
+		got := HomeSettingsFiles(home, func(k string) string { return env[k] })
+		files := []string{"cargo/config.toml", "cargo/config", ".config/go/env", "nvm/versions/node/v18.0.0/etc/npmrc", "nvm/versions/node/v20.0.0/etc/npmrc", ".volta/tools/image/node/22.1.0/etc/npmrc", "nvm/versions/node/v18.0.0/lib/node_modules/npm/npmrc"}
+		for _, rel := range append(files, "nvm/versions/node/v18.0.0/etc/npmrc.bak", "nvm/versions/node/v1/etc/x/npmrc") {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(home, rel)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(home, rel), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Made after the patterns, as nvm install does while pincer runs.
+		late := filepath.Join(home, "nvm", "versions", "node", "v22.0.0", "etc", "npmrc")
+		if err := os.MkdirAll(filepath.Dir(late), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(home, "nvm", "versions", "node", v, "etc", "npmrc"), nil, 0o644); err != nil {
+		if err := os.WriteFile(late, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	env := map[string]string{"CARGO_HOME": filepath.Join(home, "cargo"), "NVM_DIR": filepath.Join(home, "nvm"), "GOENV": "relative"}
-	got := HomeSettingsFiles(home, func(k string) string { return env[k] })
-	for _, want := range []string{"cargo/config.toml", "cargo/config", ".config/go/env", "nvm/versions/node/v18.0.0/etc/npmrc", "nvm/versions/node/v20.0.0/etc/npmrc"} {
-		if !slices.Contains(got, filepath.Join(home, want)) {
-			t.Errorf("HomeSettingsFiles lacks ~/%s: %v", want, got)
+		var matched []string
+		for _, pattern := range got {
+			m, err := filepath.Glob(pattern)
+			if err != nil {
+				t.Fatalf("%s: %v", pattern, err)
+			}
+			matched = append(matched, m...)
+		}
+		slices.Sort(matched)
+		var want []string
+		for _, rel := range append(files, "nvm/versions/node/v22.0.0/etc/npmrc") {
+			want = append(want, filepath.Join(home, rel))
+		}
+		slices.Sort(want)
+		if !slices.Equal(matched, want) {
+			t.Errorf("home %q: HomeSettingsFiles matches\n%v\nwant\n%v", homeName, matched, want)
+		}
+		// The jails that hide home keep every pattern.
+		r, _ := SandboxPolicy{Mode: SandboxWorkspace, Root: filepath.Join(home, "proj"), Home: home, SettingsFiles: got}.Rights(ProfileContained)
+		if !slices.Equal(r.SettingsFiles, got) {
+			t.Errorf("home %q: contained filters\n%v\nof\n%v", homeName, r.SettingsFiles, got)
 		}
 	}
 	if HomeSettingsFiles("", func(string) string { return "" }) != nil {

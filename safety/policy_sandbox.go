@@ -3,6 +3,7 @@ package safety
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // SandboxMode is how far commands are contained.
@@ -149,28 +150,43 @@ func GitConfigFiles(home string, getenv func(string) string) []string {
 // HomeSettingsFiles are the settings files inside what HomeToolchains
 // keeps that may hold a credential beside what the tools need: cargo's
 // config.toml and config (a registry's token), Go's env file (a GOPROXY
-// with a password), the global npmrc of each Node version nvm and volta
-// installed (an _authToken). The jails that hide home give commands
-// copies without the lines that carry one. The caller keeps those that
-// exist.
+// with a password), the global npmrc of every Node version nvm and volta
+// install and npm's built-in one beside it (an _authToken). They are patterns (filepath.Match syntax, the
+// fixed parts quoted), not a list of what exists now, so a Node version
+// installed while pincer runs is filtered too: the jails that hide home
+// look for them each time they are built, and give commands copies
+// without the lines that carry a credential.
 func HomeSettingsFiles(home string, getenv func(string) string) []string {
 	if home == "" {
 		return nil
 	}
 	absOr := func(env, def string) string { return envDir(getenv, env, def) }
-	cargo := absOr("CARGO_HOME", filepath.Join(home, ".cargo"))
+	cargo := globQuote(absOr("CARGO_HOME", filepath.Join(home, ".cargo")))
 	out := []string{
 		filepath.Join(cargo, "config.toml"), filepath.Join(cargo, "config"),
-		absOr("GOENV", filepath.Join(absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config")), "go", "env")),
+		globQuote(absOr("GOENV", filepath.Join(absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config")), "go", "env"))),
 	}
-	for _, pattern := range []string{
-		filepath.Join(absOr("NVM_DIR", filepath.Join(home, ".nvm")), "versions", "node", "*", "etc", "npmrc"),
-		filepath.Join(absOr("VOLTA_HOME", filepath.Join(home, ".volta")), "tools", "image", "node", "*", "etc", "npmrc"),
+	// Each Node version's global npmrc, and npm's own built-in one.
+	for _, node := range []string{
+		filepath.Join(globQuote(absOr("NVM_DIR", filepath.Join(home, ".nvm"))), "versions", "node", "*"),
+		filepath.Join(globQuote(absOr("VOLTA_HOME", filepath.Join(home, ".volta"))), "tools", "image", "node", "*"),
 	} {
-		found, _ := filepath.Glob(pattern)
-		out = append(out, found...)
+		out = append(out, filepath.Join(node, "etc", "npmrc"), filepath.Join(node, "lib", "node_modules", "npm", "npmrc"))
 	}
 	return out
+}
+
+// globQuote is p with what filepath.Match reads as a pattern escaped, so
+// a home named "a[1]" matches only itself.
+func globQuote(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // envDir is the absolute directory the variable env names, or def when it

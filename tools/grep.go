@@ -92,6 +92,7 @@ type fileMatches struct {
 	lines   []string // formatted path:line:text, at most grepMaxMatches
 	count   int      // all matching lines in the file
 	skipped bool     // too large to search
+	needs   string   // why reading it needs approval after all (what it holds), "" when not
 }
 
 func (c *grepCall) Run(ctx context.Context) (Result, error) {
@@ -118,6 +119,7 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 	var files []dirEntry
 	var needApproval []skippedFile
 	reals := map[string]string{} // the path judged for each file, opened as is
+	names := map[string]string{} // how each is named to the model
 	scope := newReadScope(c.opts, c.abs)
 	err = walkFiles(ctx, c.opts.Root, c.abs, func(e dirEntry) error {
 		if c.args.Glob != "" && !globMatches(c.args.Glob, c.abs, e.abs) {
@@ -129,7 +131,7 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 			return nil
 		}
 		files = append(files, e)
-		reals[e.abs] = real
+		reals[e.abs], names[e.abs] = real, skip.shown
 		return nil
 	})
 	if err != nil {
@@ -149,7 +151,9 @@ func (c *grepCall) Run(ctx context.Context) (Result, error) {
 			defer wg.Done()
 			var buf []byte
 			for i := range jobs {
-				results[i], buf = grepFile(reals[files[i].abs], displayPath(c.opts.Root, files[i].abs), line, whole, buf)
+				real := reals[files[i].abs]
+				judge := func(head []byte) string { return scope.allowRead(real, head) }
+				results[i], buf = grepFile(real, displayPath(c.opts.Root, files[i].abs), line, whole, judge, buf)
 			}
 		}()
 	}
@@ -169,7 +173,11 @@ feed:
 
 	var b strings.Builder
 	shown, total, inFiles, skipped := 0, 0, 0, 0
-	for _, r := range results {
+	for i, r := range results {
+		if r.needs != "" {
+			needApproval = append(needApproval, skippedFile{names[files[i].abs], r.needs})
+			continue
+		}
 		if r.skipped {
 			skipped++
 		}
@@ -212,9 +220,11 @@ feed:
 }
 
 // grepFile searches one file (abs has its links resolved: what the policy
-// judged), reading it into buf (grown as needed and
-// returned for the next file). Unreadable and binary files have no matches.
-func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMatches, []byte) {
+// judged by name), reading it into buf (grown as needed and returned for
+// the next file); judge says why what it read needs approval (a private
+// key), and such a file is not searched. Unreadable and binary files have
+// no matches.
+func grepFile(abs, shown string, line, whole *regexp.Regexp, judge func(head []byte) string, buf []byte) (fileMatches, []byte) {
 	f, err := openJudged(abs)
 	if err != nil {
 		return fileMatches{}, buf
@@ -225,14 +235,22 @@ func grepFile(abs, shown string, line, whole *regexp.Regexp, buf []byte) (fileMa
 		return fileMatches{}, buf
 	}
 	if info.Size() > grepMaxFileSize {
-		return fileMatches{skipped: true}, buf
+		// Not searched, but named as needing approval if it does.
+		head, _ := readAll(io.LimitReader(f, privatekey.SniffLimit), nil)
+		return fileMatches{skipped: true, needs: judge(head)}, buf
 	}
 	if need := int(info.Size()) + 1; cap(buf) < need {
 		buf = make([]byte, 0, need)
 	}
 	data, err := readAll(f, buf[:0])
 	buf = data[:0]
-	if err != nil || isBinary(data) {
+	if err != nil {
+		return fileMatches{}, buf
+	}
+	if why := judge(data); why != "" {
+		return fileMatches{needs: why}, buf
+	}
+	if isBinary(data) {
 		return fileMatches{}, buf
 	}
 	crlf := bytes.IndexByte(data, '\r') >= 0

@@ -153,8 +153,8 @@ func BenchmarkGrep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	policy := func(scope, p string) string {
-		if v := cls.Path(safety.PathAccess{Root: scope, Path: p}); v.Tier != safety.Safe {
+	policy := func(scope, p string, head []byte) string {
+		if v := cls.Path(safety.PathAccess{Root: scope, Path: p, ByName: head == nil, Head: head}); v.Tier != safety.Safe {
 			return v.Reasons[0]
 		}
 		return ""

@@ -39,11 +39,14 @@ type Options struct {
 	// opens by itself: it returns "" when reading path (absolute, links
 	// resolved) needs no approval given that reading below scope (the
 	// project root, or a directory the person approved) was allowed, else
-	// why it needs approval. Such files are skipped and named in the
-	// result, so a search never shows what read_file would ask about.
-	// Without it, only files below the search's start whose links stay
-	// there are opened.
-	ReadCheck func(scope, path string) string
+	// why it needs approval. The search asks twice: while it walks, with
+	// head nil (judged by name, nothing opened), and once it has read the
+	// file, with what it read from the start (judged by what it holds too,
+	// a private key), so each file is opened once. Such files are skipped
+	// and named in the result, so a search never shows what read_file would
+	// ask about. Without it, only files below the search's start whose
+	// links stay there are opened.
+	ReadCheck func(scope, path string, head []byte) string
 	// Sandbox, when set, runs every command inside it; nil runs commands
 	// with the person's full rights.
 	Sandbox *CommandSandbox

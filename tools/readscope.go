@@ -19,7 +19,7 @@ type readScope struct {
 	scope string // links resolved: the project root, or start when outside it
 	start string // where the walk starts, as given
 	real  string // start with links resolved
-	check func(scope, path string) string
+	check func(scope, path string, head []byte) string
 }
 
 func newReadScope(o Options, start string) readScope {
@@ -44,13 +44,13 @@ type skippedFile struct {
 	shown, why string
 }
 
-// allow reports whether the search may open the file e, and the path to
-// open (links resolved, what was judged); when not, it says what to tell
-// the model. The start itself, when a file, was judged (and approved) as
-// the call's access.
+// allow reports whether the search may open the file e, by its name, and
+// the path to open (links resolved, what was judged) and how to name it;
+// when not, the skippedFile says what to tell the model. The start itself,
+// when a file, was judged (and approved) as the call's access.
 func (s readScope) allow(e dirEntry) (bool, string, skippedFile) {
 	if e.abs == s.start {
-		return true, s.real, skippedFile{}
+		return true, s.real, skippedFile{shown: displayPath(s.root, e.abs)}
 	}
 	shown := displayPath(s.root, e.abs)
 	// The walk descends only real directories, so only the file itself
@@ -72,11 +72,11 @@ func (s readScope) allow(e dirEntry) (bool, string, skippedFile) {
 		if !safefile.Within(s.scope, real) {
 			return false, "", skippedFile{shown, "outside the directory searched"}
 		}
-		return true, real, skippedFile{}
+		return true, real, skippedFile{shown: shown}
 	}
 	var whys []string
 	for _, p := range []string{logical, real} {
-		if why := s.check(s.scope, p); why != "" && !slices.Contains(whys, why) {
+		if why := s.check(s.scope, p, nil); why != "" && !slices.Contains(whys, why) {
 			whys = append(whys, why)
 		}
 		if real == logical {
@@ -84,9 +84,23 @@ func (s readScope) allow(e dirEntry) (bool, string, skippedFile) {
 		}
 	}
 	if len(whys) == 0 {
-		return true, real, skippedFile{}
+		return true, real, skippedFile{shown: shown}
 	}
 	return false, "", skippedFile{shown, strings.Join(whys, "; ")}
+}
+
+// allowRead reports why the file at real (what allow judged), which the
+// search has read from its start (head), needs approval after all, ""
+// when it does not: what it holds is judged too. The start was judged
+// whole as the call's access.
+func (s readScope) allowRead(real string, head []byte) string {
+	if s.check == nil || real == s.real {
+		return ""
+	}
+	if head == nil {
+		head = []byte{}
+	}
+	return s.check(s.scope, real, head)
 }
 
 // skippedNote tells the model which files a search left out and how to

@@ -12,7 +12,7 @@ import (
 
 // fakeReadCheck stands in for the path policy: outside the scope, or a
 // .env file, needs approval.
-func fakeReadCheck(scope, p string) string {
+func fakeReadCheck(scope, p string, _ []byte) string {
 	if !safefile.Within(scope, p) {
 		return p + ": reads outside the project"
 	}
@@ -42,7 +42,7 @@ func TestGrepSkipsFilesThatNeedApproval(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		check func(scope, p string) string
+		check func(scope, p string, head []byte) string
 		want  string
 	}{
 		{"with the policy", fakeReadCheck, "skipped 2 files that need approval to read: .env, link → " + filepath.Join(base, "outside", "credentials") + "; read one with read_file to ask the user"},

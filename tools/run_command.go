@@ -125,7 +125,7 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 	var gitBefore []string
 	listedGit := c.Sandboxed() && c.Profile() == safety.ProfileContained
 	if listedGit {
-		gitBefore = sandbox.GitPlaces(c.opts.Root)
+		gitBefore = c.gitPlaces()
 	}
 	proc, spec, err := c.start(name, args, env)
 	if err != nil {
@@ -161,11 +161,23 @@ func (c *runCommandCall) Run(ctx context.Context) (Result, error) {
 		}
 	}
 	if listedGit && spec != nil && spec.GitGuard {
-		if made := newGitPlaces(gitBefore, sandbox.GitPlaces(c.opts.Root), c.opts.Root); made != "" {
+		if made := newGitPlaces(gitBefore, c.gitPlaces(), c.opts.Root); made != "" {
 			status += ". " + made
 		}
 	}
 	return Result{Content: c.format(out, status, hint), IsError: isErr, SandboxBlocked: blocked}, nil
+}
+
+// gitPlaces lists the git dirs and .git files in the project now: from
+// the jail's scan of the project, which reads again only the directories
+// that changed, or by walking it when the jail has none.
+func (c *runCommandCall) gitPlaces() []string {
+	if l := c.opts.Sandbox.Launcher(c.Profile()); l != nil {
+		if places, ok := l.GitPlaces(); ok {
+			return places
+		}
+	}
+	return sandbox.GitPlaces(c.opts.Root)
 }
 
 // newGitPlaces says which git dirs or .git files appeared in root between

@@ -176,8 +176,9 @@ type App struct {
 	turnStart     time.Time
 	now           time.Time // last tick, for the elapsed time
 	spin          int
-	// lastOutput is when agent events last arrived (the spinner turns
-	// slowly for spinSlow after), lastSpin when the spinner last turned.
+	// lastOutput is when agent events last arrived (the spinner keeps
+	// the clock's pace for outputPause after), lastSpin when the spinner
+	// last turned.
 	lastOutput, lastSpin time.Time
 	ticking              bool
 	answering            bool // an answer or reasoning is streaming into the transcript
@@ -440,16 +441,10 @@ type disarmQuitMsg struct{}
 
 const tickInterval = 100 * time.Millisecond
 
-// spinSlowTicks is how many ticks the spinner waits between frames while
-// output keeps arriving (it turns at every tick once output has paused for
-// as long). The arriving text shows the turn is alive; a spinner turning
-// ten times a second beside it cost each second ten moves to the status
-// line and back, a third as many bytes again as a slow answer's own.
-const spinSlowTicks = 5
-
-// spinSlow is the spinner's period while output arrives, and how long
-// after the last output it keeps that pace.
-const spinSlow = spinSlowTicks * tickInterval
+// outputPause is how long after the last output the spinner keeps the
+// clock's pace (see spinsNow); once the output has paused for as long it
+// turns at every tick, so a stalled answer still shows pincer is alive.
+const outputPause = 500 * time.Millisecond
 
 func tick() tea.Cmd { return tickIn(tickInterval) }
 
@@ -459,27 +454,54 @@ func tickIn(d time.Duration) tea.Cmd {
 
 // nextTick is how long after now the status line next changes while the
 // agent works: at once (a tick) while the spinner turns at full speed;
-// while output arrives, when the slow spinner turns, when the output has
-// paused long enough for it to turn at full speed, or when the elapsed
-// time shown moves on, whichever is first. Ticks that would change
-// nothing are not taken: each woke the screen to work out a frame that
-// showed nothing new, an eighth of what streaming an answer cost.
+// while output arrives, when the elapsed time shown moves on (the spinner
+// turns with it) or when the output has paused long enough for the
+// spinner to turn at full speed, whichever is first. Ticks that would
+// change nothing are not taken: each woke the screen to work out a frame
+// that showed nothing new, an eighth of what streaming an answer cost.
 func (a *App) nextTick(now time.Time) time.Duration {
 	if !a.outputRecent(now) {
 		return tickInterval
 	}
-	next := min(a.lastSpin.Add(spinSlow).Sub(now), a.lastOutput.Add(spinSlow).Sub(now))
-	if e := now.Sub(a.turnStart); !a.turnStart.IsZero() && e >= 0 && e < 24*time.Hour {
+	next := a.lastOutput.Add(outputPause).Sub(now)
+	if e, ok := a.turnElapsed(now); ok {
 		// elapsed rounds to the second: it moves on at each half second.
 		next = min(next, (e+time.Second/2).Truncate(time.Second)+time.Second/2-e)
+	} else {
+		next = min(next, a.lastSpin.Add(time.Second).Sub(now))
 	}
 	return max(next, time.Millisecond)
 }
 
-// outputRecent says whether agent events arrived less than spinSlow
+// turnElapsed is how long the turn has run at now, when that is known
+// and shown.
+func (a *App) turnElapsed(now time.Time) (time.Duration, bool) {
+	e := now.Sub(a.turnStart)
+	return e, !a.turnStart.IsZero() && e >= 0 && e < 24*time.Hour
+}
+
+// spinsNow says whether the spinner turns at a tick at now. While output
+// arrives it turns only when the elapsed time shown moves on (once a
+// second when no time is shown): the arriving text already shows the turn
+// is alive, and the spinner and the clock then change the status line in
+// one write a second, where a spinner of its own pace cost a move to the
+// status line and back, its colours and a reset two or three times a
+// second. Once the output pauses it turns at every tick.
+func (a *App) spinsNow(now time.Time) bool {
+	if !a.outputRecent(now) {
+		return true
+	}
+	if e, ok := a.turnElapsed(now); ok {
+		was, _ := a.turnElapsed(a.lastSpin)
+		return a.lastSpin.IsZero() || elapsed(e) != elapsed(was)
+	}
+	return now.Sub(a.lastSpin) >= time.Second
+}
+
+// outputRecent says whether agent events arrived less than outputPause
 // before now.
 func (a *App) outputRecent(now time.Time) bool {
-	return !a.lastOutput.IsZero() && now.Sub(a.lastOutput) < spinSlow
+	return !a.lastOutput.IsZero() && now.Sub(a.lastOutput) < outputPause
 }
 
 // Update handles one message.
@@ -524,7 +546,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tickMsg:
 		now := time.Time(msg)
 		a.now = now
-		if !a.outputRecent(now) || now.Sub(a.lastSpin) >= spinSlow {
+		if a.spinsNow(now) {
 			a.spin++
 			a.lastSpin = now
 		}

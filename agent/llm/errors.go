@@ -2,6 +2,8 @@ package llm
 
 import (
 	"errors"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -34,6 +36,25 @@ func ToolsUnsupported(err error) bool {
 	return false
 }
 
+// NativeToolsRefused reports whether err is a server refusing the
+// request's tools because it was started without its tool-call parser
+// (vLLM without --enable-auto-tool-choice, llama.cpp without --jinja). The
+// model can still call tools when they are described in the prompt and it
+// writes its calls as text (see Request.TextTools).
+func NativeToolsRefused(err error) bool {
+	var e *apiError
+	if !errors.As(err, &e) || (e.Status != 0 && e.Status != 400 && e.Status != 422 && e.Status != 500 && e.Status != 501) {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	for _, s := range []string{"enable-auto-tool-choice", "tool-call-parser", "tools param requires --jinja", "tool_choice is not supported", "tool choice is not supported"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // ContextTooLong reports whether err is a server refusing a request as
 // longer than the model's window, in the words OpenAI, vLLM, llama.cpp,
 // Ollama, LM Studio and hosted providers use.
@@ -52,10 +73,46 @@ func ContextTooLong(err error) bool {
 		"exceeds the maximum context", "context window", "prompt is too long", "prompt too long",
 		"input length exceeds", "is longer than the model's context length", "too many tokens",
 		"reduce the length of the messages", "greater than the context length", "exceeds the context length",
+		"when context the overflows", "when the context overflows", "loaded with context length of only",
+		"larger than the max context size", "exceeds the model's context",
 	} {
 		if strings.Contains(m, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// refusedWindowRE finds the window in the words servers refuse a long
+// request with: OpenAI and vLLM ("maximum context length is 4096 tokens"),
+// LM Studio ("loaded with context length of only 4096 tokens"), SGLang
+// ("longer than the model's context length (4096 tokens)"), llama.cpp's
+// newer errors ("n_ctx": 4096 beside the message, or "(5000 > 4096)").
+var refusedWindowRE = []*regexp.Regexp{
+	regexp.MustCompile(`maximum context length is (\d+)`),
+	regexp.MustCompile(`context length of only (\d+)`),
+	regexp.MustCompile(`model's context length \((\d+)`),
+	regexp.MustCompile(`context size \(\d+ > (\d+)\)`),
+	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),
+}
+
+// RefusedWindow is the window a server named when it refused a request as
+// too long for it, or 0 when it named none: the window to budget for from
+// then on, whatever pincer had assumed.
+func RefusedWindow(err error) int {
+	var e *apiError
+	if !ContextTooLong(err) || !errors.As(err, &e) {
+		return 0
+	}
+	if e.NCtx > 0 {
+		return e.NCtx
+	}
+	for _, re := range refusedWindowRE {
+		if m := re.FindStringSubmatch(e.Message); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }

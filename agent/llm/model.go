@@ -25,6 +25,12 @@ type Request struct {
 	// ToolChoice "none" keeps the tools listed (the history refers to them)
 	// but tells the model not to call any.
 	ToolChoice string
+	// TextTools sends no tools of the server's own: they are described in
+	// the system prompt and the model writes its calls as text, which are
+	// read back as calls (for a server started without its tool-call
+	// parser, see NativeToolsRefused). The history's calls and results are
+	// sent as text too.
+	TextTools bool
 	// Model, when set, is asked for instead of the client's model, for
 	// this request only (a custom command's or a sub-agent's model).
 	Model string
@@ -251,7 +257,11 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 	if sink == nil {
 		sink = func(Event) {}
 	}
-	msgs, reasoning, err := toLangchain(req.Messages)
+	history := req.Messages
+	if req.TextTools && len(req.Tools) > 0 {
+		history = asTextTools(history, req.Tools)
+	}
+	msgs, reasoning, err := toLangchain(history)
 	if err != nil {
 		return Reply{}, err
 	}
@@ -271,7 +281,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 		// function is set; the events themselves come from the transport.
 		llms.WithStreamingFunc(func(context.Context, []byte) error { return nil }),
 	}
-	if len(req.Tools) > 0 {
+	if len(req.Tools) > 0 && !req.TextTools {
 		ts := make([]llms.Tool, len(req.Tools))
 		for i, t := range req.Tools {
 			ts[i] = llms.Tool{Type: "function", Function: &llms.FunctionDefinition{
@@ -356,10 +366,15 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 }
 
 // toLangchain converts the conversation to langchaingo messages, and
-// collects each assistant message's reasoning for the transport to put back.
+// collects the reasoning the transport puts back on each assistant message.
+// Only the reasoning of a turn that called tools goes back: thinking
+// servers (DeepSeek) refuse a conversation that drops it there, and a turn
+// that only answered gains nothing from it but length (older ones refuse
+// it).
 func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 	out := make([]llms.MessageContent, 0, len(msgs))
 	var reasoning []string
+	keep := turnsWithCalls(msgs)
 	for i, m := range msgs {
 		switch m.Role {
 		case chat.RoleSystem:
@@ -377,7 +392,11 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 				}})
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
-			reasoning = append(reasoning, m.Reasoning)
+			if keep[i] {
+				reasoning = append(reasoning, m.Reasoning)
+			} else {
+				reasoning = append(reasoning, "")
+			}
 		case chat.RoleTool:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},
@@ -387,6 +406,29 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 		}
 	}
 	return out, reasoning, nil
+}
+
+// turnsWithCalls marks the assistant messages of the turns (what follows
+// one user message up to the next) in which the model called a tool.
+func turnsWithCalls(msgs []chat.Message) []bool {
+	keep := make([]bool, len(msgs))
+	start, calls := 0, false
+	mark := func(end int) {
+		for j := start; j < end && calls; j++ {
+			keep[j] = msgs[j].Role == chat.RoleAssistant
+		}
+	}
+	for i, m := range msgs {
+		switch {
+		case m.Role == chat.RoleUser:
+			mark(i)
+			start, calls = i+1, false
+		case m.Role == chat.RoleAssistant && len(m.ToolCalls) > 0:
+			calls = true
+		}
+	}
+	mark(len(msgs))
+	return keep
 }
 
 // wellFormedArgs returns arguments a strict server accepts back in the

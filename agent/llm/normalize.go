@@ -107,6 +107,8 @@ type apiError struct {
 	Message string
 	Type    string
 	Code    string
+	// NCtx is the window llama.cpp names beside a context-size refusal.
+	NCtx int
 }
 
 func (e *apiError) Error() string {
@@ -148,6 +150,7 @@ func parseAPIError(raw json.RawMessage) *apiError {
 			Code     json.RawMessage `json:"code"`
 			Error    json.RawMessage `json:"error"`
 			Metadata json.RawMessage `json:"metadata"`
+			NCtx     int             `json:"n_ctx"`
 		}
 		if json.Unmarshal(raw, &obj) == nil {
 			if obj.Message == "" && len(obj.Error) > 0 {
@@ -163,7 +166,7 @@ func parseAPIError(raw json.RawMessage) *apiError {
 			if msg == "" {
 				msg = string(raw)
 			}
-			return &apiError{Message: msg, Type: obj.Type, Code: code}
+			return &apiError{Message: msg, Type: obj.Type, Code: code, NCtx: obj.NCtx}
 		}
 	}
 	return &apiError{Message: string(raw)}

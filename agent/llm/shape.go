@@ -3,6 +3,8 @@ package llm
 import (
 	"strings"
 	"sync"
+
+	"pincer/chat"
 )
 
 // shaper fixes up what open models put in the answer's text, as it
@@ -54,7 +56,15 @@ func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, op
 		r.Reasoning = strings.TrimSpace(strings.TrimSpace(r.Reasoning) + "\n\n" + th)
 	}
 	if complete && len(r.ToolCalls) == 0 && r.DroppedCalls == 0 {
-		if calls := recoverTextCalls(r.Content, offered); calls != nil {
+		calls, problem := readTextCalls(r.Content, offered)
+		if problem != "" {
+			// An answer that is only a call the model botched: it stands
+			// as one call that is not run, whose result tells the model
+			// what to fix, so the turn goes on instead of ending on a
+			// block of JSON.
+			calls = []chat.ToolCall{{ID: textCallPrefix + "1", Name: botchedName(r.Content, offered), Arguments: "{}", FromText: true, Unreadable: problem}}
+		}
+		if calls != nil {
 			r.ToolCalls, r.Content = calls, ""
 			for i, c := range calls {
 				s.sink(ToolCallDelta{Index: i, ID: c.ID, Name: c.Name, ArgsSoFar: c.Arguments})
@@ -69,4 +79,15 @@ func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, op
 		s.hold.release()
 	}
 	return r, opened
+}
+
+// botchedName is the name a botched text call stands under: the offered
+// tool it seems to name, else "tool_call".
+func botchedName(content string, offered []ToolSpec) string {
+	for _, t := range offered {
+		if strings.Contains(content, `"`+t.Name+`"`) || strings.Contains(content, `'`+t.Name+`'`) || strings.Contains(content, t.Name+"<｜tool▁sep｜>") || strings.Contains(content, t.Name+mistralArgs) {
+			return t.Name
+		}
+	}
+	return "tool_call"
 }

@@ -54,6 +54,11 @@ func TestRecoverTextCalls(t *testing.T) {
 		{"deepseek v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{\"path\":\"main.go\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>", []want{{"read_file", read}}},
 		{"deepseek v3.1", `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"main.go"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>run_command<｜tool▁sep｜>{"command":"go test ./..."}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`, []want{{"read_file", read}, {"run_command", run}}},
 		{"deepseek fenced", "```\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{\"path\":\"main.go\"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n```", []want{{"read_file", read}}},
+		{"qwen3 coder xml", "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>", []want{{"read_file", read}}},
+		{"qwen3 coder xml typed", "<tool_call>\n<function=run_command>\n<parameter=command>\ngo test ./...\n</parameter>\n<parameter=timeout>\n30\n</parameter>\n</function>\n</tool_call>", []want{{"run_command", `{"command":"go test ./...","timeout":30}`}}},
+		{"qwen3 coder xml string stays text", "<tool_call><function=read_file><parameter=path>42</parameter></function></tool_call>", []want{{"read_file", `{"path":"42"}`}}},
+		{"gpt-oss harmony", `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"main.go"}<|call|>`, []want{{"read_file", read}}},
+		{"gpt-oss harmony started", `<|start|>assistant<|channel|>commentary to=functions.run_command json<|message|>{"command":"go test ./..."}<|call|>`, []want{{"run_command", run}}},
 		{"no arguments key", `{"name": "run_command"}`, nil}, // required command missing
 
 		// Not calls: the text stays the answer.
@@ -256,5 +261,105 @@ func TestTemplateOpensThinking(t *testing.T) {
 		if got.Content != tt.content {
 			t.Errorf("answer %d content %q, want %q", i+1, got.Content, tt.content)
 		}
+	}
+}
+
+// TestBotchedTextCalls: an answer that is only a tool-call block the
+// model botched (bad JSON, no such tool, arguments that do not fit)
+// becomes one call that is not run, whose problem tells the model what to
+// fix; text that is not unmistakably a call stays the answer.
+func TestBotchedTextCalls(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, text string
+		problem    string // "" : not a botched call
+		callName   string
+	}{
+		{"hermes trailing comma", `<tool_call>{"name": "read_file", "arguments": {"path": "main.go",}}</tool_call>`, "comma before a closing", "read_file"},
+		{"hermes single quotes", `<tool_call>{'name': 'read_file', 'arguments': {'path': 'main.go'}}</tool_call>`, "single quotes", "read_file"},
+		{"bare single quotes", `{'name': 'run_command', 'parameters': {'command': 'ls'}}`, "single quotes", "run_command"},
+		{"bare trailing comma", "```json\n{\"name\": \"read_file\", \"parameters\": {\"path\": \"a\"},}\n```", "comma before a closing", "read_file"},
+		{"python tag broken", `<|python_tag|>{"name": "run_command", "parameters": {"command": "ls"`, "not valid JSON", "run_command"},
+		{"mistral broken", `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a",}}]`, "comma before a closing", "read_file"},
+		{"deepseek broken", `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": 'a'}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`, "not valid JSON", "read_file"},
+		{"hermes unknown tool", `<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>`, `no tool named "delete_everything"`, "tool_call"},
+		{"hermes missing required", `<tool_call>{"name": "read_file", "arguments": {}}</tool_call>`, `"path" is required`, "read_file"},
+		{"hermes wrong type", `<tool_call>{"name": "read_file", "arguments": {"path": 7}}</tool_call>`, `"path" must be of type string`, "read_file"},
+		{"bare missing required", `{"name": "run_command", "parameters": {}}`, `"command" is required`, "run_command"},
+
+		{"prose mention", `I would call read_file with {"path": "a"}, but it is not needed.`, "", ""},
+		{"json describing a tool", `{"name": "read_file", "description": "reads", "parameters": {"path": "a"}}`, "", ""},
+		{"broken json naming no tool", `{'name': 'John', 'age': 3,}`, "", ""},
+		{"json naming no tool", `{"name": "John", "arguments": {}}`, "", ""},
+		{"block inside prose", "Use this:\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\",}}</tool_call>", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var text strings.Builder
+			s := newShaper(func(ev Event) {
+				if d, ok := ev.(TextDelta); ok {
+					text.WriteString(d.Text)
+				}
+			}, true, false)
+			s.event(TextDelta{Text: tt.text})
+			got, _ := s.finish(Reply{Content: tt.text}, offeredTools(), true)
+			if tt.problem == "" {
+				if len(got.ToolCalls) != 0 || got.Content != tt.text || text.String() != tt.text {
+					t.Fatalf("calls %+v, content %q, streamed %q: want the text as the answer", got.ToolCalls, got.Content, text.String())
+				}
+				return
+			}
+			if len(got.ToolCalls) != 1 {
+				t.Fatalf("calls %+v, want one botched call", got.ToolCalls)
+			}
+			c := got.ToolCalls[0]
+			if !strings.Contains(c.Unreadable, tt.problem) || c.Name != tt.callName || c.Arguments != "{}" || !c.FromText {
+				t.Errorf("call %+v, want %s with a problem saying %q", c, tt.callName, tt.problem)
+			}
+			if got.Content != "" || text.String() != "" {
+				t.Errorf("the botched block showed as text: content %q, streamed %q", got.Content, text.String())
+			}
+		})
+	}
+}
+
+// TestTextCallsSplitAtEveryPoint streams each text-call format cut in two
+// at every byte: the block never shows as text, and the same call is read.
+func TestTextCallsSplitAtEveryPoint(t *testing.T) {
+	t.Parallel()
+	blocks := map[string]string{
+		"hermes":      "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}\n</tool_call>",
+		"mistral":     `[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "main.go"}}]`,
+		"python tag":  `<|python_tag|>{"name": "read_file", "parameters": {"path": "main.go"}}`,
+		"bare llama":  `{"name": "read_file", "parameters": {"path": "main.go"}}`,
+		"deepseek":    `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"main.go"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
+		"qwen3 coder": "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>",
+		"fenced json": "```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}\n```",
+		"after think": "<think>need it</think>\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>",
+	}
+	for name, block := range blocks {
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i <= len(block); i++ {
+				var text strings.Builder
+				s := newShaper(func(ev Event) {
+					if d, ok := ev.(TextDelta); ok {
+						text.WriteString(d.Text)
+					}
+				}, true, false)
+				s.event(TextDelta{Text: block[:i]})
+				s.event(TextDelta{Text: block[i:]})
+				content := block
+				if th, answer := splitThinking(block); th != "" {
+					content = answer
+				}
+				got, _ := s.finish(Reply{Content: content}, offeredTools(), true)
+				if text.String() != "" {
+					t.Fatalf("cut at %d: %q showed as text", i, text.String())
+				}
+				if len(got.ToolCalls) != 1 || got.ToolCalls[0].Name != "read_file" || got.ToolCalls[0].Arguments != `{"path":"main.go"}` && got.ToolCalls[0].Arguments != `{"path": "main.go"}` {
+					t.Fatalf("cut at %d: calls %+v", i, got.ToolCalls)
+				}
+			}
+		})
 	}
 }

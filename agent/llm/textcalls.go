@@ -3,6 +3,10 @@ package llm
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +28,13 @@ const (
 	deepseekEnd    = "<｜tool▁call▁end｜>"
 	deepseekSep    = "<｜tool▁sep｜>"
 	textCallPrefix = "text_call_"
+	// gpt-oss's harmony format: a call is a message on the commentary
+	// channel addressed to functions.NAME.
+	harmonyStart   = "<|start|>assistant"
+	harmonyChannel = "<|channel|>commentary"
+	harmonyTo      = "to=functions."
+	harmonyMessage = "<|message|>"
+	harmonyCall    = "<|call|>"
 )
 
 // recoverTextCalls reads an answer that is nothing but a block of tool
@@ -33,15 +44,27 @@ const (
 // nil, and the text stays the answer. Text that mentions a tool among
 // other words is never a call.
 func recoverTextCalls(content string, offered []ToolSpec) []chat.ToolCall {
+	calls, _ := readTextCalls(content, offered)
+	return calls
+}
+
+// readTextCalls is recoverTextCalls that also says what was wrong with an
+// answer that is only a tool-call block but could not be read as calls:
+// problem is then one sentence for the model (bad JSON, a tool that does
+// not exist, arguments that do not fit). The block must be unmistakably
+// a call: opened by a format's own marker, or bare JSON naming an offered
+// tool. Anything else is an answer, and problem is "".
+func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, problem string) {
 	if len(offered) == 0 {
-		return nil
+		return nil, ""
 	}
 	body := unfence(strings.TrimSpace(content))
 	if body == "" {
-		return nil
+		return nil, ""
 	}
 	var raw []textCall
 	var ok bool
+	marked := true
 	switch {
 	case strings.HasPrefix(body, hermesOpen):
 		raw, ok = parseHermes(body)
@@ -49,35 +72,107 @@ func recoverTextCalls(content string, offered []ToolSpec) []chat.ToolCall {
 		raw, ok = parseMistral(strings.TrimSpace(body[len(mistralOpen):]))
 	case strings.HasPrefix(body, deepseekOpen) || strings.HasPrefix(body, deepseekCall):
 		raw, ok = parseDeepSeek(body)
+	case strings.HasPrefix(body, harmonyStart) || strings.HasPrefix(body, harmonyChannel):
+		raw, ok = parseHarmony(body)
 	case strings.HasPrefix(body, pythonTag):
 		raw, ok = parseJSONCalls(strings.TrimSpace(body[len(pythonTag):]))
 	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
+		marked = false
 		raw, ok = parseJSONCalls(body)
+		if !ok {
+			if name := calledName(body); name != "" && !json.Valid([]byte(body)) {
+				if _, offeredName := findTool(offered, name); offeredName {
+					return nil, badJSON(body)
+				}
+			}
+			return nil, ""
+		}
+		for _, c := range raw {
+			if _, found := findTool(offered, c.name); !found {
+				return nil, "" // JSON that names no tool of ours is an answer
+			}
+		}
+	default:
+		return nil, ""
 	}
-	if !ok || len(raw) == 0 || len(raw) > MaxToolCalls {
-		return nil
+	switch {
+	case !ok && marked:
+		return nil, badJSON(body)
+	case !ok || len(raw) == 0:
+		return nil, ""
+	case len(raw) > MaxToolCalls:
+		return nil, fmt.Sprintf("the answer holds %d tool calls written as text, more than the %d pincer runs at once; send fewer.", len(raw), MaxToolCalls)
 	}
-	calls := make([]chat.ToolCall, 0, len(raw))
+	calls = make([]chat.ToolCall, 0, len(raw))
 	for i, c := range raw {
 		spec, found := findTool(offered, c.name)
 		if !found {
-			return nil
+			return nil, fmt.Sprintf("there is no tool named %q; call one of: %s.", c.name, toolNames(offered))
+		}
+		if c.params != nil {
+			c.args = xmlArgs(c.params, spec.Parameters)
 		}
 		args, valid := argsObject(c.args)
-		if !valid || !fitsSchema(args, spec.Parameters) {
-			return nil
+		if !valid {
+			return nil, fmt.Sprintf("the arguments of %s are not a JSON object; write them as {\"name\": value, …}.", c.name)
+		}
+		if p := schemaProblem(args, spec.Parameters); p != "" {
+			return nil, fmt.Sprintf("the arguments of %s do not fit its schema: %s.", c.name, p)
 		}
 		calls = append(calls, chat.ToolCall{
 			ID: textCallPrefix + strconv.Itoa(i+1), Name: c.name, Arguments: string(args), FromText: true,
 		})
 	}
-	return calls
+	return calls, ""
+}
+
+// calledName is the tool a piece of JSON that does not parse seems to
+// call: the value of a leading "name" (or 'name') key, else "".
+func calledName(s string) string {
+	m := calledNameRE.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1]
+}
+
+var calledNameRE = regexp.MustCompile(`^\[?\s*\{\s*["']name["']\s*:\s*["']([A-Za-z0-9_.:-]+)["']`)
+
+// Marks of the two ways models most often break JSON.
+var (
+	trailingCommaRE = regexp.MustCompile(`,\s*[}\]]`)
+	singleQuoteRE   = regexp.MustCompile(`[{,]\s*'[^'"]*'\s*:`)
+)
+
+// badJSON says what is wrong with a tool-call block whose JSON does not
+// parse, and how to write it.
+func badJSON(body string) string {
+	why := `it is not valid JSON of the form {"name": …, "arguments": {…}}`
+	switch {
+	case singleQuoteRE.MatchString(body):
+		why = "its JSON uses single quotes, and JSON needs double quotes around keys and strings"
+	case trailingCommaRE.MatchString(body):
+		why = "its JSON has a comma before a closing } or ], which JSON does not allow"
+	}
+	return "the tool call written as text could not be read: " + why +
+		`. Write it again as valid JSON, like <tool_call>{"name": "read_file", "arguments": {"path": "main.go"}}</tool_call>.`
+}
+
+func toolNames(offered []ToolSpec) string {
+	names := make([]string, 0, len(offered))
+	for _, t := range offered {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // textCall is one call as read from text, its arguments not yet checked.
 type textCall struct {
 	name string
 	args json.RawMessage
+	// params are the text values of an XML call (Qwen3-Coder), typed
+	// into args once the tool's schema is known.
+	params map[string]string
 }
 
 // unfence takes the body out of a Markdown code fence that holds the whole
@@ -113,11 +208,108 @@ func parseHermes(s string) ([]textCall, bool) {
 		} else {
 			s = ""
 		}
-		calls, ok := parseJSONCalls(unfence(strings.TrimSpace(inner)))
+		inner = strings.TrimSpace(inner)
+		if strings.HasPrefix(inner, xmlFunction) {
+			call, ok := parseXMLCall(inner)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, call)
+			continue
+		}
+		calls, ok := parseJSONCalls(unfence(inner))
 		if !ok {
 			return nil, false
 		}
 		out = append(out, calls...)
+	}
+	return out, true
+}
+
+// Markers of the XML calls Qwen3-Coder writes inside <tool_call>.
+const (
+	xmlFunction    = "<function="
+	xmlFunctionEnd = "</function>"
+	xmlParam       = "<parameter="
+	xmlParamEnd    = "</parameter>"
+)
+
+// parseXMLCall reads <function=NAME><parameter=KEY>VALUE</parameter>…
+// </function>. The values are text; readTextCalls types them by the
+// tool's schema.
+func parseXMLCall(s string) (textCall, bool) {
+	s = strings.TrimPrefix(s, xmlFunction)
+	gt := strings.IndexByte(s, '>')
+	if gt <= 0 {
+		return textCall{}, false
+	}
+	c := textCall{name: strings.TrimSpace(s[:gt]), params: map[string]string{}}
+	s = strings.TrimSpace(s[gt+1:])
+	for strings.HasPrefix(s, xmlParam) {
+		s = s[len(xmlParam):]
+		gt := strings.IndexByte(s, '>')
+		end := strings.Index(s, xmlParamEnd)
+		if gt <= 0 || end < gt {
+			return textCall{}, false
+		}
+		value := strings.TrimPrefix(s[gt+1:end], "\n")
+		c.params[strings.TrimSpace(s[:gt])] = strings.TrimSuffix(value, "\n")
+		s = strings.TrimSpace(s[end+len(xmlParamEnd):])
+	}
+	if s != xmlFunctionEnd && s != "" {
+		return textCall{}, false
+	}
+	return c, true
+}
+
+// xmlArgs types the text values of an XML call by the tool's schema: a
+// string property keeps its text, any other takes it as JSON (a number, a
+// boolean, a list), and an unknown one is a string.
+func xmlArgs(params map[string]string, schema map[string]any) json.RawMessage {
+	props, _ := schema["properties"].(map[string]any)
+	obj := make(map[string]any, len(params))
+	for k, v := range params {
+		p, _ := props[k].(map[string]any)
+		var typed any
+		if t, _ := p["type"].(string); t != "string" && t != "" && json.Unmarshal([]byte(v), &typed) == nil {
+			obj[k] = typed
+			continue
+		}
+		obj[k] = v
+	}
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+// parseHarmony reads gpt-oss's calls: [<|start|>assistant]<|channel|>
+// commentary to=functions.NAME [<|constrain|>json]<|message|>{…}<|call|>,
+// one after the other.
+func parseHarmony(s string) ([]textCall, bool) {
+	var out []textCall
+	for s != "" {
+		s = strings.TrimPrefix(s, harmonyStart)
+		if !strings.HasPrefix(s, harmonyChannel) {
+			return nil, false
+		}
+		head, rest, found := strings.Cut(s, harmonyMessage)
+		if !found {
+			return nil, false
+		}
+		i := strings.Index(head, harmonyTo)
+		if i < 0 {
+			return nil, false
+		}
+		name := head[i+len(harmonyTo):]
+		if end := strings.IndexAny(name, " <"); end >= 0 {
+			name = name[:end]
+		}
+		args, after, _ := strings.Cut(rest, harmonyCall)
+		args = strings.TrimSpace(args)
+		if name == "" || !json.Valid([]byte(args)) {
+			return nil, false
+		}
+		out = append(out, textCall{name: name, args: json.RawMessage(args)})
+		s = strings.TrimSpace(after)
 	}
 	return out, true
 }
@@ -283,37 +475,42 @@ func findTool(offered []ToolSpec, name string) (ToolSpec, bool) {
 // no property is unknown when the schema closes the object, and each value
 // has its property's JSON type.
 func fitsSchema(args json.RawMessage, schema map[string]any) bool {
+	return schemaProblem(args, schema) == ""
+}
+
+// schemaProblem is fitsSchema saying what does not fit, "" when all does.
+func schemaProblem(args json.RawMessage, schema map[string]any) string {
 	var obj map[string]any
 	if json.Unmarshal(args, &obj) != nil {
-		return false
+		return "they are not a JSON object"
 	}
 	if schema == nil {
-		return true
+		return ""
 	}
 	props, _ := schema["properties"].(map[string]any)
 	for _, r := range requiredOf(schema["required"]) {
 		if _, ok := obj[r]; !ok {
-			return false
+			return fmt.Sprintf("%q is required and missing", r)
 		}
 	}
 	closed := false
 	if ap, ok := schema["additionalProperties"].(bool); ok && !ap {
 		closed = true
 	}
-	for k, v := range obj {
+	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		p, known := props[k]
 		if !known {
 			if closed {
-				return false
+				return fmt.Sprintf("there is no argument %q", k)
 			}
 			continue
 		}
 		ps, _ := p.(map[string]any)
-		if !hasType(v, ps["type"]) {
-			return false
+		if !hasType(obj[k], ps["type"]) {
+			return fmt.Sprintf("%q must be of type %v", k, ps["type"])
 		}
 	}
-	return true
+	return ""
 }
 
 // requiredOf reads a schema's "required" list, as []string or []any.
@@ -419,6 +616,9 @@ func (h *callHold) release() {
 // block, possibly inside a code fence.
 func mayOpenCall(text string) bool {
 	s := strings.TrimLeft(text, " \t\r\n")
+	if strings.HasPrefix("```", s) {
+		return true // a fence may be opening, one backtick at a time
+	}
 	if strings.HasPrefix(s, "```") {
 		nl := strings.IndexByte(s, '\n')
 		if nl < 0 {
@@ -429,7 +629,7 @@ func mayOpenCall(text string) bool {
 	if s == "" {
 		return true
 	}
-	for _, open := range []string{hermesOpen, mistralOpen, deepseekOpen, deepseekCall, pythonTag} {
+	for _, open := range []string{hermesOpen, mistralOpen, deepseekOpen, deepseekCall, pythonTag, harmonyStart + harmonyChannel, harmonyChannel} {
 		if strings.HasPrefix(s, open) || strings.HasPrefix(open, s) {
 			return true
 		}
@@ -440,7 +640,8 @@ func mayOpenCall(text string) bool {
 		return false
 	}
 	j = strings.TrimLeft(j[1:], " \t\r\n")
-	for _, key := range []string{`"name"`, `"type"`, `"function"`, `"id"`} {
+	// Single quotes too: a botched call is held back like a good one.
+	for _, key := range []string{`"name"`, `"type"`, `"function"`, `"id"`, `'name'`} {
 		if strings.HasPrefix(j, key) || strings.HasPrefix(key, j) {
 			return true
 		}

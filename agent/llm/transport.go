@@ -382,7 +382,7 @@ func (t *transport) statusError(resp *http.Response) error {
 	}
 	if json.Unmarshal(raw, &env) == nil {
 		if pe := parseAPIError(env.Error); pe != nil {
-			e.Message, e.Type, e.Code = pe.Message, pe.Type, pe.Code
+			e.Message, e.Type, e.Code, e.NCtx = pe.Message, pe.Type, pe.Code, pe.NCtx
 		} else if env.Message != "" {
 			e.Message = env.Message
 		} else if len(env.Detail) > 0 {

@@ -277,6 +277,8 @@ func TestReasoningGoesBack(t *testing.T) {
 		{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
 		{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"},
 		{Role: chat.RoleAssistant, Content: "It says x.", Reasoning: "Easy."},
+		{Role: chat.RoleUser, Content: "and 2+2?"},
+		{Role: chat.RoleAssistant, Content: "4", Reasoning: "Arithmetic, no tool."},
 		{Role: chat.RoleUser, Content: "thanks"},
 	}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
 	if _, err := c.Complete(context.Background(), req, nil); err != nil {
@@ -297,6 +299,8 @@ func TestReasoningGoesBack(t *testing.T) {
 	if err := json.Unmarshal(r.Raw, &body); err != nil {
 		t.Fatal(err)
 	}
+	// The turn that called a tool keeps its reasoning, every message of
+	// it; the turn that only answered (message 6) sends none.
 	want := map[int]string{2: "I need the file.", 4: "Easy."}
 	for i, m := range body.Messages {
 		w, ok := want[i]

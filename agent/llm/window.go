@@ -1,10 +1,12 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -156,7 +158,57 @@ func discoverWindow(ctx context.Context, hc *http.Client, base, model, key strin
 			return found[i], true
 		}
 	}
+	if assumed.Assumed {
+		// Before Ollama loads the model it can still tell the num_ctx the
+		// model's Modelfile sets, which the model will be loaded with.
+		if n := ollamaModelfileWindow(ctx, hc, root, model, key); n > 0 {
+			return Window{Tokens: n, Server: ServerOllama, Source: "Ollama /api/show (the model's num_ctx)"}, true
+		}
+	}
 	return assumed, reached.Load()
+}
+
+// numCtxRE finds num_ctx in the parameters /api/show lists, one a line.
+var numCtxRE = regexp.MustCompile(`(?m)^\s*num_ctx\s+(\d+)\s*$`)
+
+// ollamaModelfileWindow asks Ollama's /api/show for the num_ctx the
+// model's Modelfile sets; 0 when it sets none (the model then runs with
+// the server's default, which only /api/ps tells once loaded). The
+// context_length of the model's own info is the most it was trained for,
+// not what it runs with, and is not used.
+func ollamaModelfileWindow(ctx context.Context, hc *http.Client, root, model, key string) int {
+	body, _ := json.Marshal(map[string]string{"model": model})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, root+"/api/show", bytes.NewReader(body))
+	if err != nil {
+		return 0
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0
+	}
+	var show struct {
+		Parameters string `json:"parameters"`
+	}
+	if json.NewDecoder(io.LimitReader(resp.Body, 4<<20)).Decode(&show) != nil {
+		return 0
+	}
+	m := numCtxRE.FindStringSubmatch(show.Parameters)
+	if m == nil {
+		return 0
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
 }
 
 // serverRoot is the server's address without the OpenAI path: where

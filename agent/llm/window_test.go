@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
+
+	"pincer/agent/agenttest"
 )
 
 // fakeServer answers GET paths with fixed JSON bodies and 404 elsewhere,
@@ -16,7 +18,7 @@ func fakeServer(t *testing.T, bodies map[string]string) (*httptest.Server, *atom
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
 		body, ok := bodies[r.URL.Path]
-		if !ok || r.Method != http.MethodGet {
+		if !ok || (r.Method != http.MethodGet && r.URL.Path != "/api/show") {
 			http.NotFound(w, r)
 			return
 		}
@@ -64,6 +66,10 @@ func TestDiscoverWindow(t *testing.T) {
 			"/api/ps":   `{"models":[{"name":"another:7b","context_length":8192}]}`,
 			"/api/show": `{"model_info":{"qwen3.context_length":40960}}`,
 		}, OllamaDefaultWindow, ServerOllama, true},
+		{"Ollama not loaded, Modelfile num_ctx", "/v1", map[string]string{
+			"/api/ps":   `{"models":[]}`,
+			"/api/show": `{"parameters":"stop                           \"<|im_end|>\"\nnum_ctx                        32768\ntemperature                    0.6","model_info":{"qwen3.context_length":40960}}`,
+		}, 32768, ServerOllama, false},
 		{"nothing said", "/v1", map[string]string{"/v1/models": `{"data":[{"id":"test-model"}]}`}, 0, "", false},
 		{"not JSON", "/v1", map[string]string{"/props": `<html>n_ctx</html>`}, 0, "", false},
 	}
@@ -145,16 +151,22 @@ func TestErrorKinds(t *testing.T) {
 		name             string
 		err              error
 		tooLong, noTools bool
+		noNative         bool
 	}{
-		{"openai", &apiError{Status: 400, Code: "context_length_exceeded", Message: "This model's maximum context length is 8192 tokens."}, true, false},
-		{"vllm", &apiError{Status: 400, Message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens"}, true, false},
-		{"llama.cpp", &apiError{Status: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true, false},
-		{"ollama long", &apiError{Status: 400, Message: "input length exceeds the context length"}, true, false},
-		{"lm studio", &apiError{Status: 400, Message: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length"}, true, false},
-		{"ollama no tools", &apiError{Status: 400, Message: "registry.ollama.ai/library/gemma3:1b does not support tools"}, false, true},
-		{"server error", &apiError{Status: 500, Message: "maximum context length"}, false, false},
-		{"other 400", &apiError{Status: 400, Message: "invalid temperature"}, false, false},
-		{"not an api error", context.Canceled, false, false},
+		{"openai", &apiError{Status: 400, Code: "context_length_exceeded", Message: "This model's maximum context length is 8192 tokens."}, true, false, false},
+		{"vllm", &apiError{Status: 400, Message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens"}, true, false, false},
+		{"llama.cpp", &apiError{Status: 400, Type: "exceed_context_size_error", Message: "the request exceeds the available context size, try increasing it"}, true, false, false},
+		{"ollama long", &apiError{Status: 400, Message: "input length exceeds the context length"}, true, false, false},
+		{"lm studio", &apiError{Status: 400, Message: "The number of tokens to keep from the initial prompt is greater than the context length. Try to load the model with a larger context length"}, true, false, false},
+		{"lm studio overflow", &apiError{Status: 400, Message: "Trying to keep the first 6120 tokens when context the overflows. However, the model is loaded with context length of only 4096 tokens, which is not enough. Try to load the model with a larger context length, or provide a shorter input"}, true, false, false},
+		{"llama.cpp old", &apiError{Status: 400, Message: "input is larger than the max context size. skipping"}, true, false, false},
+		{"ollama prompt too long", &apiError{Status: 400, Message: "prompt too long; exceeded max context length by 1904 tokens"}, true, false, false},
+		{"ollama no tools", &apiError{Status: 400, Message: "registry.ollama.ai/library/gemma3:1b does not support tools"}, false, true, false},
+		{"vllm auto tool choice", &apiError{Status: 400, Message: "\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set"}, false, false, true},
+		{"llama.cpp no jinja", &apiError{Status: 500, Message: "tools param requires --jinja flag"}, false, false, true},
+		{"server error", &apiError{Status: 500, Message: "maximum context length"}, false, false, false},
+		{"other 400", &apiError{Status: 400, Message: "invalid temperature"}, false, false, false},
+		{"not an api error", context.Canceled, false, false, false},
 	}
 	for _, tt := range tests {
 		if got := ContextTooLong(tt.err); got != tt.tooLong {
@@ -163,6 +175,40 @@ func TestErrorKinds(t *testing.T) {
 		if got := ToolsUnsupported(tt.err); got != tt.noTools {
 			t.Errorf("%s: ToolsUnsupported = %v, want %v", tt.name, got, tt.noTools)
 		}
+		if got := NativeToolsRefused(tt.err); got != tt.noNative {
+			t.Errorf("%s: NativeToolsRefused = %v, want %v", tt.name, got, tt.noNative)
+		}
+	}
+}
+
+// TestRefusedWindow reads the window from the words and fields servers
+// refuse a long request with.
+func TestRefusedWindow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string
+		want int
+	}{
+		{"openai", `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","code":"context_length_exceeded"}}`, 8192},
+		{"vllm", `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion).","type":"BadRequestError","code":400}`, 4096},
+		{"lm studio", `{"error":"Trying to keep the first 3312 tokens when context the overflows. However, the model is loaded with context length of only 2500 tokens, which is not enough."}`, 2500},
+		{"sglang", `{"object":"error","message":"The input (5000 tokens) is longer than the model's context length (4096 tokens).","code":400}`, 4096},
+		{"llama.cpp fields", `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3312,"n_ctx":2048}}`, 2048},
+		{"llama.cpp numbers", `{"error":{"code":400,"message":"the request exceeds the available context size (3312 > 2048)","type":"exceed_context_size_error"}}`, 2048},
+		{"no number", `{"error":{"message":"prompt is too long"}}`, 0},
+		{"not a refusal", `{"error":{"message":"invalid max_tokens (4096)","n_ctx":4096}}`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := agenttest.New(agenttest.Reply{Status: 400, Body: tt.body})
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), "")
+			_, err := c.Complete(context.Background(), userOnly("hi"), nil)
+			if got := RefusedWindow(err); got != tt.want {
+				t.Errorf("RefusedWindow(%v) = %d, want %d", err, got, tt.want)
+			}
+		})
 	}
 }
 

@@ -91,7 +91,7 @@ func (c *cli) sandboxState(p *project) sandboxState {
 		Caches:         usableDirs(safety.ToolchainCaches(home, c.getenv), home),
 		Toolchains:     existingPaths(safety.HomeToolchains(home, c.getenv)),
 		GitConfigs:     safety.GitConfigFiles(home, c.getenv),
-		SettingsFiles:  existingPaths(safety.HomeSettingsFiles(home, c.getenv)),
+		SettingsFiles:  safety.HomeSettingsFiles(home, c.getenv),
 		Own:            own,
 		Binary:         st.Binary,
 		Network:        p.cfg.SandboxNetwork || !st.Support.Network,
@@ -347,6 +347,16 @@ func existingPaths(paths []string) []string {
 	return out
 }
 
+// globAll is what the patterns match now.
+func globAll(patterns []string) []string {
+	var out []string
+	for _, p := range patterns {
+		m, _ := filepath.Glob(p)
+		out = append(out, m...)
+	}
+	return out
+}
+
 // realPath resolves symbolic links, so the sandbox's rules and the
 // messages name the real place.
 func realPath(p string) string {
@@ -454,7 +464,7 @@ func (c *cli) printSandbox(st sandboxState, tests []selfTest) {
 		fmt.Fprintf(w, "  sees      %s\n", ps.Sees)
 		if ps.HideHome {
 			fmt.Fprintf(w, "  of home   %s\n", linesOf(append([]string{"the project and the caches above"}, ps.HomeKept...), "            "))
-			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), ps.SettingsFiles...)); len(filtered) > 0 {
+			if filtered := existingPaths(append(slices.Clone(ps.GitConfigs), globAll(ps.SettingsFiles)...)); len(filtered) > 0 {
 				fmt.Fprintf(w, "  filtered  %s\n", linesOf(append(filtered, "(read without what carries credentials, as are the files git's settings include from home)"), "            "))
 			}
 			if st.Jailed {

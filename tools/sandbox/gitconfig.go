@@ -398,9 +398,11 @@ func resolveGitInclude(p, from, home string) string {
 // in home (realHome, its links resolved) outside skip: each filtered,
 // once. A file secret says is a secret (an include naming ~/.netrc) is
 // not read: it stays hidden. Files that are missing or outside home are
-// left as they are; one too large to read is left out whole.
-func homeGitFiles(roots []string, home, realHome string, skip []string, secret func(string) bool) []filteredFile {
-	var out []filteredFile
+// left as they are; one too large to read is left out whole. stores are
+// the files their credential helpers keep or read passwords in (see
+// credentialStoreFiles). w records how each file stood before it was
+// read.
+func homeGitFiles(roots []string, home, realHome string, skip []string, secret func(string) bool, w homeWatch) (out []filteredFile, stores []string) {
 	seen, seenReal := map[string]bool{}, map[string]bool{}
 	var visit func(p string, depth int)
 	visit = func(p string, depth int) {
@@ -408,11 +410,13 @@ func homeGitFiles(roots []string, home, realHome string, skip []string, secret f
 			return
 		}
 		seen[p] = true
+		w.stamp(p)
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) || seenReal[real] {
 			return
 		}
 		seenReal[real] = true
+		w.stamp(real)
 		info, err := os.Stat(real)
 		if err != nil || !info.Mode().IsRegular() {
 			return
@@ -420,6 +424,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string, secret f
 		data, _ := readSettingsFile(real) // nil, left out whole, when too large or unreadable
 		filtered, includes, _ := filterGitConfig(string(data), nil)
 		out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
+		stores = append(stores, credentialStoreFiles(string(data), home)...)
 		for _, inc := range includes {
 			visit(resolveGitInclude(inc, p, home), depth+1)
 		}
@@ -429,7 +434,7 @@ func homeGitFiles(roots []string, home, realHome string, skip []string, secret f
 			visit(filepath.Clean(r), 0)
 		}
 	}
-	return out
+	return out, stores
 }
 
 // writeGitGlobal writes, for a flat jail (no mounts, the real files
@@ -538,31 +543,36 @@ func filterSettingsLines(text string) (out string, changed bool) {
 	return b.String(), changed
 }
 
-// homeSettingsFiles reads the settings files paths that lie in home
-// (realHome, its links resolved) outside skip, and returns those that
-// hold a credential, filtered. A file too large to read is left out
-// whole.
-func homeSettingsFiles(paths []string, realHome string, skip []string, secret func(string) bool) []filteredFile {
+// homeSettingsFiles reads the settings files that patterns match in
+// home (realHome, its links resolved) outside skip, and returns those
+// that hold a credential, filtered. A file too large to read is left out
+// whole. w records what each pattern matched and how each file stood
+// before it was read.
+func homeSettingsFiles(patterns []string, realHome string, skip []string, secret func(string) bool, w homeWatch) []filteredFile {
 	var out []filteredFile
-	for _, p := range paths {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) {
-			continue
-		}
-		info, err := os.Stat(real)
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		data, err := readSettingsFile(real)
-		if errors.Is(err, errSettingsTooLarge) {
-			out = append(out, filteredFile{Path: p, Real: real})
-			continue
-		}
-		if err != nil {
-			continue
-		}
-		if filtered, changed := filterSettingsLines(string(data)); changed {
-			out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
+	for _, pattern := range patterns {
+		for _, p := range w.glob(pattern) {
+			w.stamp(p)
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil || !within(real, realHome) || real == realHome || inAny(real, skip) || secret(real) {
+				continue
+			}
+			w.stamp(real)
+			info, err := os.Stat(real)
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			data, err := readSettingsFile(real)
+			if errors.Is(err, errSettingsTooLarge) {
+				out = append(out, filteredFile{Path: p, Real: real})
+				continue
+			}
+			if err != nil {
+				continue
+			}
+			if filtered, changed := filterSettingsLines(string(data)); changed {
+				out = append(out, filteredFile{Path: p, Real: real, Data: filtered})
+			}
 		}
 	}
 	return out

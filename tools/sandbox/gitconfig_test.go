@@ -176,7 +176,7 @@ func TestHomeGitFiles(t *testing.T) {
 	}
 	realHome, _ := filepath.EvalSymlinks(home)
 	secret := func(p string) bool { return strings.HasSuffix(p, ".env") }
-	got := homeGitFiles([]string{filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".gitconfig")}, home, realHome, []string{filepath.Join(realHome, "src", "proj")}, secret)
+	got, _ := homeGitFiles([]string{filepath.Join(home, ".config", "git", "config"), filepath.Join(home, ".gitconfig")}, home, realHome, []string{filepath.Join(realHome, "src", "proj")}, secret, nil)
 	var reals []string
 	for _, f := range got {
 		rel, _ := filepath.Rel(realHome, f.Real)

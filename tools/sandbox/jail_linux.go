@@ -5,6 +5,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -221,6 +222,24 @@ func (j *jail) keepInScratch(p string) {
 	}
 }
 
+// writeFull writes all of data with write, which may write less than it
+// was given (a raw write(2) does when the file system fills): a copy cut
+// short would give git a settings file that ends mid-line. A write that
+// makes no progress and says nothing is io.ErrShortWrite.
+func writeFull(write func([]byte) (int, error), data []byte) error {
+	for len(data) > 0 {
+		n, err := write(data)
+		if err != nil {
+			return err
+		}
+		if n <= 0 || n > len(data) {
+			return io.ErrShortWrite
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
 // placeFiltered lays the filtered settings files over the real ones
 // (or where they would be, in the jail's empty home): each is a file of a
 // small read-only file system of its own, attached nowhere else.
@@ -257,7 +276,7 @@ func placeFiltered(files []filteredFile) error {
 		if err != nil {
 			return fmt.Errorf("write the filtered %s: %w", g.Real, err)
 		}
-		_, err = unix.Write(fd, []byte(g.Data))
+		err = writeFull(func(b []byte) (int, error) { return unix.Write(fd, b) }, []byte(g.Data))
 		unix.Close(fd)
 		if err != nil {
 			return fmt.Errorf("write the filtered %s: %w", g.Real, err)

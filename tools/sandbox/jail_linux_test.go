@@ -660,7 +660,7 @@ func TestHomeSecrets(t *testing.T) {
 	isSecret := func(p string) bool {
 		return strings.HasSuffix(p, "/.aws") || strings.HasSuffix(p, "/gh") || strings.HasSuffix(p, "/keyrings") || strings.HasSuffix(p, "/id_rsa") || strings.HasSuffix(p, ".env") || strings.HasSuffix(p, ".key") || strings.HasSuffix(p, "/credentials.toml")
 	}
-	got := homeSecrets(home, []string{filepath.Join(home, "work", "project")}, isSecret, 1000)
+	got := homeSecrets(home, []string{filepath.Join(home, "work", "project")}, isSecret, 1000, nil)
 	for _, want := range []string{".aws", ".config/gh", ".local/share/keyrings", "work/id_rsa", ".cargo/credentials.toml"} {
 		if !slices.Contains(got, filepath.Join(home, want)) {
 			t.Errorf("homeSecrets lacks ~/%s: %v", want, got)
@@ -671,7 +671,7 @@ func TestHomeSecrets(t *testing.T) {
 			t.Errorf("homeSecrets went into ~/%s (the project, or a cache)", not)
 		}
 	}
-	if n := len(homeSecrets(home, nil, isSecret, 2)); n > 1 {
+	if n := len(homeSecrets(home, nil, isSecret, 2, nil)); n > 1 {
 		t.Errorf("a limit of 2 entries still found %d", n)
 	}
 }
@@ -717,17 +717,7 @@ func TestProbeNamespaces(t *testing.T) {
 // directories, with nothing changed and with one new file.
 func BenchmarkSecretScanRefresh(b *testing.B) {
 	root := b.TempDir()
-	for d := 0; d < 5000; d++ {
-		dir := filepath.Join(root, fmt.Sprintf("d%d", d/100), fmt.Sprintf("e%d", d))
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for f := 0; f < 10; f++ {
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.go", f)), nil, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
+	writeTree(b, root, 5000, 10, 100)
 	isSecret := func(rel string) bool { return strings.HasSuffix(rel, ".env") }
 	s := newSecretScan(root, isSecret)
 	b.Run("unchanged", func(b *testing.B) {
@@ -817,7 +807,7 @@ func TestLauncherHomeScanLeavesTheProject(t *testing.T) {
 		masked bool
 	}{{"workspace", nil, false}, {"contained", []string{root}, true}} {
 		l := NewLauncher("/nonexistent", Spec{Root: root, Home: home, SecretRoots: tc.roots, IsSecret: isSecret})
-		found, _ := l.secrets()
+		found, _, _ := l.secrets()
 		l.Close()
 		if !slices.Contains(found, key) {
 			t.Errorf("%s: the key in home is not hidden: %v", tc.name, found)

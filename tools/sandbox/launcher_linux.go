@@ -150,6 +150,17 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		l.retireIdle()
 	}
 	s, err := l.get()
+	if err == nil && !s.watch.current() {
+		// Home changed since its jail was built: the idle helpers were built
+		// from the same old view or an older one, and go too; a fresh one
+		// hides what is there now.
+		s.close()
+		l.retireIdle()
+		if s, err = l.get(); err == nil && !s.watch.current() {
+			s.close() // the one Warm was starting, built before the change
+			s, err = l.startServer()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +213,12 @@ func (l *Launcher) secretsChanged() bool {
 		l.scanAll()
 		return false
 	}
+	return l.refreshScans()
+}
+
+// refreshScans reads again what changed in the secret roots (scanMu
+// held), and moves to the next generation when the secrets found changed.
+func (l *Launcher) refreshScans() bool {
 	changed := false
 	for _, sc := range l.scans {
 		changed = sc.refresh() || changed
@@ -212,6 +229,33 @@ func (l *Launcher) secretsChanged() bool {
 	return changed
 }
 
+// GitPlaces lists the git dirs and .git files in the project (Root) as
+// they are now, from the scan that watches it for secrets: only what
+// changed since the last look is read again, where GitPlaces walks the
+// whole tree. ok is false when no scan covers the project (the jail masks
+// no secrets there); the caller walks then.
+func (l *Launcher) GitPlaces() (places []string, ok bool) {
+	if l.spec.IsSecret == nil || l.spec.Root == "" {
+		return nil, false
+	}
+	root := filepath.Clean(l.spec.Root)
+	l.scanMu.Lock()
+	if l.scans == nil {
+		l.scanAll()
+	}
+	changed := l.refreshScans()
+	for _, sc := range l.scans {
+		if sc.root == root {
+			places, ok = sc.gitPlaces(), true
+		}
+	}
+	l.scanMu.Unlock()
+	if changed {
+		l.retireIdle() // as Start would have on finding the change
+	}
+	return places, ok
+}
+
 // scanAll makes the scans of the secret roots (scanMu held).
 func (l *Launcher) scanAll() {
 	for _, root := range l.spec.SecretRoots {
@@ -219,8 +263,9 @@ func (l *Launcher) scanAll() {
 	}
 }
 
-// secrets lists the secrets found now, and the generation they belong to.
-func (l *Launcher) secrets() ([]string, int) {
+// secrets lists the secrets found now, the generation they belong to,
+// and how the directories of home looked through stood.
+func (l *Launcher) secrets() ([]string, int, homeWatch) {
 	var found []string
 	if l.spec.IsSecret != nil {
 		l.scanMu.Lock()
@@ -237,11 +282,13 @@ func (l *Launcher) secrets() ([]string, int) {
 			// its secrets are hidden is the profile's choice (SecretRoots),
 			// not a matter of how near the top of home it lies.
 			skip := append(slices.Clone(l.spec.SecretRoots), l.spec.Root)
-			found = append(found, homeSecrets(l.spec.Home, skip, func(p string) bool { return l.spec.IsSecret(p, false) }, homeScanLimit)...)
+			dirs := homeWatch{}
+			found = append(found, homeSecrets(l.spec.Home, skip, func(p string) bool { return l.spec.IsSecret(p, false) }, homeScanLimit, dirs)...)
+			return found, gen, dirs
 		}
-		return found, gen
+		return found, gen, nil
 	}
-	return nil, 0
+	return nil, 0, nil
 }
 
 // retireIdle stops the idle helpers (their jail hides an old list of
@@ -519,10 +566,11 @@ type server struct {
 	cmd     *exec.Cmd
 	fd      int // pincer's end of the socket
 	setup   setup
-	gen     int    // the secrets' generation it hides
-	tmpdir  string // the command's TMPDIR
-	scratch string // a temp dir pincer empties after each command ("" none)
-	own     string // the helper's directory, removed when it is gone
+	gen     int       // the secrets' generation it hides
+	watch   homeWatch // what of home its jail was built from
+	tmpdir  string    // the command's TMPDIR
+	scratch string    // a temp dir pincer empties after each command ("" none)
+	own     string    // the helper's directory, removed when it is gone
 	l       *Launcher
 	stderr  *bytes.Buffer
 	exited  chan struct{} // closed once the helper has exited and been waited for
@@ -559,9 +607,20 @@ func (l *Launcher) startOne() (*server, error) {
 	if l.helper == "" {
 		return nil, errors.New("sandbox: no helper binary")
 	}
-	found, gen := l.secrets()
+	found, gen, dirs := l.secrets()
 	st := plan(l.spec, l.Support(), os.Environ(), found)
 	s := &server{gen: gen, l: l, stderr: new(bytes.Buffer), exited: make(chan struct{}), removed: make(chan struct{})}
+	s.watch = st.watch
+	if s.watch == nil {
+		s.watch = homeWatch{}
+	}
+	for dir, stamp := range dirs {
+		// With home hidden only what it keeps in view matters; the rest
+		// shows nothing whatever is made in it.
+		if !st.HideHome || slices.ContainsFunc(st.HomeShown, func(k string) bool { return within(inHome(dir, l.spec.Home, st.HiddenHome), k) }) {
+			s.watch[dir] = stamp
+		}
+	}
 	own, err := l.dirs(&st)
 	s.own = own
 	if err != nil {

@@ -68,3 +68,6 @@ func (p *Process) Wait() (Exit, error) { return Exit{}, fmt.Errorf("no sandbox o
 
 // Kill does nothing here.
 func (p *Process) Kill() {}
+
+// GitPlaces has no scan to answer from here: the caller walks.
+func (l *Launcher) GitPlaces() ([]string, bool) { return nil, false }

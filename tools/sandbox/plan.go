@@ -59,6 +59,9 @@ type setup struct {
 	ProjectGit []filteredFile `json:"project_git,omitempty"`
 	// Seccomp applies the system call filter.
 	Seccomp bool `json:"seccomp"`
+	// watch is what of home this view was built from (pincer's side
+	// only): the helper is not used again once it changes.
+	watch homeWatch
 	// UnixByPath: Landlock limits connecting to Unix sockets by path.
 	UnixByPath bool `json:"unix_by_path"`
 }
@@ -91,8 +94,11 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 			rel, _ := filepath.Rel(home, real)
 			return inAny(real, st.Hidden) || spec.IsSecret != nil && spec.IsSecret("~/"+filepath.ToSlash(rel), false)
 		}
-		st.GitFiles = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip, secret)
-		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip, secret)
+		st.watch = homeWatch{}
+		var stores []string
+		st.GitFiles, stores = homeGitFiles(cleanAll(spec.GitConfigs), spec.Home, home, skip, secret, st.watch)
+		st.Settings = homeSettingsFiles(cleanAll(spec.SettingsFiles), home, skip, secret, st.watch)
+		st.Hidden = append(st.Hidden, credentialFilesIn(stores, home, st.watch)...)
 		for _, g := range append(slices.Clone(st.GitFiles), st.Settings...) {
 			// The real file is never in view: the filtered one takes its place.
 			st.HomeShown = slices.DeleteFunc(st.HomeShown, func(p string) bool { return p == g.Real })
@@ -179,6 +185,25 @@ func plan(spec Spec, sup Support, environ []string, found []string) setup {
 	}
 	st.Keep = outermost(st.Keep)
 	return st
+}
+
+// credentialFilesIn are the files of stores (what git's credential
+// helpers name) that lie in home (its links resolved) and are not
+// programs, their links resolved: the jail hides them. w records each,
+// so one made later is hidden by the next helper.
+func credentialFilesIn(stores []string, home string, w homeWatch) []string {
+	var out []string
+	for _, p := range stores {
+		w.stamp(p)
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || !within(real, home) || real == home {
+			continue
+		}
+		if info, err := os.Stat(real); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 == 0 {
+			out = append(out, real)
+		}
+	}
+	return out
 }
 
 // inHome is p, which lies in home as written, under home's real path.

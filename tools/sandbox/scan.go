@@ -9,12 +9,15 @@ import (
 )
 
 // secretScan finds the secret files and directories below a root (the
-// project) and tells cheaply whether that may have changed. It watches
+// project), and its git dirs and .git files, and tells cheaply whether
+// that may have changed. It watches
 // every directory it read (inotify, where there is one), so before a
 // command it reads again only the directories whose entries were created,
 // removed or renamed; a directory it cannot watch (the kernel's limit of
 // watches, or no inotify) it looks at by its modification time. Links are
-// not followed and .git is not entered.
+// not followed and .git is not entered; a secret directory is (a
+// repository made inside one is a repository too), but what lies in it
+// is hidden with it.
 type secretScan struct {
 	root     string
 	isSecret func(rel string) bool
@@ -27,6 +30,7 @@ type scannedDir struct {
 	watched bool     // the watcher reports its changes
 	secrets []string // names of the secret entries
 	subdirs []string // names of the subdirectories scanned
+	git     string   // its .git entry: "dir", "file" or "" for none
 }
 
 // dirWatcher reports which watched directories changed.
@@ -77,11 +81,19 @@ func (s *secretScan) read(rel string) {
 	for _, e := range entries {
 		name := e.Name()
 		relName := filepath.ToSlash(filepath.Join(rel, name))
+		if name == ".git" {
+			switch {
+			case e.IsDir():
+				d.git = "dir"
+			case e.Type().IsRegular():
+				d.git = "file"
+			}
+			continue
+		}
 		if s.isSecret(relName) {
 			d.secrets = append(d.secrets, name)
-			continue // a secret directory is hidden whole
 		}
-		if e.IsDir() && name != ".git" {
+		if e.IsDir() {
 			d.subdirs = append(d.subdirs, name)
 		}
 	}
@@ -147,28 +159,53 @@ func (s *secretScan) refresh() bool {
 	return !slices.Equal(before, s.found())
 }
 
-// found lists the secret paths, absolute and sorted.
+// found lists the secret paths, absolute and sorted, outermost only: a
+// secret directory is hidden whole.
 func (s *secretScan) found() []string {
-	var out []string
+	var all []string
 	for rel, d := range s.dirs {
 		for _, name := range d.secrets {
-			out = append(out, filepath.Join(s.root, rel, name))
+			all = append(all, filepath.Join(s.root, rel, name))
 		}
 	}
-	slices.Sort(out)
+	slices.Sort(all)
+	var out []string
+	for _, p := range all {
+		if !slices.ContainsFunc(out, func(o string) bool { return within(p, o) }) {
+			out = append(out, p)
+		}
+	}
 	return out
+}
+
+// gitPlaces lists the git dirs and .git files found, as findProjectGit
+// does (a git dir's submodules and linked worktrees too), without
+// walking the tree again.
+func (s *secretScan) gitPlaces() []string {
+	var g projectGit
+	for rel, d := range s.dirs {
+		switch p := filepath.Join(s.root, rel, ".git"); d.git {
+		case "dir":
+			g.addDir(p)
+		case "file":
+			g.links = append(g.links, p)
+		}
+	}
+	return append(g.dirs, g.links...)
 }
 
 // homeSecrets lists the secret files and directories near the top of
 // home: its entries, theirs, and one level further inside its hidden
 // directories (~/.local/share/keyrings), leaving out skip (the project)
 // and the build caches. isSecret gets "~/…" paths. At most limit
-// entries are looked at, so a huge home costs a bounded time.
-func homeSecrets(home string, skip []string, isSecret func(string) bool, limit int) []string {
+// entries are looked at, so a huge home costs a bounded time. w records
+// how each directory listed stood before it was listed.
+func homeSecrets(home string, skip []string, isSecret func(string) bool, limit int, w homeWatch) []string {
 	var out []string
 	seen := 0
 	var walk func(dir, shown string, depth int, hidden bool)
 	walk = func(dir, shown string, depth int, hidden bool) {
+		w.stamp(dir)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -191,6 +228,7 @@ func homeSecrets(home string, skip []string, isSecret func(string) bool, limit i
 			case bulky(ps):
 				// Too large to walk, but a tool's credentials sit at its
 				// top: ~/.cargo/credentials.toml, ~/.m2/settings.xml.
+				w.stamp(p)
 				tops, _ := os.ReadDir(p)
 				for _, t := range tops {
 					if seen++; seen > limit {

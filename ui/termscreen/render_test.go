@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,26 +194,112 @@ func testTabStopsPutBack(t *testing.T, resized bool) {
 	}
 }
 
-// TestLineStarts: the tab stops go where most rows of the area begin, most
-// first, up to maxTabs of them; a column where one row begins, the first
-// column and what lies outside the area are left out.
+// TestLineStarts: the tab stops go where most rows of the area begin, up
+// to maxTabs of them, in ascending order; a column where one row begins,
+// the first column, what lies outside the area, and a column where too few
+// rows begin to pay for the tab it adds to the rows at the stops right of
+// it get none.
 func TestLineStarts(t *testing.T) {
+	rep := func(n int, row string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = row
+		}
+		return out
+	}
+	pad := strings.Repeat(" ", 30) + "│   "
 	for _, tc := range []struct {
 		name string
 		rows []string
 		want []int
 	}{
-		{"text and code beside a pane", []string{"ab │ text", "cd │ text", "   │   code", "   │   code", "   │   code", "   │       inner", "   │       inner"}, []int{7, 5, 11}},
+		{"text and code beside a pane", []string{"ab │ text", "cd │ text", "   │   code", "   │   code", "   │   code", "   │       inner", "   │       inner"}, []int{5, 7, 11}},
+		{"a stop before the most used column pays when enough rows begin there", append(rep(4, "   │ text"), rep(3, "   │   code")...), []int{5, 7}},
+		{"a stop before the most used column is dropped when too few rows begin there", slices.Concat(rep(2, "   │ ● x"), rep(10, "   │   text"), rep(4, "   │     code")), []int{7, 9}},
 		{"one row alone is no stop", []string{"   │ text", "   │   once"}, nil},
-		{"at most maxTabs", []string{"    a", "    a", "     b", "     b", "      c", "      c", "       d", "       d", "        e", "        e", "        e"}, []int{8, 4, 5, 6}},
+		{"at most maxTabs", []string{"    a", "    a", "     b", "     b", "      c", "      c", "       d", "       d", "        e", "        e", "        e"}, []int{5, 6, 8}},
 		{"what lies left of the area is not looked at", []string{"ab", "ab", "  x", "  x"}, nil},
+		{"beside a tree", slices.Concat(rep(20, pad+"  text"), rep(6, pad+"    code"), rep(4, pad+"      inner"), rep(3, pad+"        deep")), []int{36, 38, 40, 42}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			buf := uv.NewScreenBuffer(20, len(tc.rows))
+			w, area := 20, uv.Rect(4, 0, 16, len(tc.rows))
+			if strings.Contains(tc.name, "tree") {
+				w, area = 60, uv.Rect(34, 0, 26, len(tc.rows))
+			}
+			buf := uv.NewScreenBuffer(w, len(tc.rows))
 			uv.NewStyledString(strings.Join(tc.rows, "\n")).Draw(buf, buf.Bounds())
-			got := lineStarts(buf.RenderBuffer, uv.Rect(4, 0, 16, len(tc.rows)), make([]int, 20))
+			got := lineStarts(buf.RenderBuffer, area, make([]int, w))
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// areaModel is a model whose scrolling area is fixed, for setTabs.
+type areaModel struct {
+	textModel
+	area uv.Rectangle
+}
+
+func (m *areaModel) ScrollArea() (uv.Rectangle, int) { return m.area, 0 }
+
+// TestTabStopsMoveWhenItPays: stops set for an earlier view (the prompt
+// and the answer's first line beside the tree) are moved when they hold a
+// stop left of where the rows in sight begin, which puts each of those
+// rows a tab further; stops that serve as well are left alone.
+func TestTabStopsMoveWhenItPays(t *testing.T) {
+	rep := func(n int, row string) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = row
+		}
+		return out
+	}
+	pad := strings.Repeat(" ", 30) + "│   "
+	answer := slices.Concat(rep(24, pad+"  text"), rep(10, pad+"    code"), rep(6, pad+"        deep"))
+	for _, tc := range []struct {
+		name string
+		had  []int
+		rows []string
+		want []int // nil: left alone
+	}{
+		{"a stop before the text's column is dropped", []int{34, 36, 38, 42}, answer, []int{36, 38, 42}},
+		{"stops of the view's own are kept", []int{36, 38, 42}, answer, nil},
+		{"an extra stop right of them does no harm", []int{36, 38, 42, 50}, answer, nil},
+		{"too few stops", []int{36}, answer, []int{36, 38, 42}},
+		{"no stops yet", nil, answer, []int{36, 38, 42}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const w = 60
+			h := len(tc.rows)
+			p := &Program{model: &areaModel{area: uv.Rect(34, 0, w-34, h)}, width: w, height: h, cells: uv.NewScreenBuffer(w, h)}
+			uv.NewStyledString(strings.Join(tc.rows, "\n")).Draw(p.cells, p.cells.Bounds())
+			p.tabs = slices.Clone(tc.had)
+			seq := p.setTabs(5)
+			if tc.want == nil {
+				if seq != "" || !slices.Equal(p.tabs, tc.had) {
+					t.Errorf("the stops %v were moved to %v by %q", tc.had, p.tabs, seq)
+				}
+				return
+			}
+			if !slices.Equal(p.tabs, tc.want) || !strings.HasPrefix(seq, "\x1b[3g") {
+				t.Fatalf("stops %v set by %q, want %v", p.tabs, seq, tc.want)
+			}
+			emu := vt.NewEmulator(w, 4)
+			emu.WriteString(seq)
+			if x := emu.CursorPosition().X; x != 5 {
+				t.Errorf("the cursor was left in column %d, want 5", x)
+			}
+			emu.WriteString("\r")
+			for _, c := range tc.want {
+				emu.WriteString("\t")
+				if x := emu.CursorPosition().X; x != c {
+					t.Errorf("a tab went to column %d, want %d", x, c)
+				}
+			}
+			if again := p.setTabs(5); again != "" {
+				t.Errorf("set again at once: %q", again)
 			}
 		})
 	}

@@ -138,9 +138,13 @@ type Program struct {
 	// moved them, and they are put back at the end (after a resize too,
 	// where tabs is forgotten but a terminal may keep the stops).
 	tabsMoved bool
-	starts    []int      // per column, rows that begin there (scratch for setTabs)
-	runs      [][2]int   // scratch for render
-	split     []splitRow // scratch for render
+	// styles is the terminal's pen as the frames written so far left it
+	// (see styleRewrite): it may differ from the renderer's between frames,
+	// and is put back before anything but a frame is written.
+	styles styleRewrite
+	starts []int      // per column, rows that begin there (scratch for setTabs)
+	runs   [][2]int   // scratch for render
+	split  []splitRow // scratch for render
 }
 
 // splitRow is a row render hands over one change at a time: its changes,
@@ -578,6 +582,7 @@ func (p *Program) recoverCmd() {
 
 // write sends a sequence to the terminal at once, outside any frame.
 func (p *Program) write(seq string) {
+	p.buf.WriteString(p.styles.reset())
 	p.buf.WriteString(seq)
 	p.flush()
 }
@@ -700,6 +705,10 @@ func (p *Program) draw(personal bool) {
 		p.buf.Reset()
 		p.buf.Write(out)
 	}
+	// Styles go out only where they show (see styleRewrite).
+	out := p.styles.rewrite(p.buf.Bytes())
+	p.buf.Reset()
+	p.buf.Write(out)
 	for y, line := range p.cells.Lines {
 		if p.changed[y] {
 			copy(p.shown.Lines[y], line)
@@ -829,13 +838,9 @@ func (p *Program) setTabs(x int) string {
 		p.starts = make([]int, p.width)
 	}
 	want := lineStarts(p.cells.RenderBuffer, area.Intersect(p.cells.Bounds()), p.starts)
-	if len(want) == 0 || slices.Contains(p.tabs, want[0]) && len(p.tabs) >= len(want) {
-		// The stop where most lines begin is set already, with as many
-		// others: stops that came from a view of other lines serve as
-		// well as the view's own, and setting them costs bytes.
+	if len(want) == 0 || !p.tabsWanting(want) {
 		return ""
 	}
-	slices.Sort(want)
 	var b strings.Builder
 	b.WriteString("\x1b[3g") // TBC: no tab stops
 	for _, c := range want {
@@ -845,6 +850,35 @@ func (p *Program) setTabs(x int) string {
 	b.WriteString(ansi.CursorHorizontalAbsolute(x + 1))
 	p.tabs, p.tabsMoved = want, true
 	return b.String()
+}
+
+// tabsWanting reports whether the stops set (p.tabs) are to be moved to
+// want (ascending): when they miss the column where most rows begin or
+// have fewer stops, or hold a stop left of want's first that want has
+// not, which puts each row beginning right of it a tab further. Stops
+// that came from a view of other lines otherwise serve as well as the
+// view's own, and setting them costs bytes.
+func (p *Program) tabsWanting(want []int) bool {
+	if len(p.tabs) < len(want) || !slices.Contains(p.tabs, mostStarts(want, p.starts)) {
+		return true
+	}
+	for _, c := range p.tabs {
+		if c < want[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// mostStarts is the column of stops where most rows begin (count).
+func mostStarts(stops, count []int) int {
+	best := stops[0]
+	for _, c := range stops {
+		if count[c] > count[best] {
+			best = c
+		}
+	}
+	return best
 }
 
 // defaultTabs puts back the tab stops every 8 columns that a terminal
@@ -865,15 +899,18 @@ func (p *Program) defaultTabs() string {
 	return b.String()
 }
 
-// lineStarts is the columns where most rows of area begin (their first
-// cell that is not blank), up to maxTabs of them, those where more rows
-// begin first: the stops for setTabs. A column where only one row begins
-// is left out.
+// lineStarts is the columns, ascending, where most rows of area begin
+// (their first cell that is not blank), up to maxTabs of them, and leaves
+// in count how many rows begin at each column. A column where only one row
+// begins, and the first column, get no stop; nor does a column where too
+// few rows begin to pay for the tab it adds to the rows beginning at the
+// stops right of it (a row at a stop costs about 3 bytes less than a move
+// to its column).
 func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
+	clear(count)
 	if area.Empty() {
 		return nil
 	}
-	clear(count)
 	for y := area.Min.Y; y < area.Max.Y; y++ {
 		line := buf.Lines[y]
 		for x := area.Min.X; x < area.Max.X; x++ {
@@ -903,10 +940,21 @@ func lineStarts(buf *uv.RenderBuffer, area uv.Rectangle, count []int) []int {
 		best[i] = x
 		n = min(n+1, maxTabs)
 	}
-	if n == 0 {
-		return nil
+	stops := best[:n]
+	slices.Sort(stops)
+	// From the right: a stop stays when its rows save more than the tab
+	// it adds to the rows at the stops kept right of it.
+	var kept []int
+	beyond := 0
+	for i := len(stops) - 1; i >= 0; i-- {
+		c := stops[i]
+		if 3*count[c] > beyond {
+			kept = append(kept, c)
+			beyond += count[c]
+		}
 	}
-	return slices.Clone(best[:n])
+	slices.Reverse(kept)
+	return kept
 }
 
 // maxTabs is how many tab stops setTabs sets: the fourth costs a
@@ -1285,6 +1333,7 @@ func (p *Program) restore() {
 	}
 	v := p.lastView
 	b := &p.buf
+	b.WriteString(p.styles.reset())
 	if p.keyboards {
 		b.WriteString(ansi.ResetModifyOtherKeys + ansi.PopKittyKeyboard(1))
 	}

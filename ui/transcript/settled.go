@@ -67,59 +67,10 @@ func wordStart(s string) int {
 }
 
 // openedAt is where the first inline markup still open at the end of para
-// begins (a code span, strong, emphasis, strikethrough or a link), or -1;
-// see unclosedMarkup, which scans the same way.
+// begins (a code span, strong, emphasis, strikethrough or a link), or -1:
+// what unclosedMarkup closes, scanned by the same openMarkup.
 func openedAt(para string) int {
-	type mark struct {
-		m  string
-		at int
-	}
-	var open []mark
-	toggle := func(m string, at int) {
-		if n := len(open); n > 0 && open[n-1].m == m {
-			open = open[:n-1]
-			return
-		}
-		open = append(open, mark{m, at})
-	}
-	// link is where an open link began; target says its "](" was seen.
-	// Kept as a flag: looking for "](" again at every byte after an
-	// unclosed "[" made each render of the growing end quadratic in its
-	// paragraph.
-	inCode, link, target := false, -1, false
-	for i := 0; i < len(para); i++ {
-		c := para[i]
-		switch {
-		case c == '\\' && !inCode:
-			i++
-		case c == '`':
-			inCode = !inCode
-			toggle("`", i)
-		case inCode:
-		case c == '[' && link < 0:
-			link = i
-		case c == ']' && link >= 0 && (i+1 >= len(para) || para[i+1] != '('):
-			link, target = -1, false // brackets, not a link
-		case c == ']' && link >= 0:
-			target = true
-		case c == ')' && target:
-			link, target = -1, false
-		case target:
-		case c == '*' || c == '~' || c == '_':
-			if i+1 < len(para) && para[i+1] == c {
-				toggle(string([]byte{c, c}), i)
-				i++
-				continue
-			}
-			if c == '*' && atLineStart(para, i) && i+1 < len(para) && para[i+1] == ' ' {
-				continue // a list bullet
-			}
-			if c == '*' {
-				toggle("*", i)
-			}
-		}
-	}
-	first := link
+	open, first, _ := openMarkup(para)
 	for _, o := range open {
 		if first < 0 || o.at < first {
 			first = o.at

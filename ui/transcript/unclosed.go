@@ -16,15 +16,45 @@ func unclosedMarkup(src string) string {
 	if insideFence(src) {
 		return ""
 	}
-	var open []string // markers in the order they were opened
-	toggle := func(m string) {
-		if n := len(open); n > 0 && open[n-1] == m {
+	open, _, target := openMarkup(para)
+	var b strings.Builder
+	if target {
+		b.WriteString(")")
+	}
+	for i := len(open) - 1; i >= 0; i-- {
+		b.WriteString(open[i].marker)
+	}
+	return b.String()
+}
+
+// openMark is inline markup left open: its marker ("`", "**", "*", "__",
+// "~~"), and where in the paragraph it opened.
+type openMark struct {
+	marker string
+	at     int
+}
+
+// openMarkup scans para for the inline markup left open at its end: the
+// markers in the order they were opened, where an unclosed link's "["
+// is (-1 for none), and whether its "](" was seen (its target is being
+// written, which ")" closes). Code spans hide what is in them, a
+// backslash escapes one character, "[" starts a link only when "](" comes
+// after it (else they are brackets), a "* " at the start of a line is a
+// bullet, and a lone "_" is part of a name (snake_case). unclosedMarkup
+// closes what it finds; settledEnd holds back the text from the first.
+func openMarkup(para string) (open []openMark, link int, target bool) {
+	toggle := func(m string, at int) {
+		if n := len(open); n > 0 && open[n-1].marker == m {
 			open = open[:n-1]
 			return
 		}
-		open = append(open, m)
+		open = append(open, openMark{m, at})
 	}
-	inCode, inTarget := false, false
+	// target is kept as a flag: looking for "](" again at every byte after
+	// an unclosed "[" made each render of the growing end quadratic in its
+	// paragraph.
+	inCode := false
+	link = -1
 	for i := 0; i < len(para); i++ {
 		c := para[i]
 		switch {
@@ -32,17 +62,21 @@ func unclosedMarkup(src string) string {
 			i++ // an escaped character opens nothing
 		case c == '`':
 			inCode = !inCode
-			toggle("`")
+			toggle("`", i)
 		case inCode:
-		case c == ']' && i+1 < len(para) && para[i+1] == '(':
-			inTarget = true
+		case c == '[' && link < 0:
+			link = i
+		case c == ']' && link >= 0 && (i+1 >= len(para) || para[i+1] != '('):
+			link, target = -1, false // brackets, not a link
+		case c == ']' && link >= 0:
+			target = true
 			i++
-		case c == ')' && inTarget:
-			inTarget = false
-		case inTarget:
+		case c == ')' && target:
+			link, target = -1, false
+		case target:
 		case c == '*' || c == '~' || c == '_':
 			if i+1 < len(para) && para[i+1] == c {
-				toggle(string([]byte{c, c}))
+				toggle(string([]byte{c, c}), i)
 				i++
 				continue
 			}
@@ -50,18 +84,11 @@ func unclosedMarkup(src string) string {
 				continue // a list bullet
 			}
 			if c == '*' {
-				toggle("*")
+				toggle("*", i)
 			}
 		}
 	}
-	var b strings.Builder
-	if inTarget {
-		b.WriteString(")")
-	}
-	for i := len(open) - 1; i >= 0; i-- {
-		b.WriteString(open[i])
-	}
-	return b.String()
+	return open, link, target
 }
 
 // atLineStart reports whether only spaces come before s[i] on its line.

@@ -55,3 +55,34 @@ func TestInterruptedAnswerEndsInRenderedText(t *testing.T) {
 		t.Errorf("the answer's text became %q", text)
 	}
 }
+
+// TestUnclosedAndOpenedAgree: what unclosedMarkup closes at the end of an
+// answer cut short and where openedAt says the growing end's open markup
+// begins come from one scan, so they never disagree: a "](" with no "["
+// before it is not a link for either (it once was for unclosedMarkup,
+// which then closed a ")" that the finished answer never has).
+func TestUnclosedAndOpenedAgree(t *testing.T) {
+	for _, c := range []struct {
+		para, closers string
+		at            int
+	}{
+		{"plain words", "", -1},
+		{"a **bold", "**", 2},
+		{"see [docs](http://x/pa", ")", 4},
+		{"see [docs](http://x/p *a", ")", 4},
+		{"[a *b](c", ")*", 0},
+		{"[brackets] and *em", "*", 15},
+		{"x](y *z", "*", 5},
+		{"[x](y) z](w *v", "*", 12},
+		{"`code ** in` and ~~gone", "~~", 17},
+		{"\\[not a link](x *e", "*", 16},
+		{"* bullet then `co", "`", 14},
+	} {
+		if got := unclosedMarkup(c.para); got != c.closers {
+			t.Errorf("unclosedMarkup(%q) = %q, want %q", c.para, got, c.closers)
+		}
+		if got := openedAt(c.para); got != c.at {
+			t.Errorf("openedAt(%q) = %d, want %d", c.para, got, c.at)
+		}
+	}
+}
