@@ -106,7 +106,7 @@ func messagesTokens(msgs []Message) int {
 // toolsTokens estimates the tool schemas sent with every request, as the
 // profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.textTools {
+	if a.textToolsOn() {
 		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
 	}
 	return specTokens(a.offer().Specs)
@@ -563,8 +563,8 @@ func (a *Agent) checkFits(user Message) error {
 		return nil
 	}
 	fixed := a.toolsTokens()
-	if a.opts.System != "" {
-		fixed += messageTokens(Message{Role: RoleSystem, Content: a.opts.System})
+	if system := a.system(); system != "" {
+		fixed += messageTokens(Message{Role: RoleSystem, Content: system})
 	}
 	own := messageTokens(user)
 	if fixed+own <= windowLimit(window) {

@@ -81,6 +81,12 @@ type Options struct {
 	// Profile is how the tools are offered (see profile.go); "" chooses
 	// by Budget.ContextWindow.
 	Profile Profile
+	// ProfileAuto says Profile was chosen from the window at the start
+	// (prompt_profile auto): a smaller window learned later (from the
+	// server, or a refusal) switches the agent to the compact profile,
+	// with CompactSystem as its system prompt when set.
+	ProfileAuto   bool
+	CompactSystem string
 	// Price, when set, gives the cost of each request beside its tokens.
 	Price Pricer
 	// Window, when set, asks the model's server for the model's context
@@ -91,6 +97,9 @@ type Options struct {
 	// tokenizer (llama.cpp's and vLLM's /tokenize): before the model's
 	// first request the estimate is calibrated with it (see calibrate).
 	CountTokens func(ctx context.Context, text string) (int, bool)
+	// TextToolsMemory, when set, remembers per model that its calls are
+	// written as text, across processes and sessions (see texttools.go).
+	TextToolsMemory TextToolsMemory
 	// Learned is what the server reported when the agent was made (the
 	// composition root asks before assembling the prompt), so the window
 	// is right from the start, before the first turn asks again.
@@ -193,11 +202,14 @@ type Agent struct {
 	ratios map[string]float64
 	// server is the window the server last reported.
 	server llm.Window
-	// textTools is set once the server refused tools of its own (the
-	// model has none, or the server was started without its tool-call
-	// parser): the tools are described in the prompt and the model's
-	// calls read from its text (llm.Request.TextTools).
-	textTools bool
+	// tt says, per model, whether the server refused tools of its own
+	// (the model has none, or the server was started without its
+	// tool-call parser): the tools are then described in the prompt and
+	// the model's calls read from its text (llm.Request.TextTools).
+	tt textToolsState
+	// compacted is set once a small window learned mid-session switched
+	// the profile to compact (see fitProfile); the screen may read it.
+	compacted atomic.Bool
 	// refusedWindow is the window the server named when it refused a
 	// request as too long (see afterRefusal); 0 until then.
 	refusedWindow int
@@ -465,7 +477,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 		}
 		callKeys := keys.assign(reply.ToolCalls)
 		sink(AssistantMessage{Message: msg, FinishReason: reply.FinishReason, Calls: callKeys})
-		if !a.textCallsTold && !a.textTools && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
+		if !a.textCallsTold && !a.textToolsOn() && slices.ContainsFunc(msg.ToolCalls, func(c ToolCall) bool { return c.FromText }) {
 			a.textCallsTold = true
 			sink(Notice{Text: "The model wrote its tool calls as text and pincer read them as calls; they are checked and approved like any other. Starting the server with its tool-call parser avoids this (llama.cpp: --jinja; vLLM: --enable-auto-tool-choice --tool-call-parser)."})
 		}
@@ -583,6 +595,9 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 	for {
 		keys := a.newCallKeys()
 		reply, err := a.opts.Model.Complete(ctx, req, keys.watch(sink))
+		if err == nil && len(req.Tools) > 0 && !req.TextTools {
+			a.nativeToolsTaken()
+		}
 		if err == nil || ctx.Err() != nil || reply.Content != "" || reply.Reasoning != "" {
 			return req, keys, reply, err
 		}
@@ -591,13 +606,13 @@ func (a *Agent) send(ctx context.Context, req llm.Request, final bool, sink func
 			// Once, for the rest of the session: every request with
 			// tools would fail the same way. The model can still call
 			// them, written as text.
-			a.textTools = true
-			sink(Notice{Text: "The model has no tool calling of its own (its server says so), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. A model made for tool calling does this more reliably."})
+			a.setTextTools(TextToolsNoCalling, sink)
+			sink(Notice{Text: "The model has no tool calling of its own (its server says so), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. A model made for tool calling does this more reliably." + a.rememberedFor()})
 			req.TextTools, req.ToolChoice = true, ""
 		case llm.NativeToolsRefused(err) && len(req.Tools) > 0 && !req.TextTools:
 			// Once, for the rest of the session, as above.
-			a.textTools = true
-			sink(Notice{Text: "The model server takes no tool definitions (it was started without its tool-call parser), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. Starting the server with its parser is more reliable (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)."})
+			a.setTextTools(TextToolsNoParser, sink)
+			sink(Notice{Text: "The model server takes no tool definitions (it was started without its tool-call parser), so pincer describes the tools in the prompt and reads the model's calls from its text; they are checked and approved like any other. Starting the server with its parser is more reliable (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja)." + a.rememberedFor()})
 			req.TextTools, req.ToolChoice = true, ""
 		case llm.ContextTooLong(err) && !refused:
 			refused = true
@@ -678,8 +693,17 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}
-	req.Tools = a.offer().Specs
-	req.TextTools = a.textTools
+	o := a.offer()
+	req.Tools = o.Specs
+	for _, t := range o.Deferred {
+		// By name: a call the model writes as text to one is read as a
+		// call, as a native call to it is (see runCall).
+		req.Deferred = append(req.Deferred, llm.ToolSpec{Name: t.Name()})
+	}
+	req.TextTools = a.textToolsOn()
+	if n := a.textToolsNotice(); n != "" {
+		sink(Notice{Text: n})
+	}
 	if final {
 		req.ToolChoice = "none"
 	}
@@ -712,8 +736,8 @@ func (a *Agent) requestMessages() []Message {
 // task list, recalled notes and hook context.
 func (a *Agent) systemMessages(withSummary bool) []Message {
 	msgs := make([]Message, 0, 6)
-	if a.opts.System != "" {
-		msgs = append(msgs, Message{Role: RoleSystem, Content: a.opts.System})
+	if system := a.system(); system != "" {
+		msgs = append(msgs, Message{Role: RoleSystem, Content: system})
 	}
 	if a.Mode() == ModePlan {
 		msgs = append(msgs, Message{Role: RoleSystem, Content: planPrompt})

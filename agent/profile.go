@@ -329,6 +329,9 @@ func (a *Agent) load(name string) {
 
 // Profile is the prompt profile the agent sends its tools in.
 func (a *Agent) Profile() Profile {
+	if a.compacted.Load() {
+		return ProfileCompact
+	}
 	if a.opts.Profile != "" {
 		return a.opts.Profile
 	}
@@ -411,4 +414,4 @@ func Weigh(system string, list []tools.Tool, p Profile) Weight {
 // Weight is what the agent's next request would carry before the
 // conversation: its system prompt and its tools, as its profile offers
 // them.
-func (a *Agent) Weight() Weight { return Weigh(a.opts.System, a.toolList(), a.Profile()) }
+func (a *Agent) Weight() Weight { return Weigh(a.system(), a.toolList(), a.Profile()) }

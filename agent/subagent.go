@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -395,12 +396,16 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 		DynamicTools:  dynamic,
 		// The parent's hooks: a PreToolUse hook that blocks a call blocks
 		// it whoever makes it. (The mode follows the parent's, see Mode.)
-		Hooks:       a.opts.Hooks,
-		Diagnostics: a.opts.Diagnostics,
+		Hooks:           a.opts.Hooks,
+		Diagnostics:     a.opts.Diagnostics,
+		TextToolsMemory: a.opts.TextToolsMemory,
 	})
 	if err != nil {
 		return nil, false, err
 	}
+	// What the parent learned of its models' tool calling holds for the
+	// sub-agent too, and was said already.
+	sub.tt = textToolsState{on: maps.Clone(a.tt.on), remembered: maps.Clone(a.tt.remembered), told: maps.Clone(a.tt.told), confirmed: maps.Clone(a.tt.confirmed)}
 	sub.role = &subRole{safeOnly: readOnly, parent: a}
 	return sub, mutates, nil
 }

@@ -37,6 +37,7 @@ func (a *Agent) learnWindow(ctx context.Context, sink func(Event)) {
 		a.windowShown = true
 		sink(WindowKnown{Tokens: tokens, Source: from})
 	}
+	a.fitProfile(from, sink)
 	if w.Tokens > 0 && tokens == w.Tokens && !a.windowTold {
 		fixed := a.fixedTokens()
 		if want := wantedWindow(fixed); tokens < want {
@@ -86,7 +87,9 @@ func (a *Agent) windowFix() string {
 		// it can choose the instructions that fit.
 		fix := "give the model a bigger window on its server"
 		if a.Profile() != ProfileCompact && ProfileFor(n) == ProfileCompact {
-			fix += fmt.Sprintf(", or set context_window to %d so pincer sends its compact instructions", n)
+			// Only a configured full profile stays full in such a window
+			// (see fitProfile).
+			fix += `, or set prompt_profile to "compact" so pincer sends its compact instructions`
 		}
 		return fix
 	}
@@ -131,8 +134,8 @@ func (a *Agent) ContextWindowSource() string {
 // the system prompt and the tool schemas.
 func (a *Agent) fixedTokens() int {
 	n := a.toolsTokens()
-	if a.opts.System != "" {
-		n += messageTokens(Message{Role: RoleSystem, Content: a.opts.System})
+	if system := a.system(); system != "" {
+		n += messageTokens(Message{Role: RoleSystem, Content: system})
 	}
 	return a.scaled(n)
 }
@@ -189,7 +192,7 @@ func (a *Agent) calibrateByCount(ctx context.Context) {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(a.opts.System)
+	b.WriteString(a.system())
 	for _, t := range a.offer().Specs {
 		spec, _ := json.Marshal(map[string]any{"name": t.Name, "description": t.Description, "parameters": t.Parameters})
 		b.WriteString("\n")
@@ -265,6 +268,7 @@ func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, refusal error
 		a.learned.Store(int64(n))
 		a.windowFrom.Store(refusedSource)
 		sink(WindowKnown{Tokens: n, Source: refusedSource})
+		a.fitProfile(refusedSource, sink)
 	}
 	if w > 0 && est > 0 && float64(est)*a.ratio() <= float64(w) {
 		// The server counted more than the window: at least window/est
@@ -286,4 +290,30 @@ func (a *Agent) afterRefusal(ctx context.Context, req llm.Request, refusal error
 		sink(Notice{Text: "Could not compress the conversation (" + err.Error() + "); sending it cut down to fit instead."})
 	}
 	return a.request(final, sink)
+}
+
+// fitProfile switches to the compact profile when the window in force,
+// learned after the profile was chosen, calls for it (ProfileFor, the
+// threshold used at the start), and says so once. It never switches
+// back: the instructions do not change under the model twice, and a
+// window that grows again is rarely the one the session runs in. A
+// configured profile is kept.
+func (a *Agent) fitProfile(from string, sink func(Event)) {
+	if !a.opts.ProfileAuto || a.Profile() == ProfileCompact || ProfileFor(a.contextWindow()) != ProfileCompact {
+		return
+	}
+	before := a.fixedTokens()
+	a.compacted.Store(true)
+	sink(Notice{Text: fmt.Sprintf("The model's window is %s tokens (%s), so pincer now sends its compact instructions and tool descriptions: about %s tokens instead of %s. Set prompt_profile to \"full\" to keep the full ones.",
+		humanTokens(a.contextWindow()), from, humanTokens(a.fixedTokens()), humanTokens(before))})
+}
+
+// system is the system prompt in force: the compact one once the
+// profile switched to compact (fitProfile), else the one the agent was
+// made with.
+func (a *Agent) system() string {
+	if a.compacted.Load() && a.opts.CompactSystem != "" {
+		return a.opts.CompactSystem
+	}
+	return a.opts.System
 }

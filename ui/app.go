@@ -733,13 +733,13 @@ func (a *App) handleEvents(evs eventsMsg) []tea.Cmd {
 			} else {
 				a.transcript.ToolDiagnostics(id, "failed", true)
 			}
-			a.transcript.ToolResult(id, "check", e.Output, !e.Passed)
+			a.transcript.ToolResult(id, "check", "", e.Output, !e.Passed)
 		case agent.Diagnosed:
 			a.transcript.ToolDiagnostics(callKey(e.Call, e.ID), e.Report.Label(), e.Report.Errors > 0)
 			a.tree.SetProblems(e.Report.Problems)
 			a.diagErrors, a.diagSeen = e.Report.Total, true
 		case agent.ToolResult:
-			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, a.shownResult(e), e.IsError)
+			a.transcript.ToolResult(callKey(e.Call, e.ID), e.Name, e.Summary, a.shownResult(e), e.IsError)
 			for _, t := range e.Touched {
 				a.tree.Mark(t.Path, markKind(t.Kind))
 				refresh = refresh || t.Kind != chat.TouchRead

@@ -31,6 +31,12 @@ type Request struct {
 	// parser, see NativeToolsRefused). The history's calls and results are
 	// sent as text too.
 	TextTools bool
+	// Deferred are tools listed by name only (in a load_tools tool's
+	// description), their definitions not sent: a call the model writes
+	// as text that names one is read as a call, as a server passes on a
+	// native call to any name, and the agent loads the tool when it runs
+	// it. Only their names are read.
+	Deferred []ToolSpec
 	// Model, when set, is asked for instead of the client's model, for
 	// this request only (a custom command's or a sub-agent's model).
 	Model string
@@ -294,7 +300,7 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 		}
 	}
 	reply, err := c.complete(ctx, st, msgs, opts)
-	reply, opens := shape.finish(reply, req.Tools, err == nil)
+	reply, opens := shape.finish(reply, req.Tools, req.Deferred, err == nil)
 	if opens {
 		c.mu.Lock()
 		if c.opensThinking == nil {

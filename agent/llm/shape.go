@@ -44,7 +44,7 @@ func (s *shaper) event(ev Event) {
 // tool calls an answer wrote as text (only from a complete answer).
 // opened reports that the answer closed a thinking block it never opened:
 // the model's template opens it, and later answers will do the same.
-func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, opened bool) {
+func (s *shaper) finish(r Reply, offered, deferred []ToolSpec, complete bool) (_ Reply, opened bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.think.flush()
@@ -56,13 +56,13 @@ func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, op
 		r.Reasoning = strings.TrimSpace(strings.TrimSpace(r.Reasoning) + "\n\n" + th)
 	}
 	if complete && len(r.ToolCalls) == 0 && r.DroppedCalls == 0 {
-		calls, problem := readTextCalls(r.Content, offered)
+		calls, problem := readTextCalls(r.Content, offered, deferred)
 		if problem != "" {
 			// An answer that is only a call the model botched: it stands
 			// as one call that is not run, whose result tells the model
 			// what to fix, so the turn goes on instead of ending on a
 			// block of JSON.
-			calls = []chat.ToolCall{{ID: textCallPrefix + "1", Name: botchedName(r.Content, offered), Arguments: "{}", FromText: true, Unreadable: problem}}
+			calls = []chat.ToolCall{{ID: textCallPrefix + "1", Name: botchedName(r.Content, append(offered[:len(offered):len(offered)], deferred...)), Arguments: "{}", FromText: true, Unreadable: problem}}
 		}
 		if calls != nil {
 			r.ToolCalls, r.Content = calls, ""
@@ -85,7 +85,7 @@ func (s *shaper) finish(r Reply, offered []ToolSpec, complete bool) (_ Reply, op
 // tool it seems to name, else "tool_call".
 func botchedName(content string, offered []ToolSpec) string {
 	for _, t := range offered {
-		if strings.Contains(content, `"`+t.Name+`"`) || strings.Contains(content, `'`+t.Name+`'`) || strings.Contains(content, t.Name+"<｜tool▁sep｜>") || strings.Contains(content, t.Name+mistralArgs) {
+		if strings.Contains(content, `"`+t.Name+`"`) || strings.Contains(content, `'`+t.Name+`'`) || strings.Contains(content, t.Name+"<｜tool▁sep｜>") || strings.Contains(content, t.Name+mistralArgs) || strings.Contains(content, t.Name+"(") {
 			return t.Name
 		}
 	}

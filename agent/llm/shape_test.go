@@ -59,6 +59,11 @@ func TestRecoverTextCalls(t *testing.T) {
 		{"qwen3 coder xml string stays text", "<tool_call><function=read_file><parameter=path>42</parameter></function></tool_call>", []want{{"read_file", `{"path":"42"}`}}},
 		{"gpt-oss harmony", `<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"main.go"}<|call|>`, []want{{"read_file", read}}},
 		{"gpt-oss harmony started", `<|start|>assistant<|channel|>commentary to=functions.run_command json<|message|>{"command":"go test ./..."}<|call|>`, []want{{"run_command", run}}},
+		{"gemma tool_code", "```tool_code\nread_file(path=\"main.go\")\n```", []want{{"read_file", read}}},
+		{"gemma tool_code print", "```tool_code\nprint(default_api.run_command(command='go test ./...'))\n```", []want{{"run_command", run}}},
+		{"gemma tool_code typed", "```tool_code\nrun_command(command=\"go test ./...\", timeout=30)\n```", []want{{"run_command", `{"command":"go test ./...","timeout":30}`}}},
+		{"gemma tool_code two", "```tool_code\nread_file(path=\"main.go\")\nrun_command(command=\"go test ./...\",)\n```", []want{{"read_file", read}, {"run_command", run}}},
+		{"gemma tool_code escapes", "```tool_code\nrun_command(command=\"\"\"echo 'a'\\\\b\nc\"\"\")\n```", []want{{"run_command", `{"command":"echo 'a'\\b\nc"}`}}},
 		{"no arguments key", `{"name": "run_command"}`, nil}, // required command missing
 
 		// Not calls: the text stays the answer.
@@ -77,6 +82,8 @@ func TestRecoverTextCalls(t *testing.T) {
 		{"plain json answer", `{"path": "main.go"}`, nil},
 		{"empty", ``, nil},
 		{"fence of go code", "```go\nfunc main() {}\n```", nil},
+		{"tool_code that calls nothing", "```tool_code\nnot a call\n```", nil},
+		{"python fence", "```python\nread_file(path=\"main.go\")\n```", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,7 +232,7 @@ func BenchmarkShaper(b *testing.B) {
 		for _, d := range deltas {
 			s.event(TextDelta{Text: d})
 		}
-		_, _ = s.finish(Reply{Content: answer}, tools, true)
+		_, _ = s.finish(Reply{Content: answer}, tools, nil, true)
 	}
 }
 
@@ -286,6 +293,15 @@ func TestBotchedTextCalls(t *testing.T) {
 		{"hermes missing required", `<tool_call>{"name": "read_file", "arguments": {}}</tool_call>`, `"path" is required`, "read_file"},
 		{"hermes wrong type", `<tool_call>{"name": "read_file", "arguments": {"path": 7}}</tool_call>`, `"path" must be of type string`, "read_file"},
 		{"bare missing required", `{"name": "run_command", "parameters": {}}`, `"command" is required`, "run_command"},
+		{"tool_code variable", "```tool_code\nread_file(path=p)\n```", "is not a literal", "read_file"},
+		{"tool_code expression", "```tool_code\nread_file(path=\"a\" + \"b\")\n```", "is not a literal", "read_file"},
+		{"tool_code positional", "```tool_code\nread_file(\"main.go\")\n```", "is not a keyword argument", "read_file"},
+		{"tool_code dict", "```tool_code\nrun_command(command={\"a\": 1})\n```", "is not a literal", "run_command"},
+		{"tool_code unclosed string", "```tool_code\nread_file(path=\"main.go)\n```", "not closed", "read_file"},
+		{"tool_code unknown tool", "```tool_code\ndelete_everything(path=\"/\")\n```", `no tool named "delete_everything"`, "tool_call"},
+		{"tool_code wrong type", "```tool_code\nread_file(path=7)\n```", `"path" must be of type string`, "read_file"},
+		{"tool_code assignment", "```tool_code\nx = read_file(path=\"a\")\n```", "more than calls of tools", "read_file"},
+		{"tool_code of no tool", "```tool_code\nx = 1 + 2\n```", "", ""},
 
 		{"prose mention", `I would call read_file with {"path": "a"}, but it is not needed.`, "", ""},
 		{"json describing a tool", `{"name": "read_file", "description": "reads", "parameters": {"path": "a"}}`, "", ""},
@@ -302,7 +318,7 @@ func TestBotchedTextCalls(t *testing.T) {
 				}
 			}, true, false)
 			s.event(TextDelta{Text: tt.text})
-			got, _ := s.finish(Reply{Content: tt.text}, offeredTools(), true)
+			got, _ := s.finish(Reply{Content: tt.text}, offeredTools(), nil, true)
 			if tt.problem == "" {
 				if len(got.ToolCalls) != 0 || got.Content != tt.text || text.String() != tt.text {
 					t.Fatalf("calls %+v, content %q, streamed %q: want the text as the answer", got.ToolCalls, got.Content, text.String())
@@ -335,6 +351,7 @@ func TestTextCallsSplitAtEveryPoint(t *testing.T) {
 		"deepseek":    `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"main.go"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`,
 		"qwen3 coder": "<tool_call>\n<function=read_file>\n<parameter=path>\nmain.go\n</parameter>\n</function>\n</tool_call>",
 		"fenced json": "```json\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}\n```",
+		"tool_code":   "```tool_code\nread_file(path=\"main.go\")\n```",
 		"after think": "<think>need it</think>\n<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"main.go\"}}</tool_call>",
 	}
 	for name, block := range blocks {
@@ -352,7 +369,7 @@ func TestTextCallsSplitAtEveryPoint(t *testing.T) {
 				if th, answer := splitThinking(block); th != "" {
 					content = answer
 				}
-				got, _ := s.finish(Reply{Content: content}, offeredTools(), true)
+				got, _ := s.finish(Reply{Content: content}, offeredTools(), nil, true)
 				if text.String() != "" {
 					t.Fatalf("cut at %d: %q showed as text", i, text.String())
 				}

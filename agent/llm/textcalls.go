@@ -44,7 +44,7 @@ const (
 // nil, and the text stays the answer. Text that mentions a tool among
 // other words is never a call.
 func recoverTextCalls(content string, offered []ToolSpec) []chat.ToolCall {
-	calls, _ := readTextCalls(content, offered)
+	calls, _ := readTextCalls(content, offered, nil)
 	return calls
 }
 
@@ -53,8 +53,11 @@ func recoverTextCalls(content string, offered []ToolSpec) []chat.ToolCall {
 // problem is then one sentence for the model (bad JSON, a tool that does
 // not exist, arguments that do not fit). The block must be unmistakably
 // a call: opened by a format's own marker, or bare JSON naming an offered
-// tool. Anything else is an answer, and problem is "".
-func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, problem string) {
+// tool. Anything else is an answer, and problem is "". A call of a
+// deferred tool (Request.Deferred) is read with its arguments unchecked:
+// the agent checks them against the definition the model has not seen,
+// and sends it back when they do not fit, as for a native call.
+func readTextCalls(content string, offered, deferred []ToolSpec) (calls []chat.ToolCall, problem string) {
 	if len(offered) == 0 {
 		return nil, ""
 	}
@@ -65,7 +68,24 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 	var raw []textCall
 	var ok bool
 	marked := true
+	code, isCode := toolCodeBody(strings.TrimSpace(content))
 	switch {
+	case isCode:
+		var looks bool
+		var why string
+		raw, looks, why = parsePythonCalls(code)
+		if !looks {
+			for _, t := range append(offered[:len(offered):len(offered)], deferred...) {
+				if strings.Contains(code, t.Name+"(") {
+					return nil, badPython("it holds more than calls of tools")
+				}
+			}
+			return nil, "" // Python that calls no tool is an answer
+		}
+		if why != "" {
+			return nil, badPython(why)
+		}
+		ok = true
 	case strings.HasPrefix(body, hermesOpen):
 		raw, ok = parseHermes(body)
 	case strings.HasPrefix(body, mistralOpen):
@@ -81,14 +101,14 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 		raw, ok = parseJSONCalls(body)
 		if !ok {
 			if name := calledName(body); name != "" && !json.Valid([]byte(body)) {
-				if _, offeredName := findTool(offered, name); offeredName {
+				if _, offeredName := findTool(offered, name); offeredName || isDeferred(deferred, name) {
 					return nil, badJSON(body)
 				}
 			}
 			return nil, ""
 		}
 		for _, c := range raw {
-			if _, found := findTool(offered, c.name); !found {
+			if _, found := findTool(offered, c.name); !found && !isDeferred(deferred, c.name) {
 				return nil, "" // JSON that names no tool of ours is an answer
 			}
 		}
@@ -106,7 +126,8 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 	calls = make([]chat.ToolCall, 0, len(raw))
 	for i, c := range raw {
 		spec, found := findTool(offered, c.name)
-		if !found {
+		later := !found && isDeferred(deferred, c.name)
+		if !found && !later {
 			return nil, fmt.Sprintf("there is no tool named %q; call one of: %s.", c.name, toolNames(offered))
 		}
 		if c.params != nil {
@@ -116,7 +137,7 @@ func readTextCalls(content string, offered []ToolSpec) (calls []chat.ToolCall, p
 		if !valid {
 			return nil, fmt.Sprintf("the arguments of %s are not a JSON object; write them as {\"name\": value, …}.", c.name)
 		}
-		if p := schemaProblem(args, spec.Parameters); p != "" {
+		if p := schemaProblem(args, spec.Parameters); p != "" && !later {
 			return nil, fmt.Sprintf("the arguments of %s do not fit its schema: %s.", c.name, p)
 		}
 		calls = append(calls, chat.ToolCall{
@@ -461,6 +482,12 @@ func argsObject(raw json.RawMessage) (json.RawMessage, bool) {
 	return raw, true
 }
 
+// isDeferred reports whether name is one of the deferred tools.
+func isDeferred(deferred []ToolSpec, name string) bool {
+	_, ok := findTool(deferred, name)
+	return ok
+}
+
 func findTool(offered []ToolSpec, name string) (ToolSpec, bool) {
 	for _, t := range offered {
 		if t.Name == name {
@@ -623,6 +650,9 @@ func mayOpenCall(text string) bool {
 		nl := strings.IndexByte(s, '\n')
 		if nl < 0 {
 			return len(s) < 40 // still the fence's language line
+		}
+		if strings.TrimSpace(s[3:nl]) == toolCodeLang {
+			return true // Gemma's calls, as Python
 		}
 		s = strings.TrimLeft(s[nl+1:], " \t\r\n")
 	}

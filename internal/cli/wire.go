@@ -14,6 +14,7 @@ import (
 	"pincer/agent/llm"
 	"pincer/agent/prompts"
 	"pincer/config"
+	"pincer/internal/serverfacts"
 	"pincer/safety"
 	"pincer/session"
 	"pincer/tools"
@@ -277,6 +278,16 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Project: in.Project,
 		Env:     env,
 	})
+	// With prompt_profile auto, a window learned later may call for the
+	// compact profile: its system prompt is made now, the same way.
+	auto := agent.Profile(p.cfg.PromptProfile) != agent.ProfileFull && agent.Profile(p.cfg.PromptProfile) != agent.ProfileCompact
+	compactSystem := ""
+	if auto && p.profile() == agent.ProfileFull {
+		agentMD, skillsMD := prompts.Defaults(string(agent.ProfileCompact))
+		if cin, err := agent.LoadInstructions(agentMD, skillsMD, filepath.Dir(config.UserConfigPath(c.getenv)), p.root); err == nil {
+			compactSystem = agent.SystemPrompt(agent.PromptParts{Agent: cin.Agent, Skills: cin.Skills, Project: cin.Project, Env: env})
+		}
+	}
 	hks, err := hookRunner(p, c.keyVariables(p), s.current)
 	if err != nil {
 		return nil, nil, err
@@ -308,6 +319,8 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 		Diagnostics:   diagnostics(s.lsp),
 		Check:         s.check,
 		Profile:       p.profile(),
+		ProfileAuto:   auto,
+		CompactSystem: compactSystem,
 		Price: func(model string) (float64, float64, bool) {
 			if model == "" {
 				model = client.ModelName()
@@ -315,12 +328,36 @@ func (c *cli) newAgent(p *project, s agentSetup) (*agent.Agent, *llm.Client, err
 			price, ok := p.cfg.PriceOf(model)
 			return price.Input, price.Output, ok
 		},
-		Window:      windowProbe(p, client),
-		Budget:      budget,
-		Learned:     learned,
-		CountTokens: client.CountTokens,
+		Window:          windowProbe(p, client),
+		TextToolsMemory: c.textToolsMemory(p),
+		Budget:          budget,
+		Learned:         learned,
+		CountTokens:     client.CountTokens,
 	})
 	return a, client, err
+}
+
+// textToolsMemory keeps, in the data directory, which models of the
+// configured server write their calls as text (agent.TextToolsMemory),
+// keyed by the base URL without credentials.
+func (c *cli) textToolsMemory(p *project) agent.TextToolsMemory {
+	f := serverfacts.File{Path: filepath.Join(filepath.Dir(c.storePath(p)), serverfacts.FileName)}
+	return textToolsFile{facts: f, base: config.RedactURL(p.cfg.BaseURL)}
+}
+
+// textToolsFile is agent.TextToolsMemory over the facts file, for one
+// server.
+type textToolsFile struct {
+	facts serverfacts.File
+	base  string
+}
+
+func (m textToolsFile) TextTools(model string) (string, bool) {
+	return m.facts.TextTools(m.base, model)
+}
+
+func (m textToolsFile) SetTextTools(model, reason string) error {
+	return m.facts.SetTextTools(m.base, model, reason)
 }
 
 // windowProbe is the agent's Options.Window: the documented window of a

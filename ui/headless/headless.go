@@ -223,8 +223,14 @@ func (p *Printer) Event(ev agent.Event) {
 	case agent.AssistantMessage:
 		p.endLine()
 	case agent.ToolStarted:
+		p.startOf("", ev)
 		fmt.Fprintf(p.err, "▸ %s\n", safetext.LineOf(e.Summary))
 	case agent.ToolResult:
+		if p.startOf("", ev) != nil && e.Summary != "" {
+			// Refused before it started: say what it was, as a started
+			// call's line does.
+			fmt.Fprintf(p.err, "▸ %s\n", safetext.LineOf(e.Summary))
+		}
 		mark := "✓"
 		if e.IsError {
 			mark = "✗"

@@ -159,3 +159,18 @@ func TestJSONAssistantLine(t *testing.T) {
 		t.Errorf("type is not the first field: %s", out.String())
 	}
 }
+
+// TestTextOutputNamesRefusedCalls: a call refused before it started gets
+// the line a started call has, with the agent's summary (which says when
+// the model wrote it as text), before its ✗.
+func TestTextOutputNamesRefusedCalls(t *testing.T) {
+	var out, errOut bytes.Buffer
+	p := NewPrinter(&out, &errOut, false)
+	p.Event(agent.ToolStarted{ID: "c1", Summary: "read_file a.go"})
+	p.Event(agent.ToolResult{ID: "c1", Summary: "read_file a.go", Content: "1\tpackage a"})
+	p.Event(agent.ToolResult{ID: "c2", Summary: "read_file b.go (recovered from text)", Content: "User cancelled the operation", IsError: true})
+	want := "▸ read_file a.go\n  ✓ 1   package a\n▸ read_file b.go (recovered from text)\n  ✗ User cancelled the operation\n"
+	if got := errOut.String(); got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+}

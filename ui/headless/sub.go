@@ -38,8 +38,12 @@ func (p *Printer) subEvent(e agent.SubEvent) {
 	}
 	switch ev := e.Event.(type) {
 	case agent.ToolStarted:
+		p.startOf(e.ID, ev)
 		fmt.Fprintf(p.err, "  ▸ %s\n", safetext.LineOf(ev.Summary))
 	case agent.ToolResult:
+		if p.startOf(e.ID, ev) != nil && ev.Summary != "" {
+			fmt.Fprintf(p.err, "  ▸ %s\n", safetext.LineOf(ev.Summary))
+		}
 		mark := "✓"
 		if ev.IsError {
 			mark = "✗"

@@ -113,3 +113,20 @@ func TestChatOf(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedCallSaysWhatItWas: a call refused before it started gets the
+// agent's summary of it (with "(recovered from text)" for a call written as
+// text) above its ✗, as a started call's message has.
+func TestRefusedCallSaysWhatItWas(t *testing.T) {
+	t.Parallel()
+	api := newFakeAPI(t)
+	model := agenttest.New()
+	defer model.Close()
+	r := startBot(t, api, model, "")
+	s := newStream(context.Background(), r.bot, owner)
+	s.event(agent.ToolResult{Call: "c1", ID: "c1", Name: "run_command", Summary: "run_command touch a (recovered from text)", Content: "User cancelled the operation", IsError: true})
+	all := strings.Join(api.texts(), "\n")
+	if !strings.Contains(all, "▸ run_command touch a (recovered from text)\n✗ User cancelled") {
+		t.Errorf("sent:\n%s", all)
+	}
+}

@@ -274,6 +274,11 @@ func (s *stream) event(ev agent.Event) {
 			body = mark + " (what recall found is not shown in a group)"
 		}
 		if !ok || tl.msg == 0 {
+			if !ok && e.Summary != "" {
+				// Refused before it started: say what it was, as a
+				// started call's message does.
+				body = "▸ " + safetext.LineOf(e.Summary) + "\n" + body
+			}
 			s.bot.send(s.ctx, s.chat, "<code>"+html.EscapeString(body)+"</code>", body, nil)
 			return
 		}

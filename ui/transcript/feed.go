@@ -100,11 +100,16 @@ func (m *Model) ToolStarted(id, summary string) {
 }
 
 // ToolResult shows the outcome of the call id: a mark and the first lines
-// of content, expandable to all of it.
-func (m *Model) ToolResult(id, name, content string, isError bool) {
+// of content, expandable to all of it. summary, when set, says what the
+// call was on a card that never started (a refused call), so it reads as
+// a started one would ("read_file a.go (recovered from text)").
+func (m *Model) ToolResult(id, name, summary, content string, isError bool) {
 	s := m.s
 	card := s.card(id, name)
 	t := card.tool
+	if t.summary == "" {
+		t.summary = summary
+	}
 	t.running, t.done = false, true
 	t.result, t.isError = content, isError
 	card.invalidate()

@@ -55,7 +55,7 @@ func TestTaskCardNestsTheSubAgentsSteps(t *testing.T) {
 	}
 
 	report := "The loader is config/load.go:42.\nIt reads three layers.\nDetails follow."
-	m.ToolResult("pincer-call-1", "task", report, false)
+	m.ToolResult("pincer-call-1", "task", "", report, false)
 	lines = viewLines(m)
 	if indexOf(lines, "12 steps · The loader is config/load.go:42. …") < 0 || indexOf(lines, "read_file f5.go") >= 0 || indexOf(lines, "Details follow.") >= 0 {
 		t.Errorf("the finished task is not one summary line:\n%s", strings.Join(lines, "\n"))

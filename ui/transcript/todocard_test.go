@@ -18,7 +18,7 @@ func TestTodoCard(t *testing.T) {
 	m.ToolCallDelta(0, "c1", "todo_write", args)
 	m.FinishAssistant(false)
 	m.ToolStarted("c1", "todo_write 1/3 done")
-	m.ToolResult("c1", "todo_write", "Task list saved: 3 items (1 completed, 1 in progress, 1 pending). Update it as you go.", false)
+	m.ToolResult("c1", "todo_write", "", "Task list saved: 3 items (1 completed, 1 in progress, 1 pending). Update it as you go.", false)
 	check := func(when string, m Model) {
 		t.Helper()
 		lines := viewLines(m)
@@ -52,14 +52,14 @@ func TestTodoCard(t *testing.T) {
 	bad := newTestModel(70, 20)
 	bad.ToolCallDelta(0, "c2", "todo_write", `{"todos":[{"content":"x","status":"blocked"}]}`)
 	bad.FinishAssistant(false)
-	bad.ToolResult("c2", "todo_write", `The arguments for todo_write were not valid, so it was not run: invalid arguments for todo_write: item 1 has the status "blocked"; use "pending", "in_progress" or "completed". The task list was not changed. A valid call looks like: {}`, true)
+	bad.ToolResult("c2", "todo_write", "", `The arguments for todo_write were not valid, so it was not run: invalid arguments for todo_write: item 1 has the status "blocked"; use "pending", "in_progress" or "completed". The task list was not changed. A valid call looks like: {}`, true)
 	lines = viewLines(bad)
 	if indexOf(lines, "Task list not updated") < 0 || indexOf(lines, `│ item 1 has the status "blocked"; use "pending"`) < 0 {
 		t.Errorf("a refused call does not say why in a line:\n%s", strings.Join(lines, "\n"))
 	}
 	cancelled := newTestModel(70, 20)
 	cancelled.ToolCallDelta(0, "c3", "todo_write", `{"todos":[]}`)
-	cancelled.ToolResult("c3", "todo_write", "Cancelled by the user.", true)
+	cancelled.ToolResult("c3", "todo_write", "", "Cancelled by the user.", true)
 	if lines := viewLines(cancelled); indexOf(lines, "│ Cancelled by the user.") < 0 {
 		t.Errorf("a cancelled call does not show its result:\n%s", strings.Join(lines, "\n"))
 	}
