@@ -25,9 +25,19 @@ type bridge struct {
 	pending []any // agent.Event values and approval questions, in order
 	wake    chan struct{}
 	last    time.Time
+
+	// frameDue, when set, is how long until the screen lets output be
+	// drawn (termscreen.Program.FrameDue). A batch then waits for that
+	// instead of for frameInterval since the last batch: handed over as
+	// the cap allows, the frame it makes is drawn at once, rather than on
+	// a timer of the screen's own, which cost a second wake-up for nearly
+	// every frame of a streamed answer (the batch came a moment before the
+	// cap, whose interval counts from the end of the last frame).
+	frameDue func() time.Duration
+	sleep    func(time.Duration) // time.Sleep; tests record it instead
 }
 
-func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1)} }
+func newBridge() *bridge { return &bridge{wake: make(chan struct{}, 1), sleep: time.Sleep} }
 
 // eventsMsg is a batch of agent events and approval questions, in order.
 type eventsMsg []any
@@ -79,15 +89,45 @@ func (b *bridge) send(ev any) {
 // worth of them gather, and delivers them as one eventsMsg.
 func (b *bridge) wait() tea.Cmd {
 	return func() tea.Msg {
+		if b.frameDue != nil {
+			// Until the next frame first, then for events: while an
+			// answer streams, its pieces gather meanwhile without waking
+			// anybody, and the batch goes at once.
+			if !b.untilFrame() {
+				<-b.wake
+				b.untilFrame() // events after a quiet spell: a tick may have drawn
+			} else {
+				<-b.wake
+			}
+			return b.drain()
+		}
 		<-b.wake
 		b.mu.Lock()
-		since := time.Since(b.last)
+		wait := frameInterval - time.Since(b.last)
 		b.mu.Unlock()
-		if since < frameInterval {
-			time.Sleep(frameInterval - since)
+		if wait > 0 {
+			b.sleep(wait)
 		}
 		return b.drain()
 	}
+}
+
+// untilFrame sleeps until the screen may draw the next frame (and says
+// whether it had to), asking once
+// more after sleeping: a frame drawn meanwhile (the status line's tick)
+// moves the next one. Not more often, so that frames drawn for the
+// person's typing never hold the answer back: past that, the screen's cap
+// holds the batch.
+func (b *bridge) untilFrame() (slept bool) {
+	for range 2 {
+		wait := b.frameDue()
+		if wait <= 0 {
+			break
+		}
+		b.sleep(wait)
+		slept = true
+	}
+	return slept
 }
 
 // drain takes every buffered event now.

@@ -34,7 +34,9 @@ func Run(ctx context.Context, o Options) error {
 		o.AskServers(screenElicitor{b: app.bridge}.ask)
 		defer o.AskServers(nil)
 	}
-	_, err = termscreen.New(app, termscreen.Options{FPS: screenFPS}).Run(ctx)
+	screen := termscreen.New(app, termscreen.Options{FPS: screenFPS})
+	app.bridge.frameDue = screen.FrameDue // events come as a frame may be drawn
+	_, err = screen.Run(ctx)
 	app.cancelTurn()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the screen failed: %w", err)

@@ -111,9 +111,12 @@ func streamAnswer() string {
 // writing 1.4 KB/s (slow), 24 pieces 8.6 KB/s (fast). Each op is the whole
 // answer. It reports what is the same on every machine: the bytes written
 // to the terminal per byte of answer, and the allocations and bytes
-// allocated per streamed piece; and the time per piece (noisy on a busy
-// machine: compare medians). A change that draws more than it must, or
-// renders the growing end of the answer more often, moves these.
+// allocated per streamed piece; the cap's timers armed per frame drawn
+// (cap-timers/frame: batches come when FrameDue says, as the bridge hands
+// them over, so a frame should need none; each is a second wake-up); and
+// the time per piece (noisy on a busy machine: compare medians). A change
+// that draws more than it must, or renders the growing end of the answer
+// more often, moves these.
 func BenchmarkStreamScreen(b *testing.B) {
 	for _, c := range []struct {
 		name     string
@@ -149,7 +152,7 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string, 
 	const interval = time.Second / 15
 	themes.RegisterCodeStyles() // as Run does
 	themes.CacheHighlighting()
-	var termBytes, pieces int64
+	var termBytes, pieces, capTimers, frames int64
 	var mallocs, allocated uint64
 	for b.Loop() {
 		b.StopTimer()
@@ -223,24 +226,24 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string, 
 		b.StartTimer()
 
 		sent := int64(0)
+		armed0, frames0 := clock.armed.Load(), p.Frames()
 		for i := 0; i < len(answer); {
 			views := model.views.Load()
-			// The agent's events reach the screen in one batch a frame.
+			// The agent's events reach the screen in one batch a frame,
+			// when the screen may draw it (as the bridge hands them over).
 			var batch eventsMsg
 			for k := 0; k < perFrame && i < len(answer); k++ {
 				batch = append(batch, agent.TextDelta{Text: answer[i:min(i+piece, len(answer))]})
 				i += piece
 				pieces++
 			}
+			clock.advance(p.FrameDue())
 			p.Send(batch)
 			sent++
-			// Every piece taken in, the frame the cap holds back is drawn.
 			waitUntil(b, "the pieces taken in", func() bool { return model.events.Load() == sent })
-			// The frame, drawn at once or when the cap's interval is up.
-			// (A message of the screen's own, a command's answer, may
-			// arrive between two batches and take the frame the cap
-			// held: then the next interval brings this one.)
-			clock.advance(interval)
+			// The frame, drawn at once. (A message of the screen's own, a
+			// command's answer, may arrive between two batches and take
+			// the frame: then the cap's timer brings this one.)
 			for tries := 0; model.views.Load() == views; tries++ {
 				if tries > 0 && tries%200 == 0 {
 					clock.advance(interval)
@@ -253,6 +256,8 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string, 
 		}
 
 		b.StopTimer()
+		capTimers += clock.armed.Load() - armed0
+		frames += int64(p.Frames() - frames0)
 		if os.Getenv("PINCER_STREAM_DEBUG") != "" {
 			fmt.Println("views", model.views.Load(), "frames", p.Frames(), "batches", (len(answer)+piece*perFrame-1)/(piece*perFrame))
 		}
@@ -275,6 +280,7 @@ func benchStreamScreen(b *testing.B, perFrame int, margins bool, answer string, 
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(pieces), "ns/piece")
 	b.ReportMetric(float64(mallocs)/float64(pieces), "allocs/piece")
 	b.ReportMetric(float64(allocated)/float64(pieces), "B/piece")
+	b.ReportMetric(float64(capTimers)/float64(max(frames, 1)), "cap-timers/frame")
 }
 
 // waitUntil spins until ok holds (the program answers in microseconds).

@@ -116,11 +116,17 @@ type Program struct {
 	margins   bool // the terminal scrolls between left and right margins (DECSLRM)
 	profile   colorprofile.Profile
 
-	width     int
-	height    int
-	last      time.Time // when the last frame was written
-	pending   bool      // a frame is due when the cap allows
-	drawn     bool      // a frame has been written
+	width  int
+	height int
+	// next is when the cap next lets output be drawn: an interval after
+	// the last frame's work began. nextFrame is the same as nanoseconds
+	// since start (on the monotonic clock), for FrameDue, which other
+	// goroutines call.
+	next      time.Time
+	start     time.Time
+	nextFrame atomic.Int64
+	pending   bool // a frame is due when the cap allows
+	drawn     bool // a frame has been written
 	lastView  tea.View
 	frames    atomic.Int64
 	keyboards bool // the keyboard protocols were pushed
@@ -163,12 +169,41 @@ func New(m tea.Model, o Options) *Program {
 		model:    m,
 		opts:     o,
 		clock:    clock,
+		start:    clock.Now(),
 		interval: time.Second / time.Duration(fps),
 		msgs:     make(chan tea.Msg, 64),
 		errs:     make(chan error, 1),
 		done:     make(chan struct{}),
 	}
 }
+
+// FrameDue is how long from now until the frame cap lets output be drawn
+// (0: at once). Whoever batches output for the screen (the agent's events)
+// delivers it then: output that arrives before it waits for the cap on a
+// timer of its own, which costs a second wake-up per frame. Safe from any
+// goroutine.
+func (p *Program) FrameDue() time.Duration {
+	next := p.nextFrame.Load()
+	if next == 0 {
+		return 0
+	}
+	return max(p.start.Add(time.Duration(next)).Sub(p.clock.Now()), 0)
+}
+
+// claim counts a frame begun at now for the cap, before the model's
+// commands run: output they bring in the meantime waits for the next
+// frame (FrameDue) rather than arriving a moment too early and waiting
+// on the cap's timer. A view that turns out unchanged counts too
+// (otherwise output that changes nothing in sight, an answer growing
+// below a view that holds still, would have the view worked out again
+// for every piece of it).
+func (p *Program) claim(now time.Time) {
+	p.next = now.Add(p.interval)
+	p.nextFrame.Store(int64(p.next.Sub(p.start)))
+}
+
+// capped reports whether output at now must wait for the cap.
+func (p *Program) capped(now time.Time) bool { return p.drawn && now.Before(p.next) }
 
 // Frames is how many frames have been written, for tests and benchmarks.
 func (p *Program) Frames() int { return int(p.frames.Load()) }
@@ -384,6 +419,7 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 		return false, nil
 	case frameMsg:
 		p.pending = false
+		p.claim(p.clock.Now())
 		p.draw(false)
 		return false, nil
 	case profileMsg:
@@ -454,10 +490,20 @@ func (p *Program) handle(msg tea.Msg) (quit bool, err error) {
 // frame; the cap is for output that keeps coming, and typing during an
 // answer must echo as fast as typing at an idle prompt.
 func (p *Program) update(msg tea.Msg) {
+	now := p.clock.Now()
+	person := personal(msg)
+	direct := !person && !p.pending && !p.capped(now)
+	if person || direct {
+		p.claim(now) // before the commands run: see claim
+	}
 	var cmd tea.Cmd
 	p.model, cmd = p.model.Update(msg)
 	p.run(cmd)
-	if personal(msg) {
+	if direct {
+		p.draw(false)
+		return
+	}
+	if person {
 		d, ok := p.model.(OutputDeferrer)
 		if ok && p.pending {
 			d.DeferOutput(true)
@@ -567,11 +613,13 @@ func (p *Program) frame() {
 	if p.pending {
 		return
 	}
-	if wait := p.last.Add(p.interval).Sub(p.clock.Now()); p.drawn && wait > 0 {
+	now := p.clock.Now()
+	if p.capped(now) {
 		p.pending = true
-		p.clock.AfterFunc(wait, func() { p.Send(frameMsg{}) })
+		p.clock.AfterFunc(p.next.Sub(now), func() { p.Send(frameMsg{}) })
 		return
 	}
+	p.claim(now)
 	p.draw(false)
 }
 
@@ -580,11 +628,8 @@ func (p *Program) frame() {
 func (p *Program) draw(personal bool) {
 	v := p.model.View()
 	if p.drawn && sameView(p.lastView, v) {
-		// Nothing to write, but the view was worked out: the cap counts
-		// that as a frame. Otherwise output that changes nothing in sight
-		// (an answer growing below a view that holds still) would have
-		// the view worked out again for every piece of it.
-		p.last = p.clock.Now()
+		// Nothing to write, but the view was worked out: the cap counted
+		// it as a frame (see claim).
 		return
 	}
 	var frame bytes.Buffer
@@ -688,11 +733,8 @@ func (p *Program) draw(personal bool) {
 		frame.WriteString(ansi.ResetModeSynchronizedOutput)
 	}
 	p.buf.Reset()
-	// The frame's time is taken before it is written: whoever sees it on
-	// the terminal sees a time no later than the cap is measured from.
 	p.lastView = v
 	p.drawn = true
-	p.last = p.clock.Now()
 	_, _ = p.out.Write(frame.Bytes())
 	p.frames.Add(1)
 }

@@ -746,3 +746,71 @@ func TestUnchangedViewCountsForTheCap(t *testing.T) {
 	clock.advance(time.Second)
 	term.waitFor(t, "two")
 }
+
+// dueModel is a textModel that asks the program, while it handles a
+// message, how long until output may be drawn, as a command started by
+// that message would.
+type dueModel struct {
+	textModel
+	p    *Program
+	mu   sync.Mutex
+	dues []time.Duration
+}
+
+func (m *dueModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.textModel.Update(msg)
+	if _, ok := msg.(string); ok && m.p != nil {
+		m.mu.Lock()
+		m.dues = append(m.dues, m.p.FrameDue())
+		m.mu.Unlock()
+	}
+	return m, nil
+}
+
+func (m *dueModel) seen() []time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]time.Duration(nil), m.dues...)
+}
+
+// TestOutputAtFrameDueDrawsAtOnce: output handed over when FrameDue says
+// is drawn at once, never on the cap's timer (a second wake-up per frame),
+// and the frame it makes counts for the cap before the message's commands
+// run, so that output they bring waits for the next frame instead of
+// arriving a moment too early.
+func TestOutputAtFrameDueDrawsAtOnce(t *testing.T) {
+	clock := newFakeClock()
+	m := &dueModel{textModel: textModel{text: "start"}}
+	p, term, _ := start(t, m, clock)
+	term.waitFor(t, "start")
+	m.mu.Lock()
+	m.p = p
+	m.mu.Unlock()
+	clock.advance(time.Second) // a quiet spell
+	if due := p.FrameDue(); due != 0 {
+		t.Fatalf("FrameDue after a quiet spell = %v, want 0", due)
+	}
+	armed0, _ := clock.counts()
+	const interval = time.Second / 10 // start's FPS
+	for i := range 5 {
+		frames := p.Frames()
+		p.Send(fmt.Sprintf("piece-%d", i))
+		waitFor(t, "the frame", func() bool { return p.Frames() > frames })
+		if due := p.FrameDue(); due != interval {
+			t.Fatalf("FrameDue after frame %d = %v, want the whole interval %v", i, due, interval)
+		}
+		clock.advance(interval / 4)
+		if due := p.FrameDue(); due != interval*3/4 {
+			t.Fatalf("FrameDue a quarter interval on = %v, want %v", due, interval*3/4)
+		}
+		clock.advance(p.FrameDue()) // the batch waits for the frame, as the bridge does
+	}
+	if armed, _ := clock.counts(); armed != armed0 {
+		t.Errorf("%d frames waited on the cap's timer, want none: output came when FrameDue said", armed-armed0)
+	}
+	for i, due := range m.seen() {
+		if due != interval {
+			t.Errorf("while handling output %d, FrameDue = %v, want %v: the frame it makes must count before its commands run", i, due, interval)
+		}
+	}
+}
