@@ -2,6 +2,7 @@ package termscreen
 
 import (
 	"bytes"
+	"strconv"
 	"unicode/utf8"
 )
 
@@ -70,8 +71,14 @@ type styleRewrite struct {
 // rewrite returns out with its styles written lazily.
 func (s *styleRewrite) rewrite(out []byte) []byte {
 	res := make([]byte, 0, len(out))
+	// last is the character written last, which a REP repeats; nil once
+	// anything but a style came after it.
+	var last []byte
 	for i := 0; i < len(out); {
 		c := out[i]
+		if c != 0x1b {
+			last = nil
+		}
 		switch {
 		case c == 0x1b && i+1 < len(out) && out[i+1] == '[':
 			n, prefix, params, final, ok := parseCSI(out, i)
@@ -79,9 +86,14 @@ func (s *styleRewrite) rewrite(out []byte) []byte {
 				res = s.flush(res)
 				return append(res, out[i:]...)
 			}
+			if !(prefix == 0 && (final == 'm' || final == 'b')) {
+				last = nil
+			}
 			switch {
 			case prefix == 0 && final == 'm':
 				res = s.sgr(res, out[i:n], params)
+			case prefix == 0 && final == 'b':
+				res = s.rep(res, out[i:n], params, last)
 			case prefix == 0 && isMove(final):
 				// Moves draw nothing (CUD and CUU stop at the margins:
 				// they never scroll).
@@ -107,20 +119,24 @@ func (s *styleRewrite) rewrite(out []byte) []byte {
 				res = s.flush(res)
 			}
 			res = append(res, c)
+			last = out[i : i+1]
 			i++
 		case c >= 0x20 && c != 0x7f && c < utf8.RuneSelf:
 			res = s.flush(res)
 			res = append(res, c)
+			last = out[i : i+1]
 			i++
 		case c >= utf8.RuneSelf:
 			res = s.flush(res)
 			_, n := utf8.DecodeRune(out[i:])
 			res = append(res, out[i:i+n]...)
+			last = out[i : i+n]
 			i += n
 		default:
 			// Anything else (other escape sequences, erasing, scrolling,
 			// modes, hyperlinks) gets the pen as the renderer meant it.
 			res = s.flush(res)
+			last = nil
 			n := i + 1
 			if c == 0x1b {
 				if n = skipEscape(out, i); n < 0 {
@@ -150,6 +166,34 @@ func (s *styleRewrite) sgr(res, seq, params []byte) []byte {
 		return append(res, seq...)
 	}
 	s.want = p
+	return res
+}
+
+// rep takes in REP (seq, with parameters params: the character last
+// again, n times). Terminals such as tmux forget the character to repeat
+// at any control sequence, a style included, so a style change is never
+// written between the character and its REP: when one is due, the
+// character goes out once more after it and the REP repeats the rest.
+func (s *styleRewrite) rep(res, seq, params, last []byte) []byte {
+	if last == nil {
+		// Nothing known to repeat: as the renderer wrote it.
+		res = s.flush(res)
+		return append(res, seq...)
+	}
+	if s.opaque || s.term == s.want || last[0] == ' ' && blankLooksSame(s.term, s.want) {
+		return append(res, seq...)
+	}
+	n, err := strconv.Atoi(string(params))
+	if err != nil || n < 1 {
+		n = 1
+	}
+	res = s.flush(res)
+	res = append(res, last...)
+	if n > 1 {
+		res = append(res, "\x1b["...)
+		res = strconv.AppendInt(res, int64(n-1), 10)
+		res = append(res, 'b')
+	}
 	return res
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/vt"
@@ -131,4 +132,61 @@ func looksDifferent(a, b *vt.Emulator, w, h int) string {
 		return fmt.Sprintf("cursor at %v, want %v", b.CursorPosition(), a.CursorPosition())
 	}
 	return ""
+}
+
+// strictText is the text that bytes draw on a terminal that forgets the
+// character a REP repeats at any control sequence, as tmux does: the
+// characters written and repeated, in order, with styles left out.
+func strictText(b []byte) string {
+	var sb strings.Builder
+	var last string
+	for i := 0; i < len(b); {
+		if b[i] == 0x1b && i+1 < len(b) && b[i+1] == '[' {
+			n, prefix, params, final, ok := parseCSI(b, i)
+			if !ok {
+				break
+			}
+			if prefix == 0 && final == 'b' && last != "" {
+				k := 1
+				fmt.Sscanf(string(params), "%d", &k)
+				sb.WriteString(strings.Repeat(last, k))
+			}
+			last = ""
+			i = n
+			continue
+		}
+		_, n := utf8.DecodeRune(b[i:])
+		last = string(b[i : i+n])
+		sb.WriteString(last)
+		i += n
+	}
+	return sb.String()
+}
+
+// TestREPKeepsItsCharacter: a style change put off until it shows must
+// not land between a character and the REP that repeats it, where tmux
+// forgets the character (the status line kept "kspace" of an older
+// line when six blanks were repeated that way).
+func TestREPKeepsItsCharacter(t *testing.T) {
+	const grey, gold = "\x1b[38;5;251m", "\x1b[38;5;180m"
+	for _, tc := range []struct {
+		name string
+		in   string
+		want string // the text drawn, on a strict terminal
+	}{
+		{"blanks after a change of ink only", gold + "workspace" + grey + " \x1b[6b", "workspace       "},
+		{"blanks with a background of their own", gold + "a\x1b[48;5;235m \x1b[3b", "a    "},
+		{"a letter after a change of ink", gold + "a" + grey + "b\x1b[3b", "abbbb"},
+		{"a style between the letter and its REP", gold + "a" + grey + "\x1b[2b", "aaa"},
+		{"a REP of one", gold + "a" + grey + "\x1b[b", "aa"},
+		{"a multi-byte character", gold + "─" + grey + "\x1b[4b", "─────"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var s styleRewrite
+			out := s.rewrite([]byte(tc.in))
+			if got := strictText(out); got != tc.want {
+				t.Errorf("%q became %q, which draws %q, want %q", tc.in, out, got, tc.want)
+			}
+		})
+	}
 }
