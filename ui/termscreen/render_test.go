@@ -24,7 +24,7 @@ func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
 	const w, h = 40, 10 // newTerminal's size
 	r := rand.New(rand.NewPCG(3, 5))
 	styles := []string{"", "\x1b[1m", "\x1b[38;2;200;100;50m", "\x1b[48;2;30;30;40m", "\x1b[3;38;2;1;2;3m", "\x1b[7m"}
-	words := []string{"ab", "cdef", "g", "hij", "世界", "··", "  ", "    "}
+	words := []string{"ab", "cdef", "g", "hij", "世界", "··", "  ", "    ", "------"} // runs the renderer repeats (REP)
 	// A row is words in styles; a change replaces one word.
 	rows := make([][]string, h)
 	for y := range rows {
@@ -49,7 +49,8 @@ func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); p.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	emu := termscreentest.Emulator(t, w, h)
+	// As strict about REP as tmux: see StrictREP.
+	emu := &termscreentest.StrictREP{Emu: termscreentest.Emulator(t, w, h)}
 	waitFrames(t, p, 1)
 	fed := 0
 	for n := range 60 {
@@ -71,7 +72,7 @@ func TestFarChangesLeaveTheScreenAsTheFrame(t *testing.T) {
 			term.mu.Unlock()
 			emu.WriteString(out[fed:])
 			fed = len(out)
-			diff := cellsDiffer(emu, view(), w, h)
+			diff := cellsDiffer(emu.Emu, view(), w, h)
 			if diff == "" {
 				break
 			}

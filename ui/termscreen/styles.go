@@ -72,8 +72,9 @@ type styleRewrite struct {
 func (s *styleRewrite) rewrite(out []byte) []byte {
 	res := make([]byte, 0, len(out))
 	// last is the character written last, which a REP repeats; nil once
-	// anything but a style came after it.
+	// anything but a style came after it. lastEnd is where it ends in res.
 	var last []byte
+	lastEnd := -1
 	for i := 0; i < len(out); {
 		c := out[i]
 		if c != 0x1b {
@@ -93,7 +94,7 @@ func (s *styleRewrite) rewrite(out []byte) []byte {
 			case prefix == 0 && final == 'm':
 				res = s.sgr(res, out[i:n], params)
 			case prefix == 0 && final == 'b':
-				res = s.rep(res, out[i:n], params, last)
+				res = s.rep(res, out[i:n], params, last, lastEnd)
 			case prefix == 0 && isMove(final):
 				// Moves draw nothing (CUD and CUU stop at the margins:
 				// they never scroll).
@@ -119,18 +120,18 @@ func (s *styleRewrite) rewrite(out []byte) []byte {
 				res = s.flush(res)
 			}
 			res = append(res, c)
-			last = out[i : i+1]
+			last, lastEnd = out[i:i+1], len(res)
 			i++
 		case c >= 0x20 && c != 0x7f && c < utf8.RuneSelf:
 			res = s.flush(res)
 			res = append(res, c)
-			last = out[i : i+1]
+			last, lastEnd = out[i:i+1], len(res)
 			i++
 		case c >= utf8.RuneSelf:
 			res = s.flush(res)
 			_, n := utf8.DecodeRune(out[i:])
 			res = append(res, out[i:i+n]...)
-			last = out[i : i+n]
+			last, lastEnd = out[i:i+n], len(res)
 			i += n
 		default:
 			// Anything else (other escape sequences, erasing, scrolling,
@@ -170,24 +171,28 @@ func (s *styleRewrite) sgr(res, seq, params []byte) []byte {
 }
 
 // rep takes in REP (seq, with parameters params: the character last
-// again, n times). Terminals such as tmux forget the character to repeat
-// at any control sequence, a style included, so a style change is never
-// written between the character and its REP: when one is due, the
-// character goes out once more after it and the REP repeats the rest.
-func (s *styleRewrite) rep(res, seq, params, last []byte) []byte {
+// again, n times), where res ended with last at lastEnd. Terminals such
+// as tmux forget the character to repeat at any control sequence, a style
+// included, so nothing is ever written between the character and its
+// REP: when anything is (a style change due, or one the renderer wrote
+// there that goes out as it is), the character goes out once more after
+// it and the REP repeats the rest.
+func (s *styleRewrite) rep(res, seq, params, last []byte, lastEnd int) []byte {
 	if last == nil {
 		// Nothing known to repeat: as the renderer wrote it.
 		res = s.flush(res)
 		return append(res, seq...)
 	}
-	if s.opaque || s.term == s.want || last[0] == ' ' && blankLooksSame(s.term, s.want) {
+	if !(last[0] == ' ' && blankLooksSame(s.term, s.want)) {
+		res = s.flush(res)
+	}
+	if len(res) == lastEnd {
 		return append(res, seq...)
 	}
 	n, err := strconv.Atoi(string(params))
 	if err != nil || n < 1 {
 		n = 1
 	}
-	res = s.flush(res)
 	res = append(res, last...)
 	if n > 1 {
 		res = append(res, "\x1b["...)
