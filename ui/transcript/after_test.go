@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/glamour/v2"
+
 	"pincer/themes"
 )
 
@@ -13,6 +15,54 @@ import (
 // lines must be exactly those of the block rendered behind chunkLead, as a
 // whole chunk and block by block.
 func TestRenderAfterMatchesTheLead(t *testing.T) {
+	blocks := sampleBlocks()
+	for _, th := range themes.Builtin() {
+		g := newGlamourRenderer(th)
+		for _, width := range []int{20, 57, 120} {
+			for _, src := range blocks {
+				want := g.Render(chunkLead+src, width)
+				if got := renderAfter(g, src, width); !slices.Equal(got, want) {
+					t.Errorf("%s at %d: %q\n got %q\nwant %q", th.Name, width, src, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRendererMatchesGlamour holds the converter pincer builds (to reuse
+// its buffers) to glamour's own: the same text, behind the lead or not, in
+// every built-in theme and at several widths, gives the same output.
+func TestRendererMatchesGlamour(t *testing.T) {
+	blocks := sampleBlocks()
+	for _, th := range themes.Builtin() {
+		g := newGlamourRenderer(th)
+		for _, width := range []int{20, 57, 120} {
+			r, err := glamour.NewTermRenderer(
+				glamour.WithStyles(th.Glamour()),
+				glamour.WithWordWrap(width),
+				glamour.WithChromaFormatter("terminal16m"),
+			)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, src := range blocks {
+				for _, in := range []string{src, chunkLead + src} {
+					out, err := r.Render(labelFences(sanitize(in)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := g.Render(in, width), tidyRendered(out, width); !slices.Equal(got, want) {
+						t.Errorf("%s at %d: %q\n got %q\nwant %q", th.Name, width, in, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// sampleBlocks are markdown blocks of every kind, alone and as the
+// transcript cuts a whole answer.
+func sampleBlocks() []string {
 	blocks := []string{
 		"A plain paragraph with **bold**, *emphasis*, `code` and ~~strike~~.\n",
 		"A paragraph long enough to wrap over several lines at the narrower widths, with a [link](https://example.com/a/long/path) in it.\n",
@@ -57,20 +107,7 @@ func TestRenderAfterMatchesTheLead(t *testing.T) {
 		"\n",
 	}
 	blocks = append(blocks, sampleAnswer)
-	for _, b := range boundariesOf(sampleAnswer) {
-		blocks = append(blocks, b)
-	}
-	for _, th := range themes.Builtin() {
-		g := newGlamourRenderer(th)
-		for _, width := range []int{20, 57, 120} {
-			for _, src := range blocks {
-				want := g.Render(chunkLead+src, width)
-				if got := renderAfter(g, src, width); !slices.Equal(got, want) {
-					t.Errorf("%s at %d: %q\n got %q\nwant %q", th.Name, width, src, got, want)
-				}
-			}
-		}
-	}
+	return append(blocks, boundariesOf(sampleAnswer)...)
 }
 
 // boundariesOf cuts src into the blocks the transcript renders apart.
