@@ -1,6 +1,9 @@
 package transcript
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // blockCacheBytes bounds what a blockCache keeps: the source and lines of
 // about a hundred pages of answers.
@@ -22,10 +25,11 @@ type blockCache struct {
 	size  int
 }
 
-// blockKey is a finished block as rendered: its source (with chunkLead when
-// it is not the answer's first) and the width.
+// blockKey is a finished block as rendered: its source, whether it is drawn
+// after other blocks (see renderAfter) and the width.
 type blockKey struct {
 	src   string
+	after bool
 	width int
 }
 
@@ -38,12 +42,23 @@ func (c *blockCache) Render(src string, width int) []string { return c.inner.Ren
 
 // finished returns the lines of a finished block, rendering it only the
 // first time. The lines are shared: callers copy before changing them.
-func (c *blockCache) finished(src string, width int) []string {
-	k := blockKey{src, width}
+func (c *blockCache) finished(src string, width int, after bool) []string {
+	k := blockKey{src, after, width}
 	if lines, ok := c.kept[k]; ok {
 		return lines
 	}
-	lines := slices.Clip(c.inner.Render(src, width))
+	var lines []string
+	switch {
+	case after && strings.IndexByte(src, '<') < 0:
+		// The same lines as drawn first, behind a blank line: one render
+		// serves both (see renderAfter).
+		lines = blankBefore(c.finished(src, width, false))
+	case after:
+		lines = renderAfter(c.inner, src, width)
+	default:
+		lines = c.inner.Render(src, width)
+	}
+	lines = slices.Clip(lines)
 	n := keptSize(k, lines)
 	if n > blockCacheBytes/4 {
 		return lines // too big to be worth keeping
@@ -69,11 +84,14 @@ func keptSize(k blockKey, lines []string) int {
 	return n
 }
 
-// renderFinished renders finished markdown through md's cache when it has
-// one.
-func renderFinished(md markdownRenderer, src string, width int) []string {
+// renderFinished renders finished markdown, drawn after other blocks when
+// after is set, through md's cache when it has one.
+func renderFinished(md markdownRenderer, src string, width int, after bool) []string {
 	if c, ok := md.(*blockCache); ok {
-		return c.finished(src, width)
+		return c.finished(src, width, after)
+	}
+	if after {
+		return renderAfter(md, src, width)
 	}
 	return md.Render(src, width)
 }

@@ -113,9 +113,6 @@ func (p *fencePreview) render(md markdownRenderer, tail string, width, gen int, 
 // that separate it from what precedes it), body the code's own.
 func renderSegment(md markdownRenderer, fenceLine, marker, code string, width int, first bool) (lead, body []string, ok bool) {
 	var b strings.Builder
-	if !first {
-		b.WriteString(chunkLead)
-	}
 	b.WriteString(fenceLine)
 	b.WriteString("\n" + segmentMark + "\n")
 	b.WriteString(code)
@@ -123,7 +120,12 @@ func renderSegment(md markdownRenderer, fenceLine, marker, code string, width in
 		b.WriteByte('\n')
 	}
 	b.WriteString(segmentMark + "\n" + marker + "\n")
-	lines := md.Render(b.String(), width)
+	var lines []string
+	if first {
+		lines = md.Render(b.String(), width)
+	} else {
+		lines = renderAfter(md, b.String(), width)
+	}
 	open, closing := -1, -1
 	for i, l := range lines {
 		if strings.TrimSpace(ansi.Strip(l)) == segmentMark {

@@ -1,10 +1,17 @@
 package transcript
 
 import (
+	"bufio"
+	"bytes"
 	"strings"
 
-	"charm.land/glamour/v2"
+	glamouransi "charm.land/glamour/v2/ansi"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 
 	"pincer/themes"
 )
@@ -17,16 +24,37 @@ type markdownRenderer interface {
 }
 
 // glamourRenderer renders with glamour in the theme's markdown style. It
-// keeps the glamour renderer for the current width, since building one
-// costs more than rendering a paragraph.
+// keeps the markdown converter for the current width, since building one
+// costs more than rendering a paragraph, and the buffers it writes into:
+// glamour's own Render gives each call a fresh output buffer and a 4 KB
+// write buffer, a sixth of what streaming allocated.
 type glamourRenderer struct {
 	style themes.Theme
 	width int
-	r     *glamour.TermRenderer
+	md    goldmark.Markdown
+	out   bytes.Buffer
+	w     *bufio.Writer // over out
 }
 
 func newGlamourRenderer(th themes.Theme) *glamourRenderer {
 	return &glamourRenderer{style: th}
+}
+
+// newMarkdown builds the converter glamour.NewTermRenderer builds for
+// these options (the same extensions, parser options and ANSI renderer),
+// so that pincer can hand it a buffered writer of its own.
+func newMarkdown(style themes.Theme, width int) goldmark.Markdown {
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
+		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
+	)
+	ar := glamouransi.NewRenderer(glamouransi.Options{
+		WordWrap:        width,
+		Styles:          style.Glamour(),
+		ChromaFormatter: "terminal16m",
+	})
+	md.SetRenderer(renderer.NewRenderer(renderer.WithNodeRenderers(util.Prioritized(ar, 1000))))
+	return md
 }
 
 // Render returns src rendered to lines no wider than width, blank lines at
@@ -36,22 +64,19 @@ func newGlamourRenderer(th themes.Theme) *glamourRenderer {
 // answer must never disappear.
 func (g *glamourRenderer) Render(src string, width int) []string {
 	width = max(width, 1)
-	if g.r == nil || g.width != width {
-		r, err := glamour.NewTermRenderer(
-			glamour.WithStyles(g.style.Glamour()),
-			glamour.WithWordWrap(width),
-			glamour.WithChromaFormatter("terminal16m"),
-		)
-		if err != nil {
-			return wrapPlain(src, width)
-		}
-		g.r, g.width = r, width
+	if g.md == nil || g.width != width {
+		g.md, g.width = newMarkdown(g.style, width), width
 	}
-	out, err := g.r.Render(labelFences(sanitize(src)))
-	if err != nil {
+	if g.w == nil {
+		g.w = bufio.NewWriter(&g.out)
+	}
+	g.out.Reset()
+	g.w.Reset(&g.out)
+	if err := g.md.Convert([]byte(labelFences(sanitize(src))), g.w); err != nil {
 		return wrapPlain(src, width)
 	}
-	return tidyRendered(out, width)
+	_ = g.w.Flush()
+	return tidyRendered(g.out.String(), width)
 }
 
 // tidyRendered splits glamour's output into tidy lines and folds any line

@@ -163,7 +163,7 @@ func TestTailIsRenderedAlone(t *testing.T) {
 	if got := c.calls - before; got != 1 {
 		t.Fatalf("a delta in the tail rendered %d times, want 1 (the tail)", got)
 	}
-	if last := c.last; last != chunkLead+"Third is still growing " {
+	if last := c.last; last != "Third is still growing " {
 		t.Fatalf("re-rendered %q, want only the tail", last)
 	}
 	before = c.calls

@@ -127,8 +127,32 @@ func (d *streamDoc) finishInterrupted() {
 // something precedes it; behind this empty comment, which draws nothing, a
 // chunk starts with exactly the blank lines it gets inside the whole answer.
 // What a block puts after itself does not depend on what follows, so chunks
-// join exactly. (A paragraph would do too, but costs a padded line.)
+// join exactly. (A paragraph would do too, but costs a padded line.) The
+// comment costs glamour an HTML sanitiser pass, so renderAfter does without
+// it where it can.
 const chunkLead = "<!-- -->\n\n"
+
+// renderAfter renders src as it is drawn after other blocks: the lines
+// md.Render(chunkLead+src) would give. Every block but a heading or a
+// paragraph starts with its own blank line, and those two start with one
+// exactly when something precedes them, so a first line that is not blank
+// gets the blank line the lead would have given it, without the sanitiser
+// pass the lead costs (an eighth of what streaming allocated). Text that
+// holds HTML is rendered behind the lead: what its tags leave may be blank.
+func renderAfter(md markdownRenderer, src string, width int) []string {
+	if strings.IndexByte(src, '<') >= 0 {
+		return md.Render(chunkLead+src, width)
+	}
+	return blankBefore(md.Render(src, width))
+}
+
+// blankBefore gives lines a blank first line unless they start with one.
+func blankBefore(lines []string) []string {
+	if len(lines) == 0 || lines[0] == "" {
+		return lines
+	}
+	return append([]string{""}, lines...)
+}
 
 // render returns the answer's lines at width, rendering only chunks that
 // have no lines for this generation and the tail if it changed.
@@ -266,11 +290,7 @@ func renderBlocks(md markdownRenderer, src string, width int, first bool) []stri
 		if end <= start {
 			continue
 		}
-		block := src[start:end]
-		if !first || start > 0 {
-			block = chunkLead + block
-		}
-		out = append(out, renderFinished(md, block, width)...)
+		out = append(out, renderFinished(md, src[start:end], width, !first || start > 0)...)
 		start = end
 	}
 	return out
@@ -281,5 +301,5 @@ func renderChunk(md markdownRenderer, src string, width int, first bool) []strin
 	if first {
 		return md.Render(src, width)
 	}
-	return md.Render(chunkLead+src, width)
+	return renderAfter(md, src, width)
 }
