@@ -215,3 +215,17 @@ func MixesScripts(word string) bool {
 	}
 	return latin && other
 }
+
+// MixedIdentifiers returns the words of line (runs of letters, digits and
+// underscores) that mix scripts (see MixesScripts).
+func MixedIdentifiers(line string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(line, func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))
+	}) {
+		if MixesScripts(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}

@@ -57,6 +57,36 @@ func (s *side) reveal(i int) {
 	s.width[i] = displaywidth.String(s.text[i])
 }
 
+// revealMixedScripts reveals the added lines not revealed already that
+// hold an identifier mixing Latin letters with look-alike letters of
+// another script (safetext.MixedIdentifiers): a wholly new line has no old
+// line to pair with, and "isАdmin" with a Cyrillic А reads as isAdmin.
+// Text wholly in another script (a comment in Russian) is not flagged. It
+// returns how many lines were revealed.
+func (d *doc) revealMixedScripts() int {
+	n := 0
+	for _, h := range d.hunks {
+		for j := h.newStart; j < h.newEnd; j++ {
+			if d.new.revealed != nil && d.new.revealed[j] {
+				continue
+			}
+			if len(safetext.MixedIdentifiers(lineContent(d.new.lines[j]))) > 0 {
+				d.new.reveal(j)
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// mixedNote is the file note for n added lines with mixed-script words.
+func mixedNote(n int) string {
+	if n == 1 {
+		return "1 added line has a word that mixes scripts (shown by code point)"
+	}
+	return fmt.Sprintf("%d added lines have a word that mixes scripts (shown by code point)", n)
+}
+
 // lookalikeNote is the file note for n revealed lines.
 func lookalikeNote(n int) string {
 	if n == 1 {
