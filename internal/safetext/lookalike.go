@@ -139,7 +139,6 @@ func Reveal(line string) string {
 	return b.String()
 }
 
-
 // LooksLikeASCII is the printable ASCII character r is drawn like, when r
 // is not ASCII: a Cyrillic or Greek letter drawn like a Latin one, a
 // full-width form, a space other than U+0020.
