@@ -270,6 +270,7 @@ func (p *part) dispatch(argv []field) {
 		return
 	}
 	p.loadsFrom(name, argv[1:])
+	p.scriptFrom(name, argv[1:])
 	h(p, name, argv[1:])
 }
 

@@ -37,7 +37,7 @@ func TestAllowDoesNotVouchForHiddenCode(t *testing.T) {
 // module or directory named by an option, a variable that points there, or
 // a directory outside the project the command runs in.
 func TestAllowRulesDoNotCoverWhatIsLoadedFromOutside(t *testing.T) {
-	c, err := NewClassifier(Rules{Allow: []string{"git *", "make *", "npm *", "go *", "cargo *", "node *", "pip *", "yarn *", "pnpm *"}})
+	c, err := NewClassifier(Rules{Allow: []string{"git *", "make *", "npm *", "go *", "cargo *", "node *", "pip *", "yarn *", "pnpm *", "python3 *", "bash *", "env *"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,6 +89,14 @@ func TestAllowRulesDoNotCoverWhatIsLoadedFromOutside(t *testing.T) {
 		{"cd /tmp && make", Confirm},
 		{"cd .. && npm test", Confirm},
 		{"LD_PRELOAD=/tmp/x.so make", Dangerous},
+		{"env -C /tmp make", Confirm},
+		{"env --chdir=/tmp make", Confirm},
+		{"python3 /tmp/x.py", Confirm},
+		{"python3 -u ../other/x.py", Confirm},
+		{"node /tmp/x.js", Confirm},
+		{"bash ~/x.sh", Confirm},
+		{"go run /tmp/x.go", Confirm},
+		{"go run example.com/tool@latest", Confirm},
 		// What the project holds is what the rules vouch for.
 		{"git init", Safe},
 		{"git commit -m x", Safe},
@@ -104,6 +112,13 @@ func TestAllowRulesDoNotCoverWhatIsLoadedFromOutside(t *testing.T) {
 		{"node -r ts-node/register app.ts", Safe},
 		{"pip install -r requirements.txt", Safe},
 		{"DEBUG=1 make test", Safe},
+		{"env -C sub make", Safe},
+		{"python3 scripts/gen.py /tmp/out", Safe},
+		{"python3 -m pytest /tmp/x", Safe},
+		{"node app.js", Safe},
+		{"bash -c 'make test'", Safe},
+		{"go run ./cmd/tool", Safe},
+		{"go run . /tmp/arg", Safe},
 		{"CGO_ENABLED=0 go build ./...", Safe},
 		{"NODE_ENV=production npm run build", Safe},
 	}

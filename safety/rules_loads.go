@@ -38,6 +38,8 @@ var loadSpecs = map[string]loadSpec{
 		short: "C", long: []string{"manifest-path"}},
 	"node": {spec: optSpec{posix: true, shortArg: "r", longArg: []string{"require", "import", "loader", "experimental-loader", "env-file", "env-file-if-exists", "experimental-config-file"}},
 		short: "r", long: []string{"require", "import", "loader", "experimental-loader", "env-file", "env-file-if-exists", "experimental-config-file"}},
+	"env": {spec: optSpec{posix: true, shortArg: "CuS", longArg: []string{"chdir", "unset", "split-string"}},
+		short: "C", long: []string{"chdir"}},
 	"pip": {spec: optSpec{shortArg: "rceitf", longArg: []string{"requirement", "constraint", "editable", "index-url", "extra-index-url", "target", "prefix", "root", "src", "find-links", "python"}},
 		short: "rcef", long: []string{"requirement", "constraint", "editable", "find-links", "src"}},
 }
@@ -72,6 +74,69 @@ func (p *part) loadsFrom(name string, args []field) {
 		if l := p.w.resolve(o.val); !l.project || l.unknown || strings.ContainsRune(o.val, ':') {
 			p.loads = append(p.loads, "loads code or settings from "+display(o.val)+" ("+flag+"), outside the project")
 		}
+	}
+}
+
+// scriptSpecs are the interpreters whose first operand is a script they
+// run, with the options that take a value and those that give the code
+// itself (then there is no script operand).
+var scriptSpecs = map[string]struct {
+	spec optSpec
+	code string // short options whose value is the code
+}{
+	"python":  {optSpec{posix: true, shortArg: "cmWXQ"}, "cm"},
+	"node":    {optSpec{posix: true, shortArg: "erpC", longArg: []string{"require", "import", "loader", "experimental-loader", "eval", "print", "env-file", "conditions", "input-type", "title"}}, "ep"},
+	"ruby":    {optSpec{posix: true, shortArg: "eIrCEFTx"}, "e"},
+	"perl":    {optSpec{posix: true, shortArg: "eEIMmx"}, "eE"},
+	"php":     {optSpec{posix: true, shortArg: "rcdBRFEz"}, "rBRE"},
+	"bash":    {optSpec{posix: true, shortArg: "oO"}, ""},
+	"sh":      {optSpec{posix: true, shortArg: "oO"}, ""},
+	"zsh":     {optSpec{posix: true, shortArg: "oO"}, ""},
+	"dash":    {optSpec{posix: true, shortArg: "oO"}, ""},
+	"deno":    {optSpec{posix: true}, ""},
+	"bun":     {optSpec{posix: true}, ""},
+	"tsx":     {optSpec{posix: true}, ""},
+	"ts-node": {optSpec{posix: true}, ""},
+}
+
+// scriptFrom records the script an interpreter (or go run) runs when it
+// lies outside the project, or is fetched (go run pkg@version): an allow
+// rule for python3 vouches for the project's code, not for /tmp/x.py.
+func (p *part) scriptFrom(name string, args []field) {
+	if name == "go" {
+		if op, i := firstOperand(args); op.s == "run" {
+			ps := getopt(args[i+1:], loadSpecs["go"].spec)
+			for _, o := range ps.operands {
+				if strings.HasPrefix(o.s, "-") {
+					continue
+				}
+				if strings.Contains(o.s, "@") {
+					p.loads = append(p.loads, "runs "+display(o.s)+", a module fetched from the network")
+				} else if l := p.w.resolve(o.s); (!l.project || l.unknown) && (strings.ContainsAny(o.s, "/~") || strings.HasSuffix(o.s, ".go")) {
+					p.loads = append(p.loads, "runs "+display(o.s)+", outside the project")
+				}
+				break
+			}
+		}
+		return
+	}
+	base := strings.TrimRight(name, "0123456789.")
+	sp, ok := scriptSpecs[base]
+	if !ok {
+		return
+	}
+	ps := getopt(args, sp.spec)
+	for _, o := range ps.opts {
+		if !o.long && strings.Contains(sp.code, o.name) || o.long && (o.name == "eval" || o.name == "print") || !o.long && (base == "bash" || base == "sh" || base == "zsh" || base == "dash") && o.name == "c" {
+			return // the code is in the arguments, judged as such
+		}
+	}
+	if len(ps.operands) == 0 {
+		return
+	}
+	s := ps.operands[0].s
+	if l := p.w.resolve(s); !l.project || l.unknown {
+		p.loads = append(p.loads, "runs the script "+display(s)+", outside the project")
 	}
 }
 
