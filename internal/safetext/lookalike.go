@@ -195,19 +195,24 @@ func Disguised(s string) []Disguise {
 	return out
 }
 
-// MixesScripts reports an identifier that mixes Latin letters with
-// letters of another script drawn alike (Cyrillic, Greek, full-width
-// forms): "pаypal" with a Cyrillic а. Words wholly in one script, as in
-// ordinary Russian or Greek text, do not mix.
+// MixesScripts reports an identifier that mixes Latin letters with a
+// letter of another script drawn like a Latin one (Cyrillic, Greek,
+// full-width forms): "pаypal" with a Cyrillic а. Words wholly in one
+// script, as in ordinary Russian or Greek text, do not mix, nor do Latin
+// letters beside a Greek one that looks like no Latin letter (Δt, αx), as
+// scientific code writes them.
 func MixesScripts(word string) bool {
 	latin, other := false, false
 	for _, r := range word {
 		switch {
-		case r < utf8.RuneSelf && unicode.IsLetter(r):
-			latin = true
-		case r >= 0xFF01 && r <= 0xFF5E,
-			unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee):
+		case r < utf8.RuneSelf:
+			latin = latin || unicode.IsLetter(r)
+		case r >= 0xFF01 && r <= 0xFF5E:
 			other = true
+		case unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian, unicode.Cherokee):
+			if _, ok := LatinLookalike(r); ok {
+				other = true
+			}
 		case unicode.IsLetter(r) && unicode.In(r, unicode.Latin):
 			latin = true
 		}

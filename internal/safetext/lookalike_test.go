@@ -19,6 +19,9 @@ func TestMixesScripts(t *testing.T) {
 		{"café", false},         // Latin with an accent
 		{"straße", false},       // Latin
 		{"isAdmin", false},
+		{"Δt", false},       // Greek that looks like no Latin letter
+		{"dαta", false},     // α is drawn unlike a
+		{"c\u043ent", true}, // Cyrillic о in Latin
 	}
 	for _, tc := range cases {
 		if got := MixesScripts(tc.word); got != tc.want {
