@@ -49,6 +49,8 @@ func (p *part) envAssign(name, value string) {
 		p.raiseSticky(Confirm, "sets "+name+", which changes what code runs")
 	case toolEnvVar(name):
 		p.toolEnv(name, value)
+	default:
+		p.envLoads(name, value)
 	}
 }
 

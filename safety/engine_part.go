@@ -41,6 +41,9 @@ type part struct {
 	// statement, when it has no command).
 	assigns []*syntax.Assign
 	proofs  []string // the allowlist entries that proved the part
+	// loads are what the command loads from outside the project (options
+	// and variables that point it there): no allow rule lowers them.
+	loads []string
 }
 
 func (w *walker) newPart(text string, stdin stream) *part {
@@ -266,6 +269,8 @@ func (p *part) dispatch(argv []field) {
 		p.raise(p.w.sh.c.unknown, "runs "+display(prog.s)+", a program pincer does not know")
 		return
 	}
+	p.loadsFrom(name, argv[1:])
+	p.scriptFrom(name, argv[1:])
 	h(p, name, argv[1:])
 }
 
@@ -357,6 +362,9 @@ func (p *part) finish() {
 			rule, ok := firstMatch(c.allow, argv)
 			if !ok {
 				continue
+			}
+			for _, why := range p.pinned() {
+				p.raises = append(p.raises, raise{Confirm, levelSticky, why + "; the allow rule " + rule + " does not cover that"})
 			}
 			kept := p.raises[:0:0]
 			for _, r := range p.raises {

@@ -41,6 +41,22 @@ type OwnFiles struct {
 	Store      string // the session store file (pincer.db)
 	TrustFile  string // the list of trusted projects
 	ThemeDir   string // the user's theme files
+	// HookScripts are the files in the project that pincer's configured
+	// hooks run (./scripts/format.sh): hooks run outside the sandbox, so a
+	// model that changed one would run its code there at the next turn.
+	// Writing them is Dangerous and the jail keeps them read-only;
+	// reading them is ordinary.
+	HookScripts []string
+}
+
+// hookScript reports whether p is one of the hooks' scripts.
+func (o OwnFiles) hookScript(p string) bool {
+	for _, h := range o.HookScripts {
+		if h := cleanAbs(h); h != "" && h == p {
+			return true
+		}
+	}
+	return false
 }
 
 // what names the part of pincer's own files p is in, or "".
@@ -99,6 +115,9 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 		} else {
 			found = append(found, raise{tier: Confirm, why: "reads " + own})
 		}
+	}
+	if a.Write && a.Own.hookScript(p) {
+		found = append(found, raise{tier: Dangerous, why: "writes a script pincer's hooks run outside the sandbox"})
 	}
 	if a.Write {
 		if t, why := writeRisk(l); t == Dangerous {

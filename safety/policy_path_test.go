@@ -3,6 +3,7 @@ package safety
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -382,6 +383,44 @@ func TestPathPolicyMarksSecretReads(t *testing.T) {
 		v := c.Path(PathAccess{Root: "/home/u/proj", Home: "/home/u", Own: own, Path: tc.path, Write: tc.write})
 		if v.Secret != tc.want {
 			t.Errorf("Path(%q, write=%v).Secret = %v, want %v (%v %q)", tc.path, tc.write, v.Secret, tc.want, v.Tier, v.Reasons)
+		}
+	}
+}
+
+// TestPathPolicyHookScripts checks that a script pincer's hooks run is not
+// the model's to change (hooks run outside the sandbox, so its code would
+// run there), while reading it, and writing the rest of the project, stay
+// ordinary; and that the jail keeps it read-only.
+func TestPathPolicyHookScripts(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the table uses Unix paths")
+	}
+	c, err := NewClassifier(Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const root, home = "/home/u/proj", "/home/u"
+	own := OwnFiles{HookScripts: []string{"/home/u/proj/scripts/format.sh"}}
+	for _, tc := range []struct {
+		path  string
+		write bool
+		want  Tier
+	}{
+		{"/home/u/proj/scripts/format.sh", true, Dangerous},
+		{"/home/u/proj/scripts/format.sh", false, Safe},
+		{"/home/u/proj/scripts/other.sh", true, Safe},
+		{"/home/u/proj/main.go", true, Safe},
+	} {
+		v := c.Path(PathAccess{Root: root, Home: home, Path: tc.path, Write: tc.write, Own: own})
+		if v.Tier != tc.want {
+			t.Errorf("%s (write %v): %s %q, want %s", tc.path, tc.write, v.Tier, v.Reasons, tc.want)
+		}
+	}
+	p := SandboxPolicy{Mode: SandboxWorkspace, Root: root, Home: home, Own: own}
+	for _, pr := range []Profile{ProfileContained, ProfileWorkspace} {
+		r, _ := p.Rights(pr)
+		if !slices.Contains(r.Pinned, "/home/u/proj/scripts/format.sh") {
+			t.Errorf("%s: the hook script is not kept read-only (pinned %q)", pr, r.Pinned)
 		}
 	}
 }

@@ -221,7 +221,7 @@ func (p SandboxPolicy) hidden() []string {
 // pinned lists what no jailed command may change or move: pincer's own
 // program and themes (its config and data are hidden outright).
 func (p SandboxPolicy) pinned() []string {
-	return abs([]string{p.Binary, p.Own.ThemeDir})
+	return abs(append([]string{p.Binary, p.Own.ThemeDir}, p.Own.HookScripts...))
 }
 
 // MaskedSecret reports whether the jail hides a file or directory from

@@ -143,7 +143,7 @@ var gitSubs = map[string]func(p *part, args []field){
 	"lfs":    gitLFS,
 	"commit": gitChange("records a commit"), "merge": gitChange("merges branches"), "cherry-pick": gitChange("applies commits"),
 	"revert": gitChange("reverts commits"), "am": gitChange("applies patches"), "apply": gitApply,
-	"init": gitChange("creates a repository"), "add": gitChange("stages changes"), "mv": gitChange("moves files"),
+	"init": gitInit, "add": gitChange("stages changes"), "mv": gitChange("moves files"),
 	"gc": gitChange("cleans up the repository"), "prune": gitChange("prunes unreachable objects"),
 	"update-ref": gitChange("changes a ref"), "update-index": gitChange("changes the index"),
 	"symbolic-ref": gitChange("changes a ref"), "replace": gitChange("replaces objects"),
@@ -756,7 +756,7 @@ func gitClone(p *part, args []field) {
 		p.gitConfig(c, false)
 	}
 	p.gitExecOpts(ps, "u", "upload-pack")
-	if t, ok := ps.value("", 0, "template"); ok {
+	if t, ok := ps.value("", 3, "template"); ok {
 		p.raiseSticky(Confirm, "copies hooks from the template "+display(t)+", which git runs after the clone")
 	}
 	p.gitURLs(ps.operands[:min(1, len(ps.operands))])
@@ -764,6 +764,20 @@ func gitClone(p *part, args []field) {
 		p.writes(ps.operands[1:2])
 	}
 	p.raise(Confirm, "clones a repository")
+}
+
+// gitInit handles git init: a template directory's hooks are copied into
+// the new repository, where git runs them, so --template is asked about
+// wherever it points (the template git uses by default is its own).
+func gitInit(p *part, args []field) {
+	ps := getopt(args, optSpec{shortArg: "b", longArg: []string{"template", "separate-git-dir", "initial-branch", "object-format", "ref-format", "shared"}})
+	if t, ok := ps.value("", 3, "template"); ok {
+		p.raiseSticky(Confirm, "copies hooks from the template "+display(t)+", which git runs in the new repository")
+	}
+	if d, ok := ps.value("", 3, "separate-git-dir"); ok {
+		p.raiseSticky(Confirm, "keeps the repository in "+display(d)+", whose configuration can run programs")
+	}
+	p.raise(Confirm, "creates a repository")
 }
 
 func gitFetch(p *part, args []field) {

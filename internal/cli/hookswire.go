@@ -111,3 +111,51 @@ func describeHooks(p *project) string {
 	}
 	return b.String()
 }
+
+// hookScripts are the files in the project that the hooks' commands name
+// (./scripts/format.sh, "$PINCER_PROJECT_DIR"/hooks/x.py, lint.sh after
+// sh): every word of a command that, with the project directory variables
+// put in, names an existing regular file inside root. Symbolic links are
+// resolved, so the file itself is what is kept.
+func hookScripts(list []hooks.Hook, root string) []string {
+	if root == "" {
+		return nil
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, h := range list {
+		for _, w := range strings.FieldsFunc(h.Command, func(r rune) bool { return strings.ContainsRune(" \t\n;|&()<>", r) }) {
+			w = strings.Trim(w, `"'`)
+			for _, v := range []string{"PINCER_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} {
+				w = strings.ReplaceAll(w, "${"+v+"}", root)
+				w = strings.ReplaceAll(w, "$"+v, root)
+			}
+			w = strings.ReplaceAll(w, `"`, "")
+			w = strings.ReplaceAll(w, "'", "")
+			if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "$") {
+				continue
+			}
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(root, w)
+			}
+			real, err := filepath.EvalSymlinks(w)
+			if err != nil {
+				continue
+			}
+			info, err := os.Stat(real)
+			if err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+				continue
+			}
+			if !slices.Contains(out, real) {
+				out = append(out, real)
+			}
+		}
+	}
+	return out
+}

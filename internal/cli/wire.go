@@ -394,6 +394,9 @@ func (c *cli) ownFiles(p *project) safety.OwnFiles {
 		Store:     store,
 		TrustFile: c.trustPath(),
 		ThemeDir:  c.themeDir(),
+		// Hooks run outside the sandbox: the scripts they run from the
+		// project are not the model's to change.
+		HookScripts: hookScripts(configuredHooks(p), p.root),
 	}
 	if user := config.UserConfigPath(c.getenv); user != "" {
 		own.ConfigDir = filepath.Dir(user)

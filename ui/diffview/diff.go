@@ -60,15 +60,19 @@ func newDoc(ch *tools.Change) *doc {
 		d.added += h.added()
 		d.removed += h.removed()
 	}
-	lookalikes := 0
+	lookalikes, mixed := 0, 0
 	if !d.binary {
 		d.computeBounds()
 		lookalikes = d.revealLookalikes()
+		mixed = d.revealMixedScripts()
 	}
 	d.titles = hunkTitles(d)
 	d.notes = fileNotes(d)
 	if lookalikes > 0 {
 		d.notes = append(d.notes, lookalikeNote(lookalikes))
+	}
+	if mixed > 0 {
+		d.notes = append(d.notes, mixedNote(mixed))
 	}
 	d.layouts = [2]*rowSet{buildRows(d, false), buildRows(d, true)}
 	return d

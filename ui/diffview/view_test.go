@@ -413,6 +413,10 @@ func TestViewTellsLookalikesApart(t *testing.T) {
 		{"paired across a hunk", "x\na = 1\n", "a = 1 \ny\n", []string{"+ a = 1␠"}, nil},
 		{"a visible change is drawn as it is", "naïve = 1\n", "naïve = 2\n", []string{"+ naïve = 2"}, []string{"⟨U+", "but is not"}},
 		{"an unchanged line with trailing space stays", "k \na\n", "k \nb\n", []string{"  k"}, []string{"␠", "but is not"}},
+		{"a new line mixes scripts in a word", "a = 1\n", "a = 1\nif is\u0410dmin {\n", []string{"+ if is⟨U+0410⟩dmin {", "1 added line has a word that mixes scripts"}, nil},
+		{"a new file mixes scripts", "", "p\u0430ypal = 1\nok = 2\n", []string{"+ p⟨U+0430⟩ypal = 1", "+ ok = 2", "1 added line has a word"}, nil},
+		{"a Russian comment is not flagged", "a = 1\n", "a = 1\n// проверка входа пользователя\n", []string{"+ // проверка входа"}, []string{"⟨U+", "mixes scripts"}},
+		{"Greek text is not flagged", "", "s = \"λόγος\"\n", []string{"λόγος"}, []string{"⟨U+", "mixes scripts"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
