@@ -26,8 +26,8 @@ type Classifier struct {
 	// resolved against; nil when there is none (then they are unproven).
 	files Files
 	// home is the user's home directory (absolute, slash-separated), ""
-	// when not known: a system directory that holds it (/root, for root)
-	// is the user's own place (see WithHome).
+	// when not known: a command's absolute paths inside it are judged as
+	// "~/…" (see inHome).
 	home string
 	// engineOnly turns the proof layer off, for tests of the engine's
 	// handlers alone.
@@ -69,10 +69,10 @@ func (c *Classifier) WithFiles(files Files) *Classifier {
 }
 
 // WithHome returns a copy of the classifier that knows the user's home
-// directory. Writing into a system directory is dangerous, except into
-// one that holds the home: run as root, /root is the user's own, and a
-// project there is edited like any other (start-up files and keys in it
-// stay dangerous).
+// directory, so that a command's absolute path inside it is judged like
+// the same path spelled with ~: run as root, a project under /root is
+// edited like any other while /root/.bashrc, /root/.config/pincer and the
+// rest of the system directories stay dangerous.
 func (c *Classifier) WithHome(home string) *Classifier {
 	cp := *c
 	if home != "" && filepath.IsAbs(home) {

@@ -11,18 +11,46 @@ type loc struct {
 	path    string // cleaned and slash-separated: "~/x", "/x", "c:/x", "sub/x", "../x"; unknown pieces are "?"
 	project bool   // inside the project: relative to the project root and not escaping it
 	unknown bool   // some of it is only known at run time
-	// home, when known, is the user's home directory (absolute): a system
-	// directory that holds it (root's /root) is the user's own place, not
-	// the system's. The shell engine does not know it; the file tools do.
-	home string
 }
 
 // resolve places a path argument of a command, relative to the directory
 // the script has changed to.
 func (w *walker) resolve(s string) loc {
 	l := placePath(s, w.cwd)
-	l.home = w.sh.c.home
+	if p, ok := inHome(l.path, w.sh.c.home); ok {
+		l.path = p
+	}
 	return l
+}
+
+// inHome spells an absolute, slash-separated path inside the home
+// directory as "~/…", so that every rule about the home (start-up files,
+// hidden files, pincer's own files) holds however the path is spelled, and
+// a home inside a system directory (root's /root) is the user's own place
+// while the rest of that directory stays the system's.
+func inHome(p, home string) (string, bool) {
+	if !homeTakes(home) || !strings.HasPrefix(p, "/") || !under(p, home) {
+		return "", false
+	}
+	if p == home {
+		return "~", true
+	}
+	return "~/" + strings.TrimPrefix(p, home+"/"), true
+}
+
+// homeTakes reports whether paths inside home may be judged as the
+// user's own "~/…": not when home is unknown, "/", or holds /etc or a
+// system directory, since placing those under ~ would hide the system.
+func homeTakes(home string) bool {
+	if home == "" || home == "/" || isWindowsPath(home) && len(home) <= 3 {
+		return false
+	}
+	for _, d := range append([]string{"/etc", "/private/etc"}, systemDirs...) {
+		if d != home && under(d, home) {
+			return false
+		}
+	}
+	return true
 }
 
 func placePath(s, cwd string) loc {
@@ -88,6 +116,11 @@ func writeRisk(l loc) (Tier, string) {
 	if why := sensitiveLoc(l); why != "" {
 		return Dangerous, why
 	}
+	if strings.HasPrefix(p, "~/") && !l.project && !l.unknown {
+		if why := homeLoadedLater(strings.TrimPrefix(p, "~/")); why != "" {
+			return Dangerous, why
+		}
+	}
 	return Confirm, ""
 }
 
@@ -124,7 +157,7 @@ func sensitiveLoc(l loc) string {
 		return "system configuration"
 	}
 	for _, d := range systemDirs {
-		if under(p, d) && (l.home == "" || !under(l.home, d)) {
+		if under(p, d) {
 			if strings.Contains(p, "cron") || strings.HasPrefix(p, "/var/at") {
 				return "the crontab"
 			}

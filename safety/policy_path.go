@@ -79,7 +79,7 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	root, home := cleanAbs(a.Root), cleanAbs(a.Home)
 	inRoot := root != "" && within(root, p)
 	logical := filepath.ToSlash(p)
-	if home != "" && within(home, p) {
+	if homeTakes(filepath.ToSlash(home)) && within(home, p) {
 		rel, _ := filepath.Rel(home, p)
 		logical = path.Clean("~/" + filepath.ToSlash(rel))
 	}
@@ -89,7 +89,7 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 	// A root at or above the home directory holds the user's own start-up
 	// files: those are not project files.
 	project := inRoot && !(home != "" && within(root, home))
-	l := loc{path: logical, project: project, home: filepath.ToSlash(home)}
+	l := loc{path: logical, project: project}
 	shown := display(logical)
 
 	var found []raise
@@ -161,16 +161,8 @@ func (c *Classifier) Path(a PathAccess) Verdict {
 func loadedLater(root, home, p string, inRoot, project bool) string {
 	if home != "" && !project && within(home, p) && p != home {
 		rel, _ := filepath.Rel(home, p)
-		comps := strings.Split(filepath.ToSlash(rel), "/")
-		for i, c := range comps {
-			switch {
-			case strings.HasPrefix(c, "."):
-				return "a hidden file of your home directory, where programs keep settings they read, or code they run, later"
-			case i < len(comps)-1 && (c == "bin" || c == "sbin" || c == "site-packages" || c == "dist-packages" || c == "node_modules"):
-				return "a directory of programs or packages that other programs run or load"
-			case i < len(comps)-2 && c == "go" && comps[i+1] == "pkg":
-				return "Go's module cache, whose code builds use"
-			}
+		if why := homeLoadedLater(filepath.ToSlash(rel)); why != "" {
+			return why
 		}
 	}
 	if root == "" || inRoot {
@@ -184,6 +176,26 @@ func loadedLater(root, home, p string, inRoot, project bool) string {
 			return ""
 		}
 	}
+}
+
+// homeLoadedLater names what a path inside the home directory (rel, slash-
+// separated and relative to the home) holds when programs read or run it
+// later: hidden files, directories of programs and packages, Go's module
+// cache. It returns "" for the user's ordinary files. The file tools and
+// shell commands share it, so that neither is the easier way to plant code.
+func homeLoadedLater(rel string) string {
+	comps := strings.Split(rel, "/")
+	for i, c := range comps {
+		switch {
+		case strings.HasPrefix(c, "."):
+			return "a hidden file of your home directory, where programs keep settings they read, or code they run, later"
+		case i < len(comps)-1 && (c == "bin" || c == "sbin" || c == "site-packages" || c == "dist-packages" || c == "node_modules"):
+			return "a directory of programs or packages that other programs run or load"
+		case i < len(comps)-2 && c == "go" && comps[i+1] == "pkg":
+			return "Go's module cache, whose code builds use"
+		}
+	}
+	return ""
 }
 
 // holdsKey reports whether the file at p (absolute) holds a private key

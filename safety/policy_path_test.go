@@ -185,8 +185,11 @@ func TestPathPolicyRootAtHome(t *testing.T) {
 }
 
 // TestPathPolicyHomeInASystemDir: pincer run as root keeps its home (and
-// projects) under /root; writing there is the user's own business, while a
-// system directory that does not hold the home stays dangerous.
+// projects) under /root. Only the home itself becomes the user's own place:
+// a project there is edited like any other, while its start-up files,
+// keys, programs and pincer's own files stay dangerous, and so does the
+// rest of the system directory that holds it, or a home that holds the
+// system (HOME=/).
 func TestPathPolicyHomeInASystemDir(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix paths")
@@ -199,14 +202,29 @@ func TestPathPolicyHomeInASystemDir(t *testing.T) {
 		home, root, path string
 		want             Tier
 	}{
-		{"/root/try/home", "/root/try/proj", "/root/try/proj/big.txt", Safe},
 		{"/root", "/root/proj", "/root/proj/big.txt", Safe},
-		{"/root/try/home", "/root/try/proj", "/root/other/x.txt", Confirm},
-		{"/root/try/home", "/root/try/proj", "/root/.bashrc", Dangerous},
-		{"/root/try/home", "/root/try/proj", "/root/.ssh/authorized_keys", Dangerous},
-		{"/root/try/home", "/root/try/proj", "/usr/lib/x.so", Dangerous},
-		{"/home/u", "/home/u/proj", "/root/x.txt", Dangerous},
 		{"/var/root/h", "/var/root/h/proj", "/var/root/h/proj/main.go", Safe},
+		{"/root", "/root/proj", "/root/other/x.txt", Confirm},
+		{"/root", "/root/proj", "/root/.bashrc", Dangerous},
+		{"/root", "/root/proj", "/root/.ssh/authorized_keys", Dangerous},
+		{"/root", "/root/proj", "/root/.config/pincer/config.toml", Dangerous},
+		{"/root", "/root/proj", "/root/.local/bin/git", Dangerous},
+		{"/root", "/root/proj", "/root/bin/git", Dangerous},
+		{"/root", "/root/proj", "/root/other/.git/hooks/pre-commit", Dangerous},
+		{"/root", "/root/proj", "/root/proj/../.profile", Dangerous},
+		{"/root", "/root/proj", "/usr/lib/x.so", Dangerous},
+		// A home elsewhere in /root does not make the rest of /root the user's.
+		{"/root/try/home", "/root/try/proj", "/root/try/proj/big.txt", Dangerous},
+		{"/root/try/home", "/root/try/proj", "/root/other/x.txt", Dangerous},
+		{"/home/u", "/home/u/proj", "/root/x.txt", Dangerous},
+		// A home inside a system directory frees only itself.
+		{"/var/lib/jenkins", "/var/lib/jenkins/ws", "/var/lib/jenkins/ws/main.go", Safe},
+		{"/var/lib/jenkins", "/var/lib/jenkins/ws", "/var/lib/dpkg/status", Dangerous},
+		{"/var/spool/news", "/var/spool/news/p", "/var/spool/cron/crontabs/root", Dangerous},
+		// A home that holds the system does not hide it.
+		{"/", "/srv/proj", "/etc/passwd", Dangerous},
+		{"/", "/srv/proj", "/usr/bin/ls", Dangerous},
+		{"/var", "/var/proj", "/var/lib/dpkg/status", Dangerous},
 	} {
 		v := c.Path(PathAccess{Root: tc.root, Home: tc.home, Path: tc.path, Write: true})
 		if v.Tier != tc.want {
@@ -215,10 +233,11 @@ func TestPathPolicyHomeInASystemDir(t *testing.T) {
 	}
 }
 
-// TestCommandsHomeInASystemDir: a shell command's write into a system
-// directory that holds the user's home (root's /root) asks once like any
-// write outside the project, and only when the classifier knows the home;
-// start-up files there and other system directories stay dangerous.
+// TestCommandsHomeInASystemDir: a shell command's absolute path inside the
+// home is judged as the same path spelled with ~, so a project under root's
+// /root is written with one question, while start-up files, keys, programs
+// and pincer's own files there stay dangerous however they are spelled,
+// and the rest of the system stays the system's.
 func TestCommandsHomeInASystemDir(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Unix paths")
@@ -232,12 +251,25 @@ func TestCommandsHomeInASystemDir(t *testing.T) {
 		want          Tier
 	}{
 		{"/root", "touch /root/proj/big.txt", Confirm},
-		{"/root/try/home", "touch /root/try/proj/big.txt", Confirm},
 		{"/root", "cd /root/proj && sed -i s/a/b/ main.go", Confirm},
 		{"", "touch /root/proj/big.txt", Dangerous},
 		{"/home/u", "touch /root/proj/big.txt", Dangerous},
+		{"/root/try/home", "touch /root/try/proj/big.txt", Dangerous},
 		{"/root", "echo x >> /root/.bashrc", Dangerous},
+		{"/root", "cp k /root/.ssh/authorized_keys", Dangerous},
+		{"/root", "echo x > /root/.config/pincer/config.toml", Dangerous},
+		{"/root", "echo x > /root/.local/share/pincer/pincer.db", Dangerous},
+		{"/root", "cp evil /root/.local/bin/git", Dangerous},
+		{"/root", "cp evil /root/bin/git", Dangerous},
+		{"/root", "cp evil /root/go/bin/gopls", Dangerous},
+		{"/root", "echo x > /root/other/.git/hooks/pre-commit", Dangerous},
+		{"/home/u", "cp evil /home/u/.local/bin/git", Dangerous},
+		{"/root", "cat /root/.config/pincer/config.toml", Confirm},
+		{"/home/u", "cat /home/u/.local/share/pincer/pincer.db", Confirm},
 		{"/root", "touch /usr/lib/x.so", Dangerous},
+		{"/var/lib/jenkins", "echo x > /var/lib/dpkg/status", Dangerous},
+		{"/var/spool/news", "echo x > /var/spool/cron/crontabs/root", Dangerous},
+		{"/", "echo x > /usr/bin/ls", Dangerous},
 	} {
 		c := base.WithHome(tc.home)
 		if v := c.Classify(tc.command); v.Tier != tc.want {

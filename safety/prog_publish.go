@@ -7,21 +7,48 @@ import "strings"
 // back, and users' builds break. These handlers add that to the handlers
 // of the package managers and the GitHub CLI.
 
+// npmCodeOptions are npm's options that choose code it runs: the shell of
+// package scripts, a config file (which may set that shell), the options
+// every node a script starts gets (--require), the shell of npm exec.
+var npmCodeOptions = []string{"script-shell", "userconfig", "globalconfig", "node-options", "shell"}
+
+// npmCodeOption reports which of npmCodeOptions opt ("--name") names,
+// spelled whole or shortened to at least three letters, as npm accepts.
+func npmCodeOption(opt string) (string, bool) {
+	name, ok := strings.CutPrefix(opt, "--")
+	if !ok || len(name) < 3 {
+		return "", false
+	}
+	for _, o := range npmCodeOptions {
+		if strings.HasPrefix(o, name) {
+			return o, true
+		}
+	}
+	return "", false
+}
+
 // hNpm handles npm: unpublish is dangerous.
 func hNpm(p *part, name string, args []field) {
 	if op, _ := firstOperand(args); op.s == "unpublish" {
 		p.raise(Dangerous, "removes a published package version from the registry for good")
 	}
-	// --script-shell names the program every package script runs with.
+	// --script-shell names the program every package script runs with;
+	// npm takes any unambiguous start of an option's name for it.
 	for i, a := range args {
-		val, ok := strings.CutPrefix(a.s, "--script-shell=")
-		if !ok && a.s == "--script-shell" && i+1 < len(args) {
-			val, ok = args[i+1].s, true
+		opt, val, hasVal := strings.Cut(a.s, "=")
+		what, ok := npmCodeOption(opt)
+		if !ok {
+			continue
 		}
-		if ok {
-			p.raiseSticky(Confirm, "runs package scripts with "+display(val)+" (--script-shell)")
+		if !hasVal && i+1 < len(args) {
+			val = args[i+1].s
+		}
+		if what == "script-shell" {
+			p.raiseSticky(Confirm, "runs package scripts with "+display(val)+" ("+display(opt)+")")
 			p.nestedCommand(field{s: val, taint: a.taint}, scriptOpts{program: true})
+			continue
 		}
+		p.raiseSticky(Confirm, display(a.s)+": --"+what+" chooses code npm or its scripts run")
 	}
 	subcommands(npmSpec)(p, name, args)
 }

@@ -612,6 +612,15 @@ func hMake(p *part, name string, args []field) {
 	for _, e := range ps.values("E", "eval") {
 		p.makeRecipes(e)
 	}
+	// A makefile, an include directory or a directory to run in outside
+	// the project is code the person's rule for make did not mean.
+	for _, o := range []struct{ short, long, alt string }{{"f", "file", "makefile"}, {"I", "include-dir", ""}, {"C", "directory", ""}} {
+		for _, v := range ps.values(o.short, o.long, o.alt) {
+			if l := p.w.resolve(v); !l.project || l.unknown {
+				p.raiseSticky(Confirm, "runs make with "+display(v)+" (-"+o.short+"), outside the project")
+			}
+		}
+	}
 	// NAME=value on make's command line overrides the Makefile: SHELL is
 	// the program every recipe runs with, MAKE the one $(MAKE) runs, and
 	// CC, GOFLAGS and the rest what the build runs, as in the environment.
@@ -625,6 +634,8 @@ func hMake(p *part, name string, args []field) {
 		case name == "SHELL" || name == "MAKE" || name == "MAKESHELL":
 			p.raiseSticky(Confirm, "sets "+name+", a program make runs")
 			p.nestedCommand(field{s: val, taint: op.taint}, scriptOpts{program: true})
+		case name == "MAKEFLAGS" || name == "MFLAGS" || name == "MAKEFILES" || name == "GNUMAKEFLAGS":
+			p.raiseSticky(Confirm, "sets "+name+", which adds options or makefiles make reads")
 		case name == ".SHELLFLAGS":
 			p.raiseSticky(Confirm, "sets .SHELLFLAGS, the options every recipe's shell runs with")
 		case toolEnvVar(name):

@@ -88,6 +88,22 @@ func TestAllowRulesDoNotCoverProgramsNamedInArguments(t *testing.T) {
 		{"make SHELL='rm -rf ~'", Dangerous, "rm"},
 		{"npm run x --script-shell=/tmp/evil", Confirm, "--script-shell"},
 		{"npm run x --script-shell /tmp/evil", Confirm, "--script-shell"},
+		// npm takes a shortened option name; a config file or node's
+		// options choose code too.
+		{"npm run x --script-shel=/tmp/evil", Confirm, "--script-shel"},
+		{"npm run x --userconfig ./evil.npmrc", Confirm, "--userconfig"},
+		{"npm run x --globalc=./evil.npmrc", Confirm, "--globalconfig"},
+		{"npm run x --node-options=--require=./evil.js", Confirm, "--node-options"},
+		{"npm run x --shell=/tmp/evil", Confirm, "--shell"},
+		// Makefiles from outside the project, by option or variable.
+		{"make -f /tmp/evil.mk", Confirm, "/tmp/evil.mk"},
+		{"make --file=/tmp/evil.mk all", Confirm, "/tmp/evil.mk"},
+		{"make -I /tmp x", Confirm, "(-I)"},
+		{"make -C /tmp/evil", Confirm, "(-C)"},
+		{"make MAKEFILES=/tmp/e.mk", Confirm, "MAKEFILES"},
+		{"make MAKEFLAGS=-f/tmp/e.mk", Confirm, "MAKEFLAGS"},
+		{"make -C sub -f build.mk test", Safe, ""},
+		{"npm run build --silent", Safe, ""},
 		{"make", Safe, ""},
 		{"make DEBUG=1 -j4 test", Safe, ""},
 		{"npm run build", Safe, ""},
