@@ -32,7 +32,7 @@ type picker struct {
 	cancel func() tea.Cmd
 	// preview, when set, draws a pane beside the list for the selection.
 	preview func(it complete.Item, width, height int) string
-	note    string // a one-line message under the list (an error, a hint)
+	note    string // a message under the list (an error, a hint), at most maxNoteLines lines
 	// warn is a one-line refusal under the list, shown until the next key.
 	warn  string
 	empty string // shown when there are no items at all
@@ -209,7 +209,7 @@ func (p *picker) View(width, height int, st themes.Styles) string {
 		}
 	}
 	if p.note != "" {
-		body += "\n" + st.Warning.Render(ansi.Truncate(safetext.LineOf(p.note), inner, "…"))
+		body += "\n" + st.Warning.Render(wrapLines(safetext.LineOf(p.note), inner, maxNoteLines))
 	}
 	if p.warn != "" {
 		body += "\n" + st.Danger.Render(wrapText(safetext.LineOf(p.warn), inner))
@@ -245,4 +245,23 @@ func pickerListWidth(width int, preview bool) int {
 		return inner / 2
 	}
 	return inner
+}
+
+// maxNoteLines is how many lines a picker's note may take: enough for
+// the reason a theme file was left out to be read, not so many that the
+// list loses its rows on a small terminal.
+const maxNoteLines = 4
+
+// wrapLines wraps s to width and keeps its first n lines, the last of
+// them ending in "…" when some were left out.
+func wrapLines(s string, width, n int) string {
+	lines := strings.Split(wrapText(s, width), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	if len(lines) > n {
+		lines = lines[:n]
+		lines[n-1] = ansi.Truncate(lines[n-1], width-1, "") + "…"
+	}
+	return strings.Join(lines, "\n")
 }

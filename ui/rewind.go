@@ -442,11 +442,7 @@ func (d *rewindDialog) View(width, height int, st themes.Styles) string {
 	if p.Mode != rewind.ConversationOnly {
 		line := "Files: nothing to change; they are as they were."
 		if n := len(d.files); n > 0 {
-			verb := " go back"
-			if n == 1 {
-				verb = " goes back"
-			}
-			line = "Files: " + human.Plural(n, "file") + verb + " to how they were when the turn started (" + kindCounts(d.files) + ")."
+			line = filesBack(n, kindCounts(d.files))
 		}
 		head = append(head, st.Text.Render(wrapText(line, inner)))
 		if len(p.Kept) > 0 {
@@ -559,4 +555,13 @@ func safePaths(paths []string, n int) []string {
 		out = append(out, safetext.LineOf(filepath.ToSlash(p)))
 	}
 	return out
+}
+
+// filesBack is the rewind preview's line about the n files that change,
+// with their kinds counted, in the grammar of one file or several.
+func filesBack(n int, kinds string) string {
+	if n == 1 {
+		return "Files: 1 file goes back to how it was when the turn started (" + kinds + ")."
+	}
+	return "Files: " + human.Plural(n, "file") + " go back to how they were when the turn started (" + kinds + ")."
 }

@@ -121,3 +121,19 @@ func TestCustomCommandHelpIsSanitised(t *testing.T) {
 		t.Errorf("the help screen passes the description's escape through")
 	}
 }
+
+// TestRewindFilesLineAgrees: the preview's line about files agrees in
+// number with how many there are.
+func TestRewindFilesLineAgrees(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{
+		{1, "Files: 1 file goes back to how it was when the turn started (1 removed)."},
+		{2, "Files: 2 files go back to how they were when the turn started (1 removed)."},
+	} {
+		if got := filesBack(tc.n, "1 removed"); got != tc.want {
+			t.Errorf("filesBack(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -472,6 +473,9 @@ func (m *Manager) connect(s *server, changed chan<- struct{}) (*sdk.ClientSessio
 	})
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
+		if s.cfg.URL == "" && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, exec.ErrNotFound)) {
+			return nil, toolList{}, nil, fmt.Errorf("could not start it: the program %q was not found; install it, or give its full path as the server's command", s.cfg.Command)
+		}
 		return nil, toolList{}, nil, fmt.Errorf("could not start it: %w", err)
 	}
 	list, err := m.listTools(ctx, s, cs)
@@ -741,8 +745,9 @@ func logName(server string) string {
 	return sanitize(server) + ".log"
 }
 
-// lastLine returns the last non-empty line of the log at path (at most
-// 300 bytes of it), or "".
+// lastLine returns the last line of this run in the log at path that
+// names what went wrong, else its last non-empty line (at most 300 bytes
+// of it), or "".
 func lastLine(path string) string {
 	if path == "" {
 		return ""
@@ -755,19 +760,38 @@ func lastLine(path string) string {
 	if info, err := f.Stat(); err == nil && info.Size() > 16<<10 {
 		_, _ = f.Seek(info.Size()-16<<10, 0)
 	}
-	last := ""
+	last, telling := "", ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 64<<10)
 	for sc.Scan() {
 		switch l := strings.TrimSpace(sc.Text()); {
 		case strings.HasPrefix(l, "--- "):
-			last = "" // a new start: older words are not this run's
+			last, telling = "", "" // a new start: older words are not this run's
 		case l != "":
 			last = l
+			if tells(l) {
+				telling = l
+			}
 		}
+	}
+	if telling != "" {
+		last = telling
 	}
 	if len(last) > 300 {
 		last = strings.ToValidUTF8(last[:300], "") + "…"
 	}
 	return last
+}
+
+// tells reports whether a line of a server's log names what went wrong,
+// so the last such line is quoted rather than a closing remark like npm's
+// "A complete log of this run can be found in: …".
+func tells(line string) bool {
+	l := strings.ToLower(line)
+	for _, w := range []string{"not found", "no such file", "cannot find", "enoent", "permission denied", "error:", "exception:", "traceback"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }

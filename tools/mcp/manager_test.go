@@ -115,7 +115,7 @@ func TestStartFailuresAreReportedWithTheReason(t *testing.T) {
 		{Name: "empty"},
 	}})
 	want := map[string][]string{
-		"nocmd":  {"could not start it"},
+		"nocmd":  {"could not start it", "was not found; install it"},
 		"nokey":  {"MISSING_TOKEN", "is not set"},
 		"badkey": {"could not start it"},
 		"empty":  {"neither a command nor a url"},
@@ -312,6 +312,28 @@ func TestKeysAreNotExpandedForServers(t *testing.T) {
 			in := m.Servers()[0]
 			if in.Status != StatusFailed || !strings.Contains(in.Reason, "command_env_passthrough") || strings.Contains(in.Reason, "sk-secret") {
 				t.Errorf("status %s, reason %q; want a failure naming command_env_passthrough", in.Status, in.Reason)
+			}
+		})
+	}
+}
+
+// TestLastWordsTellWhatWentWrong: the line quoted from a server's log is
+// the one that names the failure, not a closing remark after it.
+func TestLastWordsTellWhatWentWrong(t *testing.T) {
+	for _, tc := range []struct{ name, log, want string }{
+		{"npm 404", "--- start\nnpm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/x%2fy\nnpm error 404\nnpm error A complete log of this run can be found in: /h/.npm/_logs/1.log\n",
+			"npm error 404 Not Found - GET https://registry.npmjs.org/x%2fy"},
+		{"python", "--- start\nTraceback (most recent call last):\n  File \"s.py\", line 1\nModuleNotFoundError: No module named 'mcp'\n", "ModuleNotFoundError: No module named 'mcp'"},
+		{"plain", "--- start\nlistening\nbye\n", "bye"},
+		{"older run", "--- a\nError: old\n--- b\nfine\n", "fine"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.log")
+			if err := os.WriteFile(p, []byte(tc.log), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if got := lastLine(p); got != tc.want {
+				t.Errorf("lastLine = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -170,6 +170,7 @@ func (l *Launcher) Start(req Request) (*Process, error) {
 		// throwaway one in the temp dir.
 		env = withEnv(withEnv(env, "XDG_CACHE_HOME", filepath.Join(s.tmpdir, ".cache")), "GOCACHE", filepath.Join(s.tmpdir, ".cache", "go-build"))
 	}
+	env = missingGoCache(env, s.setup.Home, s.tmpdir)
 	if s.gitGlobal != "" && !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG_GLOBAL=") }) {
 		env = withEnv(env, "GIT_CONFIG_GLOBAL", s.gitGlobal)
 	}
@@ -910,4 +911,38 @@ func (w *limitedBuffer) Write(p []byte) (int, error) {
 		w.b.Write(p[:min(room, len(p))])
 	}
 	return len(p), nil
+}
+
+// missingGoCache gives Go a build cache in the jail's temp dir when the
+// one it would use does not exist yet: a home where go never ran has no
+// ~/.cache/go-build, the jail shows home read-only, and go build, go vet
+// and gopls would fail with "failed to initialize build cache".
+func missingGoCache(env []string, home, tmpdir string) []string {
+	get := func(k string) string {
+		v := ""
+		for _, kv := range env {
+			if key, val, ok := strings.Cut(kv, "="); ok && key == k {
+				v = val
+			}
+		}
+		return v
+	}
+	cache := get("GOCACHE")
+	if cache == "off" {
+		return env
+	}
+	if cache == "" {
+		base := get("XDG_CACHE_HOME")
+		if base == "" || !filepath.IsAbs(base) {
+			if home == "" {
+				return env
+			}
+			base = filepath.Join(home, ".cache")
+		}
+		cache = filepath.Join(base, "go-build")
+	}
+	if !filepath.IsAbs(cache) || exists(cache) {
+		return env
+	}
+	return withEnv(env, "GOCACHE", filepath.Join(tmpdir, ".cache", "go-build"))
 }

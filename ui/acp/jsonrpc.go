@@ -273,7 +273,8 @@ func (c *conn) notification(method string, params json.RawMessage) {
 	c.h.notification(method, params)
 }
 
-// request handles one of the editor's requests on its own goroutine.
+// request handles one of the editor's requests on its own goroutine,
+// or before the next line is read when the method is sequential.
 func (c *conn) request(ctx context.Context, id json.RawMessage, method string, params json.RawMessage) {
 	ctx, cancel := context.WithCancel(ctx)
 	key := idKey(id)
@@ -281,7 +282,7 @@ func (c *conn) request(ctx context.Context, id json.RawMessage, method string, p
 	c.running[key] = cancel
 	c.mu.Unlock()
 	c.wg.Add(1)
-	go func() {
+	run := func() {
 		defer c.wg.Done()
 		defer func() {
 			c.mu.Lock()
@@ -324,8 +325,18 @@ func (c *conn) request(ctx context.Context, id json.RawMessage, method string, p
 			defer c.recoverIn("the updates after " + method)
 			then()
 		}
-	}()
+	}
+	if sequential(method) {
+		run()
+		return
+	}
+	go run()
 }
+
+// sequential names the requests answered before the next line is read:
+// an editor may send initialize and session/new without waiting between
+// them, and the second must find the connection initialized.
+func sequential(method string) bool { return method == "initialize" }
 
 // recoverIn turns a panic into a line on the log: one message must never
 // end the connection.

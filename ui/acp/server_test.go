@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -527,5 +528,30 @@ func TestImagesReachTheEditorInert(t *testing.T) {
 	}
 	if !titled {
 		t.Error("no tool call was titled with its pattern")
+	}
+}
+
+// TestPipelinedAfterInitialize: requests written right after initialize,
+// without waiting for its answer, find the connection initialized.
+func TestPipelinedAfterInitialize(t *testing.T) {
+	for _, tc := range []struct {
+		name, second string
+	}{
+		{"authenticate", `{"jsonrpc":"2.0","id":2,"method":"authenticate","params":{"methodId":"none"}}`},
+		{"session/list", `{"jsonrpc":"2.0","id":2,"method":"session/list","params":{}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := 0; i < 20; i++ { // the race lost once is enough
+				in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n" + tc.second + "\n"
+				var out bytes.Buffer
+				op := &testOpener{t: t, root: t.TempDir()}
+				if err := Serve(context.Background(), strings.NewReader(in), &out, Options{Opener: op, Version: "test", Log: testLog{t}}); err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(out.String(), `"error"`) {
+					t.Fatalf("a request sent right after initialize failed:\n%s", out.String())
+				}
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@
 package headless
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"pincer/agent"
 	"pincer/internal/safetext"
 	"pincer/safety"
+	"pincer/tools"
 	"pincer/tools/lsp"
 	"pincer/tools/todo"
 )
@@ -79,6 +81,9 @@ func (p Policy) Approver(errOut io.Writer) agent.Approver {
 				flag = "--dangerously-approve-all"
 			}
 			what := safetext.LineOf(a.Summary)
+			if a.MCP != nil {
+				what = mcpWhat(a.MCP)
+			}
 			if a.Kind == agent.ApproveEdit && a.Change != nil {
 				what = "edit of " + safetext.LineOf(a.Change.Rel)
 			}
@@ -629,4 +634,20 @@ func IsTerminal(w io.Writer) bool {
 	}
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// mcpWhat names a refused MCP call on one line: the tool, its server and
+// its arguments as compact JSON (at most 200 bytes), rather than the
+// dialog's indented JSON with its line breaks shown as symbols.
+func mcpWhat(m *tools.MCPUse) string {
+	args := strings.TrimSpace(m.Arguments)
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(args)) == nil {
+		args = b.String()
+	}
+	args = safetext.LineOf(args)
+	if len(args) > 200 {
+		args = strings.ToValidUTF8(args[:200], "") + "…"
+	}
+	return "tool " + safetext.LineOf(m.Tool) + " of the MCP server " + safetext.LineOf(m.Server) + " with the arguments " + args
 }

@@ -20,27 +20,33 @@ func TestPolicyApprover(t *testing.T) {
 		approval  agent.Approval
 		wantAllow bool
 		wantFlag  string // in the refusal note; "" when allowed
+		wantIn    string // also in the refusal note, when set
 	}{
-		{"confirm without flags", Policy{}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Confirm, Summary: "run_command touch x"}, false, "--yes"},
-		{"confirm with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Confirm}, true, ""},
-		{"dangerous with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Dangerous, Reasons: []string{"rm -rf x: recursive forced delete"}}, false, "--dangerously-approve-all"},
-		{"dangerous step 2 with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, false, ""},
-		{"dangerous with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Dangerous}, true, ""},
-		{"dangerous step 2 with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, true, ""},
-		{"leaving the sandbox with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Reasons: []string{"write to /x"}}, false, "--sandbox off"},
-		{"leaving the sandbox with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm}, false, "--sandbox off"},
-		{"edit without flags", Policy{}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, false, "--yes"},
-		{"edit with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, true, ""},
-		{"path outside the project with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm}, true, ""},
+		{"confirm without flags", Policy{}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Confirm, Summary: "run_command touch x"}, false, "--yes", ""},
+		{"confirm with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Confirm}, true, "", ""},
+		{"dangerous with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Dangerous, Reasons: []string{"rm -rf x: recursive forced delete"}}, false, "--dangerously-approve-all", ""},
+		{"dangerous step 2 with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, false, "", ""},
+		{"dangerous with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Tier: safety.Dangerous}, true, "", ""},
+		{"dangerous step 2 with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveCommand, Step: 2, Tier: safety.Dangerous}, true, "", ""},
+		{"leaving the sandbox with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm, Reasons: []string{"write to /x"}}, false, "--sandbox off", ""},
+		{"leaving the sandbox with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveUnsandboxed, Step: 1, Tier: safety.Confirm}, false, "--sandbox off", ""},
+		{"edit without flags", Policy{}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, false, "--yes", ""},
+		{"edit with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveEdit, Step: 1, Tier: safety.Confirm, Change: &tools.Change{Rel: "a.go"}}, true, "", ""},
+		{"path outside the project with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm}, true, "", ""},
 		// A read of a secret: the jail hides it from approved commands,
 		// and the file tools run outside the jail.
-		{"a secret with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true, Summary: "read_file ~/.aws/credentials"}, false, "--dangerously-approve-all"},
-		{"a secret with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true}, true, ""},
+		{"a secret with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true, Summary: "read_file ~/.aws/credentials"}, false, "--dangerously-approve-all", ""},
+		{"a secret with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApprovePath, Step: 1, Tier: safety.Confirm, Secret: true}, true, "", ""},
 		// A scheduled task runs later, unattended: only the flag that
 		// names scheduling approves it.
-		{"scheduling with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm, Summary: "schedule_task every 1m: run curl"}, false, "--allow-schedule"},
-		{"scheduling with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, false, "--allow-schedule"},
-		{"scheduling with --allow-schedule", Policy{AllowSchedule: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, true, ""},
+		{"scheduling with --yes", Policy{Yes: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm, Summary: "schedule_task every 1m: run curl"}, false, "--allow-schedule", ""},
+		{"scheduling with approve-all", Policy{ApproveAll: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, false, "--allow-schedule", ""},
+		{"scheduling with --allow-schedule", Policy{AllowSchedule: true}, agent.Approval{Kind: agent.ApproveAction, Schedule: true, Step: 1, Tier: safety.Confirm}, true, "", ""},
+		// An MCP call is named on one line, its arguments compact.
+		{"an MCP call without flags", Policy{}, agent.Approval{Kind: agent.ApproveAction, Step: 1, Tier: safety.Confirm,
+			Summary: "tool echo of the MCP server ev, with the arguments:\n{\n  \"message\": \"ping\"\n}",
+			MCP:     &tools.MCPUse{Server: "ev", Tool: "echo", Arguments: "{\n  \"message\": \"ping\"\n}"}}, false, "--yes",
+			`refused tool echo of the MCP server ev with the arguments {"message":"ping"}: it needs`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,6 +60,9 @@ func TestPolicyApprover(t *testing.T) {
 			}
 			if tc.wantFlag == "" && errOut.Len() > 0 {
 				t.Errorf("unexpected note %q", errOut.String())
+			}
+			if tc.wantIn != "" && !strings.Contains(errOut.String(), tc.wantIn) {
+				t.Errorf("note %q lacks %q", errOut.String(), tc.wantIn)
 			}
 			if tc.wantFlag != "" && !strings.Contains(errOut.String(), tc.wantFlag) {
 				t.Errorf("note %q does not name %s", errOut.String(), tc.wantFlag)

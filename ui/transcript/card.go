@@ -84,13 +84,20 @@ func cardHeader(t *toolState, w int, nameStyle, argStyle, muted lipgloss.Style) 
 
 // cardArgument is what the header shows after the tool's name: the
 // agent's summary once the call runs, else the key argument as far as it
-// has streamed. Only its first line is shown.
+// has streamed (for a task, its description and agent). Only its first line is shown.
 func cardArgument(t *toolState) string {
 	arg := ""
 	if t.summary != "" {
 		arg = strings.TrimPrefix(t.summary, t.name+" ")
 	} else if t.name == taskTool {
+		// As the agent's summary says it, so a card loaded from the
+		// session names its agent as the live one did.
 		arg = stringField(t.args, "description")
+		for _, f := range partialStringFields(t.args) {
+			if f.key == "agent" && f.complete && f.value != "" && arg != "" {
+				arg += " (" + f.value + ")"
+			}
+		}
 	} else if _, v, ok := keyArgument(t.args); ok {
 		arg = v
 	}

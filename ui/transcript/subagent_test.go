@@ -93,3 +93,19 @@ func TestTaskCardFromAResumedSession(t *testing.T) {
 		t.Errorf("the resumed steps are not shown:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestTaskCardNamesItsAgent: a task card loaded from the session names the
+// agent the model chose, as the live card did; a name still streaming is
+// not shown half.
+func TestTaskCardNamesItsAgent(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{`{"description":"find go files","prompt":"p","agent":"finder"}`, "find go files (finder)"},
+		{`{"description":"find go files","prompt":"p"}`, "find go files"},
+		{`{"description":"find go files","agent":"fin`, "find go files"},
+		{`{"agent":"finder"}`, ""},
+	} {
+		if got := cardArgument(&toolState{name: taskTool, args: tc.args}); got != tc.want {
+			t.Errorf("cardArgument(%s) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
