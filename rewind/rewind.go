@@ -575,3 +575,43 @@ func (rw *Rewinder) Redo(ctx context.Context) (session.Rewind, error) {
 	}
 	return rw.st.Redo(rw.session)
 }
+
+// Wrote records that pincer itself wrote the files at paths (slash
+// separated, relative to the project) between turns — /plan save,
+// /export — so a later rewind names them as pincer's writes, as it does
+// a tool's, not as changes made outside pincer. It moves the end of the
+// session's last recorded turn to a snapshot taken now; when files other
+// than paths changed since that turn ended, it records nothing, so those
+// are still shown as changed outside pincer. Without snapshots, or before
+// any recorded turn, it does nothing.
+func (rw *Rewinder) Wrote(ctx context.Context, paths []string) error {
+	if rw.snaps == nil || len(paths) == 0 {
+		return nil
+	}
+	if rw.wait != nil {
+		rw.wait()
+	}
+	cps, err := rw.st.Checkpoints(rw.session)
+	if err != nil {
+		return err
+	}
+	if len(cps) == 0 || cps[len(cps)-1].After == "" {
+		return nil
+	}
+	last := cps[len(cps)-1]
+	snap, err := rw.snaps.Snapshot(ctx, "after a write by pincer")
+	if err != nil {
+		return err
+	}
+	changes, err := rw.snaps.Changes(ctx, last.After, snap.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range changes {
+		if !slices.Contains(paths, c.Path) {
+			return nil
+		}
+	}
+	last.After = snap.ID
+	return rw.st.PutCheckpoint(rw.session, last)
+}

@@ -348,3 +348,40 @@ func TestRedoTakesBackACodeOnlyRewind(t *testing.T) {
 		t.Errorf("a second redo: %v, want ErrNothingToRedo", err)
 	}
 }
+
+// TestWroteIsNotOutside: a file pincer wrote between turns (/plan save,
+// /export) is not shown as changed outside pincer once recorded, while
+// a file edited by hand at the same time still is.
+func TestWroteIsNotOutside(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		byHand      bool
+		wantOutside []string
+	}{
+		{"only pincer's write", false, nil},
+		{"with a hand edit too", true, []string{"PLAN.md", "mine.txt"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.write("mine.txt", "v1")
+			first := w.turn("first", func() { w.write("model.txt", "m1") })
+			w.write("PLAN.md", "the plan\n")
+			if tc.byHand {
+				w.write("mine.txt", "edited by hand")
+			}
+			if err := w.rw.Wrote(context.Background(), []string{"PLAN.md"}); err != nil {
+				t.Fatal(err)
+			}
+			p, err := w.rw.Plan(context.Background(), first, Both)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(p.Outside, tc.wantOutside) {
+				t.Errorf("Outside = %q, want %q", p.Outside, tc.wantOutside)
+			}
+			if !slices.ContainsFunc(p.Changes, func(c checkpoint.Change) bool { return c.Path == "PLAN.md" }) {
+				t.Errorf("the rewind does not remove PLAN.md: %+v", p.Changes)
+			}
+		})
+	}
+}

@@ -50,7 +50,7 @@ func (a *App) exportSession(args string) tea.Cmd {
 	if strings.HasSuffix(strings.ToLower(f.path), ".json") {
 		format = session.FormatJSON
 	}
-	st, id := a.opts.Store, a.opts.SessionID
+	st, id, rw := a.opts.Store, a.opts.SessionID, a.rewinder()
 	return func() tea.Msg {
 		var buf bytes.Buffer
 		stats, err := st.ExportWith(&buf, id, session.ExportOptions{Format: format, Redact: true})
@@ -76,7 +76,7 @@ func (a *App) exportSession(args string) tea.Cmd {
 		case err != nil:
 			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("could not export the session: %v", err)))}
 		}
-		text := "Exported the session to " + rel + "."
+		text := "Exported the session to " + rel + "." + recordWrite(rw, f)
 		switch n := stats.Redacted; {
 		case n == 1:
 			text += " Redacted 1 item that looked like a secret (a key, a token, a password); it reads " + session.RedactMark + "."

@@ -136,6 +136,7 @@ func (a *App) savePlan(args string) tea.Cmd {
 		return nil
 	}
 	text := strings.TrimRight(a.plan, "\n") + "\n"
+	rw := a.rewinder()
 	return func() tea.Msg {
 		rel := safetext.LineOf(f.rel)
 		switch err := f.write([]byte(text), force); {
@@ -144,7 +145,7 @@ func (a *App) savePlan(args string) tea.Cmd {
 		case err != nil:
 			return noticeMsg{err: errors.New(sentence(fmt.Sprintf("could not save the plan: %v", err)))}
 		}
-		return noticeMsg{text: "Saved the plan to " + rel + "."}
+		return noticeMsg{text: "Saved the plan to " + rel + "." + recordWrite(rw, f)}
 	}
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 
 	"pincer/internal/atomicfile"
 	"pincer/internal/safetext"
+	"pincer/rewind"
 )
 
 // projectFile is a file a slash command (/plan save, /export) writes in
@@ -161,4 +163,18 @@ func (f projectFile) write(data []byte, force bool) error {
 		return atomicfile.Write(f.path, data, 0o644)
 	}
 	return atomicfile.WriteNew(f.path, data, 0o644)
+}
+
+// recordWrite tells the session's rewinder (nil without one) that pincer
+// wrote f between turns, so a rewind names it as pincer's own write, not
+// as changed outside pincer. It returns "" or a sentence, starting with a
+// space, to add to the notice when that could not be recorded.
+func recordWrite(rw *rewind.Rewinder, f projectFile) string {
+	if rw == nil {
+		return ""
+	}
+	if err := rw.Wrote(context.Background(), []string{filepath.ToSlash(f.rel)}); err != nil {
+		return " " + sentence(fmt.Sprintf("/rewind will show it as changed outside pincer: %v", err))
+	}
+	return ""
 }

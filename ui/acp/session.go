@@ -42,6 +42,9 @@ type call struct {
 	kind   string
 	locs   []toolCallLocation
 	change *tools.Change // an edit's planned change, for its diff
+	// started is set once the call runs; a call refused before that is
+	// titled at its end with the summary the agent gives it.
+	started bool
 
 	// made is, for a call pincer made to ask a question about (nothing
 	// else reports on it), what it is remembered by until answered.
@@ -201,7 +204,7 @@ func (s *session) event(ev agent.Event) {
 	case agent.ToolStarted:
 		s.started(e.Call, e.ID, e.Summary)
 	case agent.ToolResult:
-		s.finished(e)
+		s.finished(e, "")
 	case agent.TodoList:
 		s.update(plan(e.Items))
 	case agent.SubEvent:

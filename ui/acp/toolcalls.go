@@ -177,8 +177,11 @@ func (s *session) started(key, id, summary string) {
 	}
 	title := oneLine(summary, 160)
 	s.mu.Lock()
-	if c := s.calls[key]; c != nil && title != "" {
-		c.title = title
+	if c := s.calls[key]; c != nil {
+		c.started = true
+		if title != "" {
+			c.title = title
+		}
 	}
 	s.mu.Unlock()
 	s.update(toolCall{SessionUpdate: "tool_call_update", ToolCallID: key, Title: title, Status: statusInProgress})
@@ -186,8 +189,10 @@ func (s *session) started(key, id, summary string) {
 
 // finished tells the editor how a call ended and what it gave the model:
 // an edit's diff, a command's output; a refusal reads "User cancelled the
-// operation", as the model reads it.
-func (s *session) finished(r agent.ToolResult) {
+// operation", as the model reads it. A call that never started is titled
+// with the agent's summary (prefix first), as the screen's card and
+// `pincer run` name it: "(recovered from text)" says where it came from.
+func (s *session) finished(r agent.ToolResult, prefix string) {
 	key := r.Call
 	s.mu.Lock()
 	if key == "" {
@@ -212,8 +217,8 @@ func (s *session) finished(r agent.ToolResult) {
 			u.Content = append(u.Content, textContent(fenced(r.Content, "")))
 		}
 	}
-	if c == nil {
-		u.Title = oneLine(r.Summary, 160)
+	if (c == nil || !c.started) && strings.TrimSpace(r.Summary) != "" {
+		u.Title = prefix + oneLine(r.Summary, 160-len(prefix))
 	}
 	s.update(u)
 }
@@ -243,6 +248,9 @@ func (s *session) subEvent(e agent.SubEvent) {
 	case agent.ToolStarted:
 		s.mu.Lock()
 		key := s.byID["sub:"+ev.ID]
+		if c := s.calls[key]; c != nil {
+			c.started = true
+		}
 		s.mu.Unlock()
 		if key != "" {
 			s.update(toolCall{SessionUpdate: "tool_call_update", ToolCallID: key, Title: "sub-agent: " + oneLine(ev.Summary, 150), Status: statusInProgress})
@@ -255,7 +263,7 @@ func (s *session) subEvent(e agent.SubEvent) {
 			return
 		}
 		ev.Call = key
-		s.finished(ev)
+		s.finished(ev, "sub-agent: ")
 	case agent.Notice:
 		s.notice(ev.Text)
 	}
