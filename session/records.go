@@ -265,6 +265,7 @@ type taskRecord struct {
 	ClaimedUntil time.Time `json:"claimed_until,omitzero"`
 	ByModel      bool      `json:"by_model,omitempty"`
 	Chat         int64     `json:"chat,omitempty"`
+	By           string    `json:"by,omitempty"`
 }
 
 func toTaskRecord(t Task) taskRecord {
@@ -282,6 +283,7 @@ func toTaskRecord(t Task) taskRecord {
 		Runs:      t.Runs,
 		ByModel:   t.ByModel,
 		Chat:      t.Chat,
+		By:        t.By,
 	}
 	if !t.LastRun.IsZero() {
 		r.LastRun = t.LastRun.UTC()
@@ -304,6 +306,7 @@ func (r taskRecord) task() Task {
 		Runs:      r.Runs,
 		ByModel:   r.ByModel,
 		Chat:      r.Chat,
+		By:        r.By,
 	}
 }
 
