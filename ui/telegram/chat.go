@@ -30,7 +30,7 @@ type chat struct {
 	// scheduledBy names who scheduled the task the turn in progress runs
 	// (session.Task.By), said with its approvals; "" otherwise.
 	scheduledBy string
-	cancel  context.CancelFunc
+	cancel      context.CancelFunc
 	// group is a group chat: recalled text is not posted there.
 	group bool
 }
