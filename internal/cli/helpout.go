@@ -10,31 +10,55 @@ import (
 )
 
 // trimLineEnds passes what is written on to w without the spaces at the
-// end of each line. The help the command library draws pads every line to
-// the terminal's width; in a pipe or a file those spaces are only noise.
+// end of each line, and, with a width, with each line wrapped to it. The
+// help the command library draws pads every line to the terminal's width;
+// in a pipe or a file those spaces are only noise. Nor does it wrap its
+// lists of commands and flags, whose descriptions would run past an 80
+// column page: wrapHanging continues them under their description.
 type trimLineEnds struct {
-	w      io.Writer
-	spaces int // spaces held back: they end the line, or come before more text
+	w     io.Writer
+	width int    // the width lines are wrapped to; 0 leaves them whole
+	line  []byte // the line written so far, passed on at its end
 }
 
 func (t *trimLineEnds) Write(p []byte) (int, error) {
-	out := make([]byte, 0, len(p))
-	for _, b := range p {
-		switch b {
-		case ' ':
-			t.spaces++
-			continue
-		case '\n':
-		default:
-			out = append(out, bytes.Repeat([]byte{' '}, t.spaces)...)
+	n := len(p)
+	var out []byte
+	for {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			t.line = append(t.line, p...)
+			break
 		}
-		t.spaces = 0
-		out = append(out, b)
+		t.line = append(t.line, p[:i]...)
+		out = append(append(out, t.take()...), '\n')
+		p = p[i+1:]
 	}
-	if _, err := t.w.Write(out); err != nil {
-		return 0, err
+	if len(out) > 0 {
+		if _, err := t.w.Write(out); err != nil {
+			return 0, err
+		}
 	}
-	return len(p), nil
+	return n, nil
+}
+
+// Flush passes on the last line when it has no line break to end it.
+func (t *trimLineEnds) Flush() error {
+	if len(t.line) == 0 {
+		return nil
+	}
+	_, err := t.w.Write(t.take())
+	return err
+}
+
+// take returns the line held, trimmed and wrapped, and empties the hold.
+func (t *trimLineEnds) take() []byte {
+	line := strings.TrimRight(string(t.line), " ")
+	t.line = t.line[:0]
+	if t.width > 0 {
+		line = wrapHanging(line, t.width)
+	}
+	return []byte(line)
 }
 
 // wrapHanging wraps each line of text to width at spaces, keeping its
@@ -77,12 +101,13 @@ func wrapHanging(text string, width int) string {
 }
 
 // hangingIndent is where the continued lines of line start: under the
-// description of a "  name   description" row, else two spaces in from
-// the line's own start.
+// description of a "  name   description" row (the name may hold single
+// spaces, as "-c --continue" does), else two spaces in from the line's
+// own start.
 func hangingIndent(line string) int {
 	lead := len(line) - len(strings.TrimLeft(line, " "))
 	rest := line[lead:]
-	if i := strings.Index(rest, "  "); i > 0 && !strings.Contains(rest[:i], " ") {
+	if i := strings.Index(rest, "  "); i > 0 {
 		j := i
 		for j < len(rest) && rest[j] == ' ' {
 			j++

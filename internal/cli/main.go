@@ -63,7 +63,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if f, ok := stdout.(*os.File); !ok || !headless.IsTerminal(f) {
 		// Help piped or written to a file loses the padding drawn for a
 		// terminal; pincer's commands write to c.stdout, not through here.
-		root.SetOut(&trimLineEnds{w: stdout})
+		out := &trimLineEnds{w: stdout, width: helpWidth + 2}
+		root.SetOut(out)
+		defer out.Flush()
 	}
 	root.SetErr(stderr)
 	err := fang.Execute(ctx, root,

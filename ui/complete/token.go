@@ -1,6 +1,7 @@
 package complete
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -50,12 +51,16 @@ type Token struct {
 }
 
 // FindToken returns the token being typed at cursor (a rune offset into
-// text, clamped to it): "@partial/pa" anywhere after whitespace or at the
-// start, or "/com" at the very start of the input. ok is false when the
+// text, clamped to it): "@partial/pa" or an open or closed quoted
+// `@"dir with sp` anywhere after whitespace or at the start, or "/com" at
+// the very start of the input. ok is false when the
 // cursor is not in such a word.
 func FindToken(text string, cursor int) (Token, bool) {
 	r := []rune(text)
 	cursor = max(min(cursor, len(r)), 0)
+	if tok, ok := quotedToken(r, cursor); ok {
+		return tok, true
+	}
 	start := cursor
 	for start > 0 && !unicode.IsSpace(r[start-1]) {
 		start--
@@ -69,11 +74,60 @@ func FindToken(text string, cursor int) (Token, bool) {
 	}
 	switch r[start] {
 	case '@':
+		if start+1 < cursor && r[start+1] == '"' {
+			return Token{}, false // after a closed @"…", which quotedToken did not claim
+		}
 		return Token{Kind: FileMention, Query: string(r[start+1 : cursor]), Start: start, End: end}, true
 	case '/':
 		if start == 0 {
 			return Token{Kind: SlashCommand, Query: string(r[1:cursor]), Start: 0, End: end}, true
 		}
+	}
+	return Token{}, false
+}
+
+// quotedToken finds the quoted mention @"dir with space/a b" the cursor is
+// in, closed or still being typed, so a name with spaces completes like
+// any other: the spaces in it would otherwise end the word. Its Query is
+// the path typed so far, unquoted; [Start, End) runs to the closing quote,
+// or, while the quote is open, to the end of the word at the cursor. The
+// quote never spans a line, as the literal it is cannot.
+func quotedToken(r []rune, cursor int) (Token, bool) {
+	lineStart := cursor
+	for lineStart > 0 && r[lineStart-1] != '\n' {
+		lineStart--
+	}
+	for i := lineStart; i < cursor; i++ {
+		if r[i] != '@' || i+1 >= len(r) || r[i+1] != '"' || (i > 0 && !unicode.IsSpace(r[i-1])) {
+			continue
+		}
+		closing := -1 // the index of the closing quote
+		for j := i + 2; j < len(r) && r[j] != '\n'; j++ {
+			if r[j] == '\\' {
+				j++
+				continue
+			}
+			if r[j] == '"' {
+				closing = j
+				break
+			}
+		}
+		if closing >= 0 && closing < cursor {
+			i = closing // a finished mention before the cursor
+			continue
+		}
+		end := closing + 1
+		if closing < 0 {
+			end = cursor
+			for end < len(r) && !unicode.IsSpace(r[end]) {
+				end++
+			}
+		}
+		typed := string(r[min(i+2, cursor):cursor])
+		if q, err := strconv.Unquote(`"` + typed + `"`); err == nil {
+			typed = q
+		}
+		return Token{Kind: FileMention, Query: typed, Start: i, End: end}, true
 	}
 	return Token{}, false
 }

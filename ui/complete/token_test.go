@@ -40,6 +40,20 @@ func TestFindToken(t *testing.T) {
 		{"plain words", 5, false, Token{}},
 		{"@ui", 99, true, Token{Kind: FileMention, Query: "ui", Start: 0, End: 3}}, // clamped
 		{"@ui", -4, false, Token{}},
+		// Quoted mentions: the spaces inside are part of the name.
+		{`@"dir wi`, 8, true, Token{Kind: FileMention, Query: "dir wi", Start: 0, End: 8}},
+		{`see @"dir with space/a`, 22, true, Token{Kind: FileMention, Query: "dir with space/a", Start: 4, End: 22}},
+		{`@"`, 2, true, Token{Kind: FileMention, Query: "", Start: 0, End: 2}},
+		{`@"a b" @"c d`, 12, true, Token{Kind: FileMention, Query: "c d", Start: 7, End: 12}},
+		{`@"a b.txt" rest`, 4, true, Token{Kind: FileMention, Query: "a ", Start: 0, End: 10}}, // inside a closed one
+		{`@"dir wi more`, 7, true, Token{Kind: FileMention, Query: "dir w", Start: 0, End: 8}}, // the open quote takes the word at the cursor
+		{`@"a \"q\" b`, 11, true, Token{Kind: FileMention, Query: `a "q" b`, Start: 0, End: 11}},
+		{`@"a b" x`, 8, false, Token{}},  // past a closed mention
+		{`@"a.txt"`, 8, false, Token{}},  // just after a closed one
+		{`@"a b"`, 6, false, Token{}},    // just after a closed one with a space
+		{`a@"b c`, 6, false, Token{}},    // "@" inside a word
+		{"@\"a\nb c", 5, false, Token{}}, // the quote does not span lines
+		{"x\n@\"日 本", 7, true, Token{Kind: FileMention, Query: "日 本", Start: 2, End: 7}},
 	}
 	for _, tt := range tests {
 		got, ok := FindToken(tt.text, tt.cursor)
@@ -65,6 +79,11 @@ func TestApply(t *testing.T) {
 		{"/co later", 3, "compact", "/compact later", 9},
 		{"x @日", 4, "日本.go", "x @日本.go ", 9},
 		{"a\n@b\nc", 4, "b.go", "a\n@b.go\nc", 8},
+		// A quoted name is put in closed, as the caller quotes it.
+		{`@"dir wi`, 8, `"dir with space/a b.txt"`, `@"dir with space/a b.txt" `, 26},
+		{`see @"dir wi now`, 12, `"dir with space/a b.txt"`, `see @"dir with space/a b.txt" now`, 30},
+		{`@"a b" @"c`, 10, `"c d.go"`, `@"a b" @"c d.go" `, 17},
+		{`@"dir w" x`, 5, `"dir with/x y"`, `@"dir with/x y" x`, 16},
 	}
 	for _, tt := range tests {
 		tok, ok := FindToken(tt.text, tt.cursor)
