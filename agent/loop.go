@@ -453,7 +453,7 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			if reply.Content != "" || reply.Reasoning != "" {
 				// The request's own error is the one to report, even when
 				// the partial answer cannot be saved either.
-				_, _ = a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning}, sink)
+				_, _ = a.add(Message{Role: RoleAssistant, Kind: KindInterrupted, Content: reply.Content, Reasoning: reply.Reasoning, ReasoningField: reply.ReasoningField}, sink)
 			}
 			res.Text = reply.Content
 			res.StopReason = "error"
@@ -467,10 +467,11 @@ func (a *Agent) RunTurn(ctx context.Context, user Message, o TurnOptions, sink f
 			a.lastPrompt, a.lastSent = reply.Usage.PromptTokens, len(a.history)
 		}
 		msg := Message{
-			Role:      RoleAssistant,
-			Content:   reply.Content,
-			Reasoning: reply.Reasoning,
-			ToolCalls: a.uniqueIDs(reply.ToolCalls),
+			Role:           RoleAssistant,
+			Content:        reply.Content,
+			Reasoning:      reply.Reasoning,
+			ReasoningField: reply.ReasoningField,
+			ToolCalls:      a.uniqueIDs(reply.ToolCalls),
 		}
 		nameCalls([]Message{msg}) // a nameless call would poison the session
 		if reply.Usage != (Usage{}) {

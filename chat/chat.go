@@ -40,13 +40,18 @@ type Message struct {
 	Seq  uint64 `json:"seq"`
 	Role Role   `json:"role"`
 	// Kind is one of the kinds above, or "" for plain conversation.
-	Kind       string     `json:"kind,omitempty"`
-	Content    string     `json:"content"`
-	Reasoning  string     `json:"reasoning,omitempty"`
-	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-	ToolName   string     `json:"tool_name,omitempty"`
-	IsError    bool       `json:"is_error,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	Content   string `json:"content"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningField names the field the server streamed Reasoning in
+	// ("reasoning" for OpenRouter); it is sent back in the same one, since
+	// a server may ignore reasoning in a field it does not use. "" means
+	// reasoning_content.
+	ReasoningField string     `json:"reasoning_field,omitempty"`
+	ToolCalls      []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID     string     `json:"tool_call_id,omitempty"`
+	ToolName       string     `json:"tool_name,omitempty"`
+	IsError        bool       `json:"is_error,omitempty"`
 	// Time is when the message was finished.
 	Time  time.Time `json:"time"`
 	Usage *Usage    `json:"usage,omitempty"`

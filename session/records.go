@@ -58,20 +58,22 @@ type toolCallRecord struct {
 }
 
 type messageRecord struct {
-	V          int              `json:"v"`
-	Seq        uint64           `json:"seq"`
-	Role       string           `json:"role"`
-	Kind       string           `json:"kind,omitempty"`
-	Content    string           `json:"content,omitempty"`
-	Reasoning  string           `json:"reasoning,omitempty"`
-	ToolCalls  []toolCallRecord `json:"tool_calls,omitempty"`
-	ToolCallID string           `json:"tool_call_id,omitempty"`
-	ToolName   string           `json:"tool_name,omitempty"`
-	IsError    bool             `json:"is_error,omitempty"`
-	Time       time.Time        `json:"time"`
-	Usage      *usageRecord     `json:"usage,omitempty"`
-	Touched    []touchRecord    `json:"touched,omitempty"`
-	Steps      []stepRecord     `json:"steps,omitempty"`
+	V         int    `json:"v"`
+	Seq       uint64 `json:"seq"`
+	Role      string `json:"role"`
+	Kind      string `json:"kind,omitempty"`
+	Content   string `json:"content,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningField is chat.Message.ReasoningField.
+	ReasoningField string           `json:"reasoning_field,omitempty"`
+	ToolCalls      []toolCallRecord `json:"tool_calls,omitempty"`
+	ToolCallID     string           `json:"tool_call_id,omitempty"`
+	ToolName       string           `json:"tool_name,omitempty"`
+	IsError        bool             `json:"is_error,omitempty"`
+	Time           time.Time        `json:"time"`
+	Usage          *usageRecord     `json:"usage,omitempty"`
+	Touched        []touchRecord    `json:"touched,omitempty"`
+	Steps          []stepRecord     `json:"steps,omitempty"`
 }
 
 type stepRecord struct {
@@ -144,16 +146,17 @@ func (r sessionRecord) session() Session {
 // in use (a call's Oversize, Rewound) is not stored.
 func toMessageRecord(m chat.Message) messageRecord {
 	r := messageRecord{
-		V:          recordVersion,
-		Seq:        m.Seq,
-		Role:       string(m.Role),
-		Kind:       m.Kind,
-		Content:    m.Content,
-		Reasoning:  m.Reasoning,
-		ToolCallID: m.ToolCallID,
-		ToolName:   m.ToolName,
-		IsError:    m.IsError,
-		Time:       m.Time.UTC(),
+		V:              recordVersion,
+		Seq:            m.Seq,
+		Role:           string(m.Role),
+		Kind:           m.Kind,
+		Content:        m.Content,
+		Reasoning:      m.Reasoning,
+		ReasoningField: m.ReasoningField,
+		ToolCallID:     m.ToolCallID,
+		ToolName:       m.ToolName,
+		IsError:        m.IsError,
+		Time:           m.Time.UTC(),
 	}
 	for _, c := range m.ToolCalls {
 		r.ToolCalls = append(r.ToolCalls, toolCallRecord{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
@@ -175,15 +178,16 @@ func toMessageRecord(m chat.Message) messageRecord {
 // not know (a record from a newer one) is left out, not misread.
 func (r messageRecord) message() chat.Message {
 	m := chat.Message{
-		Seq:        r.Seq,
-		Role:       chat.Role(r.Role),
-		Kind:       r.Kind,
-		Content:    r.Content,
-		Reasoning:  r.Reasoning,
-		ToolCallID: r.ToolCallID,
-		ToolName:   r.ToolName,
-		IsError:    r.IsError,
-		Time:       r.Time,
+		Seq:            r.Seq,
+		Role:           chat.Role(r.Role),
+		Kind:           r.Kind,
+		Content:        r.Content,
+		Reasoning:      r.Reasoning,
+		ReasoningField: r.ReasoningField,
+		ToolCallID:     r.ToolCallID,
+		ToolName:       r.ToolName,
+		IsError:        r.IsError,
+		Time:           r.Time,
 	}
 	for _, c := range r.ToolCalls {
 		m.ToolCalls = append(m.ToolCalls, chat.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
@@ -261,6 +265,7 @@ type taskRecord struct {
 	ClaimedUntil time.Time `json:"claimed_until,omitzero"`
 	ByModel      bool      `json:"by_model,omitempty"`
 	Chat         int64     `json:"chat,omitempty"`
+	By           string    `json:"by,omitempty"`
 }
 
 func toTaskRecord(t Task) taskRecord {
@@ -278,6 +283,7 @@ func toTaskRecord(t Task) taskRecord {
 		Runs:      t.Runs,
 		ByModel:   t.ByModel,
 		Chat:      t.Chat,
+		By:        t.By,
 	}
 	if !t.LastRun.IsZero() {
 		r.LastRun = t.LastRun.UTC()
@@ -300,6 +306,7 @@ func (r taskRecord) task() Task {
 		Runs:      r.Runs,
 		ByModel:   r.ByModel,
 		Chat:      r.Chat,
+		By:        r.By,
 	}
 }
 

@@ -68,6 +68,10 @@ type Task struct {
 	// its questions go to that chat only. 0 for a task scheduled
 	// elsewhere.
 	Chat int64
+	// By names who scheduled the task in a Telegram chat ("@name"), so a
+	// group's owner, asked its approvals, knows whose prompt it is; ""
+	// for a task scheduled elsewhere.
+	By string
 }
 
 // MarshalJSON writes the task as every --json of pincer writes things:
@@ -88,9 +92,10 @@ func (t Task) MarshalJSON() ([]byte, error) {
 		Runs      int       `json:"runs,omitempty"`
 		ByModel   bool      `json:"by_model,omitempty"`
 		Chat      int64     `json:"chat,omitempty"`
+		By        string    `json:"by,omitempty"`
 	}
 	v := view{ID: t.ID, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Created: t.Created,
-		LastRun: t.LastRun, LastError: t.LastError, Failures: t.Failures, Runs: t.Runs, ByModel: t.ByModel, Chat: t.Chat}
+		LastRun: t.LastRun, LastError: t.LastError, Failures: t.Failures, Runs: t.Runs, ByModel: t.ByModel, Chat: t.Chat, By: t.By}
 	if t.Every > 0 {
 		v.Every = t.Every.String()
 	}
@@ -119,7 +124,7 @@ func (s *Store) AddTask(t Task) (Task, error) {
 	if err != nil {
 		return Task{}, err
 	}
-	rec := toTaskRecord(Task{ID: id, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Every: t.Every, Created: now, ByModel: t.ByModel, Chat: t.Chat})
+	rec := toTaskRecord(Task{ID: id, Session: t.Session, Dir: t.Dir, Prompt: t.Prompt, Next: t.Next, Every: t.Every, Created: now, ByModel: t.ByModel, Chat: t.Chat, By: t.By})
 	err = s.update(func(tx *bolt.Tx) error {
 		if rec.Session != "" {
 			sess, err := resolve(tx, rec.Session)

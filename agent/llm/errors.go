@@ -71,16 +71,21 @@ func NativeToolsRefused(err error) bool {
 }
 
 // ReasoningRefused reports whether err is a server refusing a request
-// because its assistant messages carry reasoning_content, a field it does
-// not take (Groq: "property 'reasoning_content' is unsupported"; others
-// call it unknown, unrecognized or an extra input).
+// because its assistant messages carry reasoning_content (or reasoning, the
+// field it goes back in when it came in that one), a field it does not take
+// (Groq: "property 'reasoning_content' is unsupported"; others call it
+// unknown, unrecognized or an extra input).
 func ReasoningRefused(err error) bool {
 	var e *apiError
 	if !errors.As(err, &e) || (e.Status != 0 && e.Status != 400 && e.Status != 422) {
 		return false
 	}
 	m := strings.ToLower(e.Message)
-	if !strings.Contains(m, "reasoning_content") {
+	named := false
+	for _, s := range []string{"reasoning_content", "'reasoning'", `"reasoning"`, ".reasoning", "`reasoning`"} {
+		named = named || strings.Contains(m, s)
+	}
+	if !named {
 		return false
 	}
 	for _, s := range []string{"unsupported", "not supported", "unknown", "unrecognized", "extra", "not permitted", "not allowed"} {

@@ -53,11 +53,14 @@ type ToolSpec struct {
 // Reply is a finished assistant message. On error it holds what arrived
 // before the failure, so a cancelled answer can be kept.
 type Reply struct {
-	Content      string
-	Reasoning    string
-	ToolCalls    []chat.ToolCall
-	FinishReason string
-	Usage        chat.Usage
+	Content   string
+	Reasoning string
+	// ReasoningField names the field Reasoning came in when it was not
+	// reasoning_content (see chat.Message.ReasoningField).
+	ReasoningField string
+	ToolCalls      []chat.ToolCall
+	FinishReason   string
+	Usage          chat.Usage
 	// DroppedCalls counts the calls of the answer past MaxToolCalls, which
 	// were neither kept nor run; ArgsLimit is the bound on one call's
 	// arguments the answer was read with (0: none).
@@ -305,13 +308,13 @@ func (c *Client) Complete(ctx context.Context, req Request, sink func(Event)) (R
 			opts = append(opts, llms.WithToolChoice(req.ToolChoice))
 		}
 	}
-	send := func(reasoning []string) (Reply, error) {
+	send := func(reasoning []reasoningBack) (Reply, error) {
 		st := &callState{sink: shape.event, reasoning: reasoning}
 		defer st.close()
 		return c.complete(ctx, st, msgs, opts)
 	}
 	reply, err := send(reasoning)
-	if err != nil && ReasoningRefused(err) && slices.ContainsFunc(reasoning, func(r string) bool { return r != "" }) &&
+	if err != nil && ReasoningRefused(err) && slices.ContainsFunc(reasoning, func(r reasoningBack) bool { return r.text != "" }) &&
 		reply.Content == "" && reply.Reasoning == "" {
 		// A server that takes no reasoning back (Groq, Cerebras) refuses
 		// the whole request over it: send it again without, and from now
@@ -382,6 +385,7 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 		mr := m.reply()
 		r.Usage = mr.Usage
 		r.FinishReason = mr.FinishReason // as the server said it, even when empty
+		r.ReasoningField = mr.ReasoningField
 		r.DroppedCalls, r.ArgsLimit = mr.DroppedCalls, mr.ArgsLimit
 		for i := range r.ToolCalls {
 			if i < len(mr.ToolCalls) && mr.ToolCalls[i].ID == r.ToolCalls[i].ID {
@@ -394,9 +398,9 @@ func (c *Client) complete(ctx context.Context, st *callState, msgs []llms.Messag
 
 // toLangchain converts the conversation to langchaingo messages, and
 // collects the reasoning the transport puts back on each assistant message.
-func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
+func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []reasoningBack, error) {
 	out := make([]llms.MessageContent, 0, len(msgs))
-	var reasoning []string
+	var reasoning []reasoningBack
 	for i, m := range msgs {
 		switch m.Role {
 		case chat.RoleSystem:
@@ -414,7 +418,7 @@ func toLangchain(msgs []chat.Message) ([]llms.MessageContent, []string, error) {
 				}})
 			}
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: parts})
-			reasoning = append(reasoning, m.Reasoning)
+			reasoning = append(reasoning, reasoningBack{text: m.Reasoning, field: m.ReasoningField})
 		case chat.RoleTool:
 			out = append(out, llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
 				llms.ToolCallResponse{ToolCallID: m.ToolCallID, Name: m.ToolName, Content: m.Content},

@@ -83,11 +83,15 @@ type merger struct {
 	emit      func(Event)
 	text      textStream
 	reasoning textStream
-	calls     []*callAcc
-	finish    string
-	usage     *chat.Usage
-	done      bool // [DONE] seen
-	chunks    int
+	// reasoningField is the field the reasoning came in, when not
+	// reasoning_content.
+	reasoningField string
+	reasoningSeen  bool
+	calls          []*callAcc
+	finish         string
+	usage          *chat.Usage
+	done           bool // [DONE] seen
+	chunks         int
 	// maxArgs bounds the arguments kept of one call (0: no bound) and
 	// maxCalls the calls kept of one answer (0: no bound): what a server
 	// sends past them is counted, not held.
@@ -245,7 +249,11 @@ func (m *merger) chunk(data []byte) error {
 			rc := delta.ReasoningContent.fragment()
 			if len(rc) == 0 {
 				rc = delta.Reasoning.fragment()
+				if len(rc) != 0 && !m.reasoningSeen {
+					m.reasoningField = "reasoning"
+				}
 			}
+			m.reasoningSeen = m.reasoningSeen || len(rc) != 0
 			if t := m.reasoning.add(rc); t != "" {
 				m.emit(ReasoningDelta{Text: t})
 			}
@@ -435,11 +443,12 @@ func (m *merger) complete() bool { return m.done || m.finish != "" }
 // (empty trailing fragments) are dropped; calls without an id get one.
 func (m *merger) reply() Reply {
 	r := Reply{
-		Content:      m.text.String(),
-		Reasoning:    m.reasoning.String(),
-		FinishReason: m.finish,
-		DroppedCalls: m.dropped,
-		ArgsLimit:    m.maxArgs,
+		Content:        m.text.String(),
+		Reasoning:      m.reasoning.String(),
+		FinishReason:   m.finish,
+		ReasoningField: m.reasoningField,
+		DroppedCalls:   m.dropped,
+		ArgsLimit:      m.maxArgs,
 	}
 	if m.usage != nil {
 		r.Usage = *m.usage

@@ -23,12 +23,15 @@ type fixture struct {
 	name string
 	body []byte
 	want struct {
-		Content      string          `json:"content"`
-		Reasoning    string          `json:"reasoning"`
-		ToolCalls    []chat.ToolCall `json:"tool_calls"`
-		FinishReason string          `json:"finish_reason"`
-		Usage        *fixtureUsage   `json:"usage"`
-		Error        string          `json:"error"` // "", "cut", or "api:<text the message contains>"
+		Content   string `json:"content"`
+		Reasoning string `json:"reasoning"`
+		// ReasoningField is the field the reasoning came in, when not
+		// reasoning_content: it goes back to the server in that one.
+		ReasoningField string          `json:"reasoning_field"`
+		ToolCalls      []chat.ToolCall `json:"tool_calls"`
+		FinishReason   string          `json:"finish_reason"`
+		Usage          *fixtureUsage   `json:"usage"`
+		Error          string          `json:"error"` // "", "cut", or "api:<text the message contains>"
 	}
 }
 
@@ -117,6 +120,9 @@ func checkReply(t *testing.T, f fixture, got Reply, err error, log *eventLog) {
 	}
 	if got.Reasoning != f.want.Reasoning {
 		t.Errorf("reasoning %q, want %q", got.Reasoning, f.want.Reasoning)
+	}
+	if got.ReasoningField != f.want.ReasoningField {
+		t.Errorf("reasoning field %q, want %q", got.ReasoningField, f.want.ReasoningField)
 	}
 	if err != nil {
 		if len(got.ToolCalls) != 0 {

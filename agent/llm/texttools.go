@@ -79,7 +79,7 @@ func asTextTools(msgs []chat.Message, tools []ToolSpec) []chat.Message {
 				b.Write(call)
 				b.WriteString("\n" + hermesClose)
 			}
-			out = append(out, chat.Message{Role: chat.RoleAssistant, Content: b.String(), Reasoning: m.Reasoning})
+			out = append(out, chat.Message{Role: chat.RoleAssistant, Content: b.String(), Reasoning: m.Reasoning, ReasoningField: m.ReasoningField})
 		case chat.RoleTool:
 			block := "<tool_response>\n" + m.Content + "\n</tool_response>"
 			results = true

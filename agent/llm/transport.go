@@ -124,7 +124,7 @@ type callState struct {
 	mu        sync.Mutex
 	sink      func(Event)
 	closed    bool
-	reasoning []string // reasoning of each assistant message, in order
+	reasoning []reasoningBack // reasoning of each assistant message, in order
 	merger    *merger
 	err       error
 	finished  bool // the normalised stream was handed out to its end
@@ -525,12 +525,20 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// reasoningBack is the reasoning of one assistant message as it goes back to
+// the server: its text, and the field it came in ("" for reasoning_content).
+type reasoningBack struct {
+	text  string
+	field string
+}
+
 // rewriteRequest adjusts the JSON body langchaingo built: it asks for a
 // stream with usage, gives each assistant message its reasoning back (thinking
 // models that call tools reject a follow-up without it, and langchaingo has
-// no field for it), and sends a temperature only when one is configured
+// no field for it; it goes back in the field it came in, as OpenRouter reads
+// only "reasoning"), and sends a temperature only when one is configured
 // (langchaingo always sends 0, which some models reject or degrade under).
-func rewriteRequest(body []byte, reasoning []string, temperature *float64) ([]byte, error) {
+func rewriteRequest(body []byte, reasoning []reasoningBack, temperature *float64) ([]byte, error) {
 	var req map[string]json.RawMessage
 	if err := json.Unmarshal(body, &req); err != nil {
 		return nil, fmt.Errorf("the request body is not JSON: %w", err)
@@ -550,8 +558,12 @@ func rewriteRequest(body []byte, reasoning []string, temperature *float64) ([]by
 		if string(m["role"]) != `"assistant"` {
 			continue
 		}
-		if k < len(reasoning) && reasoning[k] != "" {
-			m["reasoning_content"], _ = json.Marshal(reasoning[k])
+		if k < len(reasoning) && reasoning[k].text != "" {
+			field := "reasoning_content"
+			if reasoning[k].field == "reasoning" {
+				field = "reasoning"
+			}
+			m[field], _ = json.Marshal(reasoning[k].text)
 		}
 		k++
 	}

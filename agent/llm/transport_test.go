@@ -2,12 +2,14 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -453,9 +455,11 @@ func TestReasoningRefusedIsLeftOut(t *testing.T) {
 		refusal  string
 		wantErr  bool
 		requests int
+		field    string // the field the reasoning came in
 	}{
-		{"groq's words", groq, false, 3},
-		{"another refusal", "model not found", true, 1},
+		{"groq's words", groq, false, 3, ""},
+		{"groq's words, reasoning field", strings.ReplaceAll(groq, "reasoning_content", "reasoning"), false, 3, "reasoning"},
+		{"another refusal", "model not found", true, 1, ""},
 	} {
 		srv := agenttest.New(agenttest.Error(400, tc.refusal), agenttest.Text("done", 2), agenttest.Text("again", 2))
 		defer srv.Close()
@@ -465,7 +469,7 @@ func TestReasoningRefusedIsLeftOut(t *testing.T) {
 		}
 		req := Request{Messages: []chat.Message{
 			{Role: chat.RoleUser, Content: "read it"},
-			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
+			{Role: chat.RoleAssistant, Reasoning: "I need the file.", ReasoningField: tc.field, ToolCalls: []chat.ToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"a"}`}}},
 			{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "x"},
 		}, Tools: []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}}
 		reply, err := c.Complete(context.Background(), req, nil)
@@ -489,9 +493,66 @@ func TestReasoningRefusedIsLeftOut(t *testing.T) {
 			t.Fatalf("%s: %d requests, want %d", tc.name, len(reqs), tc.requests)
 		}
 		for i, r := range reqs {
-			if has := bytes.Contains(r.Raw, []byte("reasoning_content")); has != (i == 0) {
-				t.Errorf("%s: request %d carries reasoning_content %v, want %v", tc.name, i, has, i == 0)
+			key := cmp.Or(tc.field, "reasoning_content")
+			if has := bytes.Contains(r.Raw, []byte(`"`+key+`":`)); has != (i == 0) {
+				t.Errorf("%s: request %d carries %s %v, want %v", tc.name, i, key, has, i == 0)
 			}
 		}
+	}
+}
+
+// TestReasoningGoesBackInItsField: reasoning goes back to the server in
+// the field it streamed it in. OpenRouter streams "reasoning" and its
+// providers may ignore "reasoning_content"; DeepSeek and vLLM stream and
+// read "reasoning_content".
+func TestReasoningGoesBackInItsField(t *testing.T) {
+	t.Parallel()
+	chunk := func(delta string) string {
+		return `data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":` + delta + `,"finish_reason":null}]}` + "\n\n"
+	}
+	call := chunk(`{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"read_file","arguments":"{\"path\":\"a\"}"}}]}`) +
+		`data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n"
+	for _, tc := range []struct {
+		name, field, other string
+	}{
+		{"openrouter", "reasoning", "reasoning_content"},
+		{"deepseek", "reasoning_content", "reasoning"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			first := chunk(`{"role":"assistant","content":"",`+strconv.Quote(tc.field)+`:"I need"}`) +
+				chunk(`{"content":"",`+strconv.Quote(tc.field)+`:" the file."}`) + call
+			srv := agenttest.New(agenttest.Reply{Body: first}, agenttest.Text("done", 2))
+			defer srv.Close()
+			c := newTestClient(t, srv.BaseURL(), "")
+			tools := []ToolSpec{{Name: "read_file", Description: "d", Parameters: map[string]any{"type": "object", "properties": map[string]any{}}}}
+			msgs := []chat.Message{{Role: chat.RoleUser, Content: "read it"}}
+			reply, err := c.Complete(context.Background(), Request{Messages: msgs, Tools: tools}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if reply.Reasoning != "I need the file." || len(reply.ToolCalls) != 1 {
+				t.Fatalf("first answer %+v, want reasoning and one call", reply)
+			}
+			msgs = append(msgs,
+				chat.Message{Role: chat.RoleAssistant, Reasoning: reply.Reasoning, ReasoningField: reply.ReasoningField, ToolCalls: reply.ToolCalls},
+				chat.Message{Role: chat.RoleTool, ToolCallID: "c1", ToolName: "read_file", Content: "1\tx"})
+			if _, err := c.Complete(context.Background(), Request{Messages: msgs, Tools: tools}, nil); err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				Messages []map[string]json.RawMessage `json:"messages"`
+			}
+			if err := json.Unmarshal(srv.Requests()[1].Raw, &body); err != nil {
+				t.Fatal(err)
+			}
+			m := body.Messages[1]
+			if got := string(m[tc.field]); got != `"I need the file."` {
+				t.Errorf("assistant message %s = %s, want the reasoning", tc.field, got)
+			}
+			if got, ok := m[tc.other]; ok {
+				t.Errorf("assistant message also carries %s = %s", tc.other, got)
+			}
+		})
 	}
 }

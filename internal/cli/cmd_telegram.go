@@ -312,7 +312,7 @@ type chatTasks struct {
 	root string
 }
 
-func (t chatTasks) Schedule(chat int64, name, spec string) (string, error) {
+func (t chatTasks) Schedule(chat int64, by, name, spec string) (string, error) {
 	sess, err := t.st.Get(name)
 	if err != nil {
 		return "", err
@@ -322,7 +322,7 @@ func (t chatTasks) Schedule(chat int64, name, spec string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every, Chat: chat})
+	task, err := t.st.AddTask(session.Task{Session: sess.ID, Dir: t.root, Prompt: prompt, Next: next, Every: every, Chat: chat, By: by})
 	if err != nil {
 		return "", err
 	}

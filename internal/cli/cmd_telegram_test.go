@@ -2,6 +2,7 @@ package cli
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,14 +27,14 @@ func TestChatTasks(t *testing.T) {
 		}
 	}
 	ct := chatTasks{st: st, root: root}
-	said, err := ct.Schedule(42, "tg-42", "every 1h check the build")
+	said, err := ct.Schedule(42, "@bob", "tg-42", "every 1h check the build")
 	if err != nil || said == "" {
 		t.Fatalf("Schedule: %q, %v", said, err)
 	}
-	if _, err := ct.Schedule(7, "tg-7", "in 10m other chat"); err != nil {
+	if _, err := ct.Schedule(7, "", "tg-7", "in 10m other chat"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ct.Schedule(42, "tg-42", "whenever you like"); err == nil {
+	if _, err := ct.Schedule(42, "@bob", "tg-42", "whenever you like"); err == nil {
 		t.Error("a spec without a time was accepted")
 	}
 	lines, err := ct.List("tg-42")
@@ -43,6 +44,14 @@ func TestChatTasks(t *testing.T) {
 	all, _ := st.Tasks()
 	if len(all) != 2 || all[0].Dir != root {
 		t.Errorf("tasks stored: %+v", all)
+	}
+	// Who scheduled a task is kept with it, for its approvals to say.
+	var bys []string
+	for _, task := range all {
+		bys = append(bys, task.By)
+	}
+	if slices.Sort(bys); !slices.Equal(bys, []string{"", "@bob"}) {
+		t.Errorf("tasks scheduled by %q, want \"\" and @bob", bys)
 	}
 }
 
@@ -63,7 +72,7 @@ func TestTaskReportsInTheChatThatScheduledIt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := (chatTasks{st: st, root: root}).Schedule(43, "tg-42", "in 1m report the build"); err != nil {
+	if _, err := (chatTasks{st: st, root: root}).Schedule(43, "@eve", "tg-42", "in 1m report the build"); err != nil {
 		t.Fatal(err)
 	}
 	add := func(task session.Task) session.Task {

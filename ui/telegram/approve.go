@@ -119,13 +119,23 @@ const (
 // turn answers can press the buttons.
 func (c *chat) approver() agent.Approver {
 	return agent.ApproverFunc(func(ctx context.Context, a agent.Approval) (agent.Decision, error) {
-		return c.bot.ask(ctx, c.id, c.turnOwner(), a)
+		return c.bot.askFor(ctx, c.id, c.turnOwner(), c.turnScheduledBy(), a)
 	})
 }
 
 // ask sends an approval question and waits for its answer or for ctx to end.
 func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (agent.Decision, error) {
+	return b.askFor(ctx, chat, owner, "", a)
+}
+
+// askFor is ask for a scheduled task's turn: the question says who
+// scheduled it (by, when set), since in a group its approvals go to the
+// owner, who may not have typed it.
+func (b *Bot) askFor(ctx context.Context, chat, owner int64, by string, a agent.Approval) (agent.Decision, error) {
 	text, choices := question(a)
+	if by != "" {
+		text = "⏰ Scheduled by " + html.EscapeString(safetext.LineOf(by)) + "\n" + text
+	}
 	if len(text) > 3500 {
 		// Shown whole or not at all: a long command goes in a file.
 		what := a.Command
@@ -142,6 +152,9 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 		short := a
 		short.Command, short.URL = "(too long for a message: the whole of it is in command.txt above)", ""
 		text, choices = question(short)
+		if by != "" {
+			text = "⏰ Scheduled by " + html.EscapeString(safetext.LineOf(by)) + "\n" + text
+		}
 	}
 	if a.Kind == agent.ApproveEdit && a.Change != nil && a.Step == 1 {
 		if doc := b.sendDiff(ctx, chat, a.Change); doc != "" {

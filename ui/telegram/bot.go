@@ -224,6 +224,18 @@ func (b *Bot) handle(ctx context.Context, _ *tg.Bot, u *models.Update) {
 	}
 }
 
+// userName is how a message names u to others: "@username", or the name
+// given when there is none, or the id.
+func userName(u *models.User) string {
+	if u.Username != "" {
+		return "@" + u.Username
+	}
+	if n := strings.TrimSpace(u.FirstName + " " + u.LastName); n != "" {
+		return n
+	}
+	return "user " + strconv.FormatInt(u.ID, 10)
+}
+
 func (b *Bot) allowed(id int64) bool { return slices.Contains(b.opts.AllowedUsers, id) }
 
 // message handles a message: a command, or a prompt for the agent.
@@ -248,7 +260,7 @@ func (b *Bot) message(ctx context.Context, m *models.Message) {
 	if strings.HasPrefix(text, "/") {
 		name, arg, _ := strings.Cut(text[1:], " ")
 		name, _, _ = strings.Cut(name, "@")
-		b.command(ctx, c, m.From.ID, strings.ToLower(name), strings.TrimSpace(arg))
+		b.command(ctx, c, m.From, strings.ToLower(name), strings.TrimSpace(arg))
 		return
 	}
 	b.startTurn(ctx, c, m.From.ID, text)
@@ -368,7 +380,8 @@ const helpText = `pincer works on the project it was started in. Send a message 
 This chat is in the session %s: on the computer, pincer -s %s opens it.`
 
 // command runs a bot command.
-func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string) {
+func (b *Bot) command(ctx context.Context, c *chat, user *models.User, name, arg string) {
+	from := user.ID
 	switch name {
 	case "start", "help":
 		b.sendPlain(ctx, c.id, fmt.Sprintf(helpText, c.session(), c.session()))
@@ -389,7 +402,7 @@ func (b *Bot) command(ctx context.Context, c *chat, from int64, name, arg string
 		c.setConv(name, conv)
 		b.sendPlain(ctx, c.id, "New conversation. The previous one is kept in pincer sessions.")
 	case "schedule", "tasks":
-		b.tasks(ctx, c, name, arg)
+		b.tasks(ctx, c, userName(user), name, arg)
 	case "model":
 		b.model(ctx, c, arg)
 	case "compact":

@@ -27,7 +27,10 @@ type chat struct {
 	model   string // the model /model chose for this chat; "" for the default
 	running bool
 	owner   int64 // who sent the prompt of the turn in progress
-	cancel  context.CancelFunc
+	// scheduledBy names who scheduled the task the turn in progress runs
+	// (session.Task.By), said with its approvals; "" otherwise.
+	scheduledBy string
+	cancel      context.CancelFunc
 	// group is a group chat: recalled text is not posted there.
 	group bool
 }
@@ -57,7 +60,20 @@ func (c *chat) begin(owner int64, cancel context.CancelFunc) bool {
 func (c *chat) end() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.running, c.owner, c.cancel = false, 0, nil
+	c.running, c.owner, c.cancel, c.scheduledBy = false, 0, nil, ""
+}
+
+// setScheduledBy records who scheduled the task the turn runs.
+func (c *chat) setScheduledBy(by string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scheduledBy = by
+}
+
+func (c *chat) turnScheduledBy() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.scheduledBy
 }
 
 func (c *chat) turnOwner() int64 {

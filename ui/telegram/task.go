@@ -25,7 +25,8 @@ var ErrChatBusy = errors.New("the chat is busy with another answer")
 // RunTask runs a scheduled task in the chat, as a turn in its session
 // (called sessionName): the result appears there, and its approvals are
 // asked there, of the chat's own user (in a group, of the first allowed
-// user). The caller chooses the chat: the one that scheduled the task.
+// user, told who scheduled the task). The caller chooses the chat: the one
+// that scheduled the task.
 func (b *Bot) RunTask(ctx context.Context, chatID int64, sessionName string, t session.Task) error {
 	c := b.chat(chatID)
 	if name := c.session(); name != sessionName {
@@ -40,10 +41,15 @@ func (b *Bot) RunTask(ctx context.Context, chatID int64, sessionName string, t s
 	if !c.begin(owner, cancel) {
 		return ErrChatBusy
 	}
+	c.setScheduledBy(t.By)
 	b.turns.Add(1)
 	defer b.turns.Done()
 	defer c.end()
-	b.sendPlain(ctx, chatID, "⏰ Scheduled task: "+safetext.LineOf(t.Prompt))
+	head := "⏰ Scheduled task: "
+	if t.By != "" {
+		head = "⏰ Scheduled task (by " + safetext.LineOf(t.By) + "): "
+	}
+	b.sendPlain(ctx, chatID, head+safetext.LineOf(t.Prompt))
 	var runErr error
 	c.work(ctx, func(conv Conversation, sink func(agent.Event)) error {
 		mr, ok := conv.(MessageRunner)
@@ -64,14 +70,15 @@ func (b *Bot) RunTask(ctx context.Context, chatID int64, sessionName string, t s
 // Tasks schedules and lists the tasks of a session, by the session's name.
 type Tasks interface {
 	// Schedule adds a task from a spec such as "in 30m check the build",
-	// to report in chat only, and says when it runs.
-	Schedule(chat int64, session, spec string) (string, error)
+	// to report in chat only, and says when it runs; by names the person
+	// who scheduled it (see session.Task.By).
+	Schedule(chat int64, by, session, spec string) (string, error)
 	// List describes the session's tasks, one line each.
 	List(session string) ([]string, error)
 }
 
 // tasks runs /schedule and /tasks.
-func (b *Bot) tasks(ctx context.Context, c *chat, name, arg string) {
+func (b *Bot) tasks(ctx context.Context, c *chat, by, name, arg string) {
 	if b.opts.Tasks == nil {
 		b.sendPlain(ctx, c.id, "Scheduled tasks are not available here.")
 		return
@@ -86,7 +93,7 @@ func (b *Bot) tasks(ctx context.Context, c *chat, name, arg string) {
 			b.sendPlain(ctx, c.id, "Say when and what: /schedule in 30m check the build (or every 1h …, at 2026-12-01T09:00:00Z …).")
 			return
 		}
-		said, err := b.opts.Tasks.Schedule(c.id, c.session(), arg)
+		said, err := b.opts.Tasks.Schedule(c.id, by, c.session(), arg)
 		if err != nil {
 			b.sendPlain(ctx, c.id, "Not scheduled: "+err.Error())
 			return

@@ -3,8 +3,10 @@ package telegram
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -365,13 +367,15 @@ func TestEditHunksCanBeDropped(t *testing.T) {
 type fakeTasks struct {
 	mu    sync.Mutex
 	specs []string
-	chats []int64 // the chat each task was scheduled from
+	chats []int64  // the chat each task was scheduled from
+	bys   []string // who scheduled each task
 }
 
-func (f *fakeTasks) Schedule(chat int64, name, spec string) (string, error) {
+func (f *fakeTasks) Schedule(chat int64, by, name, spec string) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.chats = append(f.chats, chat)
+	f.bys = append(f.bys, by)
 	f.specs = append(f.specs, name+": "+spec)
 	return "Scheduled: runs in 30m.", nil
 }
@@ -452,5 +456,66 @@ func TestModelCommandSwitches(t *testing.T) {
 		if r.Body["model"] != "other-model" {
 			t.Errorf("request %d went to %v, want other-model", i, r.Body["model"])
 		}
+	}
+}
+
+// TestGroupTaskSaysWhoScheduledIt: in a group, a task one allowed user
+// scheduled asks its approvals of the owner (the first allowed user) only,
+// and the question says who scheduled it.
+func TestGroupTaskSaysWhoScheduledIt(t *testing.T) {
+	t.Parallel()
+	const group, bob = int64(-100), int64(43)
+	for _, tc := range []struct {
+		name string
+		from map[string]any
+		want string
+	}{
+		{"with a username", map[string]any{"id": bob, "first_name": "Bob", "username": "bob"}, "@bob"},
+		{"without one", map[string]any{"id": bob, "first_name": "Bob", "last_name": "<Lee>"}, "Bob <Lee>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			api := newFakeAPI(t)
+			model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"make test"}`}),
+				agenttest.Text("ok", 5))
+			defer model.Close()
+			r := startBot(t, api, model, "")
+			tasks := &fakeTasks{}
+			r.bot.opts.Tasks = tasks
+			api.push("message", map[string]any{"message_id": 1, "date": 1, "text": "/schedule@pincer_test_bot in 30m run the tests",
+				"from": tc.from, "chat": map[string]any{"id": group, "type": "supergroup"}})
+			waitFor(t, "the confirmation", func() bool { return lastText(api) == "Scheduled: runs in 30m." })
+			tasks.mu.Lock()
+			bys := slices.Clone(tasks.bys)
+			tasks.mu.Unlock()
+			if !slices.Equal(bys, []string{tc.want}) {
+				t.Fatalf("scheduled by %q, want %q", bys, tc.want)
+			}
+			done := make(chan error, 1)
+			go func() {
+				done <- r.bot.RunTask(context.Background(), group, r.bot.chat(group).session(), session.Task{ID: "t1", Prompt: "run the tests", By: bys[0]})
+			}()
+			var kb map[string]string
+			waitFor(t, "the question", func() bool { kb = buttons(api, "Deny"); return kb != nil })
+			if q := lastSentWith(api, "Deny"); !strings.Contains(q, "Scheduled by "+html.EscapeString(tc.want)) {
+				t.Errorf("the question does not say who scheduled the task: %q", q)
+			}
+			r.bot.mu.Lock()
+			var owners []int64
+			for _, p := range r.bot.pending {
+				owners = append(owners, p.owner)
+			}
+			r.bot.mu.Unlock()
+			if !slices.Equal(owners, []int64{owner}) {
+				t.Errorf("the question is asked of %v, want only the owner %d", owners, owner)
+			}
+			if !sawText(api, "⏰ Scheduled task (by "+html.EscapeString(tc.want)+"): run the tests") {
+				t.Errorf("the task's start does not say who scheduled it: %q", api.texts())
+			}
+			api.press(owner, kb["Deny"])
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
