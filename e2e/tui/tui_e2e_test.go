@@ -17,7 +17,9 @@ import (
 // a prompt, watches the answer and a tool card stream in, scrolls, cancels
 // a turn with Esc, quits, and reads the resume hint.
 func TestTUIEndToEnd(t *testing.T) {
-	long := strings.Repeat("This line is part of a long answer that keeps streaming.\n\n", 60)
+	// About eight seconds of streaming: the test pages up and presses Esc
+	// while it still streams, which a busy machine can take seconds to do.
+	long := strings.Repeat("This line is part of a long answer that keeps streaming.\n\n", 1000)
 	slow := agenttest.Reply{Body: agenttest.TextBody(long, 20, 10, 10), Piece: 300, Delay: 40 * time.Millisecond}
 	srv := agenttest.New(
 		agenttest.Tools("Let me look.", agenttest.Call{ID: "call_1", Name: "run_command", Arguments: `{"command":"ls"}`}),
