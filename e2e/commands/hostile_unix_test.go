@@ -142,3 +142,46 @@ func TestHostileProjectSIGTERM(t *testing.T) {
 		t.Fatalf("pincer ignored SIGTERM; stderr:\n%s", errb.String())
 	}
 }
+
+// TestHangUpLeavesNoSandboxBehind: a headless run whose terminal goes
+// away (SIGHUP) while a command runs in the sandbox stops as on Ctrl+C
+// and removes its sandbox directories; SIGHUP's default killed it and
+// left a pincer-jail-* directory in the temp dir.
+func TestHangUpLeavesNoSandboxBehind(t *testing.T) {
+	srv := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "run_command", Arguments: `{"command":"sleep 30"}`}))
+	defer srv.Close()
+	srv.SetFallback(agenttest.Text("done", 4))
+	s := e2etest.NewSandbox(t, srv.BaseURL())
+	tmp := t.TempDir()
+	cmd := exec.Command(e2etest.Binary(t), "run", "wait a while")
+	cmd.Dir, cmd.Env = s.Dir, append(s.Env, "TMPDIR="+tmp)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	jails := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); return m }
+	deadline := time.Now().Add(20 * time.Second)
+	for len(jails()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(jails()) == 0 {
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("no sandbox directory appeared in TMPDIR; stderr:\n%s", errb.String())
+	}
+	time.Sleep(300 * time.Millisecond) // the command is running
+	cmd.Process.Signal(syscall.SIGHUP)
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("pincer ignored SIGHUP; stderr:\n%s", errb.String())
+	}
+	if left := jails(); len(left) > 0 {
+		t.Errorf("a hang-up left %v behind; stderr:\n%s", left, errb.String())
+	}
+}

@@ -50,7 +50,9 @@ func Main() int {
 
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP too: a terminal closed under a headless run ends it as
+	// Ctrl+C would, so its sandbox helpers and their directories go.
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := c.rootCommand()
