@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,9 +49,14 @@ func NewTmuxScreen(t *testing.T, s *Sandbox, w, h int, args ...string) *TmuxScre
 		// pincer ends on the hang-up, but may still be writing (a
 		// checkpoint of the turn) when the test's directories are
 		// removed: wait until it is gone.
-		pane, _ := exec.Command("tmux", "-L", ts.socket, "display", "-p", "-t", ts.name, "#{pane_pid}").Output()
-		kids := childPids(strings.TrimSpace(string(pane)))
+		info, _ := exec.Command("tmux", "-L", ts.socket, "display", "-p", "-t", ts.name, "#{pane_pid}\t#{socket_path}").Output()
+		pane, socket, _ := strings.Cut(strings.TrimSpace(string(info)), "\t")
+		kids := childPids(pane)
 		exec.Command("tmux", "-L", ts.socket, "kill-server").Run()
+		// tmux leaves its socket file behind; it is this test's to remove.
+		if filepath.Base(socket) == ts.socket {
+			os.Remove(socket)
+		}
 		for _, pid := range kids {
 			for deadline := time.Now().Add(10 * time.Second); alive(pid) && time.Now().Before(deadline); {
 				time.Sleep(20 * time.Millisecond)
