@@ -115,15 +115,7 @@ func TestHostileProjectSIGTERM(t *testing.T) {
 	s.Dir = filepath.Join(s.Dir, "proj")
 	os.Mkdir(s.Dir, 0o755)
 	hostileProject(t, s)
-	cmd := exec.Command(e2etest.Binary(t), "run", "hi")
-	cmd.Dir, cmd.Env = s.Dir, s.Env
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
+	cmd, done, errb := startRun(t, s.Dir, s.Env, "hi")
 	deadline := time.Now().Add(20 * time.Second)
 	for len(srv.Requests()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -143,6 +135,22 @@ func TestHostileProjectSIGTERM(t *testing.T) {
 	}
 }
 
+// startRun starts `pincer run prompt` in dir; done closes when it has
+// exited, and errb holds what it wrote to standard error.
+func startRun(t *testing.T, dir string, env []string, prompt string) (*exec.Cmd, <-chan struct{}, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(e2etest.Binary(t), "run", prompt)
+	cmd.Dir, cmd.Env = dir, env
+	errb := &bytes.Buffer{}
+	cmd.Stderr = errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	return cmd, done, errb
+}
+
 // TestHangUpLeavesNoSandboxBehind: a headless run whose terminal goes
 // away (SIGHUP) while a command runs in the sandbox stops as on Ctrl+C
 // and removes its sandbox directories; SIGHUP's default killed it and
@@ -153,15 +161,7 @@ func TestHangUpLeavesNoSandboxBehind(t *testing.T) {
 	srv.SetFallback(agenttest.Text("done", 4))
 	s := e2etest.NewSandbox(t, srv.BaseURL())
 	tmp := t.TempDir()
-	cmd := exec.Command(e2etest.Binary(t), "run", "wait a while")
-	cmd.Dir, cmd.Env = s.Dir, append(s.Env, "TMPDIR="+tmp)
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
+	cmd, done, errb := startRun(t, s.Dir, append(s.Env, "TMPDIR="+tmp), "wait a while")
 	jails := func() []string { m, _ := filepath.Glob(filepath.Join(tmp, "pincer-jail-*")); return m }
 	deadline := time.Now().Add(20 * time.Second)
 	for len(jails()) == 0 && time.Now().Before(deadline) {

@@ -128,14 +128,21 @@ func (b *Bot) ask(ctx context.Context, chat, owner int64, a agent.Approval) (age
 	return b.askFor(ctx, chat, owner, "", a)
 }
 
-// askFor is ask for a scheduled task's turn: the question says who
-// scheduled it (by, when set), since in a group its approvals go to the
-// owner, who may not have typed it.
-func (b *Bot) askFor(ctx context.Context, chat, owner int64, by string, a agent.Approval) (agent.Decision, error) {
+// questionFor is question(a), led by who scheduled the task when by is
+// set.
+func questionFor(a agent.Approval, by string) (string, []choice) {
 	text, choices := question(a)
 	if by != "" {
 		text = "⏰ Scheduled by " + html.EscapeString(safetext.LineOf(by)) + "\n" + text
 	}
+	return text, choices
+}
+
+// askFor is ask for a scheduled task's turn: the question says who
+// scheduled it (by, when set), since in a group its approvals go to the
+// owner, who may not have typed it.
+func (b *Bot) askFor(ctx context.Context, chat, owner int64, by string, a agent.Approval) (agent.Decision, error) {
+	text, choices := questionFor(a, by)
 	if len(text) > 3500 {
 		// Shown whole or not at all: a long command goes in a file.
 		what := a.Command
@@ -151,10 +158,7 @@ func (b *Bot) askFor(ctx context.Context, chat, owner int64, by string, a agent.
 		}
 		short := a
 		short.Command, short.URL = "(too long for a message: the whole of it is in command.txt above)", ""
-		text, choices = question(short)
-		if by != "" {
-			text = "⏰ Scheduled by " + html.EscapeString(safetext.LineOf(by)) + "\n" + text
-		}
+		text, choices = questionFor(short, by)
 	}
 	if a.Kind == agent.ApproveEdit && a.Change != nil && a.Step == 1 {
 		if doc := b.sendDiff(ctx, chat, a.Change); doc != "" {
