@@ -354,6 +354,105 @@ func BenchmarkScreenBytes(b *testing.B) {
 	b.Run("truecolor/fulltree/1.4KBps", func(b *testing.B) {
 		benchScreenBytes(b, 160, 45, termKind{colours: true}, true, shortAnswer(), 1400)
 	})
+	// The same in a real tmux, which answers the queries itself.
+	for _, c := range []struct {
+		name   string
+		answer func() string
+		rate   int
+	}{
+		{"tmux/truecolor/fulltree", longAnswer, 0},
+		{"tmux/truecolor/fulltree/varied", variedAnswer, 0},
+		{"tmux/truecolor/fulltree/1.4KBps", shortAnswer, 1400},
+		{"tmux/truecolor/fulltree/varied/1.4KBps", func() string { return variedAnswer()[:7000] + " END-OF-ANSWER" }, 1400},
+	} {
+		b.Run(c.name, func(b *testing.B) { benchTmuxBytes(b, c.answer(), c.rate) })
+	}
+}
+
+// benchTmuxBytes is benchScreenBytes in a real tmux at 160×45 beside a
+// full tree: tmux answers the colour and capability queries as it does
+// for a person, its panes say xterm-256color with COLORTERM=truecolor (so
+// pincer writes true colour, as it does in a tmux set up for it), and
+// pipe-pane counts every byte pincer writes to the pane.
+func benchTmuxBytes(b *testing.B, answer string, rate int) {
+	switch missing, fail := e2etest.TmuxMissing(); {
+	case fail:
+		b.Fatal(missing)
+	case missing != "":
+		b.Skip(missing)
+	}
+	bin := os.Getenv("PINCER_SCREEN_BIN")
+	if bin == "" {
+		bin = e2etest.Binary(b)
+	}
+	var ratio float64
+	body := agenttest.TextBody(answer, 24, 10, 10)
+	piece := 1500
+	if rate > 0 {
+		piece = max(rate*len(body)/len(answer)*30/1000, 1)
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		srv := agenttest.New(agenttest.Reply{Body: body, Piece: piece, Delay: 30 * time.Millisecond})
+		s := benchProject(b, srv.BaseURL(), true)
+		work := b.TempDir()
+		conf := filepath.Join(work, "tmux.conf")
+		os.WriteFile(conf, []byte("set -g default-terminal xterm-256color\n"), 0o644)
+		socket := fmt.Sprintf("pincer-bench-%d-%d", os.Getpid(), time.Now().UnixNano())
+		tmux := func(args ...string) string {
+			out, err := exec.Command("tmux", append([]string{"-L", socket, "-f", conf}, args...)...).CombinedOutput()
+			if err != nil {
+				b.Fatalf("tmux %s: %v: %s", args[0], err, out)
+			}
+			return string(out)
+		}
+		args := []string{"new-session", "-d", "-s", "bench", "-x", "160", "-y", "45", "-c", s.Dir}
+		for _, e := range append(s.Env, "COLORTERM=truecolor") {
+			if !strings.HasPrefix(e, "TERM=") {
+				args = append(args, "-e", e)
+			}
+		}
+		tmux(append(args, bin)...)
+		sock := strings.TrimSpace(tmux("display", "-p", "-t", "bench", "#{socket_path}"))
+		waitPane := func(want string) {
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				if strings.Contains(tmux("capture-pane", "-p", "-t", "bench"), want) {
+					return
+				}
+				if time.Now().After(deadline) {
+					b.Fatalf("the pane never showed %q:\n%s", want, tmux("capture-pane", "-p", "-t", "bench"))
+				}
+			}
+		}
+		waitPane("Ask pincer")
+		time.Sleep(300 * time.Millisecond) // let the tree and the first frames settle
+		out := filepath.Join(work, "pane.out")
+		tmux("pipe-pane", "-O", "-t", "bench", "cat > "+out)
+		b.StartTimer()
+		tmux("send-keys", "-t", "bench", "write it out", "Enter")
+		waitPane("END-OF-ANSWER")
+		waitPane(" idle ")
+		b.StopTimer()
+		tmux("pipe-pane", "-t", "bench") // closes the pipe; cat writes the rest and ends
+		time.Sleep(200 * time.Millisecond)
+		written, err := os.ReadFile(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ratio += float64(len(written)) / float64(len(answer))
+		if dump := os.Getenv("PINCER_SCREEN_DUMP"); dump != "" {
+			os.WriteFile(dump, written, 0o644)
+		}
+		tmux("kill-server")
+		if filepath.Base(sock) == socket {
+			os.Remove(sock) // tmux leaves its socket file; it is this run's
+		}
+		srv.Close()
+		os.RemoveAll(s.Dir)
+		os.RemoveAll(s.Home)
+		b.StartTimer()
+	}
+	b.ReportMetric(ratio/float64(b.N), "term-bytes/answer-byte")
 }
 
 // benchScreenBytes is one case of BenchmarkScreenBytes; rate is how many
