@@ -275,9 +275,9 @@ func (c *cli) themeDir() string {
 // the heap may grow half again over what is live between collections
 // instead of doubling. The screen lives for hours beside an editor, and
 // the heap an answer streams through is small (under 10 MB): at 50 a
-// streamed answer peaks about 4 MB lower in resident memory, and the
-// collections that come more often cost no CPU a benchmark could tell
-// apart (BenchmarkScreenStreamCost).
+// streamed answer peaks about 4 MB lower in resident memory. The turn's
+// CPU stays the same (BenchmarkScreenStreamCost): the collections that
+// come more often cost about what the page faults of a larger heap did.
 const screenGCPercent = 50
 
 // screenGC sets the full screen's collector target, unless the person
