@@ -5,8 +5,10 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/adler32"
 	"io"
 	"io/fs"
 	"os"
@@ -205,30 +207,62 @@ func (w *objectWriter) store(data []byte) (plumbing.Hash, error) {
 	if _, err := os.Lstat(final); err == nil {
 		return h, nil
 	}
+	w.zbuf.Reset()
+	w.deflate(&w.zbuf, []byte("blob "+strconv.Itoa(len(data))+"\x00"), data)
+	if err := writeLoose(final, w.zbuf.Bytes()); err != nil {
+		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+	}
+	return h, nil
+}
+
+// writeLoose writes the zlib stream z of an object to final, its path in
+// the store, through a temporary file beside it.
+func writeLoose(final string, z []byte) error {
 	sub := filepath.Dir(final)
 	f, err := os.CreateTemp(sub, "tmp_obj_")
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(sub, 0o700); err != nil {
-			return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+			return err
 		}
 		f, err = os.CreateTemp(sub, "tmp_obj_")
 	}
 	if err != nil {
-		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+		return err
 	}
-	w.zbuf.Reset()
-	w.deflate(&w.zbuf, []byte("blob "+strconv.Itoa(len(data))+"\x00"), data)
-	_, err1 := f.Write(w.zbuf.Bytes())
+	_, err1 := f.Write(z)
 	err2 := f.Close()
 	if err := errors.Join(err1, err2); err != nil {
 		os.Remove(f.Name())
-		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+		return err
 	}
 	if err := os.Rename(f.Name(), final); err != nil {
 		os.Remove(f.Name())
-		return h, fmt.Errorf("storing a blob in the checkpoint store: %w", err)
+		return err
 	}
-	return h, nil
+	return nil
+}
+
+// storedZlib appends to b the zlib stream of data in stored (uncompressed)
+// deflate blocks. Trees and commits are small, and trees are mostly
+// hashes that do not compress: a compress/flate writer, some 700 KB
+// allocated and cleared for each, cost more than the bytes it saved.
+func storedZlib(b []byte, data []byte) []byte {
+	sum := adler32.Checksum(data)
+	b = append(b, 0x78, 0x01) // deflate, 32 KB window, no dictionary, fastest
+	for {
+		n := min(len(data), 0xffff)
+		final := byte(0)
+		if n == len(data) {
+			final = 1
+		}
+		b = append(b, final, byte(n), byte(n>>8), ^byte(n), ^byte(n>>8))
+		b = append(b, data[:n]...)
+		data = data[n:]
+		if final == 1 {
+			break
+		}
+	}
+	return binary.BigEndian.AppendUint32(b, sum)
 }
 
 // deflate appends the zlib stream of the parts to b, fast rather than
@@ -307,17 +341,29 @@ type encoder interface {
 	Encode(plumbing.EncodedObject) error
 }
 
-// putObject stores a tree or commit unless the store has it already.
+// putObject stores a tree or commit unless the store has it already, as
+// a loose object (see storedZlib).
 func (s *Store) putObject(o encoder) (plumbing.Hash, error) {
 	obj := s.st.NewEncodedObject()
 	if err := o.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("encoding a checkpoint object: %w", err)
 	}
 	h := obj.Hash()
-	if _, err := os.Lstat(objectPath(s.dir, h)); err == nil {
+	final := objectPath(s.dir, h)
+	if _, err := os.Lstat(final); err == nil {
 		return h, nil
 	}
-	if _, err := s.st.SetEncodedObject(obj); err != nil {
+	r, err := obj.Reader()
+	if err != nil {
+		return h, fmt.Errorf("encoding a checkpoint object: %w", err)
+	}
+	body, err := io.ReadAll(r)
+	r.Close()
+	if err != nil {
+		return h, fmt.Errorf("encoding a checkpoint object: %w", err)
+	}
+	raw := append([]byte(obj.Type().String()+" "+strconv.Itoa(len(body))+"\x00"), body...)
+	if err := writeLoose(final, storedZlib(nil, raw)); err != nil {
 		return h, fmt.Errorf("writing to the checkpoint store: %w", err)
 	}
 	return h, nil

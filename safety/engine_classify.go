@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // handler classifies one program's arguments into the part.
@@ -13,15 +14,10 @@ type handler func(p *part, name string, args []field)
 // Classifier decides the tier of shell commands and file accesses under
 // one set of user rules. It is immutable and safe for concurrent use.
 type Classifier struct {
-	allow    []pattern
-	deny     []pattern
-	unknown  Tier
-	programs map[string]handler
-	names    []string // known program names, sorted
-	// safelist is the closed list of commands that run without asking,
-	// and versionOK the programs whose lone --version only prints.
-	safelist  map[string]*entry
-	versionOK map[string]bool
+	allow   []pattern
+	deny    []pattern
+	unknown Tier
+	tabs    *lazyTables // shared by the copies WithFiles and WithHome make
 	// files is the view of the file system that globs and trees are
 	// resolved against; nil when there is none (then they are unproven).
 	files Files
@@ -48,14 +44,45 @@ func NewClassifier(r Rules) (*Classifier, error) {
 	if r.UnknownCommands != UnknownConfirm && r.UnknownCommands != UnknownSafe {
 		return nil, fmt.Errorf("%w for unknown commands (%d): use UnknownConfirm or UnknownSafe", ErrInvalidTier, int(r.UnknownCommands))
 	}
+	return &Classifier{allow: allow, deny: deny, unknown: r.UnknownCommands.Tier(), tabs: &lazyTables{build: buildTables}}, nil
+}
+
+// tables are the classifier's own: the same for every classifier, and
+// built the first time a command is classified rather than when the
+// classifier is made (at start, where the screen may never run one).
+type tables struct {
+	programs map[string]handler
+	names    []string // known program names, sorted
+	// safelist is the closed list of commands that run without asking,
+	// and versionOK the programs whose lone --version only prints.
+	safelist  map[string]*entry
+	versionOK map[string]bool
+}
+
+// lazyTables builds the tables once, on first use. build is buildTables,
+// called through the field: the handlers in the tables classify nested
+// commands through the classifier, and a package-level table of them
+// (gitSubs) would otherwise take part in its own initialisation.
+type lazyTables struct {
+	once  sync.Once
+	build func() tables
+	t     tables
+}
+
+// tables are the classifier's own tables, built on first use.
+func (c *Classifier) tables() *tables {
+	c.tabs.once.Do(func() { c.tabs.t = c.tabs.build() })
+	return &c.tabs.t
+}
+
+func buildTables() tables {
 	progs := programTable()
 	names := make([]string, 0, len(progs))
 	for n := range progs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return &Classifier{allow: allow, deny: deny, unknown: r.UnknownCommands.Tier(), programs: progs, names: names,
-		safelist: safelistTable(), versionOK: versionQueries()}, nil
+	return tables{programs: progs, names: names, safelist: safelistTable(), versionOK: versionQueries()}
 }
 
 // WithFiles returns a copy of the classifier that resolves file name
@@ -139,15 +166,15 @@ func (c *Classifier) classify(command string) Verdict {
 // lookup finds a program's handler, trying versioned names (python3.12,
 // pip3) and suffixed ones (mkfs.ext4) as their base program.
 func (c *Classifier) lookup(name string) (handler, bool) {
-	if h, ok := c.programs[name]; ok {
+	if h, ok := c.tables().programs[name]; ok {
 		return h, true
 	}
 	if base := strings.TrimRight(name, "0123456789.-"); base != name && versioned[base] {
-		h, ok := c.programs[base]
+		h, ok := c.tables().programs[base]
 		return h, ok
 	}
 	if i := strings.IndexByte(name, '.'); i > 0 && suffixed[name[:i]] {
-		h, ok := c.programs[name[:i]]
+		h, ok := c.tables().programs[name[:i]]
 		return h, ok
 	}
 	return nil, false

@@ -290,7 +290,7 @@ func (p *part) globProgram(argv []field) {
 		match = func(name string) bool { return globMatch(loose, name) }
 	}
 	var names []string
-	for _, name := range p.w.sh.c.names {
+	for _, name := range p.w.sh.c.tables().names {
 		if match(name) {
 			names = append(names, name)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 const (
@@ -91,14 +92,16 @@ func (w *walker) oversized(src, why string) {
 		return
 	}
 	w.roughChunks(src, 0)
-	if m := pipeToShellRe.FindString(src); m != "" {
+	if m := pipeToShellRe().FindString(src); m != "" {
 		w.sh.acc.add(Dangerous, display(m)+": pipes text into a shell or interpreter, in a command too long to classify")
 	}
 }
 
 // pipeToShellRe finds a pipe into a shell or an interpreter, which the
 // chunk scan cannot see: the chunk after the pipe is only the shell's name.
-var pipeToShellRe = regexp.MustCompile(`\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba|z|da|k|mk|a|fi)?sh\b|\|\s*(?:sudo\s+)?(?:\S*/)?(?:python[0-9.]*|perl|ruby|node|php|lua|pwsh|powershell|iex)\b`)
+var pipeToShellRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:ba|z|da|k|mk|a|fi)?sh\b|\|\s*(?:sudo\s+)?(?:\S*/)?(?:python[0-9.]*|perl|ruby|node|php|lua|pwsh|powershell|iex)\b`)
+})
 
 // roughScan looks at text the parser rejected. It cuts the text at every
 // character that can separate commands, strips quotes and backslashes, and

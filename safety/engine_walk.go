@@ -153,12 +153,12 @@ func (w *walker) unparsable(src string, err error) {
 	w.roughScan(src)
 	// Bash runs the lines before a syntax error; a pipe into a shell among
 	// them is only visible in the text.
-	if m := pipeToShellRe.FindString(src); m != "" && strings.Contains(src, "\n") {
+	if m := pipeToShellRe().FindString(src); m != "" && strings.Contains(src, "\n") {
 		w.sh.acc.add(Dangerous, display(m)+": pipes text into a shell or interpreter, in a script that does not parse")
 	}
 	// PowerShell rarely parses as bash; its known dangerous forms are
 	// recognised in the raw text.
-	for _, r := range codeRules["powershell"] {
+	for _, r := range codeRules()["powershell"] {
 		if r.re.MatchString(src) {
 			w.sh.acc.add(Dangerous, display(src)+": "+r.why)
 			break

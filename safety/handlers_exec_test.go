@@ -111,7 +111,7 @@ func TestEveryHandlerHasCases(t *testing.T) {
 	// top of them makes more commands Confirm, and is tested on its own.
 	c.engineOnly = true
 	programs := map[string][]string{} // handler → program names
-	for name, h := range c.programs {
+	for name, h := range c.tables().programs {
 		programs[handlerName(h)] = append(programs[handlerName(h)], name)
 	}
 	tiers := map[string]map[Tier]bool{}

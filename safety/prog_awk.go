@@ -3,6 +3,7 @@ package safety
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // hAwk reads awk programs: printing is safe, system(), pipes to commands
@@ -25,10 +26,12 @@ func hAwk(p *part, name string, args []field) {
 }
 
 var (
-	awkSystemRe = regexp.MustCompile(`\bsystem\s*\(|\|\s*getline|\|&|@load|\bprint[f]?\b[^;{}\n]*\|`)
-	awkWriteRe  = regexp.MustCompile(`\bprint[f]?\b[^;{}\n]*>`)
-	awkStrRe    = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
-	awkOutRe    = regexp.MustCompile(`>\s*>?\s*"([^"]*)"`)
+	awkSystemRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bsystem\s*\(|\|\s*getline|\|&|@load|\bprint[f]?\b[^;{}\n]*\|`)
+	})
+	awkWriteRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bprint[f]?\b[^;{}\n]*>`) })
+	awkStrRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`) })
+	awkOutRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`>\s*>?\s*"([^"]*)"`) })
 )
 
 func (p *part) awkProgram(prog string) {
@@ -40,9 +43,9 @@ func (p *part) awkProgram(prog string) {
 	if strings.Contains(prog, "/inet") && strings.Contains(prog, "|&") {
 		p.raise(Dangerous, "its awk program connects commands to the network (a remote shell)")
 	}
-	if awkSystemRe.MatchString(prog) {
+	if awkSystemRe().MatchString(prog) {
 		p.raise(Confirm, "its awk program runs shell commands")
-		strs := awkStrRe.FindAllStringSubmatch(prog, -1)
+		strs := awkStrRe().FindAllStringSubmatch(prog, -1)
 		var joined []string
 		for _, m := range strs {
 			joined = append(joined, m[1])
@@ -53,9 +56,9 @@ func (p *part) awkProgram(prog string) {
 			p.raise(Dangerous, "its awk program runs shell commands it builds at run time")
 		}
 	}
-	if awkWriteRe.MatchString(code) {
+	if awkWriteRe().MatchString(code) {
 		p.raise(Confirm, "its awk program writes files")
-		for _, m := range awkOutRe.FindAllStringSubmatch(prog, -1) {
+		for _, m := range awkOutRe().FindAllStringSubmatch(prog, -1) {
 			p.writes([]field{{s: m[1]}})
 		}
 	}

@@ -3,6 +3,7 @@ package safety
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // interp describes how an interpreter takes code on its command line.
@@ -184,16 +185,19 @@ func (p *part) interpCode(lang string, code field) {
 	case code.dynamic():
 		p.raiseSticky(Confirm, "runs code only known at run time")
 	}
-	if p.stdin.taint&(taintDownload|taintDecoded) != 0 && evalRe.MatchString(code.s) {
+	if p.stdin.taint&(taintDownload|taintDecoded) != 0 && evalRe().MatchString(code.s) {
 		p.raiseSticky(Dangerous, "runs code it reads from a download or decoded text")
 	}
 	p.codeRules(lang, code.s)
 }
 
 // networkCodeRe finds code that talks to the network.
-var networkCodeRe = regexp.MustCompile(`(?i)\b(urlopen|urllib|requests\.|http\.client|socket|fetch\s*\(|https?\.request|net::http|lwp|io::socket|curl_|invoke-webrequest|invoke-restmethod|net\.webclient|uploadfile|uploadstring)`)
-
-var evalRe = regexp.MustCompile(`\b(exec|eval|compile|system|source|load|require|Function|iex|invoke-expression)\b`)
+var networkCodeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(urlopen|urllib|requests\.|http\.client|socket|fetch\s*\(|https?\.request|net::http|lwp|io::socket|curl_|invoke-webrequest|invoke-restmethod|net\.webclient|uploadfile|uploadstring)`)
+})
+var evalRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(exec|eval|compile|system|source|load|require|Function|iex|invoke-expression)\b`)
+})
 
 func langName(lang string) string {
 	switch lang {
@@ -221,116 +225,124 @@ type codeRule struct {
 // codeRules are what makes a one-liner dangerous: deleting, changing
 // permissions, writing files, forking or killing processes. Shell-outs are
 // handled apart: their command strings are classified as shell.
-var codeRules = map[string][]codeRule{
-	"python": {
-		{regexp.MustCompile(`\b(rmtree|removedirs)\s*\(|\.(remove|unlink|rmdir)\s*\(|\bos\.truncate\s*\(`), "deletes files"},
-		{regexp.MustCompile(`\.(chmod|chown|lchown|fchmod|chflags)\s*\(`), "changes file permissions"},
-		{regexp.MustCompile(`\bos\.(rename|replace|renames)\s*\(|shutil\.(move|copy|copy2|copyfile|copytree)\s*\(`), "moves or overwrites files"},
-		{regexp.MustCompile(`\bopen\s*\([^)]*,\s*(mode\s*=\s*)?[rbuf]*["'][^"']*[wax+]|\.write_(text|bytes)\s*\(|\.(touch|mkdir|makedirs|symlink_to|hardlink_to|symlink|mknod|mkfifo)\s*\(`), "writes files"},
-		{regexp.MustCompile(`\.(fork|forkpty)\s*\(`), "forks processes"},
-		{regexp.MustCompile(`\.(kill|killpg)\s*\(`), "kills processes"},
-		{regexp.MustCompile(`\bfrom\s+(os|shutil|pathlib)\s+import\b[^;\n]*\b(remove|unlink|rmdir|removedirs|rmtree|chmod|chown|kill|fork|rename|replace|truncate|move)\b`), "deletes or changes files"},
-		{regexp.MustCompile(`(?s)\b(exec|eval|compile)\s*\(.*\b(urlopen|requests|urllib|http\.client|socket|b64decode|base64|codecs\.decode|fromhex|zlib|marshal)\b|(?s)\b(urlopen|requests|urllib|b64decode|base64|fromhex|zlib|marshal)\b.*\b(exec|eval|compile)\s*\(`), "runs code fetched or decoded at run time"},
-		{regexp.MustCompile(`(?s)\bsocket\b.*\b(dup2|pty\.spawn)\b`), "connects a shell to the network"},
-	},
-	"perl": {
-		{regexp.MustCompile(`\b(unlink|rmdir|rmtree|remove_tree)\b`), "deletes files"},
-		{regexp.MustCompile(`\b(chmod|chown|utime)\b`), "changes file permissions"},
-		{regexp.MustCompile(`\b(rename|truncate|symlink|mkdir|make_path)\b|\bopen\s*\(?[^;]*?["']\s*(\+?>|\||-\|)|\bopen\s*\(?\s*\w+\s*,\s*["']\s*[>|]`), "writes files"},
-		{regexp.MustCompile(`\bfork\b`), "forks processes"},
-		{regexp.MustCompile(`\bkill\b`), "kills processes"},
-		{regexp.MustCompile(`\bsyscall\b`), "makes raw system calls"},
-		{regexp.MustCompile(`(?s)\beval\b.*\b(LWP|HTTP::|IO::Socket|decode_base64|pack\s*\(\s*["']H)|(?s)\b(LWP|HTTP::|decode_base64)\b.*\beval\b`), "runs code fetched or decoded at run time"},
-	},
-	"ruby": {
-		{regexp.MustCompile(`FileUtils\.|\bFile\.(delete|unlink|rename|chmod|chown|write|truncate|symlink|lchmod|lchown)\b|\bDir\.(delete|rmdir|unlink|mkdir)\b|\bIO\.write\b|\.(rm_rf|rm_r|rm_f|rmtree|remove_dir|remove_entry|remove_entry_secure)\b|File\.open\s*\([^)]*["'][wa+]`), "deletes or writes files"},
-		{regexp.MustCompile(`\bfork\b|Process\.fork`), "forks processes"},
-		{regexp.MustCompile(`Process\.kill`), "kills processes"},
-		{regexp.MustCompile(`(?s)\beval\b.*\b(Net::HTTP|open-uri|URI\.open|Base64|unpack)|(?s)\b(Net::HTTP|open-uri|URI\.open|Base64)\b.*\beval\b`), "runs code fetched or decoded at run time"},
-	},
-	"js": {
-		{regexp.MustCompile(`\b(rmSync|rmdirSync|unlinkSync|rimraf)\b|\.(rm|rmdir|unlink)\s*\(`), "deletes files"},
-		{regexp.MustCompile(`\b(writeFileSync|appendFileSync|chmodSync|chownSync|renameSync|truncateSync|copyFileSync|cpSync|symlinkSync|mkdirSync|createWriteStream)\b|\.(writeFile|appendFile|chmod|chown|rename|truncate|copyFile|cp|symlink|mkdir)\s*\(`), "writes files"},
-		{regexp.MustCompile(`process\.kill\b`), "kills processes"},
-		{regexp.MustCompile(`(?s)\b(eval|Function)\s*\(.*\b(fetch|https?\.get|request|Buffer\.from|atob)\b|(?s)\b(fetch|https?\.get|atob)\b.*\b(eval|Function)\s*\(`), "runs code fetched or decoded at run time"},
-	},
-	"php": {
-		{regexp.MustCompile(`\b(unlink|rmdir|file_put_contents|fwrite|fputs|chmod|chown|chgrp|rename|copy|touch|mkdir|symlink|link|ftruncate)\s*\(|\bfopen\s*\([^)]*["'][waxc+]`), "deletes or writes files"},
-		{regexp.MustCompile(`\bpcntl_fork\s*\(`), "forks processes"},
-		{regexp.MustCompile(`\bposix_kill\s*\(`), "kills processes"},
-		{regexp.MustCompile(`(?s)\b(eval|assert)\s*\(.*\b(base64_decode|gzinflate|str_rot13|file_get_contents|curl_exec)\b`), "runs code fetched or decoded at run time"},
-	},
-	"lua": {
-		{regexp.MustCompile(`\bos\.(remove|rename)\b|\bio\.open\s*\([^)]*["'][wa+]`), "deletes or writes files"},
-	},
-	"r": {
-		{regexp.MustCompile(`\b(unlink|file\.remove|file\.rename|file\.copy|writeLines|saveRDS|Sys\.chmod|dir\.create|write\.(csv|table))\s*\(`), "deletes or writes files"},
-	},
-	"julia": {
-		{regexp.MustCompile(`\b(rm|mv|cp|chmod|chown|write|mkdir|mkpath|touch)\s*\(`), "deletes or writes files"},
-	},
-	"applescript": {
-		{regexp.MustCompile(`(?i)\bdelete\b|\bempty\s+(the\s+)?trash\b|\bshut\s*down\b|\brestart\b|with administrator privileges`), "deletes files or changes the system"},
-	},
-	"powershell": {
-		{regexp.MustCompile(`(?i)\b(iex|invoke-expression)\b.*\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|start-bitstransfer|curl|wget)\b|(?i)\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b.*\b(iex|invoke-expression)\b`), "runs code downloaded from the network"},
-		{regexp.MustCompile(`(?i)\b(remove-item|ri|rm|del|rd|rmdir|erase)\b[^|;\n]*\s-r`), "recursive delete"},
-		{regexp.MustCompile(`(?i)\b(format-volume|clear-disk|initialize-disk|remove-partition|stop-computer|restart-computer|vssadmin|bcdedit|diskpart|cipher\s+/w|reg\s+delete|remove-itemproperty)\b|\[(system\.)?io\.(file|directory)\]::delete|set-mppreference[^;\n]*-disable`), "destroys data or changes the system"},
-		{regexp.MustCompile(`(?i)-verb\s+runas\b`), "elevates to administrator"},
-		{regexp.MustCompile(`(?i)(^|[\s|;(&{])(iex|invoke-expression)\s*($|[($|;)}\n\x00])`), "runs PowerShell code built at run time, which pincer cannot read"},
-		{regexp.MustCompile(`(?i)\b(invoke-webrequest|iwr|invoke-restmethod|irm|uploadfile|uploadstring|uploaddata)\b[^\n]*(\.ssh|\.aws|\.azure|\.kube|\.gnupg|\.netrc|\.git-credentials|id_rsa|id_ed25519|credentials|\.env\b)|(?i)(\.ssh|\.aws|\.netrc|id_rsa|\.env\b)[^\n]*\|\s*(invoke-webrequest|iwr|invoke-restmethod|irm)\b`), "sends secrets to another machine"},
-		{regexp.MustCompile(`(?i)\bclear-history\b|historysavepath|consolehost_history|historysavestyle\s+savenothing`), "clears or hides the command history"},
-		{regexp.MustCompile(`(?i)\b(clear-eventlog|remove-eventlog)\b|\bwevtutil(\.exe)?\s+(cl|clear-log)\b`), "clears the system event logs"},
-		{regexp.MustCompile(`(?i)\bset-executionpolicy\s+(-executionpolicy\s+)?(unrestricted|bypass)\b`), "turns off PowerShell's script signing checks"},
-	},
-}
+var codeRules = sync.OnceValue(func() map[string][]codeRule {
+	return map[string][]codeRule{
+		"python": {
+			{regexp.MustCompile(`\b(rmtree|removedirs)\s*\(|\.(remove|unlink|rmdir)\s*\(|\bos\.truncate\s*\(`), "deletes files"},
+			{regexp.MustCompile(`\.(chmod|chown|lchown|fchmod|chflags)\s*\(`), "changes file permissions"},
+			{regexp.MustCompile(`\bos\.(rename|replace|renames)\s*\(|shutil\.(move|copy|copy2|copyfile|copytree)\s*\(`), "moves or overwrites files"},
+			{regexp.MustCompile(`\bopen\s*\([^)]*,\s*(mode\s*=\s*)?[rbuf]*["'][^"']*[wax+]|\.write_(text|bytes)\s*\(|\.(touch|mkdir|makedirs|symlink_to|hardlink_to|symlink|mknod|mkfifo)\s*\(`), "writes files"},
+			{regexp.MustCompile(`\.(fork|forkpty)\s*\(`), "forks processes"},
+			{regexp.MustCompile(`\.(kill|killpg)\s*\(`), "kills processes"},
+			{regexp.MustCompile(`\bfrom\s+(os|shutil|pathlib)\s+import\b[^;\n]*\b(remove|unlink|rmdir|removedirs|rmtree|chmod|chown|kill|fork|rename|replace|truncate|move)\b`), "deletes or changes files"},
+			{regexp.MustCompile(`(?s)\b(exec|eval|compile)\s*\(.*\b(urlopen|requests|urllib|http\.client|socket|b64decode|base64|codecs\.decode|fromhex|zlib|marshal)\b|(?s)\b(urlopen|requests|urllib|b64decode|base64|fromhex|zlib|marshal)\b.*\b(exec|eval|compile)\s*\(`), "runs code fetched or decoded at run time"},
+			{regexp.MustCompile(`(?s)\bsocket\b.*\b(dup2|pty\.spawn)\b`), "connects a shell to the network"},
+		},
+		"perl": {
+			{regexp.MustCompile(`\b(unlink|rmdir|rmtree|remove_tree)\b`), "deletes files"},
+			{regexp.MustCompile(`\b(chmod|chown|utime)\b`), "changes file permissions"},
+			{regexp.MustCompile(`\b(rename|truncate|symlink|mkdir|make_path)\b|\bopen\s*\(?[^;]*?["']\s*(\+?>|\||-\|)|\bopen\s*\(?\s*\w+\s*,\s*["']\s*[>|]`), "writes files"},
+			{regexp.MustCompile(`\bfork\b`), "forks processes"},
+			{regexp.MustCompile(`\bkill\b`), "kills processes"},
+			{regexp.MustCompile(`\bsyscall\b`), "makes raw system calls"},
+			{regexp.MustCompile(`(?s)\beval\b.*\b(LWP|HTTP::|IO::Socket|decode_base64|pack\s*\(\s*["']H)|(?s)\b(LWP|HTTP::|decode_base64)\b.*\beval\b`), "runs code fetched or decoded at run time"},
+		},
+		"ruby": {
+			{regexp.MustCompile(`FileUtils\.|\bFile\.(delete|unlink|rename|chmod|chown|write|truncate|symlink|lchmod|lchown)\b|\bDir\.(delete|rmdir|unlink|mkdir)\b|\bIO\.write\b|\.(rm_rf|rm_r|rm_f|rmtree|remove_dir|remove_entry|remove_entry_secure)\b|File\.open\s*\([^)]*["'][wa+]`), "deletes or writes files"},
+			{regexp.MustCompile(`\bfork\b|Process\.fork`), "forks processes"},
+			{regexp.MustCompile(`Process\.kill`), "kills processes"},
+			{regexp.MustCompile(`(?s)\beval\b.*\b(Net::HTTP|open-uri|URI\.open|Base64|unpack)|(?s)\b(Net::HTTP|open-uri|URI\.open|Base64)\b.*\beval\b`), "runs code fetched or decoded at run time"},
+		},
+		"js": {
+			{regexp.MustCompile(`\b(rmSync|rmdirSync|unlinkSync|rimraf)\b|\.(rm|rmdir|unlink)\s*\(`), "deletes files"},
+			{regexp.MustCompile(`\b(writeFileSync|appendFileSync|chmodSync|chownSync|renameSync|truncateSync|copyFileSync|cpSync|symlinkSync|mkdirSync|createWriteStream)\b|\.(writeFile|appendFile|chmod|chown|rename|truncate|copyFile|cp|symlink|mkdir)\s*\(`), "writes files"},
+			{regexp.MustCompile(`process\.kill\b`), "kills processes"},
+			{regexp.MustCompile(`(?s)\b(eval|Function)\s*\(.*\b(fetch|https?\.get|request|Buffer\.from|atob)\b|(?s)\b(fetch|https?\.get|atob)\b.*\b(eval|Function)\s*\(`), "runs code fetched or decoded at run time"},
+		},
+		"php": {
+			{regexp.MustCompile(`\b(unlink|rmdir|file_put_contents|fwrite|fputs|chmod|chown|chgrp|rename|copy|touch|mkdir|symlink|link|ftruncate)\s*\(|\bfopen\s*\([^)]*["'][waxc+]`), "deletes or writes files"},
+			{regexp.MustCompile(`\bpcntl_fork\s*\(`), "forks processes"},
+			{regexp.MustCompile(`\bposix_kill\s*\(`), "kills processes"},
+			{regexp.MustCompile(`(?s)\b(eval|assert)\s*\(.*\b(base64_decode|gzinflate|str_rot13|file_get_contents|curl_exec)\b`), "runs code fetched or decoded at run time"},
+		},
+		"lua": {
+			{regexp.MustCompile(`\bos\.(remove|rename)\b|\bio\.open\s*\([^)]*["'][wa+]`), "deletes or writes files"},
+		},
+		"r": {
+			{regexp.MustCompile(`\b(unlink|file\.remove|file\.rename|file\.copy|writeLines|saveRDS|Sys\.chmod|dir\.create|write\.(csv|table))\s*\(`), "deletes or writes files"},
+		},
+		"julia": {
+			{regexp.MustCompile(`\b(rm|mv|cp|chmod|chown|write|mkdir|mkpath|touch)\s*\(`), "deletes or writes files"},
+		},
+		"applescript": {
+			{regexp.MustCompile(`(?i)\bdelete\b|\bempty\s+(the\s+)?trash\b|\bshut\s*down\b|\brestart\b|with administrator privileges`), "deletes files or changes the system"},
+		},
+		"powershell": {
+			{regexp.MustCompile(`(?i)\b(iex|invoke-expression)\b.*\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|start-bitstransfer|curl|wget)\b|(?i)\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|net\.webclient)\b.*\b(iex|invoke-expression)\b`), "runs code downloaded from the network"},
+			{regexp.MustCompile(`(?i)\b(remove-item|ri|rm|del|rd|rmdir|erase)\b[^|;\n]*\s-r`), "recursive delete"},
+			{regexp.MustCompile(`(?i)\b(format-volume|clear-disk|initialize-disk|remove-partition|stop-computer|restart-computer|vssadmin|bcdedit|diskpart|cipher\s+/w|reg\s+delete|remove-itemproperty)\b|\[(system\.)?io\.(file|directory)\]::delete|set-mppreference[^;\n]*-disable`), "destroys data or changes the system"},
+			{regexp.MustCompile(`(?i)-verb\s+runas\b`), "elevates to administrator"},
+			{regexp.MustCompile(`(?i)(^|[\s|;(&{])(iex|invoke-expression)\s*($|[($|;)}\n\x00])`), "runs PowerShell code built at run time, which pincer cannot read"},
+			{regexp.MustCompile(`(?i)\b(invoke-webrequest|iwr|invoke-restmethod|irm|uploadfile|uploadstring|uploaddata)\b[^\n]*(\.ssh|\.aws|\.azure|\.kube|\.gnupg|\.netrc|\.git-credentials|id_rsa|id_ed25519|credentials|\.env\b)|(?i)(\.ssh|\.aws|\.netrc|id_rsa|\.env\b)[^\n]*\|\s*(invoke-webrequest|iwr|invoke-restmethod|irm)\b`), "sends secrets to another machine"},
+			{regexp.MustCompile(`(?i)\bclear-history\b|historysavepath|consolehost_history|historysavestyle\s+savenothing`), "clears or hides the command history"},
+			{regexp.MustCompile(`(?i)\b(clear-eventlog|remove-eventlog)\b|\bwevtutil(\.exe)?\s+(cl|clear-log)\b`), "clears the system event logs"},
+			{regexp.MustCompile(`(?i)\bset-executionpolicy\s+(-executionpolicy\s+)?(unrestricted|bypass)\b`), "turns off PowerShell's script signing checks"},
+		},
+	}
+})
 
 // shellOut finds calls that run shell commands, per language.
-var shellOut = map[string]*regexp.Regexp{
-	"python":      regexp.MustCompile(`\.(system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(|\bsubprocess\b|\bpty\.spawn\b|\bcommands\.getoutput\b`),
-	"perl":        regexp.MustCompile("\\b(system|exec|qx)\\b|`"),
-	"ruby":        regexp.MustCompile("\\b(system|exec|spawn)\\b|%x|`|IO\\.popen|Open3"),
-	"js":          regexp.MustCompile(`child_process|\b(execSync|spawnSync|execFileSync|exec|spawn|execFile)\s*\(`),
-	"php":         regexp.MustCompile("\\b(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\(|`"),
-	"lua":         regexp.MustCompile(`\bos\.execute\b|\bio\.popen\b`),
-	"r":           regexp.MustCompile(`\bsystem2?\s*\(`),
-	"julia":       regexp.MustCompile(`\brun\s*\(`),
-	"applescript": regexp.MustCompile(`do shell script`),
-	"tcl":         regexp.MustCompile(`\bexec\b`),
-	"groovy":      regexp.MustCompile(`\.execute\s*\(`),
-	"powershell":  regexp.MustCompile(`(?i)\b(start-process|invoke-item|saps)\b`),
-}
+var shellOut = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"python":      regexp.MustCompile(`\.(system|popen|exec[lv]p?e?|spawn[lv]p?e?|posix_spawnp?)\s*\(|\bsubprocess\b|\bpty\.spawn\b|\bcommands\.getoutput\b`),
+		"perl":        regexp.MustCompile("\\b(system|exec|qx)\\b|`"),
+		"ruby":        regexp.MustCompile("\\b(system|exec|spawn)\\b|%x|`|IO\\.popen|Open3"),
+		"js":          regexp.MustCompile(`child_process|\b(execSync|spawnSync|execFileSync|exec|spawn|execFile)\s*\(`),
+		"php":         regexp.MustCompile("\\b(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)\\s*\\(|`"),
+		"lua":         regexp.MustCompile(`\bos\.execute\b|\bio\.popen\b`),
+		"r":           regexp.MustCompile(`\bsystem2?\s*\(`),
+		"julia":       regexp.MustCompile(`\brun\s*\(`),
+		"applescript": regexp.MustCompile(`do shell script`),
+		"tcl":         regexp.MustCompile(`\bexec\b`),
+		"groovy":      regexp.MustCompile(`\.execute\s*\(`),
+		"powershell":  regexp.MustCompile(`(?i)\b(start-process|invoke-item|saps)\b`),
+	}
+})
 
 var (
-	literalRe = regexp.MustCompile("'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"|`([^`]*)`|\\bq[qxw]?\\{([^}]*)\\}|%x\\(([^)]*)\\)")
-	concatRe  = regexp.MustCompile(`(['"])\s*[+.]\s*(['"])`)
+	literalRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("'((?:[^'\\\\]|\\\\.)*)'|\"((?:[^\"\\\\]|\\\\.)*)\"|`([^`]*)`|\\bq[qxw]?\\{([^}]*)\\}|%x\\(([^)]*)\\)")
+	})
+	concatRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(['"])\s*[+.]\s*(['"])`) })
 )
 
 // reverseShellRe finds code that wires a shell to a network socket.
-var reverseShellRe = regexp.MustCompile(`(?is)(socket|fsockopen|tcpsocket|net\.connect|/dev/tcp|/inet/tcp).*(exec|system|spawn|popen|dup2|/bin/sh|/bin/bash|cmd\.exe|sh -i|pty)|(?is)(dup2|pty\.spawn).*(socket|fsockopen|tcpsocket)`)
+var reverseShellRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)(socket|fsockopen|tcpsocket|net\.connect|/dev/tcp|/inet/tcp).*(exec|system|spawn|popen|dup2|/bin/sh|/bin/bash|cmd\.exe|sh -i|pty)|(?is)(dup2|pty\.spawn).*(socket|fsockopen|tcpsocket)`)
+})
 
 // codeRules raises for dangerous operations in code, and classifies the
 // string literals of the code as shell commands: a one-liner that carries
 // "rm -rf /" in a string most likely runs it.
 func (p *part) codeRules(lang, code string) {
-	for _, r := range codeRules[lang] {
+	for _, r := range codeRules()[lang] {
 		if r.re.MatchString(code) {
 			p.raise(Dangerous, r.why)
 			break
 		}
 	}
-	if reverseShellRe.MatchString(code) {
+	if reverseShellRe().MatchString(code) {
 		p.raise(Dangerous, "connects a shell to the network (a remote shell)")
 	}
 	// 'r' + 'm -rf /' and "r"."m" are one string to the program.
-	joined := concatRe.ReplaceAllStringFunc(code, func(m string) string {
+	joined := concatRe().ReplaceAllStringFunc(code, func(m string) string {
 		if m[0] == m[len(m)-1] {
 			return ""
 		}
 		return m
 	})
 	var lits []string
-	for _, m := range literalRe.FindAllStringSubmatch(joined, 64) {
+	for _, m := range literalRe().FindAllStringSubmatch(joined, 64) {
 		for _, g := range m[1:] {
 			if g != "" {
 				lits = append(lits, g)
@@ -338,7 +350,7 @@ func (p *part) codeRules(lang, code string) {
 			}
 		}
 	}
-	if networkCodeRe.MatchString(code) {
+	if networkCodeRe().MatchString(code) {
 		for _, l := range lits {
 			if t, why := exfilLoc(placePath(l, p.w.cwd)); t != 0 && !strings.ContainsAny(l, " \n") {
 				p.raise(Dangerous, "reads "+display(l)+" ("+why+") in code that talks to the network")
@@ -353,7 +365,7 @@ func (p *part) codeRules(lang, code string) {
 	if len(lits) > 1 {
 		p.nestedProbe(strings.Join(lits, " "))
 	}
-	if re := shellOut[lang]; re != nil && re.MatchString(code) && len(lits) == 0 && before < Dangerous {
+	if re := shellOut()[lang]; re != nil && re.MatchString(code) && len(lits) == 0 && before < Dangerous {
 		p.raise(Dangerous, "runs a shell command built at run time")
 	}
 }

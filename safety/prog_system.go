@@ -3,32 +3,37 @@ package safety
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var (
-	sqlDropRe     = regexp.MustCompile(`(?i)\bdrop\s+(database|schema|table|view|index|user|role|keyspace|collection|owned|tablespace)\b`)
-	sqlTruncRe    = regexp.MustCompile(`(?i)\btruncate\s+(table\s+)?[\w."` + "`" + `\[]`)
-	sqlAlterDrop  = regexp.MustCompile(`(?i)\balter\s+table\b[^;]*\bdrop\b`)
-	sqlNoSQLRe    = regexp.MustCompile(`(?i)\bflushall\b|\bflushdb\b|dropDatabase\s*\(|\.drop\s*\(\s*\)|deleteMany\s*\(\s*\{\s*\}\s*\)|\.remove\s*\(\s*\{\s*\}\s*\)`)
-	sqlStmtHeadRe = regexp.MustCompile(`(?i)^\s*(delete\s+from|update)\b`)
-	sqlWhereRe    = regexp.MustCompile(`(?i)\bwhere\b`)
+	sqlDropRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bdrop\s+(database|schema|table|view|index|user|role|keyspace|collection|owned|tablespace)\b`)
+	})
+	sqlTruncRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\btruncate\s+(table\s+)?[\w."` + "`" + `\[]`) })
+	sqlAlterDrop = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\balter\s+table\b[^;]*\bdrop\b`) })
+	sqlNoSQLRe   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bflushall\b|\bflushdb\b|dropDatabase\s*\(|\.drop\s*\(\s*\)|deleteMany\s*\(\s*\{\s*\}\s*\)|\.remove\s*\(\s*\{\s*\}\s*\)`)
+	})
+	sqlStmtHeadRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^\s*(delete\s+from|update)\b`) })
+	sqlWhereRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bwhere\b`) })
 )
 
 // sqlDanger names what makes a query destructive: dropping or emptying
 // tables and databases, DELETE or UPDATE without WHERE, Redis FLUSHALL.
 func sqlDanger(q string) string {
 	switch {
-	case sqlDropRe.MatchString(q):
-		return "drops a database object (" + strings.ToUpper(sqlDropRe.FindString(q)) + ")"
-	case sqlTruncRe.MatchString(q):
+	case sqlDropRe().MatchString(q):
+		return "drops a database object (" + strings.ToUpper(sqlDropRe().FindString(q)) + ")"
+	case sqlTruncRe().MatchString(q):
 		return "empties a table (TRUNCATE)"
-	case sqlAlterDrop.MatchString(q):
+	case sqlAlterDrop().MatchString(q):
 		return "drops a column or constraint"
-	case sqlNoSQLRe.MatchString(q):
+	case sqlNoSQLRe().MatchString(q):
 		return "erases a database"
 	}
 	for _, stmt := range strings.Split(q, ";") {
-		if sqlStmtHeadRe.MatchString(stmt) && !sqlWhereRe.MatchString(stmt) {
+		if sqlStmtHeadRe().MatchString(stmt) && !sqlWhereRe().MatchString(stmt) {
 			return "changes every row of a table (no WHERE)"
 		}
 	}

@@ -3,6 +3,7 @@ package safety
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/expand"
 )
@@ -87,10 +88,10 @@ func (p *part) secretVars() {
 		// Only the command's own words: reading the whole text would read
 		// every nested substitution again at every level.
 		for _, name := range p.params {
-			found = found || secretNameRe.MatchString(name)
+			found = found || secretNameRe().MatchString(name)
 		}
 	} else {
-		found = secretVarRe.MatchString(p.text)
+		found = secretVarRe().MatchString(p.text)
 	}
 	if found {
 		p.raise(Confirm, "prints a variable that looks like a secret")
@@ -100,11 +101,15 @@ func (p *part) secretVars() {
 // SecretVarName reports whether an environment variable's name looks
 // like it holds a secret (a token, a password, an API or private key, a
 // credential): commands that run without asking do not get those.
-func SecretVarName(name string) bool { return secretNameRe.MatchString(name) }
+func SecretVarName(name string) bool { return secretNameRe().MatchString(name) }
 
 var (
-	secretVarRe  = regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
-	secretNameRe = regexp.MustCompile(`(?i)token|secret|passw|api_?key|private_?key|credential`)
+	secretVarRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\$\{?[A-Za-z_]*(?i:token|secret|passw|api_?key|private_?key|credential)[A-Za-z_0-9]*`)
+	})
+	secretNameRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)token|secret|passw|api_?key|private_?key|credential`)
+	})
 )
 
 func hEnvPrint(p *part, name string, args []field) {
@@ -113,7 +118,7 @@ func hEnvPrint(p *part, name string, args []field) {
 		return
 	}
 	for _, a := range args {
-		if secretVarRe.MatchString("$" + a.s) {
+		if secretVarRe().MatchString("$" + a.s) {
 			p.raise(Confirm, "prints a variable that looks like a secret")
 		}
 	}
@@ -268,7 +273,7 @@ func hJq(p *part, name string, args []field) {
 	ps := getopt(args, optSpec{shortArg: "fL", longArg: []string{"arg", "argjson", "indent", "from-file", "seq", "tab"}})
 	ops := ps.operands
 	if !ps.has("f", 3, "from-file") && len(ops) > 0 {
-		if jqEnvRe.MatchString(ops[0].s) {
+		if jqEnvRe().MatchString(ops[0].s) {
 			p.raise(Confirm, "prints environment variables, which often hold secrets")
 		}
 		ops = ops[1:]
@@ -305,7 +310,9 @@ func removeField(ops []field, drop ...field) []field {
 }
 
 // jqEnvRe finds jq's and yq's ways to read the environment.
-var jqEnvRe = regexp.MustCompile(`(^|[^.\w$])(env|\$ENV|\$__prog_env)\b|\$ENV\b|\b(str)?env\(`)
+var jqEnvRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^.\w$])(env|\$ENV|\$__prog_env)\b|\$ENV\b|\b(str)?env\(`)
+})
 
 func hYq(p *part, name string, args []field) {
 	for i, a := range args {
@@ -320,7 +327,7 @@ func hYq(p *part, name string, args []field) {
 	if len(ops) > 1 && (ops[0].s == "e" || ops[0].s == "eval" || ops[0].s == "ea" || ops[0].s == "eval-all") {
 		ops = ops[1:]
 	}
-	if len(ops) > 0 && jqEnvRe.MatchString(ops[0].s) {
+	if len(ops) > 0 && jqEnvRe().MatchString(ops[0].s) {
 		p.raise(Confirm, "prints environment variables, which often hold secrets")
 	}
 	for _, a := range args {

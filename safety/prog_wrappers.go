@@ -3,6 +3,7 @@ package safety
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // wrapper returns a handler for programs that run the command that
@@ -645,8 +646,8 @@ func hMake(p *part, name string, args []field) {
 }
 
 var (
-	makeShellRe = regexp.MustCompile(`\$[({]shell\s+([^(){}]*)[)}]`)
-	makeRefRe   = regexp.MustCompile(`\$\([^()]*\)|\$\{[^{}]*\}|\$[@<^*?%+|a-zA-Z]`)
+	makeShellRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]shell\s+([^(){}]*)[)}]`) })
+	makeRefRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\([^()]*\)|\$\{[^{}]*\}|\$[@<^*?%+|a-zA-Z]`) })
 )
 
 // makeRecipes classifies the shell commands of Makefile text: recipe
@@ -660,7 +661,7 @@ func (p *part) makeRecipes(text string) {
 	}
 	for _, line := range lines {
 		var cmds []string
-		for _, m := range makeShellRe.FindAllStringSubmatch(line, 8) {
+		for _, m := range makeShellRe().FindAllStringSubmatch(line, 8) {
 			cmds = append(cmds, m[1])
 		}
 		switch {
@@ -672,8 +673,8 @@ func (p *part) makeRecipes(text string) {
 		for _, c := range cmds {
 			c = strings.TrimLeft(c, "@-+ \t")
 			c = strings.ReplaceAll(c, "$$", "\x01")
-			c = makeShellRe.ReplaceAllString(c, "$$($1)")
-			c = makeRefRe.ReplaceAllStringFunc(c, func(ref string) string {
+			c = makeShellRe().ReplaceAllString(c, "$$($1)")
+			c = makeRefRe().ReplaceAllStringFunc(c, func(ref string) string {
 				if strings.HasPrefix(ref, "$(") && !strings.Contains(ref, " ") {
 					return unknownParam
 				}

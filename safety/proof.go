@@ -130,9 +130,9 @@ func (c *proofCtx) argv(argv []field) (string, *proofFail) {
 		// proven where the body uses it.
 		return "the function " + name + " of this command", nil
 	}
-	e, ok := c.p.w.sh.c.safelist[name]
+	e, ok := c.p.w.sh.c.tables().safelist[name]
 	if !ok {
-		if len(argv) == 2 && c.p.w.sh.c.versionOK[name] && isVersionFlag(name, argv[1].s) && argv[1].known() {
+		if len(argv) == 2 && c.p.w.sh.c.tables().versionOK[name] && isVersionFlag(name, argv[1].s) && argv[1].known() {
 			if why := c.envFor(name, nil); why != "" {
 				return "", c.fail(why)
 			}
@@ -140,7 +140,7 @@ func (c *proofCtx) argv(argv []field) (string, *proofFail) {
 		}
 		return "", c.fail(display(name) + " is not one of them")
 	}
-	if len(argv) == 2 && isVersionFlag(name, argv[1].s) && argv[1].known() && c.p.w.sh.c.versionOK[name] {
+	if len(argv) == 2 && isVersionFlag(name, argv[1].s) && argv[1].known() && c.p.w.sh.c.tables().versionOK[name] {
 		if why := c.envFor(name, e); why != "" {
 			return "", c.fail(why)
 		}

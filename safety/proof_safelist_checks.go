@@ -350,7 +350,7 @@ func checkAwk(c *proofCtx, a *proofArgs) string {
 	if strings.Contains(strings.ReplaceAll(punct, "||", ""), "|") {
 		return "its awk program pipes to or from a command"
 	}
-	if awkWriteRe.MatchString(stripParens(prog.s)) {
+	if awkWriteRe().MatchString(stripParens(prog.s)) {
 		return "its awk program writes to a file"
 	}
 	for _, f := range files {
@@ -419,7 +419,7 @@ func jqCode(filter string) string {
 }
 
 func checkJq(c *proofCtx, a *proofArgs) string {
-	e := c.p.w.sh.c.safelist["jq"]
+	e := c.p.w.sh.c.tables().safelist["jq"]
 	args := a.ops
 	a.ops = nil
 	filter, seen, positional := "", false, false
@@ -529,7 +529,7 @@ func checkDecompress(c *proofCtx, a *proofArgs) string {
 }
 
 func checkTar(c *proofCtx, a *proofArgs) string {
-	e := c.p.w.sh.c.safelist["tar"]
+	e := c.p.w.sh.c.tables().safelist["tar"]
 	args := a.ops
 	a.ops = nil
 	list, force := false, false

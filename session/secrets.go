@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -13,20 +14,20 @@ import (
 // they match is never indexed, so it can never be recalled into another
 // conversation or shown as a search snippet.
 var secretPatterns = []secretPattern{
-	{regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`), []string{"private key"}},
-	{regexp.MustCompile(`\b(sk|pk|rk)-(proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{16,}`), []string{"sk-", "pk-", "rk-"}},
-	{regexp.MustCompile(`\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
-	{regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{16,}`), []string{"glpat-"}},
-	{regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"akia", "asia"}},
-	{regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`), []string{"aiza"}},
-	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), []string{"xox"}},
-	{regexp.MustCompile(`\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}`), []string{"_live_", "_test_"}},
-	{regexp.MustCompile(`\bnpm_[A-Za-z0-9]{30,}`), []string{"npm_"}},
-	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), []string{"eyj"}},
-	{regexp.MustCompile(`(?i)\b(bearer|token)[ \t]+[A-Za-z0-9_\-\.=+/]{16,}`), []string{"bearer", "token"}},
-	{regexp.MustCompile(`(?i)(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
+	{lazyRegexp(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\z)`), []string{"private key"}},
+	{lazyRegexp(`\b(sk|pk|rk)-(proj-|live-|test-|ant-)?[A-Za-z0-9_\-]{16,}`), []string{"sk-", "pk-", "rk-"}},
+	{lazyRegexp(`\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}`), []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}},
+	{lazyRegexp(`\bglpat-[A-Za-z0-9_\-]{16,}`), []string{"glpat-"}},
+	{lazyRegexp(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), []string{"akia", "asia"}},
+	{lazyRegexp(`\bAIza[0-9A-Za-z_\-]{30,}`), []string{"aiza"}},
+	{lazyRegexp(`\bxox[abposr]-[A-Za-z0-9\-]{10,}`), []string{"xox"}},
+	{lazyRegexp(`\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}`), []string{"_live_", "_test_"}},
+	{lazyRegexp(`\bnpm_[A-Za-z0-9]{30,}`), []string{"npm_"}},
+	{lazyRegexp(`\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`), []string{"eyj"}},
+	{lazyRegexp(`(?i)\b(bearer|token)[ \t]+[A-Za-z0-9_\-\.=+/]{16,}`), []string{"bearer", "token"}},
+	{lazyRegexp(`(?i)(password|passwd|pwd|secret|token|api[_\-]?key|access[_\-]?key|private[_\-]?key|credentials?)[a-z_\-]*["']?[ \t]*[:=][ \t]*["']?[^\s"',;]{6,}`),
 		[]string{"password", "passwd", "pwd", "secret", "token", "key", "credential"}},
-	{regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@`), []string{"://"}},
+	{lazyRegexp(`(?i)\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:[^\s@/]{3,}@`), []string{"://"}},
 }
 
 // secretPattern is a pattern and the literals (lower case) one of which
@@ -34,8 +35,13 @@ var secretPatterns = []secretPattern{
 // most messages have none, and indexing and every search snippet pass
 // through here.
 type secretPattern struct {
-	re       *regexp.Regexp
+	re       func() *regexp.Regexp // compiled the first time a literal is met
 	literals []string
+}
+
+// lazyRegexp is expr compiled on the first call.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 // redactSecrets returns text with everything that looks like a secret
@@ -86,9 +92,9 @@ func redactWith(text, mark string) (string, int) {
 		if !containsAny(lower, p.literals) {
 			continue
 		}
-		if n := len(p.re.FindAllStringIndex(text, -1)); n > 0 {
+		if n := len(p.re().FindAllStringIndex(text, -1)); n > 0 {
 			found += n
-			text = p.re.ReplaceAllLiteralString(text, mark)
+			text = p.re().ReplaceAllLiteralString(text, mark)
 			lower = strings.ToLower(text)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"pincer/internal/human"
 )
@@ -66,11 +67,11 @@ const maxNames = 5
 // keeps a long log cheap to read.
 type linePattern struct {
 	needle string
-	re     *regexp.Regexp // its first group is the name
+	re     func() *regexp.Regexp // its first group is the name; compiled on first use
 }
 
 func newLinePattern(needle, expr string) linePattern {
-	return linePattern{needle: needle, re: regexp.MustCompile(expr)}
+	return linePattern{needle: needle, re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })}
 }
 
 // matches returns the distinct names p finds, in order of appearance,
@@ -95,7 +96,7 @@ func (h *hinter) matches(p linePattern) []string {
 		if strings.Contains(line, "AssertionError") || strings.Contains(line, "assert ") {
 			continue
 		}
-		for _, m := range p.re.FindAllStringSubmatch(line, -1) {
+		for _, m := range p.re().FindAllStringSubmatch(line, -1) {
 			if !slices.Contains(out, m[1]) {
 				out = append(out, m[1])
 			}
@@ -137,13 +138,17 @@ func firstWord(command string) string {
 }
 
 var (
-	pyModuleName  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
-	npmName       = regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$`)
-	goImportPath  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~+-]+)*$`)
-	crateName     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
-	gemName       = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	programName   = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
-	pythonProgram = regexp.MustCompile(`^(python[0-9.]*|py)(\.exe)?$`)
+	pyModuleName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+	})
+	npmName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(@[A-Za-z0-9][A-Za-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$`)
+	})
+	goImportPath  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~+-]+)*$`) })
+	crateName     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`) })
+	gemName       = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
+	programName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
+	pythonProgram = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(python[0-9.]*|py)(\.exe)?$`) })
 )
 
 // ---- Python ----
@@ -213,7 +218,7 @@ func (h *hinter) python() string {
 	}
 	var pkgs, provides []string
 	for _, m := range modules {
-		if !pyModuleName.MatchString(m) {
+		if !pyModuleName().MatchString(m) {
 			continue
 		}
 		top, _, _ := strings.Cut(m, ".")
@@ -253,7 +258,7 @@ func (h *hinter) python() string {
 // pythonWord is the Python the command ran, as typed, or def.
 func (h *hinter) pythonWord(def string) string {
 	for _, w := range commandWords(h.command) {
-		if pythonProgram.MatchString(path.Base(filepath.ToSlash(w))) {
+		if pythonProgram().MatchString(path.Base(filepath.ToSlash(w))) {
 			return w
 		}
 	}
@@ -345,7 +350,7 @@ func npmPackage(spec string) string {
 		}
 		p = parts[0] + "/" + parts[1]
 	}
-	if !npmName.MatchString(p) {
+	if !npmName().MatchString(p) {
 		return ""
 	}
 	return p
@@ -370,7 +375,7 @@ var (
 	goNoModule   = newLinePattern("no required module provides package", `no required module provides package ([^\s;]+)`)
 	goNotInStd   = newLinePattern("is not in std", `package ([^\s]+) is not in std`)
 	goGopathMiss = newLinePattern("cannot find package", `cannot find package "([^"]+)"`)
-	goModulePath = regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`)
+	goModulePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^module\s+"?([^\s"]+)"?`) })
 )
 
 // golang reads the go command's errors about missing modules.
@@ -378,7 +383,7 @@ func (h *hinter) golang() string {
 	module := h.goModule()
 	var pkgs []string
 	for _, p := range h.matches(goNoModule) {
-		if !goImportPath.MatchString(p) {
+		if !goImportPath().MatchString(p) {
 			continue
 		}
 		if module != "" && (p == module || strings.HasPrefix(p, module+"/")) {
@@ -394,7 +399,7 @@ func (h *hinter) golang() string {
 	if h.containsAny("missing go.sum entry", "updates to go.mod needed") {
 		return "go.mod or go.sum is out of date; run `go mod tidy`, then build again."
 	}
-	if ps := h.matches(goNotInStd); len(ps) > 0 && goImportPath.MatchString(ps[0]) {
+	if ps := h.matches(goNotInStd); len(ps) > 0 && goImportPath().MatchString(ps[0]) {
 		s := "the import path " + ps[0] + " has no domain, so Go looked for it in the standard library"
 		if module != "" {
 			return s + "; a package of this project is imported as " + module + "/" + ps[0] + "."
@@ -404,7 +409,7 @@ func (h *hinter) golang() string {
 	if h.containsAny("go.mod file not found in current directory or any parent directory", "cannot find main module") {
 		return "this directory has no go.mod; create one with your module path, for example `go mod init example.com/" + h.dirName() + "`."
 	}
-	if ps := h.matches(goGopathMiss); len(ps) > 0 && goImportPath.MatchString(ps[0]) {
+	if ps := h.matches(goGopathMiss); len(ps) > 0 && goImportPath().MatchString(ps[0]) {
 		if module == "" {
 			return "this directory has no go.mod; create one with your module path (for example `go mod init example.com/" + h.dirName() + "`), then `go get " + ps[0] + "`."
 		}
@@ -422,7 +427,7 @@ func (h *hinter) goModule() string {
 	if err != nil {
 		return ""
 	}
-	if m := goModulePath.FindSubmatch(data); m != nil {
+	if m := goModulePath().FindSubmatch(data); m != nil {
 		return string(m[1])
 	}
 	return ""
@@ -431,7 +436,7 @@ func (h *hinter) goModule() string {
 // dirName is the project directory's name when it makes a plain module
 // path element, else "myproject".
 func (h *hinter) dirName() string {
-	if b := filepath.Base(h.root); h.root != "" && programName.MatchString(b) {
+	if b := filepath.Base(h.root); h.root != "" && programName().MatchString(b) {
 		return strings.ToLower(b)
 	}
 	return "myproject"
@@ -449,10 +454,10 @@ var (
 
 // rust reads rustc's unresolved-crate errors and cargo's unknown commands.
 func (h *hinter) rust() string {
-	if t := h.matches(rustNoTarget); len(t) > 0 && programName.MatchString(t[0]) {
+	if t := h.matches(rustNoTarget); len(t) > 0 && programName().MatchString(t[0]) {
 		return "the Rust standard library for " + t[0] + " is not installed; add it with `rustup target add " + t[0] + "`."
 	}
-	if c := h.matches(rustNoSubcmd); len(c) > 0 && programName.MatchString(c[0]) {
+	if c := h.matches(rustNoSubcmd); len(c) > 0 && programName().MatchString(c[0]) {
 		if comp, ok := rustComponents[c[0]]; ok {
 			return "cargo " + c[0] + " needs the " + comp + " component; add it with `rustup component add " + comp + "`."
 		}
@@ -461,7 +466,7 @@ func (h *hinter) rust() string {
 	var crates []string
 	for _, re := range []linePattern{rustUnlinked, rustNoCrate} {
 		for _, c := range h.matches(re) {
-			if !crateName.MatchString(c) || c == "std" || c == "core" || c == "alloc" || c == "crate" || c == "self" || c == "super" {
+			if !crateName().MatchString(c) || c == "std" || c == "core" || c == "alloc" || c == "crate" || c == "self" || c == "super" {
 				continue
 			}
 			if h.has("src/"+c+".rs", "src/"+c+"/mod.rs") {
@@ -510,7 +515,7 @@ func (h *hinter) ruby() string {
 	if g, ok := rubyGems[top]; ok {
 		gem = g
 	}
-	if !gemName.MatchString(gem) {
+	if !gemName().MatchString(gem) {
 		return ""
 	}
 	if h.has("Gemfile") {
@@ -521,14 +526,16 @@ func (h *hinter) ruby() string {
 
 // ---- shared libraries ----
 
-var sharedLib = regexp.MustCompile(`(?:error while loading shared libraries|ImportError|OSError): ([A-Za-z0-9_.+-]+\.so[0-9.]*): cannot open shared object file|Library not loaded: (?:@rpath/)?(\S+\.dylib)`)
+var sharedLib = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:error while loading shared libraries|ImportError|OSError): ([A-Za-z0-9_.+-]+\.so[0-9.]*): cannot open shared object file|Library not loaded: (?:@rpath/)?(\S+\.dylib)`)
+})
 
 // sharedLibrary reads the dynamic loader's "cannot open shared object".
 func (h *hinter) sharedLibrary() string {
 	if !h.containsAny("cannot open shared object file", "Library not loaded") {
 		return ""
 	}
-	m := sharedLib.FindStringSubmatch(h.output)
+	m := sharedLib().FindStringSubmatch(h.output)
 	if m == nil {
 		return ""
 	}
@@ -654,7 +661,7 @@ func (h *hinter) interpreter() string {
 		return ""
 	}
 	name := path.Base(filepath.ToSlash(names[0]))
-	if !programName.MatchString(name) {
+	if !programName().MatchString(name) {
 		return ""
 	}
 	if name == "python" {
@@ -689,7 +696,7 @@ func (h *hinter) installProgram(name string) string {
 	if strings.EqualFold(path.Ext(name), ".exe") {
 		name = name[:len(name)-4]
 	}
-	if !programName.MatchString(name) {
+	if !programName().MatchString(name) {
 		return ""
 	}
 	switch name {

@@ -1105,27 +1105,45 @@ func (a *App) render() string {
 		return ""
 	}
 	body := a.transcript.View()
-	if tw := a.treeWidth(); tw > 0 {
-		left := a.tree.View()
+	left, tw := "", a.treeWidth()
+	if tw > 0 {
+		left = a.tree.View()
 		if h := a.todoPaneHeight(); h > 0 {
 			left += "\n" + a.todos.Pane(tw, h)
 		}
-		// The divider is plain text: where the terminal scrolls whole
-		// rows it is written again on every new line of an answer.
-		body = joinPanes(left, "│", body)
 	}
+	var over string // drawn over the body, centred (centre) or as a popup
+	centre := false
 	if a.showHelp {
-		body = a.overlayCenter(body, a.helpView())
+		over, centre = a.helpView(), true
 	} else if d := a.topDialog(); d != nil {
-		body = a.overlayCenter(body, d.View(a.width, a.bodyHeight(), a.styles))
-	} else if pop := a.popupView(); pop != "" {
-		body = a.overlayPopup(body, pop)
+		over, centre = d.View(a.width, a.bodyHeight(), a.styles), true
+	} else {
+		over = a.popupView()
 	}
 	rule := a.ruleView()
 	if h := a.todoBlockHeight(); h > 0 {
 		rule += "\n" + a.todos.Block(a.width, h)
 	}
-	return body + "\n" + rule + "\n" + a.inputView() + "\n" + a.statusLine()
+	below := "\n" + rule + "\n" + a.inputView() + "\n" + a.statusLine()
+	if tw > 0 && over == "" {
+		// The frame is written once: the panes joined and the lines below
+		// them in one string (a frame is tens of KB, and an answer
+		// streams some fifteen of them a second).
+		return joinPanes(left, "│", body, below)
+	}
+	if tw > 0 {
+		// The divider is plain text: where the terminal scrolls whole
+		// rows it is written again on every new line of an answer.
+		body = joinPanes(left, "│", body, "")
+	}
+	switch {
+	case centre:
+		body = a.overlayCenter(body, over)
+	case over != "":
+		body = a.overlayPopup(body, over)
+	}
+	return body + below
 }
 
 // ruleView is the line above the input. It is kept: drawn through
@@ -1165,13 +1183,14 @@ func (a *App) inputView() string {
 	return a.emptyInput
 }
 
-// joinPanes puts two panes side by side with a separator between them.
+// joinPanes puts two panes side by side with a separator between them,
+// followed by tail.
 // Both panes draw exactly their size (every line padded to its width), so
 // this is plain line concatenation, far cheaper than measuring each line.
-func joinPanes(left, sep, right string) string {
+func joinPanes(left, sep, right, tail string) string {
 	var b strings.Builder
 	// One allocation: a separator and a newline on every row.
-	b.Grow(len(left) + len(right) + (max(strings.Count(left, "\n"), strings.Count(right, "\n"))+1)*(len(sep)+1))
+	b.Grow(len(left) + len(right) + (max(strings.Count(left, "\n"), strings.Count(right, "\n"))+1)*(len(sep)+1) + len(tail))
 	for {
 		l, lrest, lok := strings.Cut(left, "\n")
 		r, rrest, rok := strings.Cut(right, "\n")
@@ -1179,6 +1198,7 @@ func joinPanes(left, sep, right string) string {
 		b.WriteString(sep)
 		b.WriteString(r)
 		if !lok && !rok {
+			b.WriteString(tail)
 			return b.String()
 		}
 		b.WriteByte('\n')

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -77,6 +78,7 @@ func (c *cli) runTUI(cmd *cobra.Command, o *tuiOptions) error {
 	if err := c.checkScreenStreams(); err != nil {
 		return err
 	}
+	screenGC(c.getenv)
 	st, err := c.openStore(p)
 	if err != nil {
 		return err
@@ -267,4 +269,21 @@ func (c *cli) themeProblem(name string) (problem, want string) {
 // config file.
 func (c *cli) themeDir() string {
 	return filepath.Join(filepath.Dir(config.UserConfigPath(c.getenv)), "themes")
+}
+
+// screenGCPercent is the garbage collector's target for the full screen:
+// the heap may grow half again over what is live between collections
+// instead of doubling. The screen lives for hours beside an editor, and
+// the heap an answer streams through is small (under 10 MB): at 50 a
+// streamed answer peaks about 4 MB lower in resident memory. The turn's
+// CPU stays the same (BenchmarkScreenStreamCost): the collections that
+// come more often cost about what the page faults of a larger heap did.
+const screenGCPercent = 50
+
+// screenGC sets the full screen's collector target, unless the person
+// set GOGC themselves.
+func screenGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(screenGCPercent)
+	}
 }
