@@ -34,6 +34,10 @@ type pending struct {
 	// several; kept says which of them the person keeps.
 	hunks [][]udiff.Edit
 	kept  []bool
+	// toggledUnshown says a hunk was toggled before the message with the
+	// buttons was known (a press can arrive before the answer to
+	// sendMessage does): the buttons shown are then redrawn once it is.
+	toggledUnshown bool
 }
 
 // keyboard is the question's buttons: the answers, and for an edit of
@@ -187,7 +191,14 @@ func (b *Bot) askFor(ctx context.Context, chat, owner int64, by string, a agent.
 	msg := b.send(ctx, chat, text, text, kb)
 	b.mu.Lock()
 	p.msg = msg
+	redraw := p.toggledUnshown
+	if redraw {
+		kb = p.keyboard()
+	}
 	b.mu.Unlock()
+	if redraw && msg != 0 {
+		b.edit(ctx, chat, msg, text, text, kb)
+	}
 	defer func() {
 		b.mu.Lock()
 		delete(b.pending, nonce)
@@ -485,6 +496,7 @@ func (b *Bot) toggleHunk(ctx context.Context, q *models.CallbackQuery, nonce, in
 	if ok {
 		p.kept[i] = !p.kept[i]
 		kb, chat, msg, text = p.keyboard(), p.chat, p.msg, p.text
+		p.toggledUnshown = msg == 0
 	}
 	b.mu.Unlock()
 	b.answerPress(ctx, q, pressReply(p != nil, ok))

@@ -32,6 +32,10 @@ type fakeAPI struct {
 	throttle map[string]int // method → how many 429s to answer first
 	retry    int            // retry_after of those 429s
 	polled   chan int64     // offsets getUpdates was called with
+	// slowButtons, when set, holds back the answer to a sendMessage with
+	// buttons until it is closed: the message is recorded (a person can
+	// see and press its buttons) before the bot learns its id.
+	slowButtons chan struct{}
 }
 
 // apiCall is one request the bot made.
@@ -131,6 +135,12 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			form["message_id"] = strconv.Itoa(id) // the id the message was given
 			f.calls[idx].Form = form
 			f.mu.Unlock()
+		}
+		f.mu.Lock()
+		slow := f.slowButtons
+		f.mu.Unlock()
+		if slow != nil && method == "sendMessage" && form["reply_markup"] != "" {
+			<-slow
 		}
 		chat, _ := strconv.ParseInt(form["chat_id"], 10, 64)
 		f.reply(w, map[string]any{"message_id": id, "date": time.Now().Unix(), "chat": map[string]any{"id": chat, "type": "private"}, "text": form["text"]})
