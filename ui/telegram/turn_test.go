@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -312,107 +313,76 @@ func TestScheduledTaskAnswersInTheChat(t *testing.T) {
 	r.bot.chat(owner).end()
 }
 
-// TestHunkToggledBeforeTheMessageIsKnown presses a hunk's button while the
+// TestEditHunksCanBeDropped keeps hunk 1 of a two-hunk edit and drops
+// hunk 2 by its button. In the second case the button is pressed while the
 // answer to the sendMessage that showed it is still on its way (over a slow
 // link the person can see the message first): the toggle counts, and the
 // buttons are redrawn to say so once the message's id is known, so what
 // the chat shows is what Apply does.
-func TestHunkToggledBeforeTheMessageIsKnown(t *testing.T) {
-	t.Parallel()
-	var before, after strings.Builder
-	for i := range 30 {
-		line := "line " + string(rune('A'+i%26)) + "\n"
-		before.WriteString(line)
-		switch i {
-		case 1:
-			after.WriteString("FIRST CHANGE\n")
-		case 27:
-			after.WriteString("SECOND CHANGE\n")
-		default:
-			after.WriteString(line)
-		}
-	}
-	args, _ := json.Marshal(map[string]string{"path": "f.txt", "content": after.String()})
-	api := newFakeAPI(t)
-	release := make(chan struct{})
-	api.mu.Lock()
-	api.slowButtons = release
-	api.mu.Unlock()
-	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: string(args)}), agenttest.Text("edited", 5))
-	defer model.Close()
-	r := startBot(t, api, model, "")
-	os.WriteFile(filepath.Join(r.root, "f.txt"), []byte(before.String()), 0o644)
-	api.text(owner, "edit it")
-	var kb map[string]string
-	waitFor(t, "the hunk buttons", func() bool { kb = buttons(api, "✓ hunk 2"); return kb != nil })
-	api.press(owner, kb["✓ hunk 2"])
-	waitFor(t, "the press answered", func() bool { return len(api.callsOf("answerCallbackQuery")) > 0 })
-	close(release)
-	waitFor(t, "the buttons redrawn with hunk 2 dropped", func() bool {
-		for _, c := range api.callsOf("editMessageText") {
-			if strings.Contains(c.Form["reply_markup"], "✗ hunk 2") {
-				return true
-			}
-		}
-		return false
-	})
-	api.press(owner, kb["Apply"])
-	waitFor(t, "the end of the turn", func() bool { return sawText(api, "edited") })
-	got, _ := os.ReadFile(filepath.Join(r.root, "f.txt"))
-	if strings.Contains(string(got), "SECOND CHANGE") || !strings.Contains(string(got), "FIRST CHANGE") {
-		t.Errorf("f.txt after dropping hunk 2:\n%s", got)
-	}
-}
-
 func TestEditHunksCanBeDropped(t *testing.T) {
 	t.Parallel()
-	var before, after, want strings.Builder
-	for i := range 30 {
-		line := "line " + string(rune('A'+i%26)) + "\n"
-		before.WriteString(line)
-		if i == 1 {
-			want.WriteString("FIRST CHANGE\n")
-		} else {
-			want.WriteString(line)
-		}
-		switch i {
-		case 1:
-			after.WriteString("FIRST CHANGE\n")
-		case 27:
-			after.WriteString("SECOND CHANGE\n")
-		default:
-			after.WriteString(line)
-		}
-	}
-	args, _ := json.Marshal(map[string]string{"path": "f.txt", "content": after.String()})
-	api := newFakeAPI(t)
-	model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: string(args)}), agenttest.Text("edited", 5))
-	defer model.Close()
-	r := startBot(t, api, model, "")
-	os.WriteFile(filepath.Join(r.root, "f.txt"), []byte(before.String()), 0o644)
-	api.text(owner, "edit it")
-	var kb map[string]string
-	waitFor(t, "the hunk buttons", func() bool { kb = buttons(api, "✓ hunk 2"); return kb != nil })
-	if kb["✓ hunk 1"] == "" || kb["Apply"] == "" {
-		t.Fatalf("buttons %v", kb)
-	}
-	api.press(owner, kb["✓ hunk 2"])
-	waitFor(t, "the toggled button", func() bool {
-		for _, c := range api.callsOf("editMessageText") {
-			if strings.Contains(c.Form["reply_markup"], "✗ hunk 2") {
-				return true
+	for _, pressEarly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("pressed before the message is known=%v", pressEarly), func(t *testing.T) {
+			t.Parallel()
+			var before, after, want strings.Builder
+			for i := range 30 {
+				line := "line " + string(rune('A'+i%26)) + "\n"
+				before.WriteString(line)
+				if i == 1 {
+					want.WriteString("FIRST CHANGE\n")
+				} else {
+					want.WriteString(line)
+				}
+				switch i {
+				case 1:
+					after.WriteString("FIRST CHANGE\n")
+				case 27:
+					after.WriteString("SECOND CHANGE\n")
+				default:
+					after.WriteString(line)
+				}
 			}
-		}
-		return false
-	})
-	api.press(owner, kb["Apply"])
-	waitFor(t, "the end of the turn", func() bool { return sawText(api, "edited") })
-	got, _ := os.ReadFile(filepath.Join(r.root, "f.txt"))
-	if string(got) != want.String() {
-		t.Errorf("f.txt after keeping hunk 1 only:\n%s\nwant\n%s", got, want.String())
-	}
-	if raw := string(model.Requests()[1].Raw); !strings.Contains(raw, "without hunk(s) 2 of 2") {
-		t.Errorf("the model was not told which hunk was dropped: %s", raw)
+			args, _ := json.Marshal(map[string]string{"path": "f.txt", "content": after.String()})
+			api := newFakeAPI(t)
+			release := make(chan struct{})
+			if pressEarly {
+				api.mu.Lock()
+				api.slowButtons = release
+				api.mu.Unlock()
+			}
+			model := agenttest.New(agenttest.Tools("", agenttest.Call{ID: "c1", Name: "write_file", Arguments: string(args)}), agenttest.Text("edited", 5))
+			defer model.Close()
+			r := startBot(t, api, model, "")
+			os.WriteFile(filepath.Join(r.root, "f.txt"), []byte(before.String()), 0o644)
+			api.text(owner, "edit it")
+			var kb map[string]string
+			waitFor(t, "the hunk buttons", func() bool { kb = buttons(api, "✓ hunk 2"); return kb != nil })
+			if kb["✓ hunk 1"] == "" || kb["Apply"] == "" {
+				t.Fatalf("buttons %v", kb)
+			}
+			api.press(owner, kb["✓ hunk 2"])
+			if pressEarly {
+				waitFor(t, "the press answered", func() bool { return len(api.callsOf("answerCallbackQuery")) > 0 })
+				close(release)
+			}
+			waitFor(t, "the buttons redrawn with hunk 2 dropped", func() bool {
+				for _, c := range api.callsOf("editMessageText") {
+					if strings.Contains(c.Form["reply_markup"], "✗ hunk 2") {
+						return true
+					}
+				}
+				return false
+			})
+			api.press(owner, kb["Apply"])
+			waitFor(t, "the end of the turn", func() bool { return sawText(api, "edited") })
+			got, _ := os.ReadFile(filepath.Join(r.root, "f.txt"))
+			if string(got) != want.String() {
+				t.Errorf("f.txt after keeping hunk 1 only:\n%s\nwant\n%s", got, want.String())
+			}
+			if raw := string(model.Requests()[1].Raw); !strings.Contains(raw, "without hunk(s) 2 of 2") {
+				t.Errorf("the model was not told which hunk was dropped: %s", raw)
+			}
+		})
 	}
 }
 
