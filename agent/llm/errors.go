@@ -128,12 +128,15 @@ func ContextTooLong(err error) bool {
 // request with: OpenAI and vLLM ("maximum context length is 4096 tokens"),
 // LM Studio ("loaded with context length of only 4096 tokens"), SGLang
 // ("longer than the model's context length (4096 tokens)"), llama.cpp's
-// newer errors ("n_ctx": 4096 beside the message, or "(5000 > 4096)").
+// newer errors ("n_ctx": 4096 beside the message, or "(5000 > 4096)"
+// after the context size, length or window), and Anthropic-style
+// gateways ("prompt is too long: 21000 tokens > 20000 maximum").
 var refusedWindowRE = []*regexp.Regexp{
 	regexp.MustCompile(`maximum context length is (\d+)`),
 	regexp.MustCompile(`context length of only (\d+)`),
 	regexp.MustCompile(`model's context length \((\d+)`),
-	regexp.MustCompile(`context size \(\d+ > (\d+)\)`),
+	regexp.MustCompile(`context (?:size|length|window)[^0-9()]{0,40}\(\d+ > (\d+)\)`),
+	regexp.MustCompile(`\d+ tokens > (\d+) maximum`),
 	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),
 }
 

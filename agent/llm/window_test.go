@@ -196,6 +196,8 @@ func TestRefusedWindow(t *testing.T) {
 		{"sglang", `{"object":"error","message":"The input (5000 tokens) is longer than the model's context length (4096 tokens).","code":400}`, 4096},
 		{"llama.cpp fields", `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":3312,"n_ctx":2048}}`, 2048},
 		{"llama.cpp numbers", `{"error":{"code":400,"message":"the request exceeds the available context size (3312 > 2048)","type":"exceed_context_size_error"}}`, 2048},
+		{"llama.cpp older wording", `{"error":{"code":400,"message":"the context window is too small (5000 > 4096) for this prompt"}}`, 4096},
+		{"prompt is too long", `{"error":{"type":"invalid_request_error","message":"prompt is too long: 21000 tokens > 20000 maximum"}}`, 20000},
 		{"no number", `{"error":{"message":"prompt is too long"}}`, 0},
 		{"not a refusal", `{"error":{"message":"invalid max_tokens (4096)","n_ctx":4096}}`, 0},
 	}
