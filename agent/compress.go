@@ -607,14 +607,15 @@ func (a *Agent) heaviestServer() (string, int) {
 // tooBig refuses a request that is still over the window after
 // fitToWindow cut what it could.
 func tooBig(msgs []Message, window, fixed int) error {
-	return tooBigFor(msgs, window, fixed, window, 1, "raise context_window")
+	return tooBigFor(msgs, window, fixed, window, 1, func() string { return "raise context_window" })
 }
 
 // tooBigFor is tooBig for a window in estimate units that stands for
 // shown tokens (the window in force, divided by the calibration ratio),
-// saying fix as the way out: the error speaks the server's numbers, the
-// request's estimate scaled as the window is.
-func tooBigFor(msgs []Message, window, fixed, shown int, ratio float64, fix string) error {
+// saying fix() as the way out (asked only for the error: it measures the
+// tools offered): the error speaks the server's numbers, the request's
+// estimate scaled as the window is.
+func tooBigFor(msgs []Message, window, fixed, shown int, ratio float64, fix func() string) error {
 	if window <= 0 {
 		return nil
 	}
@@ -623,7 +624,7 @@ func tooBigFor(msgs []Message, window, fixed, shown int, ratio float64, fix stri
 		return nil
 	}
 	return fmt.Errorf("the request is about %s tokens even after leaving out older messages, and the model's window is %s with room kept for the answer — %s, or start a new session",
-		humanTokens(int(float64(total)*ratio+0.5)), humanTokens(shown), fix)
+		humanTokens(int(float64(total)*ratio+0.5)), humanTokens(shown), fix())
 }
 
 // humanTokens writes a token count the way people say it: 850, 30k,

@@ -697,7 +697,7 @@ func (a *Agent) request(final bool, sink func(Event)) (llm.Request, error) {
 	for _, n := range notes {
 		sink(Notice{Text: n})
 	}
-	if err := tooBigFor(msgs, a.budgetWindow(), a.toolsTokens(), a.contextWindow(), a.ratio(), a.windowFix()); err != nil {
+	if err := tooBigFor(msgs, a.budgetWindow(), a.toolsTokens(), a.contextWindow(), a.ratio(), a.windowFix); err != nil {
 		return llm.Request{}, err
 	}
 	req := llm.Request{Messages: msgs, Model: a.turnModel}

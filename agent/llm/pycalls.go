@@ -253,11 +253,12 @@ func (p *pyParser) str() (any, string) {
 }
 
 // clip is the start of s for a message: its first line, at most 40
-// bytes.
+// characters and a "…" (this package imports nothing of pincer's but
+// chat, so internal/human's OneLine is not at hand).
 func clip(s string) string {
 	s = firstLineOf(s)
-	if len(s) > 40 {
-		s = s[:40] + "…"
+	if r := []rune(s); len(r) > 40 {
+		s = string(r[:40]) + "…"
 	}
 	return s
 }

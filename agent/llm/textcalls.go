@@ -501,15 +501,11 @@ func findTool(offered []ToolSpec, name string) (ToolSpec, bool) {
 	return ToolSpec{}, false
 }
 
-// fitsSchema checks arguments against the parts of a tool's JSON schema
-// that tell a call from a look-alike: the required properties are there,
-// no property is unknown when the schema closes the object, and each value
-// has its property's JSON type.
-func fitsSchema(args json.RawMessage, schema map[string]any) bool {
-	return schemaProblem(args, schema) == ""
-}
-
-// schemaProblem is fitsSchema saying what does not fit, "" when all does.
+// schemaProblem checks arguments against the parts of a tool's JSON
+// schema that tell a call from a look-alike (the required properties are
+// there, no property is unknown when the schema closes the object, and
+// each value has its property's JSON type), and says what does not fit,
+// "" when all does.
 func schemaProblem(args json.RawMessage, schema map[string]any) string {
 	var obj map[string]any
 	if json.Unmarshal(args, &obj) != nil {
