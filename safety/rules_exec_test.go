@@ -37,7 +37,7 @@ func TestAllowDoesNotVouchForHiddenCode(t *testing.T) {
 // module or directory named by an option, a variable that points there, or
 // a directory outside the project the command runs in.
 func TestAllowRulesDoNotCoverWhatIsLoadedFromOutside(t *testing.T) {
-	c, err := NewClassifier(Rules{Allow: []string{"git *", "make *", "npm *", "go *", "cargo *", "node *", "pip *", "yarn *", "pnpm *", "python3 *", "bash *", "env *"}})
+	c, err := NewClassifier(Rules{Allow: []string{"git *", "make *", "npm *", "go *", "cargo *", "node *", "pip *", "yarn *", "pnpm *", "python3 *", "bash *", "env *", "deno *", "bun *"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +61,14 @@ func TestAllowRulesDoNotCoverWhatIsLoadedFromOutside(t *testing.T) {
 		{"make -I /tmp/i", Confirm},
 		{"make --include-dir=/tmp/i", Confirm},
 		{"gmake -f ~/M", Confirm},
+		{"make --eval='include /tmp/evil.mk'", Confirm},
+		{"make -E 'include /tmp/e.mk'", Confirm},
+		{"make --ev=x", Confirm},
+		{"deno run /tmp/x.ts", Confirm},
+		{"deno run -A /tmp/x.ts", Confirm},
+		{"bun run /tmp/x.js", Confirm},
+		{"deno run main.ts", Safe},
+		{"bun run build", Safe},
 		{"npm --prefix /tmp/p run x", Confirm},
 		{"npm run x --prefix=/tmp/p", Confirm},
 		{"npm -C /tmp/p test", Confirm},

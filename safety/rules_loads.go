@@ -18,6 +18,11 @@ type loadSpec struct {
 	spec  optSpec  // the program's options that take a value, so clusters parse right
 	short string   // short options among them that name what is loaded
 	long  []string // long options among them that name what is loaded
+	// codeShort and codeLong are options whose value is the program's own
+	// code (make --eval): it can load anything, so it counts wherever it
+	// points.
+	codeShort string
+	codeLong  []string
 }
 
 // loadSpecs are the programs whose options load code or settings from a
@@ -25,7 +30,7 @@ type loadSpec struct {
 // three letters.
 var loadSpecs = map[string]loadSpec{
 	"make": {spec: optSpec{shortArg: "CfIoWEjl", longArg: []string{"directory", "file", "makefile", "include-dir", "old-file", "assume-old", "what-if", "new-file", "assume-new", "eval", "jobs", "load-average"}},
-		short: "CfI", long: []string{"directory", "file", "makefile", "include-dir"}},
+		short: "CfI", long: []string{"directory", "file", "makefile", "include-dir"}, codeShort: "E", codeLong: []string{"eval"}},
 	"npm": {spec: optSpec{shortArg: "Cw", longArg: []string{"prefix", "userconfig", "globalconfig", "node-options", "workspace", "cache", "script-shell"}},
 		short: "C", long: []string{"prefix", "userconfig", "globalconfig", "cache"}},
 	"yarn": {spec: optSpec{longArg: []string{"cwd", "use-yarnrc", "modules-folder"}},
@@ -62,12 +67,19 @@ func (p *part) loadsFrom(name string, args []field) {
 	}
 	ps := getopt(args, ls.spec)
 	for _, o := range ps.opts {
-		if !o.isVal || !ls.names(o) {
+		if !o.isVal {
 			continue
 		}
 		flag := "-" + o.name
 		if o.long && !ls.spec.single {
 			flag = "--" + o.name
+		}
+		if matchesOpt(o, ls.codeShort, ls.codeLong, ls.spec.single) {
+			p.loads = append(p.loads, "runs "+base+" code given in "+flag+", which can load anything")
+			continue
+		}
+		if !ls.names(o) {
+			continue
 		}
 		// A value with a colon is a URL (https:, git+ssh:, data:, file:),
 		// not a file of the project.
@@ -125,6 +137,12 @@ func (p *part) scriptFrom(name string, args []field) {
 	if !ok {
 		return
 	}
+	if base == "deno" || base == "bun" {
+		// deno run and bun run take the script after the subcommand.
+		if op, i := firstOperand(args); op.s == "run" {
+			args = args[i+1:]
+		}
+	}
 	ps := getopt(args, sp.spec)
 	for _, o := range ps.opts {
 		if !o.long && strings.Contains(sp.code, o.name) || o.long && (o.name == "eval" || o.name == "print") || !o.long && (base == "bash" || base == "sh" || base == "zsh" || base == "dash") && o.name == "c" {
@@ -141,12 +159,19 @@ func (p *part) scriptFrom(name string, args []field) {
 }
 
 // names reports whether o is one of the spec's loading options.
-func (ls loadSpec) names(o opt) bool {
+func (ls loadSpec) names(o opt) bool { return matchesOpt(o, ls.short, ls.long, ls.spec.single) }
+
+// matchesOpt reports whether o is one of the short options or the long
+// ones, a long one also abbreviated to any prefix (getopt_long takes any
+// prefix that names one option, --ev for --eval, and counting a prefix
+// that would be ambiguous only asks more often) unless the program takes
+// single-dash long options (go), which it does not abbreviate.
+func matchesOpt(o opt, short string, long []string, single bool) bool {
 	if !o.long {
-		return len(o.name) == 1 && strings.Contains(ls.short, o.name)
+		return len(o.name) == 1 && strings.Contains(short, o.name)
 	}
-	for _, l := range ls.long {
-		if o.name == l || (!ls.spec.single && len(o.name) >= 3 && strings.HasPrefix(l, o.name)) {
+	for _, l := range long {
+		if o.name == l || (!single && o.name != "" && strings.HasPrefix(l, o.name)) {
 			return true
 		}
 	}
