@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"slices"
 
+	"pincer/internal/safetext"
 	"pincer/safety"
 	"pincer/tools"
 )
@@ -107,6 +109,11 @@ func (f ApproverFunc) Approve(ctx context.Context, a Approval) (Decision, error)
 func ask(ctx context.Context, ap Approver, a Approval) Decision {
 	if ap == nil {
 		return Decision{}
+	}
+	// A look-alike name (gіt with a Cyrillic і) runs another program than
+	// the one it is drawn as: every front end says so, by code point.
+	for _, dg := range safetext.Disguised(a.Command) {
+		a.Reasons = append(slices.Clip(a.Reasons), dg.Note())
 	}
 	a.Step = 1
 	d, err := ap.Approve(ctx, a)

@@ -263,12 +263,6 @@ func (d *approvalDialog) View(width, height int, st themes.Styles) string {
 	if f := block.facts(); f != "" {
 		facts = append(facts, st.Warning.Render(f))
 	}
-	for _, dg := range safetext.Disguised(q.Command) {
-		// A look-alike name (gіt with a Cyrillic і) runs another program
-		// than the one it is drawn as: say so, by code point.
-		f := "“" + safetext.LineOf(dg.Word) + "” is not “" + safetext.LineOf(dg.LooksLike) + "”: it is " + dg.Revealed
-		facts = append(facts, strings.Split(st.Warning.Render(wrapText(f, inner)), "\n")...)
-	}
 	if q.Command != "" && q.Dir != "" && q.Dir != d.root {
 		facts = append(facts, strings.Split(st.Muted.Render(wrapText("in "+safetext.LineOf(q.Dir), inner)), "\n")...)
 	}

@@ -275,37 +275,3 @@ func TestSecondStepTakesOnlyTypedYes(t *testing.T) {
 		t.Errorf("esc on the second step: %+v, want a refusal", d)
 	}
 }
-
-// TestApprovalRevealsLookAlikeNames checks that a command whose words are
-// drawn like others they are not (a Cyrillic і in gіt, full-width letters,
-// a no-break space) says so by code point, and that ordinary text in
-// another script does not.
-func TestApprovalRevealsLookAlikeNames(t *testing.T) {
-	cases := []struct {
-		cmd  string
-		want string // "" for no warning
-	}{
-		{"g\u0456t status", "g⟨U+0456⟩t"},
-		{"\uff47\uff49\uff54 push", "⟨U+FF47⟩⟨U+FF49⟩⟨U+FF54⟩"},
-		{"ls\u00a0-la", "ls⟨U+00A0⟩-la"},
-		{"/usr/bin/\u0441url x", "/usr/bin/⟨U+0441⟩url"},
-		{"git status", ""},
-		{"echo 'привет мир'", ""},
-		{"git commit -m 'исправлена ошибка'", ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.cmd, func(t *testing.T) {
-			a, _ := openApproval(t, 100, 30, agent.Approval{Kind: agent.ApproveCommand, Step: 1, Command: tc.cmd, Tier: safety.Confirm})
-			got := screen(a)
-			if tc.want == "" {
-				if strings.Contains(got, "” is not “") {
-					t.Errorf("an ordinary command is flagged:\n%s", got)
-				}
-				return
-			}
-			if !strings.Contains(got, "it is "+tc.want) {
-				t.Errorf("screen lacks the name by code point %q:\n%s", tc.want, got)
-			}
-		})
-	}
-}

@@ -161,6 +161,12 @@ type Disguise struct {
 	Revealed  string // with what is not ASCII shown by code point
 }
 
+// Note says what d is, in one line of plain text: “gіt” is not “git”: it
+// is g⟨U+0456⟩t.
+func (d Disguise) Note() string {
+	return "“" + LineOf(d.Word) + "” is not “" + LineOf(d.LooksLike) + "”: it is " + d.Revealed
+}
+
 // Disguised returns the words of s (split at white space and shell
 // punctuation) that hold a character drawn like an ASCII one it is not, so
 // a view can say that "gіt" (with a Cyrillic і) is not git. A word that is
