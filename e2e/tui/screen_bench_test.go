@@ -413,7 +413,28 @@ func benchTmuxBytes(b *testing.B, answer string, rate int) {
 			}
 		}
 		tmux(append(args, bin)...)
-		sock := strings.TrimSpace(tmux("display", "-p", "-t", "bench", "#{socket_path}"))
+		info := strings.TrimSpace(tmux("display", "-p", "-t", "bench", "#{socket_path}\t#{pane_pid}"))
+		sock, pane, _ := strings.Cut(info, "\t")
+		ended := false
+		end := func() {
+			if ended {
+				return
+			}
+			ended = true
+			exec.Command("tmux", "-L", socket, "kill-server").Run()
+			if filepath.Base(sock) == socket {
+				os.Remove(sock) // tmux leaves its socket file; it is this run's
+			}
+			// pincer ends on the hang-up, but may still be writing a
+			// checkpoint when the directories are removed: wait for it.
+			if pid, err := strconv.Atoi(pane); err == nil {
+				for deadline := time.Now().Add(10 * time.Second); agenttest.Alive(pid) && time.Now().Before(deadline); {
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+			srv.Close()
+		}
+		b.Cleanup(end) // also when the run fails half-way
 		waitPane := func(want string) {
 			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 				if strings.Contains(tmux("capture-pane", "-p", "-t", "bench"), want) {
@@ -427,14 +448,22 @@ func benchTmuxBytes(b *testing.B, answer string, rate int) {
 		waitPane("Ask pincer")
 		time.Sleep(300 * time.Millisecond) // let the tree and the first frames settle
 		out := filepath.Join(work, "pane.out")
-		tmux("pipe-pane", "-O", "-t", "bench", "cat > "+out)
+		// The marker file says cat has written all it was given.
+		tmux("pipe-pane", "-O", "-t", "bench", "cat > "+out+"; touch "+out+".done")
 		b.StartTimer()
 		tmux("send-keys", "-t", "bench", "write it out", "Enter")
 		waitPane("END-OF-ANSWER")
 		waitPane(" idle ")
 		b.StopTimer()
 		tmux("pipe-pane", "-t", "bench") // closes the pipe; cat writes the rest and ends
-		time.Sleep(200 * time.Millisecond)
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if _, err := os.Stat(out + ".done"); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatal("the pane's bytes were never all written out")
+			}
+		}
 		written, err := os.ReadFile(out)
 		if err != nil {
 			b.Fatal(err)
@@ -443,11 +472,7 @@ func benchTmuxBytes(b *testing.B, answer string, rate int) {
 		if dump := os.Getenv("PINCER_SCREEN_DUMP"); dump != "" {
 			os.WriteFile(dump, written, 0o644)
 		}
-		tmux("kill-server")
-		if filepath.Base(sock) == socket {
-			os.Remove(sock) // tmux leaves its socket file; it is this run's
-		}
-		srv.Close()
+		end()
 		os.RemoveAll(s.Dir)
 		os.RemoveAll(s.Home)
 		b.StartTimer()
