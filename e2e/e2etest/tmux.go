@@ -58,12 +58,19 @@ func NewTmuxScreen(t *testing.T, s *Sandbox, w, h int, args ...string) *TmuxScre
 			os.Remove(socket)
 		}
 		for _, pid := range kids {
-			for deadline := time.Now().Add(10 * time.Second); alive(pid) && time.Now().Before(deadline); {
-				time.Sleep(20 * time.Millisecond)
-			}
+			WaitGone(pid)
 		}
 	})
 	return ts
+}
+
+// WaitGone waits up to ten seconds for process pid to end: a pane's
+// pincer ends on the hang-up of kill-server, but may still be writing (a
+// checkpoint of the turn) when a test removes its directories.
+func WaitGone(pid int) {
+	for deadline := time.Now().Add(10 * time.Second); alive(pid) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // childPids are the processes the pane's shell started (pincer), read from

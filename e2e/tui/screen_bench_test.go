@@ -428,9 +428,7 @@ func benchTmuxBytes(b *testing.B, answer string, rate int) {
 			// pincer ends on the hang-up, but may still be writing a
 			// checkpoint when the directories are removed: wait for it.
 			if pid, err := strconv.Atoi(pane); err == nil {
-				for deadline := time.Now().Add(10 * time.Second); agenttest.Alive(pid) && time.Now().Before(deadline); {
-					time.Sleep(20 * time.Millisecond)
-				}
+				e2etest.WaitGone(pid)
 			}
 			srv.Close()
 		}
