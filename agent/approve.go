@@ -75,6 +75,18 @@ type Approval struct {
 	Schedule bool
 }
 
+// AnsweredUnasked reports whether a session in mode m answers the question
+// without asking the person: only the accept-edits mode does, for an edit
+// of the project's own files; never for the dangerous tier, a path that
+// needs a yes of its own (outside the project, a secret, .git/) or a
+// hook's question. Every front end asks this one rule.
+func (a Approval) AnsweredUnasked(m Mode) bool {
+	if a.Tier >= safety.Dangerous || a.HookAsked || a.PathAsked || a.Kind != ApproveEdit {
+		return false
+	}
+	return m == ModeAcceptEdits
+}
+
 // Decision is the person's answer.
 type Decision struct {
 	Allow   bool

@@ -51,3 +51,32 @@ func TestAskRevealsLookAlikeNames(t *testing.T) {
 		})
 	}
 }
+
+// TestAcceptEditsOnlyAnswersProjectEdits checks what the accept-edits mode
+// answers unasked, for every front end: an edit of the project's own
+// files, and nothing whose path needs a yes of its own, nothing dangerous,
+// nothing a hook asked, no command.
+func TestAcceptEditsOnlyAnswersProjectEdits(t *testing.T) {
+	edit := Approval{Kind: ApproveEdit, Tier: safety.Confirm}
+	with := func(f func(*Approval)) Approval { a := edit; f(&a); return a }
+	for _, tc := range []struct {
+		name string
+		a    Approval
+		mode Mode
+		want bool
+	}{
+		{"a project edit", edit, ModeAcceptEdits, true},
+		{"a project edit, asking", edit, ModeAsk, false},
+		{"outside the project", with(func(a *Approval) { a.PathAsked = true }), ModeAcceptEdits, false},
+		{"dangerous", with(func(a *Approval) { a.Tier = safety.Dangerous }), ModeAcceptEdits, false},
+		{"a hook asked", with(func(a *Approval) { a.HookAsked = true }), ModeAcceptEdits, false},
+		{"a command", with(func(a *Approval) { a.Kind = ApproveCommand }), ModeAcceptEdits, false},
+		{"a fetch", with(func(a *Approval) { a.Kind = ApproveWeb }), ModeAcceptEdits, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.a.AnsweredUnasked(tc.mode); got != tc.want {
+				t.Errorf("AnsweredUnasked = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -40,21 +40,9 @@ func (a *App) ask(q question) tea.Cmd {
 	return tea.Batch(init, a.notify("pincer: waiting for your approval"))
 }
 
-// autoApproves reports whether a session mode answers the question without
-// asking: only the accept-edits mode does, for an edit of the project's
-// own files; never for the dangerous tier, a path that needs a yes of its
-// own (outside the project, a secret, .git/) or a hook's question.
-func (a *App) autoApproves(q agent.Approval) bool {
-	if q.Tier >= safety.Dangerous || q.HookAsked || q.PathAsked {
-		return false
-	}
-	if q.Kind == agent.ApproveEdit {
-		return a.mode() == agent.ModeAcceptEdits
-	}
-	// Auto approvals are the agent's to apply (only sandboxed commands run
-	// unasked); what reaches the screen is asked.
-	return false
-}
+// autoApproves reports whether the session's mode answers the question
+// without asking (agent.Approval.AnsweredUnasked).
+func (a *App) autoApproves(q agent.Approval) bool { return q.AnsweredUnasked(a.mode()) }
 
 // approvalKeyMap is the keys of an approval dialog as it asks (the fields
 // it opens for a comment, a rule or the typed "yes" take text); keys.md's

@@ -78,15 +78,8 @@ func (s *session) decide(ctx context.Context, req permissionRequest, a agent.App
 }
 
 // autoApproves reports whether the session's mode answers a question
-// without asking: only an edit of the project's own files in the
-// accept-edits (or auto) mode, never a dangerous one, one whose path needs
-// a yes of its own, or one a hook asked for.
-func (s *session) autoApproves(a agent.Approval) bool {
-	if a.Tier >= safety.Dangerous || a.HookAsked || a.PathAsked || a.Kind != agent.ApproveEdit {
-		return false
-	}
-	return s.conv.Agent.Mode() == agent.ModeAcceptEdits
-}
+// without asking (agent.Approval.AnsweredUnasked).
+func (s *session) autoApproves(a agent.Approval) bool { return a.AnsweredUnasked(s.conv.Agent.Mode()) }
 
 // options are the answers offered for a question. A dangerous action's
 // first step offers no "always"; its second step puts the refusal first

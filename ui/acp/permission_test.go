@@ -91,29 +91,18 @@ type modeAgent struct {
 
 func (m modeAgent) Mode() agent.Mode { return m.mode }
 
-// TestAcceptEditsOnlyAnswersProjectEdits: the accept-edits mode answers an
-// edit of the project's own files unasked, and nothing whose path needs a
-// yes of its own, nothing dangerous, nothing a hook asked.
-func TestAcceptEditsOnlyAnswersProjectEdits(t *testing.T) {
+// TestAutoApprovesReadsTheSessionsMode: the editor's session answers an
+// edit unasked by the agent's one rule (agent.Approval.AnsweredUnasked,
+// tested there) in the mode the session's agent is in.
+func TestAutoApprovesReadsTheSessionsMode(t *testing.T) {
 	edit := agent.Approval{Kind: agent.ApproveEdit, Tier: safety.Confirm, Change: &tools.Change{Path: "/p/a.go"}}
-	with := func(f func(*agent.Approval)) agent.Approval { a := edit; f(&a); return a }
 	for _, tc := range []struct {
-		name string
-		a    agent.Approval
 		mode agent.Mode
 		want bool
-	}{
-		{"a project edit", edit, agent.ModeAcceptEdits, true},
-		{"a project edit, asking", edit, agent.ModeAsk, false},
-		{"outside the project", with(func(a *agent.Approval) { a.PathAsked = true }), agent.ModeAcceptEdits, false},
-		{"dangerous", with(func(a *agent.Approval) { a.Tier = safety.Dangerous }), agent.ModeAcceptEdits, false},
-		{"a hook asked", with(func(a *agent.Approval) { a.HookAsked = true }), agent.ModeAcceptEdits, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &session{conv: &Conversation{Root: "/p", Agent: modeAgent{mode: tc.mode}}}
-			if got := s.autoApproves(tc.a); got != tc.want {
-				t.Errorf("autoApproves = %v, want %v", got, tc.want)
-			}
-		})
+	}{{agent.ModeAcceptEdits, true}, {agent.ModeAsk, false}} {
+		s := &session{conv: &Conversation{Root: "/p", Agent: modeAgent{mode: tc.mode}}}
+		if got := s.autoApproves(edit); got != tc.want {
+			t.Errorf("in mode %v autoApproves = %v, want %v", tc.mode, got, tc.want)
+		}
 	}
 }
