@@ -7,8 +7,6 @@ import "testing"
 // then. Each is compiled here.
 func TestSecretPatternsCompile(t *testing.T) {
 	for _, p := range secretPatterns {
-		if p.re() == nil {
-			t.Errorf("the pattern for %q compiled to nil", p.literals)
-		}
+		p.re() // MustCompile panics on a broken expression, failing the test
 	}
 }
