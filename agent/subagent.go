@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -405,7 +404,7 @@ func (a *Agent) newSubAgent(def AgentDef, description string) (*Agent, bool, err
 	}
 	// What the parent learned of its models' tool calling holds for the
 	// sub-agent too, and was said already.
-	sub.tt = textToolsState{on: maps.Clone(a.tt.on), remembered: maps.Clone(a.tt.remembered), told: maps.Clone(a.tt.told), confirmed: maps.Clone(a.tt.confirmed)}
+	sub.tt = a.tt.clone()
 	sub.role = &subRole{safeOnly: readOnly, parent: a}
 	return sub, mutates, nil
 }

@@ -1,6 +1,9 @@
 package agent
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+)
 
 // TextToolsMemory remembers, per model of the agent's server, that the
 // server takes no tool definitions for it (see llm.Request.TextTools), so
@@ -32,6 +35,12 @@ type textToolsState struct {
 	remembered map[string]string // why, for models whose text mode came from the memory
 	told       map[string]bool   // the remembered text mode was said
 	confirmed  map[string]bool   // a request with the server's own tools succeeded
+}
+
+// clone is a copy of s that learns apart from it (a sub-agent's, which
+// starts from what its parent knows).
+func (s textToolsState) clone() textToolsState {
+	return textToolsState{on: maps.Clone(s.on), remembered: maps.Clone(s.remembered), told: maps.Clone(s.told), confirmed: maps.Clone(s.confirmed)}
 }
 
 // textToolsOn reports whether this turn's model gets its tools described
