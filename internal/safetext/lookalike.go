@@ -21,14 +21,7 @@ import (
 func LookalikeKey(drawn string) string {
 	var b strings.Builder
 	for _, r := range drawn {
-		switch {
-		case unicode.Is(unicode.Zs, r):
-			r = ' '
-		case r >= 0xFF01 && r <= 0xFF5E:
-			r -= 0xFEE0
-		default:
-			r, _ = LatinLookalike(r)
-		}
+		r, _ = LooksLikeASCII(r)
 		b.WriteRune(r)
 	}
 	return strings.TrimRight(b.String(), " ")
