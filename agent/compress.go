@@ -106,10 +106,7 @@ func messagesTokens(msgs []Message) int {
 // toolsTokens estimates the tool schemas sent with every request, as the
 // profile offers them (deferred tools by name only).
 func (a *Agent) toolsTokens() int {
-	if a.textToolsOn() {
-		return estimateTokens(llm.TextToolsPrompt(a.offer().Specs))
-	}
-	return specTokens(a.offer().Specs)
+	return requestToolsTokens(llm.Request{Tools: a.offer().Specs, TextTools: a.textToolsOn()})
 }
 
 // Estimate is the expected prompt size of the next request in tokens. It
@@ -562,10 +559,7 @@ func (a *Agent) checkFits(user Message) error {
 	if window <= 0 {
 		return nil
 	}
-	fixed := a.toolsTokens()
-	if system := a.system(); system != "" {
-		fixed += messageTokens(Message{Role: RoleSystem, Content: system})
-	}
+	fixed := a.unscaledFixedTokens()
 	own := messageTokens(user)
 	if fixed+own <= windowLimit(window) {
 		return nil

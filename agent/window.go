@@ -132,12 +132,16 @@ func (a *Agent) ContextWindowSource() string {
 
 // fixedTokens estimates what every request carries whatever was said:
 // the system prompt and the tool schemas.
-func (a *Agent) fixedTokens() int {
+func (a *Agent) fixedTokens() int { return a.scaled(a.unscaledFixedTokens()) }
+
+// unscaledFixedTokens is fixedTokens in estimate units, before the
+// calibration to what the server counts.
+func (a *Agent) unscaledFixedTokens() int {
 	n := a.toolsTokens()
 	if system := a.system(); system != "" {
 		n += messageTokens(Message{Role: RoleSystem, Content: system})
 	}
-	return a.scaled(n)
+	return n
 }
 
 // The calibration of estimates: the ratio of the prompt tokens a server
