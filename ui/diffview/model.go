@@ -62,6 +62,17 @@ type cache struct {
 	pal   *palette
 	lay   *layout
 	lines map[lineKey][]string
+	// notes are the note's wrapped lines for the note, width and layout
+	// in notesFor: asked for several times by each View.
+	notes    []string
+	notesFor *noteKey
+}
+
+// noteKey is what the note's lines depend on.
+type noteKey struct {
+	note  string
+	width int
+	lay   *layout
 }
 
 // lineKey names the drawn lines of a row; a row of a hunk looks different

@@ -162,6 +162,15 @@ func (m Model) cutNote() string {
 // noteLines is the note wrapped to the width, each line starting with the
 // warning sign or the indent under it, at most maxNoteLines.
 func (m Model) noteLines() []string {
+	key := noteKey{note: m.note, width: m.width, lay: m.layout()}
+	if c := m.c; c.notesFor == nil || *c.notesFor != key {
+		c.notes, c.notesFor = m.wrapNote(), &key
+	}
+	return m.c.notes
+}
+
+// wrapNote is noteLines worked out.
+func (m Model) wrapNote() []string {
 	note := strings.TrimSpace(m.note)
 	if cut := m.cutNote(); cut != "" {
 		note = strings.TrimSpace(note + " " + cut)
