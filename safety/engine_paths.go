@@ -45,8 +45,12 @@ func homeTakes(home string) bool {
 	if home == "" || home == "/" || isWindowsPath(home) && len(home) <= 3 {
 		return false
 	}
-	for _, d := range append([]string{"/etc", "/private/etc"}, systemDirs...) {
-		if d != home && under(d, home) {
+	holds := func(d string) bool { return d != home && under(d, home) }
+	if holds("/etc") || holds("/private/etc") {
+		return false
+	}
+	for _, d := range systemDirs {
+		if holds(d) {
 			return false
 		}
 	}
