@@ -110,11 +110,12 @@ type Spec struct {
 	// credentials (a token in a URL, an Authorization header, an inline
 	// credential helper): git works as outside, the tokens stay out.
 	GitConfigs []string `json:"git_configs,omitempty"`
-	// SettingsFiles are other settings files in what HomeKeep keeps that
-	// may hold a credential beside what the tools need (cargo's
-	// config.toml, Go's env file, a Node version's global npmrc): with
-	// HideHome the jail reads those that do without the lines that carry
-	// one (flat, not at all).
+	// SettingsFiles are path patterns (filepath.Match, so a Node version
+	// installed later is matched too) of other settings files in what
+	// HomeKeep keeps that may hold a credential beside what the tools need
+	// (cargo's config.toml, Go's env file, a Node version's global npmrc):
+	// with HideHome the jail reads those that do without the lines that
+	// carry one (flat, not at all).
 	SettingsFiles []string `json:"settings_files,omitempty"`
 	// (With HideHome the project's own git settings, its submodules' and
 	// nested repositories' too, are read the same way when they hold a
