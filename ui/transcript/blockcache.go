@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"slices"
-	"strings"
 )
 
 // blockCacheBytes bounds what a blockCache keeps: the source and lines of
@@ -49,7 +48,7 @@ func (c *blockCache) finished(src string, width int, after bool) []string {
 	}
 	var lines []string
 	switch {
-	case after && strings.IndexByte(src, '<') < 0:
+	case after && !needsLead(src):
 		// The same lines as drawn first, behind a blank line: one render
 		// serves both (see renderAfter).
 		lines = blankBefore(c.finished(src, width, false))

@@ -140,11 +140,16 @@ const chunkLead = "<!-- -->\n\n"
 // pass the lead costs (an eighth of what streaming allocated). Text that
 // holds HTML is rendered behind the lead: what its tags leave may be blank.
 func renderAfter(md markdownRenderer, src string, width int) []string {
-	if strings.IndexByte(src, '<') >= 0 {
+	if needsLead(src) {
 		return md.Render(chunkLead+src, width)
 	}
 	return blankBefore(md.Render(src, width))
 }
+
+// needsLead reports whether src is drawn after other blocks only behind
+// chunkLead: when it holds HTML, whose tags may leave a blank first line.
+// Anything else is its own lines behind a blank line.
+func needsLead(src string) bool { return strings.IndexByte(src, '<') >= 0 }
 
 // blankBefore gives lines a blank first line unless they start with one.
 func blankBefore(lines []string) []string {
